@@ -1,0 +1,3 @@
+//! Grognard: a persistent browser-strategy game server.
+
+pub mod rules;

@@ -1,0 +1,178 @@
+//! The other actions (RULES.md §7): heal, reinforce, raise a company.
+
+use super::grid::Pos;
+use super::movement::can_enter;
+use super::names::Kind;
+use super::refusal::Refusal;
+use super::ruleset::{Flag, Ruleset};
+use super::state::{Area, Cell, Unit};
+use serde::Serialize;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Healed {
+    pub healed: i32,
+    pub men_after: i32,
+    pub wounded_after: i32,
+    pub ap_cost: i32,
+}
+
+/// Up to `heal_men` wounded (plus the cell's heal bonus) return to the ranks, never past full
+/// strength.
+pub fn heal(rs: &Ruleset, unit: &Unit, on: &Cell) -> Result<Healed, Refusal> {
+    let full = rs.kind(unit.kind).full_strength;
+    if unit.wounded <= 0 {
+        return Err(Refusal::Invalid("the company has no wounded".into()));
+    }
+    if unit.men >= full {
+        return Err(Refusal::Invalid(format!(
+            "the company is already at its full strength of {full}"
+        )));
+    }
+    let cost = rs.actions.heal;
+    if unit.ap < cost {
+        return Err(Refusal::NotEnoughAp {
+            need: cost,
+            have: unit.ap,
+        });
+    }
+    let limit = rs.combat.heal_men + rs.terrain(on.terrain).heal_bonus;
+    let healed = unit.wounded.min(limit).min(full - unit.men);
+    Ok(Healed {
+        healed,
+        men_after: unit.men + healed,
+        wounded_after: unit.wounded - healed,
+        ap_cost: cost,
+    })
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Reinforced {
+    pub men: i32,
+    pub cost: i64,
+    pub men_after: i32,
+    pub reserve_after: i32,
+    pub treasury_after: i64,
+    pub ap_cost: i32,
+}
+
+/// Men from the player's reserve join a company standing on an own town, village or farm,
+/// paid from the nation's treasury.
+pub fn reinforce(
+    rs: &Ruleset,
+    unit: &Unit,
+    at: Pos,
+    on: &Cell,
+    reserve: i32,
+    treasury: i64,
+    men: i32,
+) -> Result<Reinforced, Refusal> {
+    if !rs.terrain(on.terrain).has(Flag::Reinforce) {
+        return Err(Refusal::Invalid(format!(
+            "reinforcements join only in a town, village or farm, not on {}",
+            on.terrain
+        )));
+    }
+    if on.owner != Some(unit.nation) {
+        return Err(Refusal::NotOwned(at));
+    }
+    if men <= 0 {
+        return Err(Refusal::Invalid("ask for at least one man".into()));
+    }
+    if men > reserve {
+        return Err(Refusal::Invalid(format!(
+            "your reserve holds only {reserve} men"
+        )));
+    }
+    let room = rs.kind(unit.kind).full_strength - unit.men;
+    if men > room {
+        return Err(Refusal::Invalid(format!(
+            "the company has room for only {} more men",
+            room.max(0)
+        )));
+    }
+    let cost = men as i64 * rs.limits.reinforce_cost_per_man;
+    if cost > treasury {
+        return Err(Refusal::Treasury {
+            need: cost,
+            have: treasury,
+        });
+    }
+    let ap_cost = rs.actions.reinforce;
+    if unit.ap < ap_cost {
+        return Err(Refusal::NotEnoughAp {
+            need: ap_cost,
+            have: unit.ap,
+        });
+    }
+    Ok(Reinforced {
+        men,
+        cost,
+        men_after: unit.men + men,
+        reserve_after: reserve - men,
+        treasury_after: treasury - cost,
+        ap_cost,
+    })
+}
+
+/// A new company's figures and place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Raised {
+    pub pos: Pos,
+    pub men: i32,
+    pub ap: i32,
+    pub morale: i32,
+    pub cost: i64,
+}
+
+/// Raising a company: under the limit, paid from the treasury, at the spawn cell or the nearest
+/// free cell the kind may stand on (nearest by distance, then row, then column).
+pub fn raise(
+    rs: &Ruleset,
+    area: &Area,
+    nation: i32,
+    kind: Kind,
+    companies: i32,
+    treasury: i64,
+    spawn: Pos,
+) -> Result<Raised, Refusal> {
+    let limit = rs.limits.max_companies_per_player;
+    if companies >= limit {
+        return Err(Refusal::CompanyLimit(limit));
+    }
+    let cost = rs.limits.raise_cost;
+    if cost > treasury {
+        return Err(Refusal::Treasury {
+            need: cost,
+            have: treasury,
+        });
+    }
+    let k = rs.kind(kind);
+    let probe = Unit {
+        id: 0,
+        nation,
+        kind,
+        pos: spawn,
+        men: k.full_strength,
+        wounded: 0,
+        ap: k.max_ap,
+        morale: rs.limits.raise_morale,
+        xp: 0,
+        volley_recency: 0,
+    };
+    let pos = area
+        .positions()
+        .filter(|p| area.unit_at(*p).is_none())
+        .filter(|p| {
+            area.cell(*p)
+                .is_some_and(|c| can_enter(rs, &probe, *p, c).is_ok())
+        })
+        .min_by_key(|p| (p.distance(spawn), p.y, p.x))
+        .ok_or(Refusal::Occupied(spawn))?;
+    Ok(Raised {
+        pos,
+        men: k.full_strength,
+        ap: k.max_ap,
+        morale: rs.limits.raise_morale,
+        cost,
+    })
+}

@@ -1,0 +1,356 @@
+//! Combat (RULES.md §6): volleys and melee, losses, the split into killed and wounded, morale,
+//! destruction and experience.
+
+use super::dice::{Draw, Roll};
+use super::grid::Pos;
+use super::names::Terrain;
+use super::refusal::Refusal;
+use super::ruleset::{Flag, Ruleset};
+use super::state::{Area, Unit};
+use super::vision::{is_hidden, line_of_sight, nation_sees};
+use serde::Serialize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BattleKind {
+    Volley,
+    Melee,
+}
+
+/// What one side of a fight went through.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Side {
+    pub company: i32,
+    pub nation: i32,
+    pub kind: String,
+    pub terrain: Terrain,
+    pub men_before: i32,
+    pub wounded_before: i32,
+    pub morale_before: i32,
+    /// The damage rolled against this side (None when nothing struck it).
+    pub damage_roll: Option<i32>,
+    pub raw_losses: i32,
+    /// Protection applied to this side's losses, in percent.
+    pub protection: i32,
+    pub confidence: i32,
+    pub losses: i32,
+    pub killed: i32,
+    pub wounded: i32,
+    pub men_after: i32,
+    pub wounded_after: i32,
+    pub morale_after: i32,
+    pub xp_gained: i32,
+    pub destroyed: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Battle {
+    pub kind: BattleKind,
+    pub ap_cost: i32,
+    pub attacker: Side,
+    pub defender: Side,
+    pub draws: Vec<Draw>,
+    /// The units as they stand after the fight (AP spent, figures updated).
+    #[serde(skip)]
+    pub attacker_after: Unit,
+    #[serde(skip)]
+    pub defender_after: Unit,
+}
+
+/// `round(damage × men / full_strength)`.
+pub fn raw_losses(damage: i32, men: i32, full_strength: i32) -> i32 {
+    (damage as f64 * men as f64 / full_strength as f64).round() as i32
+}
+
+/// Losses after a protection in percent, at most the men present.
+pub fn protected_losses(raw: i32, protection: i32, men: i32) -> i32 {
+    ((raw as f64 * (1.0 - protection as f64 / 100.0)).round() as i32).clamp(0, men)
+}
+
+/// Splits losses into (killed, wounded): effective morale
+/// `m = clamp(morale + confidence / 10, 0, max)`, wounded = `min(losses, round(losses/2 × m/5))`
+/// with the seed's 5 read as half the morale maximum.
+pub fn split_losses(rs: &Ruleset, losses: i32, morale: i32, confidence: i32) -> (i32, i32) {
+    let max = rs.combat.morale_max as f64;
+    let m = (morale as f64 + confidence as f64 / 10.0).clamp(0.0, max);
+    let wounded = ((losses as f64 / 2.0 * m / (max / 2.0)).round() as i32).min(losses);
+    (losses - wounded, wounded)
+}
+
+/// Experience for causing `losses`: 1 per `xp_per_losses`, at least 1 when any.
+pub fn xp_for(rs: &Ruleset, losses: i32) -> i32 {
+    if losses <= 0 {
+        0
+    } else {
+        (losses / rs.combat.xp_per_losses).max(1)
+    }
+}
+
+/// Applies `losses` to a unit standing on a cell with `confidence`; fills in a `Side`.
+fn take_losses(
+    rs: &Ruleset,
+    unit: &mut Unit,
+    terrain: Terrain,
+    damage_roll: Option<i32>,
+    raw: i32,
+    protection: i32,
+    confidence: i32,
+) -> Side {
+    let (men_before, wounded_before, morale_before) = (unit.men, unit.wounded, unit.morale);
+    let losses = protected_losses(raw, protection, unit.men);
+    let (killed, wounded) = split_losses(rs, losses, unit.morale, confidence);
+    unit.men -= losses;
+    unit.wounded += wounded;
+    if losses as i64 * 100 > rs.combat.morale_loss_threshold as i64 * men_before as i64 {
+        unit.morale = (unit.morale - rs.combat.morale_loss).max(0);
+    }
+    let destroyed = unit.men <= 0;
+    if destroyed {
+        unit.wounded = 0;
+    }
+    Side {
+        company: unit.id,
+        nation: unit.nation,
+        kind: unit.kind.to_string(),
+        terrain,
+        men_before,
+        wounded_before,
+        morale_before,
+        damage_roll,
+        raw_losses: raw,
+        protection,
+        confidence,
+        losses,
+        killed,
+        wounded,
+        men_after: unit.men,
+        wounded_after: unit.wounded,
+        morale_after: unit.morale,
+        xp_gained: 0,
+        destroyed,
+    }
+}
+
+fn untouched(unit: &Unit, terrain: Terrain, confidence: i32) -> Side {
+    Side {
+        company: unit.id,
+        nation: unit.nation,
+        kind: unit.kind.to_string(),
+        terrain,
+        men_before: unit.men,
+        wounded_before: unit.wounded,
+        morale_before: unit.morale,
+        damage_roll: None,
+        raw_losses: 0,
+        protection: 0,
+        confidence,
+        losses: 0,
+        killed: 0,
+        wounded: 0,
+        men_after: unit.men,
+        wounded_after: unit.wounded,
+        morale_after: unit.morale,
+        xp_gained: 0,
+        destroyed: false,
+    }
+}
+
+/// Finds an enemy target the attacker's nation sees.
+fn enemy_target<'a>(
+    rs: &Ruleset,
+    area: &'a Area,
+    attacker: &Unit,
+    at: Pos,
+) -> Result<&'a Unit, Refusal> {
+    let target = area.unit_at(at).ok_or(Refusal::NotSeen)?;
+    if target.nation == attacker.nation {
+        return Err(Refusal::Invalid(
+            "you cannot attack a company of your own nation".into(),
+        ));
+    }
+    if !nation_sees(rs, area, attacker.nation, target) {
+        return Err(Refusal::NotSeen);
+    }
+    Ok(target)
+}
+
+/// The reach of a ranged attack from where the unit stands (range + terrain bonus, e.g.
+/// artillery on a plateau).
+pub fn reach(rs: &Ruleset, area: &Area, unit: &Unit, base: i32) -> i32 {
+    let on = area.terrain(unit.pos).unwrap_or(Terrain::Plain);
+    base + rs
+        .terrain(on)
+        .range_bonus
+        .get(&unit.kind)
+        .copied()
+        .unwrap_or(0)
+}
+
+/// Checks distance and line of sight for a ranged action from `unit` to `at`.
+pub fn ranged_check(
+    rs: &Ruleset,
+    area: &Area,
+    unit: &Unit,
+    at: Pos,
+    base_range: i32,
+) -> Result<(), Refusal> {
+    let range = reach(rs, area, unit, base_range);
+    let distance = unit.pos.distance(at);
+    if distance > range {
+        return Err(Refusal::OutOfRange { distance, range });
+    }
+    line_of_sight(rs, area, unit.pos, at)
+        .map_err(|blocked_at| Refusal::NoLineOfSight { blocked_at })
+}
+
+fn pay(unit: &Unit, cost: i32) -> Result<(), Refusal> {
+    if unit.ap < cost {
+        return Err(Refusal::NotEnoughAp {
+            need: cost,
+            have: unit.ap,
+        });
+    }
+    Ok(())
+}
+
+/// A volley from `shooter` at the company on `at`.
+pub fn volley(
+    rs: &Ruleset,
+    area: &Area,
+    shooter: &Unit,
+    at: Pos,
+    dice: &mut impl Roll,
+) -> Result<Battle, Refusal> {
+    let attack = rs
+        .kind(shooter.kind)
+        .volley
+        .ok_or(Refusal::CannotVolley(shooter.kind))?;
+    let target = enemy_target(rs, area, shooter, at)?;
+    let target_terrain = area.terrain(at).unwrap_or(Terrain::Plain);
+    if is_hidden(rs, target, target_terrain) {
+        return Err(Refusal::HiddenTarget);
+    }
+    ranged_check(rs, area, shooter, at, attack.range)?;
+    pay(shooter, attack.cost)?;
+
+    let mark = dice.draws().len();
+    let d = dice.roll("volley damage", attack.min, attack.max);
+    let raw = raw_losses(d, shooter.men, rs.kind(shooter.kind).full_strength);
+    let cell = area.cell(at).expect("target stands on a loaded cell");
+    let ct = cell.combat_terrain(rs);
+    let mut defender = target.clone();
+    let mut def_side = take_losses(
+        rs,
+        &mut defender,
+        target_terrain,
+        Some(d),
+        raw,
+        ct.volley_protection,
+        ct.confidence,
+    );
+    let mut attacker = shooter.clone();
+    attacker.ap -= attack.cost;
+    attacker.volley_recency = 2;
+    let shooter_terrain = area.terrain(shooter.pos).unwrap_or(Terrain::Plain);
+    let mut att_side = untouched(
+        shooter,
+        shooter_terrain,
+        rs.terrain(shooter_terrain).confidence,
+    );
+    att_side.xp_gained = xp_for(rs, def_side.losses);
+    attacker.xp += att_side.xp_gained;
+    def_side.xp_gained = 0;
+    Ok(Battle {
+        kind: BattleKind::Volley,
+        ap_cost: attack.cost,
+        attacker: att_side,
+        defender: def_side,
+        draws: dice.since(mark),
+        attacker_after: attacker,
+        defender_after: defender,
+    })
+}
+
+/// A melee by `attacker` against the adjacent company on `at`; both strike at once.
+pub fn melee(
+    rs: &Ruleset,
+    area: &Area,
+    attacker: &Unit,
+    at: Pos,
+    dice: &mut impl Roll,
+) -> Result<Battle, Refusal> {
+    let attack = rs
+        .kind(attacker.kind)
+        .melee
+        .ok_or(Refusal::CannotMelee(attacker.kind))?;
+    if !attacker.pos.is_adjacent(at) {
+        return Err(Refusal::NotAdjacent {
+            from: attacker.pos,
+            to: at,
+        });
+    }
+    let target = enemy_target(rs, area, attacker, at)?;
+    let cell = area.cell(at).expect("target stands on a loaded cell");
+    let ct = cell.combat_terrain(rs);
+    if ct.has(Flag::RangedOnly) {
+        return Err(Refusal::RangedOnly {
+            terrain: cell.terrain,
+        });
+    }
+    pay(attacker, attack.cost)?;
+
+    let attacker_terrain = area.terrain(attacker.pos).unwrap_or(Terrain::Plain);
+    let protection = if ct.melee_protection_against.is_empty()
+        || ct.melee_protection_against.contains(&attacker_terrain)
+    {
+        ct.melee_protection
+    } else {
+        0
+    };
+    let mark = dice.draws().len();
+    let d_att = dice.roll("melee damage (attacker)", attack.min, attack.max);
+    let back = rs.kind(target.kind).melee;
+    let d_def = back.map(|b| dice.roll("melee damage (defender)", b.min, b.max));
+
+    // Both blows use the men standing before the fight: they are simultaneous.
+    let raw_def = raw_losses(d_att, attacker.men, rs.kind(attacker.kind).full_strength);
+    let raw_att = d_def.map_or(0, |d| {
+        raw_losses(d, target.men, rs.kind(target.kind).full_strength)
+    });
+    let mut defender = target.clone();
+    let mut def_side = take_losses(
+        rs,
+        &mut defender,
+        cell.terrain,
+        Some(d_att),
+        raw_def,
+        protection,
+        ct.confidence,
+    );
+    let mut fighter = attacker.clone();
+    fighter.ap -= attack.cost;
+    let att_conf = area
+        .cell(attacker.pos)
+        .map_or(0, |c| c.combat_terrain(rs).confidence);
+    let mut att_side = take_losses(
+        rs,
+        &mut fighter,
+        attacker_terrain,
+        d_def,
+        raw_att,
+        0,
+        att_conf,
+    );
+    att_side.xp_gained = xp_for(rs, def_side.losses);
+    fighter.xp += att_side.xp_gained;
+    def_side.xp_gained = 0;
+    Ok(Battle {
+        kind: BattleKind::Melee,
+        ap_cost: attack.cost,
+        attacker: att_side,
+        defender: def_side,
+        draws: dice.since(mark),
+        attacker_after: fighter,
+        defender_after: defender,
+    })
+}

@@ -1,0 +1,23 @@
+//! The game itself, pure: no I/O, no database, no HTTP, no clock, no global randomness.
+//! Everything a rule needs comes in as plain data; randomness comes in as a `Roll`.
+
+pub mod actions;
+pub mod combat;
+pub mod dice;
+pub mod grid;
+pub mod movement;
+pub mod names;
+pub mod refusal;
+pub mod ruleset;
+pub mod siege;
+pub mod state;
+pub mod tick;
+pub mod vision;
+
+#[cfg(test)]
+mod tests;
+
+pub use grid::{Bounds, Pos};
+pub use names::{Kind, Season, Terrain};
+pub use refusal::Refusal;
+pub use ruleset::Ruleset;

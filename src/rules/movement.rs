@@ -1,0 +1,262 @@
+//! Movement (RULES.md §4): validating and pricing a path, the captures it causes, and the
+//! cheapest path to a destination (A*).
+
+use super::dice::{Draw, Roll};
+use super::grid::Pos;
+use super::names::{Season, Terrain};
+use super::refusal::Refusal;
+use super::ruleset::{Flag, Ruleset};
+use super::state::{Area, Cell, NationId, TownId, Unit};
+use serde::Serialize;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Step {
+    pub x: i32,
+    pub y: i32,
+    /// AP actually paid for this step.
+    pub cost: i32,
+    /// The season's cost before any road discount.
+    pub base_cost: i32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "what", rename_all = "snake_case")]
+pub enum Capture {
+    Mine {
+        x: i32,
+        y: i32,
+        from: Option<NationId>,
+    },
+    Town {
+        town: TownId,
+        x: i32,
+        y: i32,
+        from: Option<NationId>,
+    },
+    Fort {
+        x: i32,
+        y: i32,
+        from: Option<NationId>,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MovePlan {
+    pub steps: Vec<Step>,
+    /// AP paid in all, after discounts.
+    pub cost: i32,
+    pub destination: Pos,
+    pub captures: Vec<Capture>,
+    pub draws: Vec<Draw>,
+}
+
+/// The undiscounted cost of entering `to` from `from` this season.
+pub fn step_cost(rs: &Ruleset, season: Season, from: Terrain, to: Terrain) -> i32 {
+    let t = rs.terrain(to);
+    t.enter_cost_from
+        .get(&from)
+        .copied()
+        .unwrap_or_else(|| t.ap(season))
+}
+
+/// Whether `unit` may stand on / enter `cell` at all (terrain and fort ownership).
+pub fn can_enter(rs: &Ruleset, unit: &Unit, at: Pos, cell: &Cell) -> Result<(), Refusal> {
+    if rs.terrain(cell.terrain).impassable_to.contains(&unit.kind) {
+        return Err(Refusal::Impassable {
+            at,
+            terrain: cell.terrain,
+            kind: unit.kind,
+        });
+    }
+    if cell.closed_to(rs, unit.nation) {
+        return Err(Refusal::EnemyFort(at));
+    }
+    Ok(())
+}
+
+fn cell_at(area: &Area, p: Pos) -> Result<&Cell, Refusal> {
+    if !area.bounds.contains(p) {
+        return Err(Refusal::OutOfMap(p));
+    }
+    // The game layer loads every cell a path touches; a gap would be its bug, refused safely.
+    area.cell(p).ok_or(Refusal::NoPath { to: p })
+}
+
+/// Checks a whole path before anything changes and prices it; rolls road discounts only once
+/// the undiscounted total is known to be affordable.
+pub fn plan_move(
+    rs: &Ruleset,
+    area: &Area,
+    unit: &Unit,
+    path: &[Pos],
+    dice: &mut impl Roll,
+) -> Result<MovePlan, Refusal> {
+    if path.is_empty() {
+        return Err(Refusal::Invalid("the path is empty".into()));
+    }
+    let mut prev = unit.pos;
+    let mut prev_cell = cell_at(area, unit.pos)?;
+    let mut base = Vec::with_capacity(path.len());
+    for (i, &p) in path.iter().enumerate() {
+        if !area.bounds.contains(p) {
+            return Err(Refusal::OutOfMap(p));
+        }
+        if !prev.is_adjacent(p) {
+            return Err(Refusal::NotAdjacent { from: prev, to: p });
+        }
+        if i > 0 && rs.terrain(prev_cell.terrain).has(Flag::StopsMovement) {
+            return Err(Refusal::StopsMovement {
+                at: prev,
+                terrain: prev_cell.terrain,
+            });
+        }
+        let cell = cell_at(area, p)?;
+        if let Some(other) = area.unit_at(p) {
+            if other.id != unit.id {
+                return Err(Refusal::Occupied(p));
+            }
+        }
+        can_enter(rs, unit, p, cell)?;
+        base.push(step_cost(rs, area.season, prev_cell.terrain, cell.terrain));
+        prev = p;
+        prev_cell = cell;
+    }
+    let total: i32 = base.iter().sum();
+    if total > unit.ap {
+        return Err(Refusal::NotEnoughAp {
+            need: total,
+            have: unit.ap,
+        });
+    }
+
+    let mark = dice.draws().len();
+    let mut steps = Vec::with_capacity(path.len());
+    let mut captures: Vec<Capture> = Vec::new();
+    let mut from_terrain = area.terrain(unit.pos).unwrap_or(Terrain::Plain);
+    for (&p, &base_cost) in path.iter().zip(&base) {
+        let cell = area.cell(p).expect("checked above");
+        let t = rs.terrain(cell.terrain);
+        let mut cost = base_cost;
+        if t.has(Flag::Road)
+            && t.discount_from.contains(&from_terrain)
+            && dice.chance("road discount", t.discount_chance)
+        {
+            cost = (cost - t.discount).max(0);
+        }
+        steps.push(Step {
+            x: p.x,
+            y: p.y,
+            cost,
+            base_cost,
+        });
+        for c in captures_on_entry(rs, unit.nation, p, cell) {
+            if !captures.contains(&c) {
+                captures.push(c);
+            }
+        }
+        from_terrain = cell.terrain;
+    }
+    Ok(MovePlan {
+        cost: steps.iter().map(|s| s.cost).sum(),
+        steps,
+        destination: *path.last().expect("path is not empty"),
+        captures,
+        draws: dice.since(mark),
+    })
+}
+
+/// What entering `cell` takes for `nation`: a mine, a whole town through its church, or an
+/// empty breached fort.
+pub fn captures_on_entry(rs: &Ruleset, nation: NationId, p: Pos, cell: &Cell) -> Vec<Capture> {
+    let t = rs.terrain(cell.terrain);
+    let mut out = Vec::new();
+    if cell.owner == Some(nation) {
+        return out;
+    }
+    if t.has(Flag::CapturedOnEntry) {
+        out.push(Capture::Mine {
+            x: p.x,
+            y: p.y,
+            from: cell.owner,
+        });
+    }
+    if t.has(Flag::TownCentre) {
+        if let Some(town) = cell.town {
+            out.push(Capture::Town {
+                town,
+                x: p.x,
+                y: p.y,
+                from: cell.owner,
+            });
+        }
+    }
+    if t.has(Flag::OwnNationOnly) && cell.is_breached(rs) {
+        out.push(Capture::Fort {
+            x: p.x,
+            y: p.y,
+            from: cell.owner,
+        });
+    }
+    out
+}
+
+/// The cheapest legal path from the unit to `to` (A* over the loaded area), with its
+/// undiscounted cost. Refuses when there is none, or when the cheapest is beyond the unit's AP.
+pub fn find_path(
+    rs: &Ruleset,
+    area: &Area,
+    unit: &Unit,
+    to: Pos,
+) -> Result<(Vec<Pos>, i32), Refusal> {
+    if !area.bounds.contains(to) {
+        return Err(Refusal::OutOfMap(to));
+    }
+    if to == unit.pos {
+        return Err(Refusal::Invalid("the company is already there".into()));
+    }
+    let dest_cell = cell_at(area, to)?;
+    if area.unit_at(to).is_some() {
+        return Err(Refusal::Occupied(to));
+    }
+    can_enter(rs, unit, to, dest_cell)?;
+    let unit_step = rs.cheapest_step(area.season);
+    let successors = |&p: &Pos| -> Vec<(Pos, i32)> {
+        let Some(here) = area.cell(p) else {
+            return Vec::new();
+        };
+        if p != unit.pos && rs.terrain(here.terrain).has(Flag::StopsMovement) {
+            return Vec::new();
+        }
+        area.bounds
+            .neighbours(p)
+            .filter_map(|n| {
+                let c = area.cell(n)?;
+                if area.unit_at(n).is_some_and(|o| o.id != unit.id)
+                    || can_enter(rs, unit, n, c).is_err()
+                {
+                    return None;
+                }
+                Some((n, step_cost(rs, area.season, here.terrain, c.terrain)))
+            })
+            .collect()
+    };
+    let found = pathfinding::prelude::astar(
+        &unit.pos,
+        successors,
+        |p| p.distance(to) * unit_step,
+        |p| *p == to,
+    );
+    match found {
+        None => Err(Refusal::NoPath { to }),
+        Some((mut path, cost)) => {
+            if cost > unit.ap {
+                return Err(Refusal::NotEnoughAp {
+                    need: cost,
+                    have: unit.ap,
+                });
+            }
+            path.remove(0);
+            Ok((path, cost))
+        }
+    }
+}

@@ -1,0 +1,135 @@
+//! The closed sets of names of the public contract: terrains, kinds, seasons.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+macro_rules! named_enum {
+    ($(#[$m:meta])* $name:ident { $($variant:ident => $text:literal),+ $(,)? }) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[serde(rename_all = "lowercase")]
+        pub enum $name { $($variant),+ }
+
+        impl $name {
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            pub fn as_str(self) -> &'static str {
+                match self { $($name::$variant => $text),+ }
+            }
+
+            /// Position in `ALL`, for table lookups.
+            pub fn index(self) -> usize {
+                self as usize
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl FromStr for $name {
+            type Err = UnknownName;
+            fn from_str(s: &str) -> Result<Self, UnknownName> {
+                match s {
+                    $($text => Ok($name::$variant),)+
+                    _ => Err(UnknownName { what: stringify!($name), name: s.to_string() }),
+                }
+            }
+        }
+    };
+}
+
+/// A name that is not one of the closed set it was parsed as.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownName {
+    pub what: &'static str,
+    pub name: String,
+}
+
+impl fmt::Display for UnknownName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown {} `{}`", self.what.to_lowercase(), self.name)
+    }
+}
+
+impl std::error::Error for UnknownName {}
+
+named_enum!(
+    /// The terrains of RULES.md §2.
+    Terrain {
+        Plain => "plain",
+        Marsh => "marsh",
+        Forest => "forest",
+        River => "river",
+        Mountain => "mountain",
+        Plateau => "plateau",
+        Slope => "slope",
+        Village => "village",
+        Town => "town",
+        Church => "church",
+        Farm => "farm",
+        Mine => "mine",
+        Mill => "mill",
+        Fields => "fields",
+        Animals => "animals",
+        Road => "road",
+        Bridge => "bridge",
+        Fort => "fort",
+        Fortifications => "fortifications",
+    }
+);
+
+named_enum!(
+    /// The company kinds of RULES.md §3.
+    Kind {
+        Infantry => "infantry",
+        Voltigeurs => "voltigeurs",
+        Cavalry => "cavalry",
+        Artillery => "artillery",
+        Sappers => "sappers",
+    }
+);
+
+named_enum!(
+    /// The two seasons; move costs depend on them.
+    Season {
+        Summer => "summer",
+        Winter => "winter",
+    }
+);
+
+impl Season {
+    pub fn flipped(self) -> Season {
+        match self {
+            Season::Summer => Season::Winter,
+            Season::Winter => Season::Summer,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_through_text() {
+        for t in Terrain::ALL {
+            assert_eq!(t.as_str().parse::<Terrain>().unwrap(), *t);
+        }
+        for k in Kind::ALL {
+            assert_eq!(k.as_str().parse::<Kind>().unwrap(), *k);
+        }
+        assert_eq!(Terrain::ALL.len(), 19);
+        assert_eq!(Kind::ALL.len(), 5);
+        assert!("swamp".parse::<Terrain>().is_err());
+    }
+
+    #[test]
+    fn season_flip_alternates() {
+        assert_eq!(Season::Summer.flipped(), Season::Winter);
+        assert_eq!(Season::Winter.flipped(), Season::Summer);
+    }
+}

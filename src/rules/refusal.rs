@@ -1,0 +1,146 @@
+//! Why the engine refused an action: a closed set, each with the stable code of the public
+//! contract (DESIGN.md §4) and a message for people.
+
+use super::grid::Pos;
+use super::names::{Kind, Terrain};
+use std::fmt;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    Invalid(String),
+    NotEnoughAp {
+        need: i32,
+        have: i32,
+    },
+    Occupied(Pos),
+    NotAdjacent {
+        from: Pos,
+        to: Pos,
+    },
+    OutOfMap(Pos),
+    EnemyFort(Pos),
+    Impassable {
+        at: Pos,
+        terrain: Terrain,
+        kind: Kind,
+    },
+    StopsMovement {
+        at: Pos,
+        terrain: Terrain,
+    },
+    NoPath {
+        to: Pos,
+    },
+    OutOfRange {
+        distance: i32,
+        range: i32,
+    },
+    NoLineOfSight {
+        blocked_at: Pos,
+    },
+    HiddenTarget,
+    /// The target is not a company the acting nation sees (answered as `not_found`).
+    NotSeen,
+    RangedOnly {
+        terrain: Terrain,
+    },
+    CannotVolley(Kind),
+    CannotMelee(Kind),
+    NotSappers(Kind),
+    NotRiver(Pos),
+    NotOwned(Pos),
+    CompanyLimit(i32),
+    Treasury {
+        need: i64,
+        have: i64,
+    },
+}
+
+impl Refusal {
+    /// The stable error code of the public contract.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Refusal::Invalid(_) => "invalid",
+            Refusal::NotEnoughAp { .. } => "not_enough_ap",
+            Refusal::Occupied(_) => "occupied",
+            Refusal::NotAdjacent { .. } => "not_adjacent",
+            Refusal::OutOfMap(_) => "out_of_map",
+            Refusal::EnemyFort(_) => "enemy_fort",
+            Refusal::Impassable { .. } => "impassable",
+            Refusal::StopsMovement { .. } => "stops_movement",
+            Refusal::NoPath { .. } => "no_path",
+            Refusal::OutOfRange { .. } => "out_of_range",
+            Refusal::NoLineOfSight { .. } => "no_line_of_sight",
+            Refusal::HiddenTarget => "hidden_target",
+            Refusal::NotSeen => "not_found",
+            Refusal::RangedOnly { .. } => "ranged_only",
+            Refusal::CannotVolley(_) => "cannot_volley",
+            Refusal::CannotMelee(_) => "cannot_melee",
+            Refusal::NotSappers(_) => "not_sappers",
+            Refusal::NotRiver(_) => "not_river",
+            Refusal::NotOwned(_) => "not_owned",
+            Refusal::CompanyLimit(_) => "company_limit",
+            Refusal::Treasury { .. } => "treasury",
+        }
+    }
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::Invalid(m) => f.write_str(m),
+            Refusal::NotEnoughAp { need, have } => {
+                write!(
+                    f,
+                    "not enough action points: this needs {need} AP and the company has {have}"
+                )
+            }
+            Refusal::Occupied(p) => write!(f, "cell {p} is occupied by another company"),
+            Refusal::NotAdjacent { from, to } => write!(f, "{to} is not next to {from}"),
+            Refusal::OutOfMap(p) => write!(f, "cell {p} is outside the map"),
+            Refusal::EnemyFort(p) => write!(
+                f,
+                "the fortified cell {p} belongs to another nation and is not breached"
+            ),
+            Refusal::Impassable { at, terrain, kind } => {
+                write!(f, "{kind} cannot enter {terrain} at {at}")
+            }
+            Refusal::StopsMovement { at, terrain } => {
+                write!(
+                    f,
+                    "entering {terrain} at {at} stops movement: the path cannot go on after it"
+                )
+            }
+            Refusal::NoPath { to } => write!(f, "there is no path to {to}"),
+            Refusal::OutOfRange { distance, range } => {
+                write!(
+                    f,
+                    "the target is {distance} cells away; the range is {range}"
+                )
+            }
+            Refusal::NoLineOfSight { blocked_at } => {
+                write!(f, "no line of sight: {blocked_at} is in the way")
+            }
+            Refusal::HiddenTarget => {
+                f.write_str("the target is hidden: it can only be attacked in melee")
+            }
+            Refusal::NotSeen => f.write_str("your nation sees no such company"),
+            Refusal::RangedOnly { terrain } => {
+                write!(f, "a company in a {terrain} can only be attacked at range")
+            }
+            Refusal::CannotVolley(k) => write!(f, "{k} cannot fire volleys"),
+            Refusal::CannotMelee(k) => write!(f, "{k} cannot fight in melee"),
+            Refusal::NotSappers(k) => write!(f, "only sappers can do this, not {k}"),
+            Refusal::NotRiver(p) => write!(f, "cell {p} is not a river"),
+            Refusal::NotOwned(p) => write!(f, "cell {p} does not belong to your nation"),
+            Refusal::CompanyLimit(n) => {
+                write!(f, "you already command the most companies allowed ({n})")
+            }
+            Refusal::Treasury { need, have } => {
+                write!(f, "the nation's treasury holds {have}; this costs {need}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for Refusal {}

@@ -1,0 +1,626 @@
+//! The ruleset file (`config/rules.toml`): every table and constant of RULES.md, loaded and
+//! validated so that the rest of the engine can trust it.
+
+use super::names::{Kind, Season, Terrain};
+use serde::Deserialize;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+/// A ruleset that failed validation; `key` names the offending entry (`terrains.forest.ap_summer`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RulesetError {
+    pub key: String,
+    pub message: String,
+}
+
+impl fmt::Display for RulesetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ruleset key `{}`: {}", self.key, self.message)
+    }
+}
+
+impl std::error::Error for RulesetError {}
+
+fn err<T>(key: impl Into<String>, message: impl Into<String>) -> Result<T, RulesetError> {
+    Err(RulesetError {
+        key: key.into(),
+        message: message.into(),
+    })
+}
+
+/// Boolean properties a terrain may carry (see the comment at the top of rules.toml).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Flag {
+    StopsMovement,
+    BlocksLos,
+    Elevated,
+    RangedOnly,
+    OwnNationOnly,
+    CapturedOnEntry,
+    TownCentre,
+    TownPart,
+    Headquarters,
+    Reinforce,
+    Ownable,
+    River,
+    Road,
+}
+
+impl Flag {
+    const NAMES: &'static [(&'static str, Flag)] = &[
+        ("stops_movement", Flag::StopsMovement),
+        ("blocks_los", Flag::BlocksLos),
+        ("elevated", Flag::Elevated),
+        ("ranged_only", Flag::RangedOnly),
+        ("own_nation_only", Flag::OwnNationOnly),
+        ("captured_on_entry", Flag::CapturedOnEntry),
+        ("town_centre", Flag::TownCentre),
+        ("town_part", Flag::TownPart),
+        ("headquarters", Flag::Headquarters),
+        ("reinforce", Flag::Reinforce),
+        ("ownable", Flag::Ownable),
+        ("river", Flag::River),
+        ("road", Flag::Road),
+    ];
+
+    fn parse(s: &str) -> Option<Flag> {
+        Self::NAMES.iter().find(|(n, _)| *n == s).map(|(_, f)| *f)
+    }
+}
+
+/// Abilities a kind may have beyond moving, volleying and melee.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Ability {
+    Bombard,
+    BuildBridge,
+    Repair,
+}
+
+impl Ability {
+    fn parse(s: &str) -> Option<Ability> {
+        match s {
+            "bombard" => Some(Ability::Bombard),
+            "build_bridge" => Some(Ability::BuildBridge),
+            "repair" => Some(Ability::Repair),
+            _ => None,
+        }
+    }
+}
+
+/// One terrain's row of RULES.md §2.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TerrainRules {
+    pub ap_summer: i32,
+    pub ap_winter: i32,
+    /// Percent; 25 means losses × 0.75.
+    pub volley_protection: i32,
+    pub melee_protection: i32,
+    /// When not empty, melee protection applies only against attackers standing on these.
+    pub melee_protection_against: Vec<Terrain>,
+    pub confidence: i32,
+    pub vision: i32,
+    pub flags: BTreeSet<Flag>,
+    pub impassable_to: BTreeSet<Kind>,
+    pub hides: BTreeSet<Kind>,
+    pub enter_cost_from: BTreeMap<Terrain, i32>,
+    pub range_bonus: BTreeMap<Kind, i32>,
+    pub structure: Option<i32>,
+    pub output: i32,
+    pub heal_bonus: i32,
+    pub bridge_into: Option<Terrain>,
+    pub discount_from: Vec<Terrain>,
+    pub discount_chance: i32,
+    pub discount: i32,
+}
+
+impl TerrainRules {
+    pub fn has(&self, flag: Flag) -> bool {
+        self.flags.contains(&flag)
+    }
+
+    pub fn ap(&self, season: Season) -> i32 {
+        match season {
+            Season::Summer => self.ap_summer,
+            Season::Winter => self.ap_winter,
+        }
+    }
+}
+
+/// A damage range with an optional reach, for volley and melee.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Attack {
+    pub min: i32,
+    pub max: i32,
+    /// Volley range in cells (melee: 1).
+    pub range: i32,
+    /// AP cost; defaults to the action cost.
+    pub cost: i32,
+}
+
+/// One kind's row of RULES.md §3.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KindRules {
+    pub full_strength: i32,
+    pub max_ap: i32,
+    pub ap_per_turn: i32,
+    pub perception: i32,
+    pub volley: Option<Attack>,
+    pub melee: Option<Attack>,
+    pub abilities: BTreeSet<Ability>,
+}
+
+impl KindRules {
+    pub fn can(&self, a: Ability) -> bool {
+        self.abilities.contains(&a)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ActionCosts {
+    pub volley: i32,
+    pub melee: i32,
+    pub heal: i32,
+    pub build_bridge: i32,
+    pub repair: i32,
+    pub bombard: i32,
+    pub reinforce: i32,
+    pub raise: i32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CombatRules {
+    pub morale_max: i32,
+    pub morale_loss_threshold: i32,
+    pub morale_loss: i32,
+    pub xp_per_losses: i32,
+    pub bombard_min: i32,
+    pub bombard_max: i32,
+    pub repair_points: i32,
+    pub heal_men: i32,
+    pub hidden_visible_at: i32,
+    pub min_perception: i32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TurnRules {
+    pub morale_gain: i32,
+    pub wounded_healed: i32,
+    pub reserve_gain: i32,
+    pub regiment_morale_bonus: i32,
+    pub regiment_radius: i32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Limits {
+    pub max_companies_per_player: i32,
+    pub raise_cost: i64,
+    pub raise_morale: i32,
+    pub start_treasury: i64,
+    pub reinforce_cost_per_man: i64,
+    pub max_catch_up: i32,
+    pub company_name_max: i32,
+}
+
+/// The whole validated ruleset.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ruleset {
+    terrains: Vec<TerrainRules>,
+    kinds: Vec<KindRules>,
+    pub actions: ActionCosts,
+    pub combat: CombatRules,
+    pub turn: TurnRules,
+    pub limits: Limits,
+}
+
+impl Ruleset {
+    pub fn terrain(&self, t: Terrain) -> &TerrainRules {
+        &self.terrains[t.index()]
+    }
+
+    pub fn kind(&self, k: Kind) -> &KindRules {
+        &self.kinds[k.index()]
+    }
+
+    /// The volley cost of a kind (its own cost or the action's).
+    pub fn volley_cost(&self, k: Kind) -> i32 {
+        self.kind(k).volley.map_or(self.actions.volley, |v| v.cost)
+    }
+
+    /// The cheapest cost of entering any cell this season: the A* heuristic's unit.
+    pub fn cheapest_step(&self, season: Season) -> i32 {
+        let base = Terrain::ALL
+            .iter()
+            .map(|t| self.terrain(*t).ap(season))
+            .min()
+            .unwrap_or(0);
+        let special = Terrain::ALL
+            .iter()
+            .flat_map(|t| self.terrain(*t).enter_cost_from.values().copied())
+            .min()
+            .unwrap_or(base);
+        base.min(special).max(0)
+    }
+
+    /// Parses and validates a ruleset from TOML text.
+    pub fn from_toml(text: &str) -> Result<Ruleset, RulesetError> {
+        let raw: RawRuleset = toml::from_str(text).map_err(|e| RulesetError {
+            key: e
+                .span()
+                .map(|s| key_at(text, s.start))
+                .unwrap_or_else(|| "(file)".into()),
+            message: e.message().to_string(),
+        })?;
+        raw.validate()
+    }
+
+    /// The ruleset shipped in `config/rules.toml`.
+    pub fn shipped() -> Ruleset {
+        Ruleset::from_toml(SHIPPED).expect("the shipped ruleset is valid")
+    }
+}
+
+/// The text of the shipped `config/rules.toml`, compiled in as the default.
+pub const SHIPPED: &str = include_str!("../../config/rules.toml");
+
+/// Best effort: the nearest `[table]` header above a byte offset, to name a parse error's key.
+fn key_at(text: &str, offset: usize) -> String {
+    let before = &text[..offset.min(text.len())];
+    let table = before
+        .lines()
+        .rev()
+        .find(|l| l.trim_start().starts_with('['))
+        .map(|l| l.trim().trim_matches(|c| c == '[' || c == ']').to_string());
+    let line = before.lines().last().unwrap_or("").trim();
+    let field = line.split('=').next().unwrap_or("").trim();
+    match (table, field.is_empty()) {
+        (Some(t), false) => format!("{t}.{field}"),
+        (Some(t), true) => t,
+        (None, _) => field.to_string(),
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRuleset {
+    terrains: BTreeMap<String, RawTerrain>,
+    kinds: BTreeMap<String, RawKind>,
+    actions: ActionCosts,
+    combat: CombatRules,
+    turn: TurnRules,
+    limits: Limits,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTerrain {
+    ap_summer: i32,
+    ap_winter: i32,
+    volley_protection: i32,
+    melee_protection: i32,
+    #[serde(default)]
+    melee_protection_against: Vec<String>,
+    confidence: i32,
+    vision: i32,
+    #[serde(default)]
+    flags: Vec<String>,
+    #[serde(default)]
+    impassable_to: Vec<String>,
+    #[serde(default)]
+    hides: Vec<String>,
+    #[serde(default)]
+    enter_cost_from: BTreeMap<String, i32>,
+    #[serde(default)]
+    range_bonus: BTreeMap<String, i32>,
+    structure: Option<i32>,
+    #[serde(default)]
+    output: i32,
+    #[serde(default)]
+    heal_bonus: i32,
+    bridge_into: Option<String>,
+    #[serde(default)]
+    discount_from: Vec<String>,
+    #[serde(default)]
+    discount_chance: i32,
+    #[serde(default)]
+    discount: i32,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAttack {
+    min: i32,
+    max: i32,
+    #[serde(default)]
+    range: Option<i32>,
+    #[serde(default)]
+    cost: Option<i32>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawKind {
+    full_strength: i32,
+    max_ap: i32,
+    ap_per_turn: i32,
+    perception: i32,
+    volley: Option<RawAttack>,
+    melee: Option<RawAttack>,
+    #[serde(default)]
+    abilities: Vec<String>,
+}
+
+fn non_negative(key: &str, v: i32) -> Result<i32, RulesetError> {
+    if v < 0 {
+        return err(key, format!("must not be negative (got {v})"));
+    }
+    Ok(v)
+}
+
+fn positive(key: &str, v: i32) -> Result<i32, RulesetError> {
+    if v <= 0 {
+        return err(key, format!("must be positive (got {v})"));
+    }
+    Ok(v)
+}
+
+fn percent(key: &str, v: i32) -> Result<i32, RulesetError> {
+    if !(-100..=100).contains(&v) {
+        return err(key, format!("must be between -100 and 100 (got {v})"));
+    }
+    Ok(v)
+}
+
+fn terrain_list(key: &str, names: &[String]) -> Result<Vec<Terrain>, RulesetError> {
+    names
+        .iter()
+        .map(|n| n.parse::<Terrain>().or_else(|e| err(key, e.to_string())))
+        .collect()
+}
+
+fn kind_set(key: &str, names: &[String]) -> Result<BTreeSet<Kind>, RulesetError> {
+    names
+        .iter()
+        .map(|n| n.parse::<Kind>().or_else(|e| err(key, e.to_string())))
+        .collect()
+}
+
+impl RawTerrain {
+    fn validate(self, p: &str) -> Result<TerrainRules, RulesetError> {
+        let k = |f: &str| format!("{p}.{f}");
+        let flags = self
+            .flags
+            .iter()
+            .map(|f| {
+                Flag::parse(f).map_or_else(|| err(k("flags"), format!("unknown flag `{f}`")), Ok)
+            })
+            .collect::<Result<BTreeSet<_>, _>>()?;
+        let mut enter_cost_from = BTreeMap::new();
+        for (from, cost) in &self.enter_cost_from {
+            let key = k(&format!("enter_cost_from.{from}"));
+            let t = from
+                .parse::<Terrain>()
+                .or_else(|e| err(&key, e.to_string()))?;
+            enter_cost_from.insert(t, non_negative(&key, *cost)?);
+        }
+        let mut range_bonus = BTreeMap::new();
+        for (kind, bonus) in &self.range_bonus {
+            let key = k(&format!("range_bonus.{kind}"));
+            let kd = kind.parse::<Kind>().or_else(|e| err(&key, e.to_string()))?;
+            range_bonus.insert(kd, *bonus);
+        }
+        let bridge_into = match &self.bridge_into {
+            Some(n) => Some(
+                n.parse::<Terrain>()
+                    .or_else(|e| err(k("bridge_into"), e.to_string()))?,
+            ),
+            None => None,
+        };
+        if flags.contains(&Flag::River) && bridge_into.is_none() {
+            return err(
+                k("bridge_into"),
+                "a river terrain must name the terrain a bridge turns it into",
+            );
+        }
+        if let Some(s) = self.structure {
+            positive(&k("structure"), s)?;
+        }
+        if !(0..=100).contains(&self.discount_chance) {
+            return err(
+                k("discount_chance"),
+                format!("must be between 0 and 100 (got {})", self.discount_chance),
+            );
+        }
+        Ok(TerrainRules {
+            ap_summer: non_negative(&k("ap_summer"), self.ap_summer)?,
+            ap_winter: non_negative(&k("ap_winter"), self.ap_winter)?,
+            volley_protection: percent(&k("volley_protection"), self.volley_protection)?,
+            melee_protection: percent(&k("melee_protection"), self.melee_protection)?,
+            melee_protection_against: terrain_list(
+                &k("melee_protection_against"),
+                &self.melee_protection_against,
+            )?,
+            confidence: self.confidence,
+            vision: self.vision,
+            flags,
+            impassable_to: kind_set(&k("impassable_to"), &self.impassable_to)?,
+            hides: kind_set(&k("hides"), &self.hides)?,
+            enter_cost_from,
+            range_bonus,
+            structure: self.structure,
+            output: non_negative(&k("output"), self.output)?,
+            heal_bonus: non_negative(&k("heal_bonus"), self.heal_bonus)?,
+            bridge_into,
+            discount_from: terrain_list(&k("discount_from"), &self.discount_from)?,
+            discount_chance: self.discount_chance,
+            discount: non_negative(&k("discount"), self.discount)?,
+        })
+    }
+}
+
+impl RawAttack {
+    fn validate(
+        self,
+        key: &str,
+        default_range: i32,
+        default_cost: i32,
+    ) -> Result<Attack, RulesetError> {
+        non_negative(&format!("{key}.min"), self.min)?;
+        if self.max < self.min {
+            return err(
+                format!("{key}.max"),
+                format!("damage range is inverted ({}–{})", self.min, self.max),
+            );
+        }
+        Ok(Attack {
+            min: self.min,
+            max: self.max,
+            range: positive(&format!("{key}.range"), self.range.unwrap_or(default_range))?,
+            cost: non_negative(&format!("{key}.cost"), self.cost.unwrap_or(default_cost))?,
+        })
+    }
+}
+
+impl RawKind {
+    fn validate(self, p: &str, actions: &ActionCosts) -> Result<KindRules, RulesetError> {
+        let k = |f: &str| format!("{p}.{f}");
+        let abilities = self
+            .abilities
+            .iter()
+            .map(|a| {
+                Ability::parse(a)
+                    .map_or_else(|| err(k("abilities"), format!("unknown ability `{a}`")), Ok)
+            })
+            .collect::<Result<BTreeSet<_>, _>>()?;
+        let volley = match self.volley {
+            Some(v) => {
+                if v.range.is_none() {
+                    return err(k("volley.range"), "a volley needs a range");
+                }
+                Some(v.validate(&k("volley"), 1, actions.volley)?)
+            }
+            None => None,
+        };
+        let melee = match self.melee {
+            Some(m) => Some(m.validate(&k("melee"), 1, actions.melee)?),
+            None => None,
+        };
+        Ok(KindRules {
+            full_strength: positive(&k("full_strength"), self.full_strength)?,
+            max_ap: non_negative(&k("max_ap"), self.max_ap)?,
+            ap_per_turn: non_negative(&k("ap_per_turn"), self.ap_per_turn)?,
+            perception: non_negative(&k("perception"), self.perception)?,
+            volley,
+            melee,
+            abilities,
+        })
+    }
+}
+
+impl RawRuleset {
+    fn validate(mut self) -> Result<Ruleset, RulesetError> {
+        for name in self.terrains.keys() {
+            if name.parse::<Terrain>().is_err() {
+                return err(
+                    format!("terrains.{name}"),
+                    format!("unknown terrain `{name}`"),
+                );
+            }
+        }
+        for name in self.kinds.keys() {
+            if name.parse::<Kind>().is_err() {
+                return err(format!("kinds.{name}"), format!("unknown kind `{name}`"));
+            }
+        }
+        let a = &self.actions;
+        for (name, v) in [
+            ("volley", a.volley),
+            ("melee", a.melee),
+            ("heal", a.heal),
+            ("build_bridge", a.build_bridge),
+            ("repair", a.repair),
+            ("bombard", a.bombard),
+            ("reinforce", a.reinforce),
+            ("raise", a.raise),
+        ] {
+            non_negative(&format!("actions.{name}"), v)?;
+        }
+        let mut terrains = Vec::with_capacity(Terrain::ALL.len());
+        for t in Terrain::ALL {
+            let key = format!("terrains.{t}");
+            let raw = self
+                .terrains
+                .remove(t.as_str())
+                .map_or_else(|| err(&key, format!("terrain `{t}` is missing")), Ok)?;
+            terrains.push(raw.validate(&key)?);
+        }
+        let mut kinds = Vec::with_capacity(Kind::ALL.len());
+        for kd in Kind::ALL {
+            let key = format!("kinds.{kd}");
+            let raw = self
+                .kinds
+                .remove(kd.as_str())
+                .map_or_else(|| err(&key, format!("kind `{kd}` is missing")), Ok)?;
+            kinds.push(raw.validate(&key, &self.actions)?);
+        }
+        let c = &self.combat;
+        positive("combat.morale_max", c.morale_max)?;
+        non_negative("combat.morale_loss_threshold", c.morale_loss_threshold)?;
+        non_negative("combat.morale_loss", c.morale_loss)?;
+        positive("combat.xp_per_losses", c.xp_per_losses)?;
+        non_negative("combat.bombard_min", c.bombard_min)?;
+        if c.bombard_max < c.bombard_min {
+            return err(
+                "combat.bombard_max",
+                format!(
+                    "damage range is inverted ({}–{})",
+                    c.bombard_min, c.bombard_max
+                ),
+            );
+        }
+        non_negative("combat.repair_points", c.repair_points)?;
+        non_negative("combat.heal_men", c.heal_men)?;
+        non_negative("combat.hidden_visible_at", c.hidden_visible_at)?;
+        non_negative("combat.min_perception", c.min_perception)?;
+        let t = &self.turn;
+        non_negative("turn.morale_gain", t.morale_gain)?;
+        non_negative("turn.wounded_healed", t.wounded_healed)?;
+        non_negative("turn.reserve_gain", t.reserve_gain)?;
+        non_negative("turn.regiment_morale_bonus", t.regiment_morale_bonus)?;
+        non_negative("turn.regiment_radius", t.regiment_radius)?;
+        let l = &self.limits;
+        non_negative(
+            "limits.max_companies_per_player",
+            l.max_companies_per_player,
+        )?;
+        if l.raise_cost < 0 {
+            return err("limits.raise_cost", "must not be negative");
+        }
+        if l.start_treasury < 0 {
+            return err("limits.start_treasury", "must not be negative");
+        }
+        if l.reinforce_cost_per_man < 0 {
+            return err("limits.reinforce_cost_per_man", "must not be negative");
+        }
+        if !(0..=c.morale_max).contains(&l.raise_morale) {
+            return err(
+                "limits.raise_morale",
+                "must be between 0 and combat.morale_max",
+            );
+        }
+        non_negative("limits.max_catch_up", l.max_catch_up)?;
+        positive("limits.company_name_max", l.company_name_max)?;
+        Ok(Ruleset {
+            terrains,
+            kinds,
+            actions: self.actions,
+            combat: self.combat,
+            turn: self.turn,
+            limits: self.limits,
+        })
+    }
+}

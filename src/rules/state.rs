@@ -1,0 +1,195 @@
+//! Plain data the engine reasons about: cells, companies and a loaded window of a world.
+//! The game layer fills an `Area` from the database; the engine never fetches anything.
+
+use super::grid::{Bounds, Pos};
+use super::names::{Kind, Season, Terrain};
+use super::ruleset::{Flag, Ruleset, TerrainRules};
+use std::collections::HashMap;
+
+pub type NationId = i32;
+pub type TownId = i32;
+pub type CompanyId = i32;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cell {
+    pub terrain: Terrain,
+    pub town: Option<TownId>,
+    pub owner: Option<NationId>,
+    pub structure: Option<i32>,
+}
+
+impl Cell {
+    pub fn plain() -> Cell {
+        Cell {
+            terrain: Terrain::Plain,
+            town: None,
+            owner: None,
+            structure: None,
+        }
+    }
+
+    /// A structure cell (fort, fortifications) knocked down to 0 points.
+    pub fn is_breached(&self, rs: &Ruleset) -> bool {
+        rs.terrain(self.terrain).structure.is_some() && self.structure.unwrap_or(0) <= 0
+    }
+
+    /// The terrain rules that apply to combat on this cell: a breached cell fights as plain.
+    pub fn combat_terrain<'a>(&self, rs: &'a Ruleset) -> &'a TerrainRules {
+        if self.is_breached(rs) {
+            rs.terrain(Terrain::Plain)
+        } else {
+            rs.terrain(self.terrain)
+        }
+    }
+
+    /// Only `nation` may enter (own fort or fortifications, or a breached one).
+    pub fn closed_to(&self, rs: &Ruleset, nation: NationId) -> bool {
+        rs.terrain(self.terrain).has(Flag::OwnNationOnly)
+            && self.owner != Some(nation)
+            && !self.is_breached(rs)
+    }
+}
+
+/// A company as the engine sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unit {
+    pub id: CompanyId,
+    pub nation: NationId,
+    pub kind: Kind,
+    pub pos: Pos,
+    pub men: i32,
+    pub wounded: i32,
+    pub ap: i32,
+    pub morale: i32,
+    pub xp: i32,
+    /// 2: fired a volley this turn, 1: fired the previous turn, 0: not recently.
+    pub volley_recency: i32,
+}
+
+/// A rectangular window of a world, with the companies standing in it.
+#[derive(Clone, Debug)]
+pub struct Area {
+    pub bounds: Bounds,
+    pub season: Season,
+    origin: Pos,
+    width: i32,
+    height: i32,
+    cells: Vec<Cell>,
+    units: HashMap<Pos, Unit>,
+}
+
+impl Area {
+    /// An area covering the rectangle `[x0, x1] × [y0, y1]` (clipped to the map), all plain.
+    pub fn new(bounds: Bounds, season: Season, x0: i32, y0: i32, x1: i32, y1: i32) -> Area {
+        let (x0, y0) = (x0.max(0), y0.max(0));
+        let (x1, y1) = (x1.min(bounds.width - 1), y1.min(bounds.height - 1));
+        let (width, height) = ((x1 - x0 + 1).max(0), (y1 - y0 + 1).max(0));
+        Area {
+            bounds,
+            season,
+            origin: Pos::new(x0, y0),
+            width,
+            height,
+            cells: vec![Cell::plain(); (width * height) as usize],
+            units: HashMap::new(),
+        }
+    }
+
+    /// The whole map as one area.
+    pub fn whole(bounds: Bounds, season: Season) -> Area {
+        Area::new(bounds, season, 0, 0, bounds.width - 1, bounds.height - 1)
+    }
+
+    fn index(&self, p: Pos) -> Option<usize> {
+        let (dx, dy) = (p.x - self.origin.x, p.y - self.origin.y);
+        (dx >= 0 && dy >= 0 && dx < self.width && dy < self.height)
+            .then(|| (dy * self.width + dx) as usize)
+    }
+
+    /// Whether `p` is inside the loaded window.
+    pub fn covers(&self, p: Pos) -> bool {
+        self.index(p).is_some()
+    }
+
+    pub fn cell(&self, p: Pos) -> Option<&Cell> {
+        self.index(p).map(|i| &self.cells[i])
+    }
+
+    pub fn set_cell(&mut self, p: Pos, c: Cell) {
+        if let Some(i) = self.index(p) {
+            self.cells[i] = c;
+        }
+    }
+
+    pub fn terrain(&self, p: Pos) -> Option<Terrain> {
+        self.cell(p).map(|c| c.terrain)
+    }
+
+    pub fn unit_at(&self, p: Pos) -> Option<&Unit> {
+        self.units.get(&p)
+    }
+
+    pub fn unit(&self, id: CompanyId) -> Option<&Unit> {
+        self.units.values().find(|u| u.id == id)
+    }
+
+    pub fn place(&mut self, u: Unit) {
+        self.units.insert(u.pos, u);
+    }
+
+    pub fn units(&self) -> impl Iterator<Item = &Unit> {
+        self.units.values()
+    }
+
+    /// The loaded positions, row by row.
+    pub fn positions(&self) -> impl Iterator<Item = Pos> + '_ {
+        let o = self.origin;
+        (0..self.height)
+            .flat_map(move |dy| (0..self.width).map(move |dx| Pos::new(o.x + dx, o.y + dy)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_area_is_clipped_to_the_map() {
+        let a = Area::new(
+            Bounds {
+                width: 10,
+                height: 8,
+            },
+            Season::Summer,
+            -3,
+            -3,
+            2,
+            20,
+        );
+        assert!(a.covers(Pos::new(0, 0)));
+        assert!(a.covers(Pos::new(2, 7)));
+        assert!(!a.covers(Pos::new(3, 0)));
+        assert!(!a.covers(Pos::new(0, 8)));
+        assert_eq!(a.positions().count(), 3 * 8);
+    }
+
+    #[test]
+    fn a_fort_at_zero_structure_is_breached_and_fights_as_plain() {
+        let rs = Ruleset::shipped();
+        let mut fort = Cell {
+            terrain: Terrain::Fort,
+            town: None,
+            owner: Some(1),
+            structure: Some(15),
+        };
+        assert!(!fort.is_breached(&rs));
+        assert!(fort.closed_to(&rs, 2));
+        assert!(!fort.closed_to(&rs, 1));
+        assert_eq!(fort.combat_terrain(&rs).volley_protection, 85);
+        fort.structure = Some(0);
+        assert!(fort.is_breached(&rs));
+        assert!(!fort.closed_to(&rs, 2));
+        assert_eq!(fort.combat_terrain(&rs).volley_protection, 0);
+        assert_eq!(fort.combat_terrain(&rs).melee_protection, 0);
+    }
+}

@@ -1,0 +1,10 @@
+//! Tests of the rules engine, named after the rule they check. Numbers come from RULES.md.
+
+mod combat;
+mod movement;
+mod properties;
+mod ruleset;
+mod siege_and_actions;
+mod support;
+mod tick;
+mod vision;

@@ -1,0 +1,98 @@
+//! Small builders: maps drawn as text, units, fixed dice.
+
+use crate::rules::dice::{Draw, Replay};
+use crate::rules::state::{Area, Cell, Unit};
+use crate::rules::{Bounds, Kind, Pos, Ruleset, Season, Terrain};
+
+pub fn rs() -> Ruleset {
+    Ruleset::shipped()
+}
+
+pub fn terrain_of(c: char) -> Terrain {
+    match c {
+        '.' => Terrain::Plain,
+        'm' => Terrain::Marsh,
+        'f' => Terrain::Forest,
+        'r' => Terrain::River,
+        'M' => Terrain::Mountain,
+        'p' => Terrain::Plateau,
+        's' => Terrain::Slope,
+        'v' => Terrain::Village,
+        't' => Terrain::Town,
+        'c' => Terrain::Church,
+        'F' => Terrain::Farm,
+        'n' => Terrain::Mine,
+        'l' => Terrain::Mill,
+        'd' => Terrain::Fields,
+        'a' => Terrain::Animals,
+        '=' => Terrain::Road,
+        'b' => Terrain::Bridge,
+        'X' => Terrain::Fort,
+        'W' => Terrain::Fortifications,
+        other => panic!("no terrain for {other:?}"),
+    }
+}
+
+/// A whole map from rows of terrain letters (see `terrain_of`); forts get their full structure
+/// and belong to nation 2; mines and churches belong to nobody.
+pub fn map(season: Season, rows: &[&str]) -> Area {
+    let rs = rs();
+    let bounds = Bounds {
+        width: rows[0].chars().count() as i32,
+        height: rows.len() as i32,
+    };
+    let mut a = Area::whole(bounds, season);
+    for (y, row) in rows.iter().enumerate() {
+        for (x, ch) in row.chars().enumerate() {
+            let terrain = terrain_of(ch);
+            let structure = rs.terrain(terrain).structure;
+            let owner = structure.map(|_| 2);
+            a.set_cell(
+                Pos::new(x as i32, y as i32),
+                Cell {
+                    terrain,
+                    town: None,
+                    owner,
+                    structure,
+                },
+            );
+        }
+    }
+    a
+}
+
+pub fn unit(id: i32, nation: i32, kind: Kind, x: i32, y: i32) -> Unit {
+    let rs = rs();
+    let k = rs.kind(kind);
+    Unit {
+        id,
+        nation,
+        kind,
+        pos: Pos::new(x, y),
+        men: k.full_strength,
+        wounded: 0,
+        ap: k.max_ap,
+        morale: 5,
+        xp: 0,
+        volley_recency: 0,
+    }
+}
+
+/// Dice that give these values, in order.
+pub fn dice(values: &[i32]) -> Replay {
+    Replay::new(
+        values
+            .iter()
+            .map(|v| Draw {
+                label: String::new(),
+                min: i32::MIN,
+                max: i32::MAX,
+                value: *v,
+            })
+            .collect(),
+    )
+}
+
+pub fn p(x: i32, y: i32) -> Pos {
+    Pos::new(x, y)
+}

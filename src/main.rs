@@ -1,1 +1,97 @@
-fn main() {}
+//! The `grognard` command line.
+
+use clap::{Parser, Subcommand};
+use grognard::commands;
+use grognard::config::Config;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "grognard", version, about = "A persistent browser-strategy game server")]
+struct Cli {
+    /// The configuration directory (default.toml, rules.toml, worlds/).
+    #[arg(long, global = true, default_value = "config")]
+    config: PathBuf,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Migrate, create the demo world if there is none, serve HTTP and run the scheduler.
+    Serve,
+    /// Bring the database schema up to date.
+    Migrate,
+    /// Create, import and export worlds.
+    World {
+        #[command(subcommand)]
+        command: WorldCommand,
+    },
+    /// Manage accounts.
+    User {
+        #[command(subcommand)]
+        command: UserCommand,
+    },
+    /// Apply one tick to a world now (it still counts exactly once).
+    Tick {
+        world: i32,
+        #[arg(long, value_parser = ["turn", "season"])]
+        kind: String,
+    },
+}
+
+#[derive(Subcommand)]
+enum WorldCommand {
+    /// Create the demo world.
+    Demo,
+    /// Import a map file (JSON); `-` reads standard input.
+    Import {
+        file: String,
+        #[arg(long)]
+        name: Option<String>,
+    },
+    /// Print a world's map file (JSON) to standard output.
+    Export { world: i32 },
+}
+
+#[derive(Subcommand)]
+enum UserCommand {
+    /// Create an account; the password is read from standard input.
+    Add {
+        name: String,
+        #[arg(long, default_value = "player")]
+        role: String,
+    },
+}
+
+#[actix_web::main]
+async fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let config = match Config::load(&cli.config) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let result = match cli.command.unwrap_or(Command::Serve) {
+        Command::Serve => commands::serve(config).await,
+        Command::Migrate => commands::migrate(&config),
+        Command::World { command } => match command {
+            WorldCommand::Demo => commands::world_demo(&config),
+            WorldCommand::Import { file, name } => commands::world_import(&config, &file, name.as_deref()),
+            WorldCommand::Export { world } => commands::world_export(&config, world),
+        },
+        Command::User { command } => match command {
+            UserCommand::Add { name, role } => commands::user_add(&config, &name, &role),
+        },
+        Command::Tick { world, kind } => commands::tick(&config, world, &kind),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,14 @@
+DROP TABLE gm_audit;
+DROP TABLE ticks;
+DROP TABLE events;
+DROP TABLE companies;
+DROP TABLE players;
+DROP TABLE regiments;
+DROP TABLE login_failures;
+DROP TABLE api_tokens;
+DROP TABLE sessions;
+DROP TABLE users;
+DROP TABLE cells;
+DROP TABLE towns;
+DROP TABLE nations;
+DROP TABLE worlds;

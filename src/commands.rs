@@ -1,0 +1,131 @@
+//! What each CLI command does; `main.rs` only parses arguments and calls these.
+
+use crate::config::Config;
+use crate::db::{self, Pool};
+use crate::game::{accounts, worlds, GameError};
+use crate::web::{AppState, Application};
+use std::io::Read;
+use std::net::TcpListener;
+use std::sync::Arc;
+
+pub type CmdResult = Result<(), String>;
+
+pub fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,actix_server=warn"));
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_target(false).try_init();
+}
+
+/// Opens the pool and brings the schema up to date.
+pub fn open(config: &Config) -> Result<Pool, String> {
+    let s = &config.settings.database;
+    let pool = db::open_pool(&s.url, s.pool_size, s.busy_timeout_ms).map_err(|e| e.to_string())?;
+    let mut conn = pool.get().map_err(|e| format!("database: {e}"))?;
+    db::migrate(&mut conn).map_err(|e| e.to_string())?;
+    Ok(pool)
+}
+
+fn game_err(e: GameError) -> String {
+    e.to_string()
+}
+
+pub fn migrate(config: &Config) -> CmdResult {
+    let s = &config.settings.database;
+    let pool = db::open_pool(&s.url, 1, s.busy_timeout_ms).map_err(|e| e.to_string())?;
+    let mut conn = pool.get().map_err(|e| format!("database: {e}"))?;
+    let n = db::migrate(&mut conn).map_err(|e| e.to_string())?;
+    println!("{n} migration(s) applied");
+    Ok(())
+}
+
+/// The demo map text: `config/worlds/demo.json` if present, else the shipped copy.
+pub fn demo_text(config: &Config) -> String {
+    std::fs::read_to_string(config.dir.join("worlds/demo.json")).unwrap_or_else(|_| worlds::DEMO_MAP.to_string())
+}
+
+pub fn world_demo(config: &Config) -> CmdResult {
+    let pool = open(config)?;
+    let mut conn = pool.get().map_err(|e| e.to_string())?;
+    let id = worlds::import_text(&mut conn, &config.rules, &demo_text(config), None).map_err(game_err)?;
+    println!("{id}");
+    Ok(())
+}
+
+fn read_input(file: &str) -> Result<String, String> {
+    if file == "-" {
+        let mut s = String::new();
+        std::io::stdin().read_to_string(&mut s).map_err(|e| format!("reading stdin: {e}"))?;
+        Ok(s)
+    } else {
+        std::fs::read_to_string(file).map_err(|e| format!("reading {file}: {e}"))
+    }
+}
+
+pub fn world_import(config: &Config, file: &str, name: Option<&str>) -> CmdResult {
+    let text = read_input(file)?;
+    let pool = open(config)?;
+    let mut conn = pool.get().map_err(|e| e.to_string())?;
+    let id = worlds::import_text(&mut conn, &config.rules, &text, name).map_err(game_err)?;
+    println!("{id}");
+    Ok(())
+}
+
+pub fn world_export(config: &Config, world_id: i32) -> CmdResult {
+    let pool = open(config)?;
+    let mut conn = pool.get().map_err(|e| e.to_string())?;
+    let map = worlds::export(&mut conn, world_id).map_err(game_err)?;
+    println!("{}", serde_json::to_string_pretty(&map).map_err(|e| e.to_string())?);
+    Ok(())
+}
+
+/// `user add NAME --role R`, the password read from the first line of stdin.
+pub fn user_add(config: &Config, name: &str, role: &str) -> CmdResult {
+    let role: accounts::Role = role.parse().map_err(game_err)?;
+    let mut line = String::new();
+    std::io::stdin().read_line(&mut line).map_err(|e| format!("reading the password: {e}"))?;
+    let password = line.trim_end_matches(['\n', '\r']);
+    let pool = open(config)?;
+    let mut conn = pool.get().map_err(|e| e.to_string())?;
+    let user = accounts::create_user(&mut conn, name, password, role).map_err(game_err)?;
+    println!("user {} ({}) created with id {}", user.username, user.role, user.id);
+    Ok(())
+}
+
+/// `serve`: migrate, create the demo world on an empty database, start HTTP and the scheduler.
+pub async fn serve(config: Config) -> CmdResult {
+    init_logging();
+    let pool = open(&config)?;
+    {
+        let mut conn = pool.get().map_err(|e| e.to_string())?;
+        if let Some(id) = worlds::ensure_demo(&mut conn, &config.rules, &demo_text(&config)).map_err(game_err)? {
+            tracing::info!(world = id, "created the demo world");
+        }
+    }
+    let bind = config.settings.server.bind.clone();
+    let listener = TcpListener::bind(&bind).map_err(|e| format!("cannot listen on {bind}: {e}"))?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    let config = Arc::new(config);
+    let state = AppState::new(pool.clone(), config.clone()).map_err(|e| format!("templates: {e}"))?;
+    let app = Application::build(state, listener).map_err(|e| e.to_string())?;
+    let scheduler = crate::scheduler::start(pool, config.clone());
+    println!("Grognard is serving on http://{addr}");
+    let result = app.run_until_stopped().await.map_err(|e| e.to_string());
+    scheduler.stop();
+    result
+}
+
+pub fn tick(config: &Config, world_id: i32, kind: &str) -> CmdResult {
+    let kind = crate::game::ticks::TickKind::parse(kind).map_err(game_err)?;
+    let pool = open(config)?;
+    let mut conn = pool.get().map_err(|e| e.to_string())?;
+    let out = crate::game::ticks::apply_now(&mut conn, &config.rules, world_id, kind).map_err(game_err)?;
+    println!(
+        "{} tick applied to world {world_id}: turn {}, {} ({} rows, {} ms)",
+        kind.as_str(),
+        out.turn,
+        out.season,
+        out.rows,
+        out.duration_ms
+    );
+    Ok(())
+}

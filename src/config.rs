@@ -1,0 +1,245 @@
+//! Settings: `config/default.toml`, then `config/<GROGNARD_ENV>.toml`, then
+//! `GROGNARD__SECTION__KEY` environment variables; `DATABASE_URL` wins for the database.
+
+use crate::rules::Ruleset;
+use figment::providers::{Env, Format, Toml};
+use figment::Figment;
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+/// The built-in defaults, identical to the shipped `config/default.toml`.
+const DEFAULTS: &str = include_str!("../config/default.toml");
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    pub server: ServerSettings,
+    pub database: DatabaseSettings,
+    pub scheduler: SchedulerSettings,
+    pub rules: RulesSettings,
+    pub security: SecuritySettings,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ServerSettings {
+    pub bind: String,
+    pub public_url: String,
+    pub https: bool,
+    pub workers: usize,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DatabaseSettings {
+    pub url: String,
+    pub pool_size: u32,
+    pub busy_timeout_ms: u32,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SchedulerSettings {
+    pub enabled: bool,
+    pub turn: String,
+    pub season: String,
+    pub max_catch_up: Option<u32>,
+    pub poll_ms: u64,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RulesSettings {
+    pub file: String,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SecuritySettings {
+    pub session_idle_minutes: i64,
+    pub session_absolute_hours: i64,
+    pub login_attempts: u32,
+    pub login_window_seconds: i64,
+    pub trust_forwarded_for: bool,
+}
+
+/// Everything the server needs from its configuration directory.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub dir: PathBuf,
+    pub settings: Settings,
+    pub rules: Ruleset,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("configuration: {0}")]
+    Figment(String),
+    #[error("configuration key `{key}`: {message}")]
+    Key { key: String, message: String },
+    #[error("{0}")]
+    Rules(#[from] crate::rules::ruleset::RulesetError),
+    #[error("cannot read {path}: {message}")]
+    Io { path: String, message: String },
+}
+
+impl Settings {
+    /// Loads the layered settings from `dir`, with `env` giving the environment variables
+    /// (passed in so tests need not touch the process environment).
+    pub fn load(dir: &Path, env_name: Option<&str>, db_url: Option<&str>) -> Result<Settings, ConfigError> {
+        let mut fig = Figment::from(Toml::string(DEFAULTS));
+        let default_file = dir.join("default.toml");
+        if default_file.exists() {
+            fig = fig.merge(Toml::file(default_file));
+        }
+        if let Some(env) = env_name.filter(|e| !e.is_empty()) {
+            fig = fig.merge(Toml::file(dir.join(format!("{env}.toml"))));
+        }
+        fig = fig.merge(Env::prefixed("GROGNARD__").split("__"));
+        let mut s: Settings = fig.extract().map_err(|e| {
+            let key = e.path.join(".");
+            ConfigError::Key {
+                key: if key.is_empty() { "(file)".into() } else { key },
+                message: e.kind.to_string() + &e.metadata.as_ref().map(|m| format!(" (from {})", m.name)).unwrap_or_default(),
+            }
+        })?;
+        if let Some(url) = db_url.filter(|u| !u.is_empty()) {
+            s.database.url = url.to_string();
+        }
+        s.validate()?;
+        Ok(s)
+    }
+
+    fn validate(&self) -> Result<(), ConfigError> {
+        let key_err = |key: &str, message: String| ConfigError::Key {
+            key: key.into(),
+            message,
+        };
+        for (key, expr) in [("scheduler.turn", &self.scheduler.turn), ("scheduler.season", &self.scheduler.season)] {
+            parse_cron(expr).map_err(|m| key_err(key, m))?;
+        }
+        if self.database.pool_size == 0 {
+            return Err(key_err("database.pool_size", "must be at least 1".into()));
+        }
+        if self.server.bind.parse::<std::net::SocketAddr>().is_err() && !self.server.bind.contains(':') {
+            return Err(key_err("server.bind", format!("`{}` is not host:port", self.server.bind)));
+        }
+        if self.security.login_window_seconds <= 0 {
+            return Err(key_err("security.login_window_seconds", "must be positive".into()));
+        }
+        if self.scheduler.poll_ms == 0 {
+            return Err(key_err("scheduler.poll_ms", "must be positive".into()));
+        }
+        Ok(())
+    }
+}
+
+/// A 6-field cron expression (seconds first), checked.
+pub fn parse_cron(expr: &str) -> Result<cron::Schedule, String> {
+    if expr.split_whitespace().count() != 6 {
+        return Err(format!(
+            "`{expr}` must have 6 fields (sec min hour day month weekday)"
+        ));
+    }
+    cron::Schedule::from_str(expr).map_err(|e| format!("`{expr}` is not a valid cron expression: {e}"))
+}
+
+impl Config {
+    /// Loads settings and the ruleset from the process environment.
+    pub fn load(dir: &Path) -> Result<Config, ConfigError> {
+        let env_name = std::env::var("GROGNARD_ENV").ok();
+        let db_url = std::env::var("DATABASE_URL").ok();
+        let settings = Settings::load(dir, env_name.as_deref(), db_url.as_deref())?;
+        Config::with_settings(dir, settings)
+    }
+
+    pub fn with_settings(dir: &Path, settings: Settings) -> Result<Config, ConfigError> {
+        let path = dir.join(&settings.rules.file);
+        let rules = if path.exists() {
+            let text = std::fs::read_to_string(&path).map_err(|e| ConfigError::Io {
+                path: path.display().to_string(),
+                message: e.to_string(),
+            })?;
+            Ruleset::from_toml(&text)?
+        } else if settings.rules.file == "rules.toml" {
+            // No config directory at all (e.g. an installed binary): the shipped ruleset.
+            Ruleset::shipped()
+        } else {
+            return Err(ConfigError::Io {
+                path: path.display().to_string(),
+                message: "no such file".into(),
+            });
+        };
+        Ok(Config {
+            dir: dir.to_path_buf(),
+            settings,
+            rules,
+        })
+    }
+
+    /// The catch-up cap: the setting when given, otherwise the ruleset's.
+    pub fn max_catch_up(&self) -> u32 {
+        self.settings
+            .scheduler
+            .max_catch_up
+            .unwrap_or(self.rules.limits.max_catch_up as u32)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dir_with(files: &[(&str, &str)]) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("grognard-cfg-{}-{}", std::process::id(), rand::random::<u32>()));
+        std::fs::create_dir_all(&d).unwrap();
+        for (name, text) in files {
+            std::fs::write(d.join(name), text).unwrap();
+        }
+        d
+    }
+
+    #[test]
+    fn defaults_load_without_any_file() {
+        let s = Settings::load(&dir_with(&[]), None, None).unwrap();
+        assert_eq!(s.server.bind, "127.0.0.1:8080");
+        assert_eq!(s.database.url, "sqlite://data/grognard.db");
+        assert_eq!(s.scheduler.turn, "0 0 */6 * * *");
+    }
+
+    #[test]
+    fn an_environment_layer_overrides_the_defaults_and_database_url_wins() {
+        let d = dir_with(&[("staging.toml", "[server]\nbind = \"0.0.0.0:9000\"\n[database]\nurl = \"sqlite://x.db\"\n")]);
+        let s = Settings::load(&d, Some("staging"), None).unwrap();
+        assert_eq!(s.server.bind, "0.0.0.0:9000");
+        assert_eq!(s.database.url, "sqlite://x.db");
+        let s = Settings::load(&d, Some("staging"), Some("postgres://u@h/db")).unwrap();
+        assert_eq!(s.database.url, "postgres://u@h/db");
+    }
+
+    #[test]
+    fn a_bad_cron_string_names_its_key() {
+        let d = dir_with(&[("default.toml", "[scheduler]\nturn = \"every six hours\"\n")]);
+        let e = Settings::load(&d, None, None).unwrap_err().to_string();
+        assert!(e.contains("scheduler.turn"), "{e}");
+    }
+
+    #[test]
+    fn a_bad_value_names_its_key() {
+        let d = dir_with(&[("default.toml", "[database]\npool_size = \"many\"\n")]);
+        let e = Settings::load(&d, None, None).unwrap_err().to_string();
+        assert!(e.contains("database.pool_size"), "{e}");
+        let d = dir_with(&[("default.toml", "[server]\nbindd = \"x\"\n")]);
+        let e = Settings::load(&d, None, None).unwrap_err().to_string();
+        assert!(e.contains("bindd"), "{e}");
+    }
+
+    #[test]
+    fn a_broken_ruleset_stops_loading() {
+        let d = dir_with(&[("rules.toml", "[terrains]\n")]);
+        let s = Settings::load(&d, None, None).unwrap();
+        let e = Config::with_settings(&d, s).unwrap_err().to_string();
+        assert!(e.contains("ruleset key"), "{e}");
+    }
+}

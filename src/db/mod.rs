@@ -1,0 +1,230 @@
+//! Storage: one connection type over SQLite or PostgreSQL (chosen from the URL), the pool,
+//! embedded migrations and the write-transaction helper.
+
+pub mod models;
+pub mod schema;
+
+use diesel::connection::{AnsiTransactionManager, SimpleConnection, TransactionManager};
+use diesel::pg::PgConnection;
+use diesel::r2d2::{self, CustomizeConnection, ManageConnection};
+use diesel::sqlite::SqliteConnection;
+use diesel::{Connection, RunQueryDsl};
+use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
+use std::path::PathBuf;
+use std::time::Duration;
+
+const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/sqlite");
+const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/postgres");
+
+/// A connection to either backend; every query in the game is written once against it.
+#[derive(diesel::MultiConnection)]
+pub enum DbConnection {
+    Postgres(PgConnection),
+    Sqlite(SqliteConnection),
+}
+
+impl DbConnection {
+    pub fn is_sqlite(&self) -> bool {
+        matches!(self, DbConnection::Sqlite(_))
+    }
+}
+
+/// Which database a URL names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    Sqlite(PathBuf),
+    Postgres(String),
+}
+
+impl Target {
+    /// `postgres://…` or `postgresql://…` → PostgreSQL; `sqlite://path`, `sqlite:path` or a bare
+    /// path → SQLite (`sqlite:///abs` is an absolute path).
+    pub fn parse(url: &str) -> Target {
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            return Target::Postgres(url.to_string());
+        }
+        let path = url
+            .strip_prefix("sqlite://")
+            .or_else(|| url.strip_prefix("sqlite:"))
+            .unwrap_or(url);
+        Target::Sqlite(PathBuf::from(path))
+    }
+
+    pub fn describe(&self) -> String {
+        match self {
+            Target::Sqlite(p) => format!("SQLite {}", p.display()),
+            Target::Postgres(url) => format!("PostgreSQL {}", redact(url)),
+        }
+    }
+}
+
+/// The URL without its password, for logs.
+fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(s), Some(at)) if at > s => {
+            let creds = &url[s + 3..at];
+            match creds.find(':') {
+                Some(c) => format!("{}{}:***{}", &url[..s + 3], &creds[..c], &url[at..]),
+                None => url.to_string(),
+            }
+        }
+        _ => url.to_string(),
+    }
+}
+
+/// Opens connections of the configured backend for r2d2.
+pub struct Manager {
+    target: Target,
+}
+
+impl ManageConnection for Manager {
+    type Connection = DbConnection;
+    type Error = r2d2::Error;
+
+    fn connect(&self) -> Result<DbConnection, r2d2::Error> {
+        match &self.target {
+            Target::Postgres(url) => PgConnection::establish(url).map(DbConnection::Postgres),
+            Target::Sqlite(path) => SqliteConnection::establish(&path.to_string_lossy()).map(DbConnection::Sqlite),
+        }
+        .map_err(r2d2::Error::ConnectionError)
+    }
+
+    fn is_valid(&self, conn: &mut DbConnection) -> Result<(), r2d2::Error> {
+        conn.batch_execute("SELECT 1").map_err(r2d2::Error::QueryError)
+    }
+
+    fn has_broken(&self, conn: &mut DbConnection) -> bool {
+        // A connection returned in the middle of a transaction (a panic) must not be reused.
+        !matches!(
+            <DbConnection as Connection>::TransactionManager::transaction_manager_status_mut(conn).transaction_depth(),
+            Ok(None)
+        )
+    }
+}
+
+/// SQLite pragmas on every pooled connection.
+#[derive(Debug)]
+struct SqlitePragmas {
+    busy_timeout_ms: u32,
+}
+
+impl CustomizeConnection<DbConnection, r2d2::Error> for SqlitePragmas {
+    fn on_acquire(&self, conn: &mut DbConnection) -> Result<(), r2d2::Error> {
+        if conn.is_sqlite() {
+            conn.batch_execute(&format!(
+                "PRAGMA busy_timeout = {}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
+                self.busy_timeout_ms
+            ))
+            .map_err(r2d2::Error::QueryError)?;
+        }
+        Ok(())
+    }
+}
+
+pub type Pool = r2d2::Pool<Manager>;
+pub type PooledConn = r2d2::PooledConnection<Manager>;
+
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    #[error("database {target}: {message}")]
+    Open { target: String, message: String },
+    #[error("migrations failed: {0}")]
+    Migrate(String),
+}
+
+/// Opens a pool on `url` (creating the SQLite file's directory if needed).
+pub fn open_pool(url: &str, size: u32, busy_timeout_ms: u32) -> Result<Pool, DbError> {
+    let target = Target::parse(url);
+    let described = target.describe();
+    if let Target::Sqlite(path) = &target {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| DbError::Open {
+                target: described.clone(),
+                message: e.to_string(),
+            })?;
+        }
+    }
+    r2d2::Pool::builder()
+        .max_size(size)
+        .connection_timeout(Duration::from_secs(10))
+        .connection_customizer(Box::new(SqlitePragmas { busy_timeout_ms }))
+        .build(Manager { target })
+        .map_err(|e| DbError::Open {
+            target: described,
+            message: e.to_string(),
+        })
+}
+
+/// Runs the pending migrations of the connection's backend; a no-op when all have run.
+pub fn migrate(conn: &mut DbConnection) -> Result<usize, DbError> {
+    let applied = match conn {
+        DbConnection::Sqlite(c) => c.run_pending_migrations(SQLITE_MIGRATIONS).map(|v| v.len()),
+        DbConnection::Postgres(c) => c.run_pending_migrations(POSTGRES_MIGRATIONS).map(|v| v.len()),
+    };
+    applied.map_err(|e| DbError::Migrate(e.to_string()))
+}
+
+/// Runs `f` in one write transaction: `BEGIN IMMEDIATE` on SQLite (so two writers never
+/// deadlock upgrading read locks), a plain `BEGIN` on PostgreSQL. Commits on `Ok`, rolls back
+/// on `Err`. Nested calls run inside the outer transaction.
+pub fn write<T, E, F>(conn: &mut DbConnection, f: F) -> Result<T, E>
+where
+    F: FnOnce(&mut DbConnection) -> Result<T, E>,
+    E: From<diesel::result::Error>,
+{
+    let depth = <DbConnection as Connection>::TransactionManager::transaction_manager_status_mut(conn)
+        .transaction_depth()
+        .map_err(E::from)?;
+    if depth.is_some() {
+        return f(conn);
+    }
+    match conn {
+        DbConnection::Sqlite(c) => AnsiTransactionManager::begin_transaction_sql(c, "BEGIN IMMEDIATE")?,
+        DbConnection::Postgres(c) => AnsiTransactionManager::begin_transaction(c)?,
+    }
+    match f(conn) {
+        Ok(v) => {
+            <DbConnection as Connection>::TransactionManager::commit_transaction(conn)?;
+            Ok(v)
+        }
+        Err(e) => {
+            // The closure's error is the one worth reporting; a failed rollback leaves the
+            // connection marked broken and the pool discards it.
+            let _ = <DbConnection as Connection>::TransactionManager::rollback_transaction(conn);
+            Err(e)
+        }
+    }
+}
+
+/// Whether the database answers.
+pub fn ping(conn: &mut DbConnection) -> bool {
+    diesel::sql_query("SELECT 1").execute(conn).is_ok()
+}
+
+/// Seconds since the UNIX epoch.
+pub fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_url_scheme_chooses_the_backend() {
+        assert_eq!(Target::parse("sqlite://data/g.db"), Target::Sqlite("data/g.db".into()));
+        assert_eq!(Target::parse("sqlite:///var/g.db"), Target::Sqlite("/var/g.db".into()));
+        assert_eq!(Target::parse("g.db"), Target::Sqlite("g.db".into()));
+        assert_eq!(Target::parse("postgres://u@h/db"), Target::Postgres("postgres://u@h/db".into()));
+        assert_eq!(Target::parse("postgresql://u@h/db"), Target::Postgres("postgresql://u@h/db".into()));
+    }
+
+    #[test]
+    fn passwords_are_kept_out_of_logs() {
+        assert_eq!(redact("postgres://bob:secret@host/db"), "postgres://bob:***@host/db");
+        assert_eq!(redact("postgres://bob@host/db"), "postgres://bob@host/db");
+    }
+}

@@ -1,0 +1,208 @@
+//! Row types: what the game reads from and writes to each table.
+
+use super::schema::*;
+use diesel::prelude::*;
+
+#[derive(Clone, Debug, Queryable, Selectable, Identifiable)]
+#[diesel(table_name = worlds)]
+pub struct World {
+    pub id: i32,
+    pub name: String,
+    pub width: i32,
+    pub height: i32,
+    pub turn: i32,
+    pub season: String,
+    pub paused: bool,
+    pub rng_seed: i64,
+    pub rng_word_pos: i64,
+    pub schedule_anchor: i64,
+    pub created_at: i64,
+}
+
+#[derive(Insertable)]
+#[diesel(table_name = worlds)]
+pub struct NewWorld<'a> {
+    pub name: &'a str,
+    pub width: i32,
+    pub height: i32,
+    pub turn: i32,
+    pub season: &'a str,
+    pub paused: bool,
+    pub rng_seed: i64,
+    pub rng_word_pos: i64,
+    pub schedule_anchor: i64,
+    pub created_at: i64,
+}
+
+#[derive(Clone, Debug, Queryable, Selectable, Identifiable)]
+#[diesel(table_name = nations)]
+pub struct Nation {
+    pub id: i32,
+    pub world_id: i32,
+    pub name: String,
+    pub color: String,
+    pub spawn_x: i32,
+    pub spawn_y: i32,
+    pub treasury: i64,
+}
+
+#[derive(Insertable)]
+#[diesel(table_name = nations)]
+pub struct NewNation<'a> {
+    pub world_id: i32,
+    pub name: &'a str,
+    pub color: &'a str,
+    pub spawn_x: i32,
+    pub spawn_y: i32,
+    pub treasury: i64,
+}
+
+#[derive(Clone, Debug, Queryable, Selectable, Identifiable)]
+#[diesel(table_name = towns)]
+pub struct Town {
+    pub id: i32,
+    pub world_id: i32,
+    pub name: String,
+    pub owner_id: Option<i32>,
+}
+
+#[derive(Insertable)]
+#[diesel(table_name = towns)]
+pub struct NewTown<'a> {
+    pub world_id: i32,
+    pub name: &'a str,
+    pub owner_id: Option<i32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Queryable, Selectable, Insertable)]
+#[diesel(table_name = cells)]
+pub struct CellRow {
+    pub world_id: i32,
+    pub x: i32,
+    pub y: i32,
+    pub terrain: String,
+    pub town_id: Option<i32>,
+    pub owner_id: Option<i32>,
+    pub structure: Option<i32>,
+}
+
+#[derive(Clone, Debug, Queryable, Selectable, Identifiable)]
+#[diesel(table_name = users)]
+pub struct User {
+    pub id: i32,
+    pub username: String,
+    pub username_key: String,
+    pub password_hash: String,
+    pub role: String,
+    pub banned: bool,
+    pub created_at: i64,
+    pub last_login_at: Option<i64>,
+    pub previous_login_at: Option<i64>,
+}
+
+#[derive(Clone, Debug, Queryable, Selectable, Identifiable)]
+#[diesel(table_name = players)]
+pub struct Player {
+    pub id: i32,
+    pub world_id: i32,
+    pub user_id: i32,
+    pub nation_id: i32,
+    pub reserve: i32,
+    pub regiment_id: Option<i32>,
+    pub joined_at: i64,
+}
+
+#[derive(Clone, Debug, Queryable, Selectable, Identifiable)]
+#[diesel(table_name = companies)]
+pub struct Company {
+    pub id: i32,
+    pub world_id: i32,
+    pub player_id: i32,
+    pub name: String,
+    pub kind: String,
+    pub x: i32,
+    pub y: i32,
+    pub men: i32,
+    pub wounded: i32,
+    pub ap: i32,
+    pub morale: i32,
+    pub xp: i32,
+    pub volley_recency: i32,
+    pub created_at: i64,
+}
+
+#[derive(Clone, Debug, Queryable, Selectable, Identifiable)]
+#[diesel(table_name = regiments)]
+pub struct Regiment {
+    pub id: i32,
+    pub world_id: i32,
+    pub nation_id: i32,
+    pub name: String,
+    pub hq_x: Option<i32>,
+    pub hq_y: Option<i32>,
+    pub created_at: i64,
+}
+
+#[derive(Clone, Debug, Queryable, Selectable, Identifiable)]
+#[diesel(table_name = events)]
+pub struct Event {
+    pub id: i32,
+    pub world_id: i32,
+    pub turn: i32,
+    pub at: i64,
+    pub kind: String,
+    pub actor_user_id: Option<i32>,
+    pub nation_id: Option<i32>,
+    pub other_nation_id: Option<i32>,
+    pub company_id: Option<i32>,
+    pub target_company_id: Option<i32>,
+    pub x: Option<i32>,
+    pub y: Option<i32>,
+    pub summary: String,
+    pub data: String,
+}
+
+#[derive(Clone, Debug, Default, Insertable)]
+#[diesel(table_name = events)]
+pub struct NewEvent {
+    pub world_id: i32,
+    pub turn: i32,
+    pub at: i64,
+    pub kind: String,
+    pub actor_user_id: Option<i32>,
+    pub nation_id: Option<i32>,
+    pub other_nation_id: Option<i32>,
+    pub company_id: Option<i32>,
+    pub target_company_id: Option<i32>,
+    pub x: Option<i32>,
+    pub y: Option<i32>,
+    pub summary: String,
+    pub data: String,
+}
+
+#[derive(Clone, Debug, Queryable, Selectable)]
+#[diesel(table_name = ticks)]
+pub struct Tick {
+    pub world_id: i32,
+    pub kind: String,
+    pub scheduled_for: i64,
+    pub applied_at: i64,
+    pub duration_ms: i64,
+    pub rows_touched: i64,
+    pub manual: bool,
+}
+
+#[derive(Clone, Debug, Queryable, Selectable)]
+#[diesel(table_name = gm_audit)]
+pub struct AuditRow {
+    pub id: i32,
+    pub world_id: Option<i32>,
+    pub user_id: i32,
+    pub at: i64,
+    pub action: String,
+    pub target: String,
+    pub x: Option<i32>,
+    pub y: Option<i32>,
+    pub old_value: Option<String>,
+    pub new_value: Option<String>,
+}

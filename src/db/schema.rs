@@ -1,0 +1,196 @@
+//! Table definitions, matching `migrations/{sqlite,postgres}`.
+
+diesel::table! {
+    worlds (id) {
+        id -> Integer,
+        name -> Text,
+        width -> Integer,
+        height -> Integer,
+        turn -> Integer,
+        season -> Text,
+        paused -> Bool,
+        rng_seed -> BigInt,
+        rng_word_pos -> BigInt,
+        schedule_anchor -> BigInt,
+        created_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    nations (id) {
+        id -> Integer,
+        world_id -> Integer,
+        name -> Text,
+        color -> Text,
+        spawn_x -> Integer,
+        spawn_y -> Integer,
+        treasury -> BigInt,
+    }
+}
+
+diesel::table! {
+    towns (id) {
+        id -> Integer,
+        world_id -> Integer,
+        name -> Text,
+        owner_id -> Nullable<Integer>,
+    }
+}
+
+diesel::table! {
+    cells (world_id, x, y) {
+        world_id -> Integer,
+        x -> Integer,
+        y -> Integer,
+        terrain -> Text,
+        town_id -> Nullable<Integer>,
+        owner_id -> Nullable<Integer>,
+        structure -> Nullable<Integer>,
+    }
+}
+
+diesel::table! {
+    users (id) {
+        id -> Integer,
+        username -> Text,
+        username_key -> Text,
+        password_hash -> Text,
+        role -> Text,
+        banned -> Bool,
+        created_at -> BigInt,
+        last_login_at -> Nullable<BigInt>,
+        previous_login_at -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    sessions (id) {
+        id -> Text,
+        user_id -> Integer,
+        csrf_token -> Text,
+        created_at -> BigInt,
+        last_seen_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    api_tokens (id) {
+        id -> Integer,
+        user_id -> Integer,
+        name -> Text,
+        token_hash -> Text,
+        created_at -> BigInt,
+        last_used_at -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    login_failures (id) {
+        id -> Integer,
+        bucket -> Text,
+        at -> BigInt,
+    }
+}
+
+diesel::table! {
+    regiments (id) {
+        id -> Integer,
+        world_id -> Integer,
+        nation_id -> Integer,
+        name -> Text,
+        hq_x -> Nullable<Integer>,
+        hq_y -> Nullable<Integer>,
+        created_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    players (id) {
+        id -> Integer,
+        world_id -> Integer,
+        user_id -> Integer,
+        nation_id -> Integer,
+        reserve -> Integer,
+        regiment_id -> Nullable<Integer>,
+        joined_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    companies (id) {
+        id -> Integer,
+        world_id -> Integer,
+        player_id -> Integer,
+        name -> Text,
+        kind -> Text,
+        x -> Integer,
+        y -> Integer,
+        men -> Integer,
+        wounded -> Integer,
+        ap -> Integer,
+        morale -> Integer,
+        xp -> Integer,
+        volley_recency -> Integer,
+        created_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    events (id) {
+        id -> Integer,
+        world_id -> Integer,
+        turn -> Integer,
+        at -> BigInt,
+        kind -> Text,
+        actor_user_id -> Nullable<Integer>,
+        nation_id -> Nullable<Integer>,
+        other_nation_id -> Nullable<Integer>,
+        company_id -> Nullable<Integer>,
+        target_company_id -> Nullable<Integer>,
+        x -> Nullable<Integer>,
+        y -> Nullable<Integer>,
+        summary -> Text,
+        data -> Text,
+    }
+}
+
+diesel::table! {
+    ticks (world_id, kind, scheduled_for) {
+        world_id -> Integer,
+        kind -> Text,
+        scheduled_for -> BigInt,
+        applied_at -> BigInt,
+        duration_ms -> BigInt,
+        rows_touched -> BigInt,
+        manual -> Bool,
+    }
+}
+
+diesel::table! {
+    gm_audit (id) {
+        id -> Integer,
+        world_id -> Nullable<Integer>,
+        user_id -> Integer,
+        at -> BigInt,
+        action -> Text,
+        target -> Text,
+        x -> Nullable<Integer>,
+        y -> Nullable<Integer>,
+        old_value -> Nullable<Text>,
+        new_value -> Nullable<Text>,
+    }
+}
+
+diesel::joinable!(nations -> worlds (world_id));
+diesel::joinable!(towns -> worlds (world_id));
+diesel::joinable!(cells -> worlds (world_id));
+diesel::joinable!(players -> worlds (world_id));
+diesel::joinable!(players -> users (user_id));
+diesel::joinable!(players -> nations (nation_id));
+diesel::joinable!(companies -> players (player_id));
+diesel::joinable!(sessions -> users (user_id));
+diesel::joinable!(api_tokens -> users (user_id));
+
+diesel::allow_tables_to_appear_in_same_query!(
+    worlds, nations, towns, cells, users, sessions, api_tokens, login_failures, regiments, players, companies, events, ticks, gm_audit,
+);

@@ -1,0 +1,186 @@
+//! Accounts: registration rules, password hashing and roles.
+
+use super::error::{GameError, GameResult};
+use crate::db::models::User;
+use crate::db::schema::users;
+use crate::db::{self, DbConnection};
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::Argon2;
+use diesel::prelude::*;
+use serde::Serialize;
+use std::fmt;
+use std::str::FromStr;
+
+pub const MIN_PASSWORD: usize = 10;
+pub const MAX_PASSWORD: usize = 200;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    Player,
+    Gm,
+    Admin,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Player => "player",
+            Role::Gm => "gm",
+            Role::Admin => "admin",
+        }
+    }
+
+    /// Game masters and admins hold the GM tools.
+    pub fn is_gm(self) -> bool {
+        self >= Role::Gm
+    }
+}
+
+impl fmt::Display for Role {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Role {
+    type Err = GameError;
+    fn from_str(s: &str) -> GameResult<Role> {
+        match s {
+            "player" => Ok(Role::Player),
+            "gm" => Ok(Role::Gm),
+            "admin" => Ok(Role::Admin),
+            other => Err(GameError::Invalid(format!("unknown role `{other}` (player, gm or admin)"))),
+        }
+    }
+}
+
+pub fn role_of(u: &User) -> Role {
+    u.role.parse().unwrap_or(Role::Player)
+}
+
+/// 3–24 letters, digits, `_` or `-`.
+pub fn check_username(name: &str) -> GameResult<()> {
+    let n = name.chars().count();
+    if !(3..=24).contains(&n) {
+        return Err(GameError::Invalid("a username has 3 to 24 characters".into()));
+    }
+    if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+        return Err(GameError::Invalid("a username may hold only letters, digits, _ and -".into()));
+    }
+    Ok(())
+}
+
+pub fn check_password(pw: &str) -> GameResult<()> {
+    let n = pw.chars().count();
+    if n < MIN_PASSWORD {
+        return Err(GameError::Invalid(format!("a password needs at least {MIN_PASSWORD} characters")));
+    }
+    if n > MAX_PASSWORD {
+        return Err(GameError::Invalid(format!("a password may have at most {MAX_PASSWORD} characters")));
+    }
+    Ok(())
+}
+
+pub fn hash_password(pw: &str) -> GameResult<String> {
+    let salt = SaltString::encode_b64(&rand::random::<[u8; 16]>())
+        .map_err(|e| GameError::Internal(format!("salt: {e}")))?;
+    Argon2::default()
+        .hash_password(pw.as_bytes(), &salt)
+        .map(|h| h.to_string())
+        .map_err(|e| GameError::Internal(format!("password hashing failed: {e}")))
+}
+
+pub fn verify_password(pw: &str, hash: &str) -> bool {
+    PasswordHash::new(hash)
+        .map(|h| Argon2::default().verify_password(pw.as_bytes(), &h).is_ok())
+        .unwrap_or(false)
+}
+
+/// A hash to verify against when the account does not exist, so that a wrong username takes
+/// as long as a wrong password.
+pub fn dummy_hash() -> &'static str {
+    static HASH: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    HASH.get_or_init(|| hash_password("not a real password at all").unwrap_or_default())
+}
+
+/// Creates an account; usernames are unique regardless of case.
+pub fn create_user(conn: &mut DbConnection, name: &str, password: &str, role: Role) -> GameResult<User> {
+    check_username(name)?;
+    check_password(password)?;
+    let hash = hash_password(password)?;
+    let key = name.to_lowercase();
+    db::write(conn, |conn| {
+        let taken: i64 = users::table.filter(users::username_key.eq(&key)).count().get_result(conn)?;
+        if taken > 0 {
+            return Err(GameError::Conflict(format!("the username `{name}` is taken")));
+        }
+        diesel::insert_into(users::table)
+            .values((
+                users::username.eq(name),
+                users::username_key.eq(&key),
+                users::password_hash.eq(&hash),
+                users::role.eq(role.as_str()),
+                users::banned.eq(false),
+                users::created_at.eq(db::now()),
+            ))
+            .execute(conn)
+            .map_err(|e| match e {
+                diesel::result::Error::DatabaseError(diesel::result::DatabaseErrorKind::UniqueViolation, _) => {
+                    GameError::Conflict(format!("the username `{name}` is taken"))
+                }
+                other => other.into(),
+            })?;
+        Ok(users::table
+            .filter(users::username_key.eq(&key))
+            .select(User::as_select())
+            .first(conn)?)
+    })
+}
+
+pub fn find_by_name(conn: &mut DbConnection, name: &str) -> GameResult<Option<User>> {
+    Ok(users::table
+        .filter(users::username_key.eq(name.to_lowercase()))
+        .select(User::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+pub fn get(conn: &mut DbConnection, id: i32) -> GameResult<User> {
+    users::table
+        .find(id)
+        .select(User::as_select())
+        .first(conn)
+        .optional()?
+        .ok_or_else(|| GameError::not_found("user"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn usernames_are_three_to_twenty_four_safe_characters() {
+        assert!(check_username("ney").is_ok());
+        assert!(check_username("Marshal_Ney-1812").is_ok());
+        assert!(check_username("ab").is_err());
+        assert!(check_username(&"a".repeat(25)).is_err());
+        assert!(check_username("<script>alert(1)</script>").is_err());
+        assert!(check_username("jean luc").is_err());
+        assert!(check_username("élodie").is_err());
+    }
+
+    #[test]
+    fn passwords_have_at_least_ten_characters() {
+        assert!(check_password("123456789").is_err());
+        assert!(check_password("1234567890").is_ok());
+    }
+
+    #[test]
+    fn argon2id_hashes_verify_only_the_right_password() {
+        let h = hash_password("correct horse battery").unwrap();
+        assert!(h.starts_with("$argon2id$"));
+        assert!(verify_password("correct horse battery", &h));
+        assert!(!verify_password("wrong horse battery", &h));
+    }
+}

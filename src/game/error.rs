@@ -1,0 +1,76 @@
+//! What a use case can answer instead of a result: a stable code (DESIGN.md §4), an HTTP
+//! status and a message.
+
+use crate::rules::Refusal;
+
+#[derive(Debug, thiserror::Error)]
+pub enum GameError {
+    #[error("{0}")]
+    Refused(Refusal),
+    #[error("{0}")]
+    Invalid(String),
+    #[error("{0}")]
+    Unauthorized(String),
+    #[error("{0}")]
+    Forbidden(String),
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    Conflict(String),
+    #[error("too many attempts; try again in {retry_after} seconds")]
+    RateLimited { retry_after: i64 },
+    #[error("the world is paused")]
+    Paused,
+    #[error("database error: {0}")]
+    Db(#[from] diesel::result::Error),
+    #[error("{0}")]
+    Internal(String),
+}
+
+impl From<Refusal> for GameError {
+    fn from(r: Refusal) -> Self {
+        GameError::Refused(r)
+    }
+}
+
+impl GameError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            GameError::Refused(r) => r.code(),
+            GameError::Invalid(_) => "invalid",
+            GameError::Unauthorized(_) => "unauthorized",
+            GameError::Forbidden(_) => "forbidden",
+            GameError::NotFound(_) => "not_found",
+            GameError::Conflict(_) => "conflict",
+            GameError::RateLimited { .. } => "rate_limited",
+            GameError::Paused => "paused",
+            GameError::Db(_) | GameError::Internal(_) => "internal",
+        }
+    }
+
+    /// The HTTP status for this error: 4xx for anything a caller can cause.
+    pub fn status(&self) -> u16 {
+        match self {
+            GameError::Refused(r) => match r {
+                Refusal::NotSeen => 404,
+                Refusal::Occupied(_) => 409,
+                Refusal::Invalid(_) => 422,
+                _ => 422,
+            },
+            GameError::Invalid(_) => 422,
+            GameError::Unauthorized(_) => 401,
+            GameError::Forbidden(_) => 403,
+            GameError::NotFound(_) => 404,
+            GameError::Conflict(_) => 409,
+            GameError::RateLimited { .. } => 429,
+            GameError::Paused => 409,
+            GameError::Db(_) | GameError::Internal(_) => 500,
+        }
+    }
+
+    pub fn not_found(what: &str) -> GameError {
+        GameError::NotFound(format!("no such {what}"))
+    }
+}
+
+pub type GameResult<T> = Result<T, GameError>;

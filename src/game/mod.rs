@@ -1,0 +1,11 @@
+//! Use cases: one function per action and per tick. Each opens one transaction, loads what it
+//! needs, asks `rules` and writes rows and events.
+
+pub mod accounts;
+pub mod error;
+pub mod events;
+pub mod mapfile;
+pub mod ticks;
+pub mod worlds;
+
+pub use error::{GameError, GameResult};

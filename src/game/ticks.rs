@@ -1,0 +1,267 @@
+//! Turn and season ticks, each one transaction that records its `ticks` row with its effects:
+//! a second attempt at the same instant hits the primary key and changes nothing. Turn effects
+//! are a handful of set-based statements built from the ruleset (RULES.md §8).
+
+use super::error::{GameError, GameResult};
+use super::events;
+use crate::db::models::NewEvent;
+use crate::db::schema::{ticks, worlds};
+use crate::db::{self, DbConnection};
+use crate::rules::ruleset::Ruleset;
+use crate::rules::{Kind, Season, Terrain};
+use diesel::prelude::*;
+use diesel::sql_types::{BigInt, Integer};
+use std::time::Instant;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TickKind {
+    Turn,
+    Season,
+}
+
+impl TickKind {
+    pub const ALL: [TickKind; 2] = [TickKind::Turn, TickKind::Season];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TickKind::Turn => "turn",
+            TickKind::Season => "season",
+        }
+    }
+
+    pub fn parse(s: &str) -> GameResult<TickKind> {
+        match s {
+            "turn" => Ok(TickKind::Turn),
+            "season" => Ok(TickKind::Season),
+            other => Err(GameError::Invalid(format!("unknown tick kind `{other}` (turn or season)"))),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TickOutcome {
+    /// False when this instant had already been applied (by another process or attempt).
+    pub applied: bool,
+    pub rows: i64,
+    pub duration_ms: i64,
+    pub turn: i32,
+    pub season: String,
+}
+
+/// The SQL spelling of n-ary min/max on each backend.
+struct Dialect {
+    least: &'static str,
+    greatest: &'static str,
+}
+
+fn dialect(conn: &DbConnection) -> Dialect {
+    if conn.is_sqlite() {
+        Dialect {
+            least: "MIN",
+            greatest: "MAX",
+        }
+    } else {
+        Dialect {
+            least: "LEAST",
+            greatest: "GREATEST",
+        }
+    }
+}
+
+/// `CASE kind WHEN 'infantry' THEN <f(infantry)> … END`, from the ruleset. Kind names come from
+/// the closed enum and numbers from the validated ruleset, so inlining them is safe.
+fn by_kind(rs: &Ruleset, f: impl Fn(&crate::rules::ruleset::KindRules) -> i32) -> String {
+    let arms: String = Kind::ALL
+        .iter()
+        .map(|k| format!(" WHEN '{}' THEN {}", k.as_str(), f(rs.kind(*k))))
+        .collect();
+    format!("(CASE kind{arms} ELSE 0 END)")
+}
+
+/// The statements of a turn over one world, in order.
+pub fn turn_statements(rs: &Ruleset, conn: &DbConnection) -> Vec<String> {
+    let d = dialect(conn);
+    let t = &rs.turn;
+    let max_ap = by_kind(rs, |k| k.max_ap);
+    let per_turn = by_kind(rs, |k| k.ap_per_turn);
+    let full = by_kind(rs, |k| k.full_strength);
+    let healed = format!(
+        "{least}(wounded, {heal}, {greatest}({full} - men, 0))",
+        least = d.least,
+        greatest = d.greatest,
+        heal = t.wounded_healed
+    );
+    // Companies of a regiment within its radius of a headquarters on a farm the regiment's
+    // nation still owns.
+    let near_hq = format!(
+        "(CASE WHEN EXISTS (SELECT 1 FROM players p JOIN regiments r ON r.id = p.regiment_id \
+           JOIN cells hq ON hq.world_id = r.world_id AND hq.x = r.hq_x AND hq.y = r.hq_y AND hq.owner_id = r.nation_id \
+           WHERE p.id = companies.player_id \
+             AND ABS(r.hq_x - companies.x) <= {radius} AND ABS(r.hq_y - companies.y) <= {radius}) \
+         THEN {bonus} ELSE 0 END)",
+        radius = t.regiment_radius,
+        bonus = t.regiment_morale_bonus
+    );
+    let outputs: Vec<(Terrain, i32)> = Terrain::ALL
+        .iter()
+        .map(|tr| (*tr, rs.terrain(*tr).output))
+        .filter(|(_, o)| *o > 0)
+        .collect();
+    let mut stmts = vec![
+        format!(
+            "UPDATE companies SET \
+               ap = {least}(ap + {per_turn}, {max_ap}), \
+               morale = {least}(morale + {gain} + {near_hq}, {morale_max}), \
+               men = men + {healed}, \
+               wounded = wounded - {healed}, \
+               volley_recency = {greatest}(volley_recency - 1, 0) \
+             WHERE world_id = $1",
+            least = d.least,
+            greatest = d.greatest,
+            gain = t.morale_gain,
+            morale_max = rs.combat.morale_max,
+        ),
+        format!("UPDATE players SET reserve = reserve + {} WHERE world_id = $1", t.reserve_gain),
+    ];
+    if !outputs.is_empty() {
+        let case: String = outputs
+            .iter()
+            .map(|(tr, o)| format!(" WHEN '{}' THEN {o}", tr.as_str()))
+            .collect();
+        let names: Vec<String> = outputs.iter().map(|(tr, _)| format!("'{}'", tr.as_str())).collect();
+        stmts.push(format!(
+            "UPDATE nations SET treasury = treasury + COALESCE((SELECT SUM(CASE c.terrain{case} ELSE 0 END) \
+               FROM cells c WHERE c.world_id = nations.world_id AND c.owner_id = nations.id \
+               AND c.terrain IN ({})), 0) WHERE world_id = $1",
+            names.join(", ")
+        ));
+    }
+    stmts.push("UPDATE worlds SET turn = turn + 1 WHERE id = $1".into());
+    stmts
+}
+
+/// SQLite spells bind parameters `?`; the statements are written with `$1`.
+fn bind_world(conn: &DbConnection, sql: &str) -> String {
+    if conn.is_sqlite() {
+        sql.replace("$1", "?")
+    } else {
+        sql.to_string()
+    }
+}
+
+fn advisory_lock(conn: &mut DbConnection, world_id: i32, kind: TickKind) -> QueryResult<()> {
+    if let DbConnection::Postgres(pg) = conn {
+        // A per-(world, kind) key: other processes wait here instead of racing for the row.
+        let key: i64 = 0x4752_0000_0000 + (world_id as i64) * 2 + kind as i64;
+        diesel::sql_query("SELECT pg_advisory_xact_lock($1)")
+            .bind::<BigInt, _>(key)
+            .execute(pg)?;
+    }
+    Ok(())
+}
+
+/// Applies one tick of `kind` for the instant `scheduled_for` (UNIX seconds), exactly once.
+pub fn apply(conn: &mut DbConnection, rs: &Ruleset, world_id: i32, kind: TickKind, scheduled_for: i64, manual: bool) -> GameResult<TickOutcome> {
+    let started = Instant::now();
+    let result = db::write(conn, |conn| {
+        advisory_lock(conn, world_id, kind)?;
+        let done: i64 = ticks::table
+            .filter(ticks::world_id.eq(world_id))
+            .filter(ticks::kind.eq(kind.as_str()))
+            .filter(ticks::scheduled_for.eq(scheduled_for))
+            .count()
+            .get_result(conn)?;
+        if done > 0 {
+            return Err(GameError::Conflict("this tick was already applied".into()));
+        }
+        let (turn, season): (i32, String) = worlds::table
+            .find(world_id)
+            .select((worlds::turn, worlds::season))
+            .first(conn)
+            .optional()?
+            .ok_or_else(|| GameError::not_found("world"))?;
+        diesel::insert_into(ticks::table)
+            .values((
+                ticks::world_id.eq(world_id),
+                ticks::kind.eq(kind.as_str()),
+                ticks::scheduled_for.eq(scheduled_for),
+                ticks::applied_at.eq(db::now()),
+                ticks::manual.eq(manual),
+            ))
+            .execute(conn)?;
+        let mut rows = 0i64;
+        let (new_turn, new_season, summary) = match kind {
+            TickKind::Turn => {
+                for sql in turn_statements(rs, conn) {
+                    let sql = bind_world(conn, &sql);
+                    rows += diesel::sql_query(sql).bind::<Integer, _>(world_id).execute(conn)? as i64;
+                }
+                (turn + 1, season.clone(), format!("Turn {} begins", turn + 1))
+            }
+            TickKind::Season => {
+                let next = season.parse::<Season>().unwrap_or(Season::Summer).flipped();
+                rows += diesel::update(worlds::table.find(world_id))
+                    .set(worlds::season.eq(next.as_str()))
+                    .execute(conn)? as i64;
+                (turn, next.as_str().to_string(), format!("The season turns to {next}"))
+            }
+        };
+        events::record(
+            conn,
+            NewEvent {
+                world_id,
+                turn: new_turn,
+                at: db::now(),
+                kind: kind.as_str().into(),
+                summary,
+                data: serde_json::json!({"scheduled_for": scheduled_for, "manual": manual, "rows": rows}).to_string(),
+                ..Default::default()
+            },
+        )?;
+        let duration_ms = started.elapsed().as_millis() as i64;
+        diesel::update(
+            ticks::table
+                .filter(ticks::world_id.eq(world_id))
+                .filter(ticks::kind.eq(kind.as_str()))
+                .filter(ticks::scheduled_for.eq(scheduled_for)),
+        )
+        .set((ticks::duration_ms.eq(duration_ms), ticks::rows_touched.eq(rows)))
+        .execute(conn)?;
+        Ok(TickOutcome {
+            applied: true,
+            rows,
+            duration_ms,
+            turn: new_turn,
+            season: new_season,
+        })
+    });
+    match result {
+        Err(GameError::Conflict(_)) => Ok(TickOutcome {
+            applied: false,
+            rows: 0,
+            duration_ms: started.elapsed().as_millis() as i64,
+            turn: 0,
+            season: String::new(),
+        }),
+        Err(GameError::Db(diesel::result::Error::DatabaseError(diesel::result::DatabaseErrorKind::UniqueViolation, _))) => Ok(TickOutcome {
+            applied: false,
+            rows: 0,
+            duration_ms: started.elapsed().as_millis() as i64,
+            turn: 0,
+            season: String::new(),
+        }),
+        other => other,
+    }
+}
+
+/// A tick asked for by hand (CLI, GM page, API): the instant is now.
+pub fn apply_now(conn: &mut DbConnection, rs: &Ruleset, world_id: i32, kind: TickKind) -> GameResult<TickOutcome> {
+    let out = apply(conn, rs, world_id, kind, db::now(), true)?;
+    if !out.applied {
+        return Err(GameError::Conflict(format!(
+            "a {} tick was applied to this world this very second; try again",
+            kind.as_str()
+        )));
+    }
+    Ok(out)
+}

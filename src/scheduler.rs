@@ -1,0 +1,192 @@
+//! The scheduler: for every world and tick kind, the instants due by the cron strings of the
+//! config (UTC), counted after the last tick stored in the database, applied through
+//! `game::ticks`, each exactly once.
+
+use crate::config::parse_cron;
+use crate::db::schema::ticks;
+use crate::db::DbConnection;
+use crate::game::GameResult;
+use chrono::{DateTime, TimeZone, Utc};
+use diesel::prelude::*;
+
+/// The last applied instant of each kind for a world.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LastTicks {
+    pub turn: Option<i64>,
+    pub season: Option<i64>,
+}
+
+pub fn last_ticks(conn: &mut DbConnection, world_id: i32) -> GameResult<LastTicks> {
+    let last = |conn: &mut DbConnection, kind: &str| -> QueryResult<Option<i64>> {
+        ticks::table
+            .filter(ticks::world_id.eq(world_id))
+            .filter(ticks::kind.eq(kind))
+            .filter(ticks::manual.eq(false))
+            .select(diesel::dsl::max(ticks::scheduled_for))
+            .first(conn)
+    };
+    Ok(LastTicks {
+        turn: last(conn, "turn")?,
+        season: last(conn, "season")?,
+    })
+}
+
+fn at(ts: i64) -> DateTime<Utc> {
+    Utc.timestamp_opt(ts, 0).single().unwrap_or_else(Utc::now)
+}
+
+/// The first instant of `expr` after the later of the last applied tick and the anchor
+/// (world creation or resume).
+pub fn next_due(expr: &str, last: Option<i64>, anchor: i64) -> Option<i64> {
+    let schedule = parse_cron(expr).ok()?;
+    let from = last.map_or(anchor, |l| l.max(anchor));
+    schedule.after(&at(from)).next().map(|t| t.timestamp())
+}
+
+/// The instants of `expr` in `(from, now]`, oldest first, keeping only the latest `cap`:
+/// older missed instants are given up so that a long outage does not replay days of turns.
+pub fn due_instants(expr: &str, from: i64, now: i64, cap: usize) -> Vec<i64> {
+    let Ok(schedule) = parse_cron(expr) else { return Vec::new() };
+    if cap == 0 || now <= from {
+        return Vec::new();
+    }
+    let mut out: Vec<i64> = schedule
+        .after(&at(now + 1))
+        .rev()
+        .map(|t| t.timestamp())
+        .skip_while(|t| *t > now)
+        .take_while(|t| *t > from)
+        .take(cap)
+        .collect();
+    out.reverse();
+    out
+}
+
+/// RFC 3339 text for an instant, or null.
+pub fn iso(ts: Option<i64>) -> serde_json::Value {
+    ts.and_then(|t| Utc.timestamp_opt(t, 0).single())
+        .map(|d| serde_json::Value::String(d.to_rfc3339()))
+        .unwrap_or(serde_json::Value::Null)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HOUR: i64 = 3600;
+
+    #[test]
+    fn next_due_counts_from_the_last_tick_or_the_anchor() {
+        // Every 6 hours at :00 UTC; 2026-01-01T00:00:00Z = 1767225600.
+        let midnight = 1_767_225_600;
+        assert_eq!(next_due("0 0 */6 * * *", None, midnight + 1), Some(midnight + 6 * HOUR));
+        assert_eq!(next_due("0 0 */6 * * *", Some(midnight + 6 * HOUR), midnight), Some(midnight + 12 * HOUR));
+    }
+
+    #[test]
+    fn due_instants_are_in_order_and_capped_to_the_latest() {
+        let midnight = 1_767_225_600;
+        let due = due_instants("0 0 */6 * * *", midnight, midnight + 24 * HOUR, 8);
+        assert_eq!(due, vec![midnight + 6 * HOUR, midnight + 12 * HOUR, midnight + 18 * HOUR, midnight + 24 * HOUR]);
+        let due = due_instants("0 0 */6 * * *", midnight, midnight + 24 * HOUR, 2);
+        assert_eq!(due, vec![midnight + 18 * HOUR, midnight + 24 * HOUR]);
+        assert!(due_instants("0 0 */6 * * *", midnight, midnight + HOUR, 8).is_empty());
+        let every_second = due_instants("* * * * * *", 100, 105, 8);
+        assert_eq!(every_second, vec![101, 102, 103, 104, 105]);
+    }
+}
+
+use crate::config::Config;
+use crate::db::Pool;
+use crate::game::ticks::{self as tick_cases, TickKind};
+use crate::game::worlds;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// The running scheduler thread; `stop` lets the tick in progress finish (or roll back) and
+/// waits for it.
+pub struct SchedulerHandle {
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl SchedulerHandle {
+    pub fn stop(mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// Applies every due tick of every unpaused world once; returns how many were applied.
+pub fn run_once(conn: &mut DbConnection, config: &Config, now: i64) -> GameResult<usize> {
+    let s = &config.settings.scheduler;
+    let cap = config.max_catch_up() as usize;
+    let mut applied = 0;
+    for w in worlds::list(conn)? {
+        if w.paused {
+            continue;
+        }
+        let last = last_ticks(conn, w.id)?;
+        for kind in TickKind::ALL {
+            let (expr, last) = match kind {
+                TickKind::Turn => (&s.turn, last.turn),
+                TickKind::Season => (&s.season, last.season),
+            };
+            let from = last.map_or(w.schedule_anchor, |l| l.max(w.schedule_anchor));
+            for instant in due_instants(expr, from, now, cap) {
+                let out = tick_cases::apply(conn, &config.rules, w.id, kind, instant, false)?;
+                if out.applied {
+                    applied += 1;
+                    tracing::info!(
+                        world = w.id,
+                        kind = kind.as_str(),
+                        scheduled_for = instant,
+                        duration_ms = out.duration_ms,
+                        rows = out.rows,
+                        turn = out.turn,
+                        "tick applied"
+                    );
+                }
+            }
+        }
+    }
+    Ok(applied)
+}
+
+/// Starts the scheduler thread (or a no-op handle when disabled in config).
+pub fn start(pool: Pool, config: Arc<Config>) -> SchedulerHandle {
+    let stop = Arc::new(AtomicBool::new(false));
+    if !config.settings.scheduler.enabled {
+        tracing::info!("scheduler disabled in config");
+        return SchedulerHandle { stop, thread: None };
+    }
+    let flag = stop.clone();
+    let poll = Duration::from_millis(config.settings.scheduler.poll_ms);
+    let thread = std::thread::Builder::new()
+        .name("scheduler".into())
+        .spawn(move || {
+            while !flag.load(Ordering::SeqCst) {
+                match pool.get() {
+                    Ok(mut conn) => {
+                        if let Err(e) = run_once(&mut conn, &config, crate::db::now()) {
+                            tracing::error!(error = %e, "scheduler pass failed");
+                        }
+                    }
+                    Err(e) => tracing::error!(error = %e, "scheduler: no database connection"),
+                }
+                // Sleep in short slices so that a stop request is seen quickly.
+                let mut slept = Duration::ZERO;
+                while slept < poll && !flag.load(Ordering::SeqCst) {
+                    let step = Duration::from_millis(50).min(poll - slept);
+                    std::thread::sleep(step);
+                    slept += step;
+                }
+            }
+        })
+        .ok();
+    SchedulerHandle { stop, thread }
+}

@@ -13,7 +13,10 @@ pub type CmdResult = Result<(), String>;
 pub fn init_logging() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,actix_server=warn"));
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_target(false).try_init();
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_target(false)
+        .try_init();
 }
 
 /// Opens the pool and brings the schema up to date.
@@ -40,13 +43,15 @@ pub fn migrate(config: &Config) -> CmdResult {
 
 /// The demo map text: `config/worlds/demo.json` if present, else the shipped copy.
 pub fn demo_text(config: &Config) -> String {
-    std::fs::read_to_string(config.dir.join("worlds/demo.json")).unwrap_or_else(|_| worlds::DEMO_MAP.to_string())
+    std::fs::read_to_string(config.dir.join("worlds/demo.json"))
+        .unwrap_or_else(|_| worlds::DEMO_MAP.to_string())
 }
 
 pub fn world_demo(config: &Config) -> CmdResult {
     let pool = open(config)?;
     let mut conn = pool.get().map_err(|e| e.to_string())?;
-    let id = worlds::import_text(&mut conn, &config.rules, &demo_text(config), None).map_err(game_err)?;
+    let id = worlds::import_text(&mut conn, &config.rules, &demo_text(config), None)
+        .map_err(game_err)?;
     println!("{id}");
     Ok(())
 }
@@ -54,7 +59,9 @@ pub fn world_demo(config: &Config) -> CmdResult {
 fn read_input(file: &str) -> Result<String, String> {
     if file == "-" {
         let mut s = String::new();
-        std::io::stdin().read_to_string(&mut s).map_err(|e| format!("reading stdin: {e}"))?;
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| format!("reading stdin: {e}"))?;
         Ok(s)
     } else {
         std::fs::read_to_string(file).map_err(|e| format!("reading {file}: {e}"))
@@ -74,7 +81,10 @@ pub fn world_export(config: &Config, world_id: i32) -> CmdResult {
     let pool = open(config)?;
     let mut conn = pool.get().map_err(|e| e.to_string())?;
     let map = worlds::export(&mut conn, world_id).map_err(game_err)?;
-    println!("{}", serde_json::to_string_pretty(&map).map_err(|e| e.to_string())?);
+    println!(
+        "{}",
+        serde_json::to_string_pretty(&map).map_err(|e| e.to_string())?
+    );
     Ok(())
 }
 
@@ -82,12 +92,17 @@ pub fn world_export(config: &Config, world_id: i32) -> CmdResult {
 pub fn user_add(config: &Config, name: &str, role: &str) -> CmdResult {
     let role: accounts::Role = role.parse().map_err(game_err)?;
     let mut line = String::new();
-    std::io::stdin().read_line(&mut line).map_err(|e| format!("reading the password: {e}"))?;
+    std::io::stdin()
+        .read_line(&mut line)
+        .map_err(|e| format!("reading the password: {e}"))?;
     let password = line.trim_end_matches(['\n', '\r']);
     let pool = open(config)?;
     let mut conn = pool.get().map_err(|e| e.to_string())?;
     let user = accounts::create_user(&mut conn, name, password, role).map_err(game_err)?;
-    println!("user {} ({}) created with id {}", user.username, user.role, user.id);
+    println!(
+        "user {} ({}) created with id {}",
+        user.username, user.role, user.id
+    );
     Ok(())
 }
 
@@ -97,7 +112,9 @@ pub async fn serve(config: Config) -> CmdResult {
     let pool = open(&config)?;
     {
         let mut conn = pool.get().map_err(|e| e.to_string())?;
-        if let Some(id) = worlds::ensure_demo(&mut conn, &config.rules, &demo_text(&config)).map_err(game_err)? {
+        if let Some(id) =
+            worlds::ensure_demo(&mut conn, &config.rules, &demo_text(&config)).map_err(game_err)?
+        {
             tracing::info!(world = id, "created the demo world");
         }
     }
@@ -105,7 +122,8 @@ pub async fn serve(config: Config) -> CmdResult {
     let listener = TcpListener::bind(&bind).map_err(|e| format!("cannot listen on {bind}: {e}"))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     let config = Arc::new(config);
-    let state = AppState::new(pool.clone(), config.clone()).map_err(|e| format!("templates: {e}"))?;
+    let state =
+        AppState::new(pool.clone(), config.clone()).map_err(|e| format!("templates: {e}"))?;
     let app = Application::build(state, listener).map_err(|e| e.to_string())?;
     let scheduler = crate::scheduler::start(pool, config.clone());
     println!("Grognard is serving on http://{addr}");
@@ -118,7 +136,8 @@ pub fn tick(config: &Config, world_id: i32, kind: &str) -> CmdResult {
     let kind = crate::game::ticks::TickKind::parse(kind).map_err(game_err)?;
     let pool = open(config)?;
     let mut conn = pool.get().map_err(|e| e.to_string())?;
-    let out = crate::game::ticks::apply_now(&mut conn, &config.rules, world_id, kind).map_err(game_err)?;
+    let out = crate::game::ticks::apply_now(&mut conn, &config.rules, world_id, kind)
+        .map_err(game_err)?;
     println!(
         "{} tick applied to world {world_id}: turn {}, {} ({} rows, {} ms)",
         kind.as_str(),

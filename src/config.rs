@@ -87,7 +87,11 @@ pub enum ConfigError {
 impl Settings {
     /// Loads the layered settings from `dir`, with `env` giving the environment variables
     /// (passed in so tests need not touch the process environment).
-    pub fn load(dir: &Path, env_name: Option<&str>, db_url: Option<&str>) -> Result<Settings, ConfigError> {
+    pub fn load(
+        dir: &Path,
+        env_name: Option<&str>,
+        db_url: Option<&str>,
+    ) -> Result<Settings, ConfigError> {
         let mut fig = Figment::from(Toml::string(DEFAULTS));
         let default_file = dir.join("default.toml");
         if default_file.exists() {
@@ -101,7 +105,11 @@ impl Settings {
             let key = e.path.join(".");
             ConfigError::Key {
                 key: if key.is_empty() { "(file)".into() } else { key },
-                message: e.kind.to_string() + &e.metadata.as_ref().map(|m| format!(" (from {})", m.name)).unwrap_or_default(),
+                message: e.kind.to_string()
+                    + &e.metadata
+                        .as_ref()
+                        .map(|m| format!(" (from {})", m.name))
+                        .unwrap_or_default(),
             }
         })?;
         if let Some(url) = db_url.filter(|u| !u.is_empty()) {
@@ -116,17 +124,28 @@ impl Settings {
             key: key.into(),
             message,
         };
-        for (key, expr) in [("scheduler.turn", &self.scheduler.turn), ("scheduler.season", &self.scheduler.season)] {
+        for (key, expr) in [
+            ("scheduler.turn", &self.scheduler.turn),
+            ("scheduler.season", &self.scheduler.season),
+        ] {
             parse_cron(expr).map_err(|m| key_err(key, m))?;
         }
         if self.database.pool_size == 0 {
             return Err(key_err("database.pool_size", "must be at least 1".into()));
         }
-        if self.server.bind.parse::<std::net::SocketAddr>().is_err() && !self.server.bind.contains(':') {
-            return Err(key_err("server.bind", format!("`{}` is not host:port", self.server.bind)));
+        if self.server.bind.parse::<std::net::SocketAddr>().is_err()
+            && !self.server.bind.contains(':')
+        {
+            return Err(key_err(
+                "server.bind",
+                format!("`{}` is not host:port", self.server.bind),
+            ));
         }
         if self.security.login_window_seconds <= 0 {
-            return Err(key_err("security.login_window_seconds", "must be positive".into()));
+            return Err(key_err(
+                "security.login_window_seconds",
+                "must be positive".into(),
+            ));
         }
         if self.scheduler.poll_ms == 0 {
             return Err(key_err("scheduler.poll_ms", "must be positive".into()));
@@ -142,7 +161,8 @@ pub fn parse_cron(expr: &str) -> Result<cron::Schedule, String> {
             "`{expr}` must have 6 fields (sec min hour day month weekday)"
         ));
     }
-    cron::Schedule::from_str(expr).map_err(|e| format!("`{expr}` is not a valid cron expression: {e}"))
+    cron::Schedule::from_str(expr)
+        .map_err(|e| format!("`{expr}` is not a valid cron expression: {e}"))
 }
 
 impl Config {
@@ -192,7 +212,11 @@ mod tests {
     use super::*;
 
     fn dir_with(files: &[(&str, &str)]) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("grognard-cfg-{}-{}", std::process::id(), rand::random::<u32>()));
+        let d = std::env::temp_dir().join(format!(
+            "grognard-cfg-{}-{}",
+            std::process::id(),
+            rand::random::<u32>()
+        ));
         std::fs::create_dir_all(&d).unwrap();
         for (name, text) in files {
             std::fs::write(d.join(name), text).unwrap();
@@ -210,7 +234,10 @@ mod tests {
 
     #[test]
     fn an_environment_layer_overrides_the_defaults_and_database_url_wins() {
-        let d = dir_with(&[("staging.toml", "[server]\nbind = \"0.0.0.0:9000\"\n[database]\nurl = \"sqlite://x.db\"\n")]);
+        let d = dir_with(&[(
+            "staging.toml",
+            "[server]\nbind = \"0.0.0.0:9000\"\n[database]\nurl = \"sqlite://x.db\"\n",
+        )]);
         let s = Settings::load(&d, Some("staging"), None).unwrap();
         assert_eq!(s.server.bind, "0.0.0.0:9000");
         assert_eq!(s.database.url, "sqlite://x.db");

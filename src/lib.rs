@@ -1,9 +1,9 @@
 //! Grognard: a persistent browser-strategy game server.
 
-pub mod rules;
+pub mod commands;
 pub mod config;
 pub mod db;
 pub mod game;
+pub mod rules;
 pub mod scheduler;
 pub mod web;
-pub mod commands;

@@ -7,7 +7,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "grognard", version, about = "A persistent browser-strategy game server")]
+#[command(
+    name = "grognard",
+    version,
+    about = "A persistent browser-strategy game server"
+)]
 struct Cli {
     /// The configuration directory (default.toml, rules.toml, worlds/).
     #[arg(long, global = true, default_value = "config")]
@@ -79,7 +83,9 @@ async fn main() -> ExitCode {
         Command::Migrate => commands::migrate(&config),
         Command::World { command } => match command {
             WorldCommand::Demo => commands::world_demo(&config),
-            WorldCommand::Import { file, name } => commands::world_import(&config, &file, name.as_deref()),
+            WorldCommand::Import { file, name } => {
+                commands::world_import(&config, &file, name.as_deref())
+            }
             WorldCommand::Export { world } => commands::world_export(&config, world),
         },
         Command::User { command } => match command {

@@ -3,11 +3,19 @@
 //! `game::ticks`, each exactly once.
 
 use crate::config::parse_cron;
+use crate::config::Config;
 use crate::db::schema::ticks;
 use crate::db::DbConnection;
+use crate::db::Pool;
+use crate::game::ticks::{self as tick_cases, TickKind};
+use crate::game::worlds;
 use crate::game::GameResult;
 use chrono::{DateTime, TimeZone, Utc};
 use diesel::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
 
 /// The last applied instant of each kind for a world.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -46,7 +54,9 @@ pub fn next_due(expr: &str, last: Option<i64>, anchor: i64) -> Option<i64> {
 /// The instants of `expr` in `(from, now]`, oldest first, keeping only the latest `cap`:
 /// older missed instants are given up so that a long outage does not replay days of turns.
 pub fn due_instants(expr: &str, from: i64, now: i64, cap: usize) -> Vec<i64> {
-    let Ok(schedule) = parse_cron(expr) else { return Vec::new() };
+    let Ok(schedule) = parse_cron(expr) else {
+        return Vec::new();
+    };
     if cap == 0 || now <= from {
         return Vec::new();
     }
@@ -68,42 +78,6 @@ pub fn iso(ts: Option<i64>) -> serde_json::Value {
         .map(|d| serde_json::Value::String(d.to_rfc3339()))
         .unwrap_or(serde_json::Value::Null)
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    const HOUR: i64 = 3600;
-
-    #[test]
-    fn next_due_counts_from_the_last_tick_or_the_anchor() {
-        // Every 6 hours at :00 UTC; 2026-01-01T00:00:00Z = 1767225600.
-        let midnight = 1_767_225_600;
-        assert_eq!(next_due("0 0 */6 * * *", None, midnight + 1), Some(midnight + 6 * HOUR));
-        assert_eq!(next_due("0 0 */6 * * *", Some(midnight + 6 * HOUR), midnight), Some(midnight + 12 * HOUR));
-    }
-
-    #[test]
-    fn due_instants_are_in_order_and_capped_to_the_latest() {
-        let midnight = 1_767_225_600;
-        let due = due_instants("0 0 */6 * * *", midnight, midnight + 24 * HOUR, 8);
-        assert_eq!(due, vec![midnight + 6 * HOUR, midnight + 12 * HOUR, midnight + 18 * HOUR, midnight + 24 * HOUR]);
-        let due = due_instants("0 0 */6 * * *", midnight, midnight + 24 * HOUR, 2);
-        assert_eq!(due, vec![midnight + 18 * HOUR, midnight + 24 * HOUR]);
-        assert!(due_instants("0 0 */6 * * *", midnight, midnight + HOUR, 8).is_empty());
-        let every_second = due_instants("* * * * * *", 100, 105, 8);
-        assert_eq!(every_second, vec![101, 102, 103, 104, 105]);
-    }
-}
-
-use crate::config::Config;
-use crate::db::Pool;
-use crate::game::ticks::{self as tick_cases, TickKind};
-use crate::game::worlds;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::thread::JoinHandle;
-use std::time::Duration;
 
 /// The running scheduler thread; `stop` lets the tick in progress finish (or roll back) and
 /// waits for it.
@@ -189,4 +163,45 @@ pub fn start(pool: Pool, config: Arc<Config>) -> SchedulerHandle {
         })
         .ok();
     SchedulerHandle { stop, thread }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HOUR: i64 = 3600;
+
+    #[test]
+    fn next_due_counts_from_the_last_tick_or_the_anchor() {
+        // Every 6 hours at :00 UTC; 2026-01-01T00:00:00Z = 1767225600.
+        let midnight = 1_767_225_600;
+        assert_eq!(
+            next_due("0 0 */6 * * *", None, midnight + 1),
+            Some(midnight + 6 * HOUR)
+        );
+        assert_eq!(
+            next_due("0 0 */6 * * *", Some(midnight + 6 * HOUR), midnight),
+            Some(midnight + 12 * HOUR)
+        );
+    }
+
+    #[test]
+    fn due_instants_are_in_order_and_capped_to_the_latest() {
+        let midnight = 1_767_225_600;
+        let due = due_instants("0 0 */6 * * *", midnight, midnight + 24 * HOUR, 8);
+        assert_eq!(
+            due,
+            vec![
+                midnight + 6 * HOUR,
+                midnight + 12 * HOUR,
+                midnight + 18 * HOUR,
+                midnight + 24 * HOUR
+            ]
+        );
+        let due = due_instants("0 0 */6 * * *", midnight, midnight + 24 * HOUR, 2);
+        assert_eq!(due, vec![midnight + 18 * HOUR, midnight + 24 * HOUR]);
+        assert!(due_instants("0 0 */6 * * *", midnight, midnight + HOUR, 8).is_empty());
+        let every_second = due_instants("* * * * * *", 100, 105, 8);
+        assert_eq!(every_second, vec![101, 102, 103, 104, 105]);
+    }
 }

@@ -84,19 +84,23 @@ impl ManageConnection for Manager {
     fn connect(&self) -> Result<DbConnection, r2d2::Error> {
         match &self.target {
             Target::Postgres(url) => PgConnection::establish(url).map(DbConnection::Postgres),
-            Target::Sqlite(path) => SqliteConnection::establish(&path.to_string_lossy()).map(DbConnection::Sqlite),
+            Target::Sqlite(path) => {
+                SqliteConnection::establish(&path.to_string_lossy()).map(DbConnection::Sqlite)
+            }
         }
         .map_err(r2d2::Error::ConnectionError)
     }
 
     fn is_valid(&self, conn: &mut DbConnection) -> Result<(), r2d2::Error> {
-        conn.batch_execute("SELECT 1").map_err(r2d2::Error::QueryError)
+        conn.batch_execute("SELECT 1")
+            .map_err(r2d2::Error::QueryError)
     }
 
     fn has_broken(&self, conn: &mut DbConnection) -> bool {
         // A connection returned in the middle of a transaction (a panic) must not be reused.
         !matches!(
-            <DbConnection as Connection>::TransactionManager::transaction_manager_status_mut(conn).transaction_depth(),
+            <DbConnection as Connection>::TransactionManager::transaction_manager_status_mut(conn)
+                .transaction_depth(),
             Ok(None)
         )
     }
@@ -159,7 +163,9 @@ pub fn open_pool(url: &str, size: u32, busy_timeout_ms: u32) -> Result<Pool, DbE
 pub fn migrate(conn: &mut DbConnection) -> Result<usize, DbError> {
     let applied = match conn {
         DbConnection::Sqlite(c) => c.run_pending_migrations(SQLITE_MIGRATIONS).map(|v| v.len()),
-        DbConnection::Postgres(c) => c.run_pending_migrations(POSTGRES_MIGRATIONS).map(|v| v.len()),
+        DbConnection::Postgres(c) => c
+            .run_pending_migrations(POSTGRES_MIGRATIONS)
+            .map(|v| v.len()),
     };
     applied.map_err(|e| DbError::Migrate(e.to_string()))
 }
@@ -172,14 +178,17 @@ where
     F: FnOnce(&mut DbConnection) -> Result<T, E>,
     E: From<diesel::result::Error>,
 {
-    let depth = <DbConnection as Connection>::TransactionManager::transaction_manager_status_mut(conn)
-        .transaction_depth()
-        .map_err(E::from)?;
+    let depth =
+        <DbConnection as Connection>::TransactionManager::transaction_manager_status_mut(conn)
+            .transaction_depth()
+            .map_err(E::from)?;
     if depth.is_some() {
         return f(conn);
     }
     match conn {
-        DbConnection::Sqlite(c) => AnsiTransactionManager::begin_transaction_sql(c, "BEGIN IMMEDIATE")?,
+        DbConnection::Sqlite(c) => {
+            AnsiTransactionManager::begin_transaction_sql(c, "BEGIN IMMEDIATE")?
+        }
         DbConnection::Postgres(c) => AnsiTransactionManager::begin_transaction(c)?,
     }
     match f(conn) {
@@ -215,16 +224,31 @@ mod tests {
 
     #[test]
     fn the_url_scheme_chooses_the_backend() {
-        assert_eq!(Target::parse("sqlite://data/g.db"), Target::Sqlite("data/g.db".into()));
-        assert_eq!(Target::parse("sqlite:///var/g.db"), Target::Sqlite("/var/g.db".into()));
+        assert_eq!(
+            Target::parse("sqlite://data/g.db"),
+            Target::Sqlite("data/g.db".into())
+        );
+        assert_eq!(
+            Target::parse("sqlite:///var/g.db"),
+            Target::Sqlite("/var/g.db".into())
+        );
         assert_eq!(Target::parse("g.db"), Target::Sqlite("g.db".into()));
-        assert_eq!(Target::parse("postgres://u@h/db"), Target::Postgres("postgres://u@h/db".into()));
-        assert_eq!(Target::parse("postgresql://u@h/db"), Target::Postgres("postgresql://u@h/db".into()));
+        assert_eq!(
+            Target::parse("postgres://u@h/db"),
+            Target::Postgres("postgres://u@h/db".into())
+        );
+        assert_eq!(
+            Target::parse("postgresql://u@h/db"),
+            Target::Postgres("postgresql://u@h/db".into())
+        );
     }
 
     #[test]
     fn passwords_are_kept_out_of_logs() {
-        assert_eq!(redact("postgres://bob:secret@host/db"), "postgres://bob:***@host/db");
+        assert_eq!(
+            redact("postgres://bob:secret@host/db"),
+            "postgres://bob:***@host/db"
+        );
         assert_eq!(redact("postgres://bob@host/db"), "postgres://bob@host/db");
     }
 }

@@ -192,5 +192,18 @@ diesel::joinable!(sessions -> users (user_id));
 diesel::joinable!(api_tokens -> users (user_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
-    worlds, nations, towns, cells, users, sessions, api_tokens, login_failures, regiments, players, companies, events, ticks, gm_audit,
+    worlds,
+    nations,
+    towns,
+    cells,
+    users,
+    sessions,
+    api_tokens,
+    login_failures,
+    regiments,
+    players,
+    companies,
+    events,
+    ticks,
+    gm_audit,
 );

@@ -50,7 +50,9 @@ impl FromStr for Role {
             "player" => Ok(Role::Player),
             "gm" => Ok(Role::Gm),
             "admin" => Ok(Role::Admin),
-            other => Err(GameError::Invalid(format!("unknown role `{other}` (player, gm or admin)"))),
+            other => Err(GameError::Invalid(format!(
+                "unknown role `{other}` (player, gm or admin)"
+            ))),
         }
     }
 }
@@ -63,10 +65,17 @@ pub fn role_of(u: &User) -> Role {
 pub fn check_username(name: &str) -> GameResult<()> {
     let n = name.chars().count();
     if !(3..=24).contains(&n) {
-        return Err(GameError::Invalid("a username has 3 to 24 characters".into()));
+        return Err(GameError::Invalid(
+            "a username has 3 to 24 characters".into(),
+        ));
     }
-    if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
-        return Err(GameError::Invalid("a username may hold only letters, digits, _ and -".into()));
+    if !name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        return Err(GameError::Invalid(
+            "a username may hold only letters, digits, _ and -".into(),
+        ));
     }
     Ok(())
 }
@@ -74,10 +83,14 @@ pub fn check_username(name: &str) -> GameResult<()> {
 pub fn check_password(pw: &str) -> GameResult<()> {
     let n = pw.chars().count();
     if n < MIN_PASSWORD {
-        return Err(GameError::Invalid(format!("a password needs at least {MIN_PASSWORD} characters")));
+        return Err(GameError::Invalid(format!(
+            "a password needs at least {MIN_PASSWORD} characters"
+        )));
     }
     if n > MAX_PASSWORD {
-        return Err(GameError::Invalid(format!("a password may have at most {MAX_PASSWORD} characters")));
+        return Err(GameError::Invalid(format!(
+            "a password may have at most {MAX_PASSWORD} characters"
+        )));
     }
     Ok(())
 }
@@ -105,15 +118,25 @@ pub fn dummy_hash() -> &'static str {
 }
 
 /// Creates an account; usernames are unique regardless of case.
-pub fn create_user(conn: &mut DbConnection, name: &str, password: &str, role: Role) -> GameResult<User> {
+pub fn create_user(
+    conn: &mut DbConnection,
+    name: &str,
+    password: &str,
+    role: Role,
+) -> GameResult<User> {
     check_username(name)?;
     check_password(password)?;
     let hash = hash_password(password)?;
     let key = name.to_lowercase();
     db::write(conn, |conn| {
-        let taken: i64 = users::table.filter(users::username_key.eq(&key)).count().get_result(conn)?;
+        let taken: i64 = users::table
+            .filter(users::username_key.eq(&key))
+            .count()
+            .get_result(conn)?;
         if taken > 0 {
-            return Err(GameError::Conflict(format!("the username `{name}` is taken")));
+            return Err(GameError::Conflict(format!(
+                "the username `{name}` is taken"
+            )));
         }
         diesel::insert_into(users::table)
             .values((
@@ -126,9 +149,10 @@ pub fn create_user(conn: &mut DbConnection, name: &str, password: &str, role: Ro
             ))
             .execute(conn)
             .map_err(|e| match e {
-                diesel::result::Error::DatabaseError(diesel::result::DatabaseErrorKind::UniqueViolation, _) => {
-                    GameError::Conflict(format!("the username `{name}` is taken"))
-                }
+                diesel::result::Error::DatabaseError(
+                    diesel::result::DatabaseErrorKind::UniqueViolation,
+                    _,
+                ) => GameError::Conflict(format!("the username `{name}` is taken")),
                 other => other.into(),
             })?;
         Ok(users::table

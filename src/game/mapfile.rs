@@ -57,7 +57,11 @@ pub struct MapCell {
     pub terrain: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub town: Option<String>,
-    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub owner: Option<Option<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub structure: Option<i32>,
@@ -132,19 +136,27 @@ impl MapFile {
             return fail("name", "a world needs a name of 1 to 80 characters");
         }
         if !(1..=MAX_SIDE).contains(&self.width) {
-            return fail("width", format!("must be between 1 and {MAX_SIDE} (got {})", self.width));
+            return fail(
+                "width",
+                format!("must be between 1 and {MAX_SIDE} (got {})", self.width),
+            );
         }
         if !(1..=MAX_SIDE).contains(&self.height) {
-            return fail("height", format!("must be between 1 and {MAX_SIDE} (got {})", self.height));
+            return fail(
+                "height",
+                format!("must be between 1 and {MAX_SIDE} (got {})", self.height),
+            );
         }
         let bounds = Bounds {
             width: self.width,
             height: self.height,
         };
-        let season = self
-            .season
-            .parse::<Season>()
-            .or_else(|_| fail("season", format!("unknown season `{}` (summer or winter)", self.season)))?;
+        let season = self.season.parse::<Season>().or_else(|_| {
+            fail(
+                "season",
+                format!("unknown season `{}` (summer or winter)", self.season),
+            )
+        })?;
         if self.nations.is_empty() {
             return fail("nations", "a world needs at least one nation");
         }
@@ -165,7 +177,13 @@ impl MapFile {
                 return fail(entry, "missing spawn cell [x, y]");
             };
             if !bounds.contains(Pos::new(sx, sy)) {
-                return fail(entry, format!("spawn ({sx}, {sy}) is outside the {}×{} map", self.width, self.height));
+                return fail(
+                    entry,
+                    format!(
+                        "spawn ({sx}, {sy}) is outside the {}×{} map",
+                        self.width, self.height
+                    ),
+                );
             }
             let treasury = n.treasury.unwrap_or(rs.limits.start_treasury);
             if treasury < 0 {
@@ -189,7 +207,11 @@ impl MapFile {
             if town_index.insert(t.name.clone(), i).is_some() {
                 return fail(entry, format!("duplicate town `{}`", t.name));
             }
-            let owner = t.owner.as_deref().map(|o| owner_of(&entry, o)).transpose()?;
+            let owner = t
+                .owner
+                .as_deref()
+                .map(|o| owner_of(&entry, o))
+                .transpose()?;
             towns.push((t.name.clone(), owner));
         }
         let mut seen = HashSet::new();
@@ -198,7 +220,10 @@ impl MapFile {
             let entry = format!("cells[{i}] ({}, {})", c.x, c.y);
             let pos = Pos::new(c.x, c.y);
             if !bounds.contains(pos) {
-                return fail(entry, format!("outside the {}×{} map", self.width, self.height));
+                return fail(
+                    entry,
+                    format!("outside the {}×{} map", self.width, self.height),
+                );
             }
             if !seen.insert(pos) {
                 return fail(entry, "duplicate cell");
@@ -227,7 +252,12 @@ impl MapFile {
             }
             let structure = match (c.structure, tr.structure) {
                 (Some(s), Some(max)) if (0..=max).contains(&s) => Some(s),
-                (Some(s), Some(max)) => return fail(entry, format!("structure {s} is outside 0..={max} for {terrain}")),
+                (Some(s), Some(max)) => {
+                    return fail(
+                        entry,
+                        format!("structure {s} is outside 0..={max} for {terrain}"),
+                    )
+                }
                 (Some(_), None) => return fail(entry, format!("{terrain} has no structure")),
                 (None, max) => max,
             };
@@ -272,13 +302,23 @@ mod tests {
     #[test]
     fn each_refusal_names_its_entry() {
         let rs = Ruleset::shipped();
-        let cases: Vec<(Box<dyn Fn(&mut MapFile)>, &str)> = vec![
+        type Change = Box<dyn Fn(&mut MapFile)>;
+        let cases: Vec<(Change, &str)> = vec![
             (Box::new(|m| m.cells[0].terrain = "lava".into()), "cells[0]"),
             (Box::new(|m| m.cells[1].x = 40), "cells[1]"),
             (Box::new(|m| m.cells[2] = m.cells[1].clone()), "cells[2]"),
-            (Box::new(|m| m.cells[3].town = Some("Atlantis".into())), "cells[3]"),
-            (Box::new(|m| m.towns[0].owner = Some("Prussia".into())), "towns[0]"),
-            (Box::new(|m| m.nations[1].color = "green".into()), "nations[1]"),
+            (
+                Box::new(|m| m.cells[3].town = Some("Atlantis".into())),
+                "cells[3]",
+            ),
+            (
+                Box::new(|m| m.towns[0].owner = Some("Prussia".into())),
+                "towns[0]",
+            ),
+            (
+                Box::new(|m| m.nations[1].color = "green".into()),
+                "nations[1]",
+            ),
             (Box::new(|m| m.nations[0].spawn = None), "nations[0]"),
             (Box::new(|m| m.season = "autumn".into()), "season"),
         ];

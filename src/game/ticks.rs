@@ -33,7 +33,9 @@ impl TickKind {
         match s {
             "turn" => Ok(TickKind::Turn),
             "season" => Ok(TickKind::Season),
-            other => Err(GameError::Invalid(format!("unknown tick kind `{other}` (turn or season)"))),
+            other => Err(GameError::Invalid(format!(
+                "unknown tick kind `{other}` (turn or season)"
+            ))),
         }
     }
 }
@@ -121,14 +123,20 @@ pub fn turn_statements(rs: &Ruleset, conn: &DbConnection) -> Vec<String> {
             gain = t.morale_gain,
             morale_max = rs.combat.morale_max,
         ),
-        format!("UPDATE players SET reserve = reserve + {} WHERE world_id = $1", t.reserve_gain),
+        format!(
+            "UPDATE players SET reserve = reserve + {} WHERE world_id = $1",
+            t.reserve_gain
+        ),
     ];
     if !outputs.is_empty() {
         let case: String = outputs
             .iter()
             .map(|(tr, o)| format!(" WHEN '{}' THEN {o}", tr.as_str()))
             .collect();
-        let names: Vec<String> = outputs.iter().map(|(tr, _)| format!("'{}'", tr.as_str())).collect();
+        let names: Vec<String> = outputs
+            .iter()
+            .map(|(tr, _)| format!("'{}'", tr.as_str()))
+            .collect();
         stmts.push(format!(
             "UPDATE nations SET treasury = treasury + COALESCE((SELECT SUM(CASE c.terrain{case} ELSE 0 END) \
                FROM cells c WHERE c.world_id = nations.world_id AND c.owner_id = nations.id \
@@ -161,7 +169,14 @@ fn advisory_lock(conn: &mut DbConnection, world_id: i32, kind: TickKind) -> Quer
 }
 
 /// Applies one tick of `kind` for the instant `scheduled_for` (UNIX seconds), exactly once.
-pub fn apply(conn: &mut DbConnection, rs: &Ruleset, world_id: i32, kind: TickKind, scheduled_for: i64, manual: bool) -> GameResult<TickOutcome> {
+pub fn apply(
+    conn: &mut DbConnection,
+    rs: &Ruleset,
+    world_id: i32,
+    kind: TickKind,
+    scheduled_for: i64,
+    manual: bool,
+) -> GameResult<TickOutcome> {
     let started = Instant::now();
     let result = db::write(conn, |conn| {
         advisory_lock(conn, world_id, kind)?;
@@ -194,16 +209,26 @@ pub fn apply(conn: &mut DbConnection, rs: &Ruleset, world_id: i32, kind: TickKin
             TickKind::Turn => {
                 for sql in turn_statements(rs, conn) {
                     let sql = bind_world(conn, &sql);
-                    rows += diesel::sql_query(sql).bind::<Integer, _>(world_id).execute(conn)? as i64;
+                    rows += diesel::sql_query(sql)
+                        .bind::<Integer, _>(world_id)
+                        .execute(conn)? as i64;
                 }
-                (turn + 1, season.clone(), format!("Turn {} begins", turn + 1))
+                (
+                    turn + 1,
+                    season.clone(),
+                    format!("Turn {} begins", turn + 1),
+                )
             }
             TickKind::Season => {
                 let next = season.parse::<Season>().unwrap_or(Season::Summer).flipped();
                 rows += diesel::update(worlds::table.find(world_id))
                     .set(worlds::season.eq(next.as_str()))
                     .execute(conn)? as i64;
-                (turn, next.as_str().to_string(), format!("The season turns to {next}"))
+                (
+                    turn,
+                    next.as_str().to_string(),
+                    format!("The season turns to {next}"),
+                )
             }
         };
         events::record(
@@ -225,7 +250,10 @@ pub fn apply(conn: &mut DbConnection, rs: &Ruleset, world_id: i32, kind: TickKin
                 .filter(ticks::kind.eq(kind.as_str()))
                 .filter(ticks::scheduled_for.eq(scheduled_for)),
         )
-        .set((ticks::duration_ms.eq(duration_ms), ticks::rows_touched.eq(rows)))
+        .set((
+            ticks::duration_ms.eq(duration_ms),
+            ticks::rows_touched.eq(rows),
+        ))
         .execute(conn)?;
         Ok(TickOutcome {
             applied: true,
@@ -243,7 +271,10 @@ pub fn apply(conn: &mut DbConnection, rs: &Ruleset, world_id: i32, kind: TickKin
             turn: 0,
             season: String::new(),
         }),
-        Err(GameError::Db(diesel::result::Error::DatabaseError(diesel::result::DatabaseErrorKind::UniqueViolation, _))) => Ok(TickOutcome {
+        Err(GameError::Db(diesel::result::Error::DatabaseError(
+            diesel::result::DatabaseErrorKind::UniqueViolation,
+            _,
+        ))) => Ok(TickOutcome {
             applied: false,
             rows: 0,
             duration_ms: started.elapsed().as_millis() as i64,
@@ -255,7 +286,12 @@ pub fn apply(conn: &mut DbConnection, rs: &Ruleset, world_id: i32, kind: TickKin
 }
 
 /// A tick asked for by hand (CLI, GM page, API): the instant is now.
-pub fn apply_now(conn: &mut DbConnection, rs: &Ruleset, world_id: i32, kind: TickKind) -> GameResult<TickOutcome> {
+pub fn apply_now(
+    conn: &mut DbConnection,
+    rs: &Ruleset,
+    world_id: i32,
+    kind: TickKind,
+) -> GameResult<TickOutcome> {
     let out = apply(conn, rs, world_id, kind, db::now(), true)?;
     if !out.applied {
         return Err(GameError::Conflict(format!(

@@ -17,7 +17,10 @@ pub const DEMO_MAP: &str = include_str!("../../config/worlds/demo.json");
 const CELL_CHUNK: usize = 1000;
 
 pub fn list(conn: &mut DbConnection) -> GameResult<Vec<World>> {
-    Ok(worlds::table.order(worlds::id).select(World::as_select()).load(conn)?)
+    Ok(worlds::table
+        .order(worlds::id)
+        .select(World::as_select())
+        .load(conn)?)
 }
 
 pub fn get(conn: &mut DbConnection, id: i32) -> GameResult<World> {
@@ -59,7 +62,9 @@ pub fn bounds_of(w: &World) -> Bounds {
 /// Writes a validated map as a new world, in one transaction; returns its id.
 pub fn import(conn: &mut DbConnection, map: &ValidMap, name: Option<&str>) -> GameResult<i32> {
     let now = db::now();
-    let seed = map.rng_seed.unwrap_or_else(|| (rand::random::<u64>() >> 1) as i64);
+    let seed = map
+        .rng_seed
+        .unwrap_or_else(|| (rand::random::<u64>() >> 1) as i64);
     db::write(conn, |conn| {
         let world_id: i32 = diesel::insert_into(worlds::table)
             .values(NewWorld {
@@ -103,7 +108,8 @@ pub fn import(conn: &mut DbConnection, map: &ValidMap, name: Option<&str>) -> Ga
                 .get_result(conn)?;
             town_ids.push(id);
         }
-        let listed: HashMap<(i32, i32), &mapfile::ValidCell> = map.cells.iter().map(|c| ((c.pos.x, c.pos.y), c)).collect();
+        let listed: HashMap<(i32, i32), &mapfile::ValidCell> =
+            map.cells.iter().map(|c| ((c.pos.x, c.pos.y), c)).collect();
         let mut batch = Vec::with_capacity(CELL_CHUNK);
         for y in 0..map.bounds.height {
             for x in 0..map.bounds.width {
@@ -145,13 +151,24 @@ fn insert_cells(conn: &mut DbConnection, rows: &[CellRow]) -> QueryResult<()> {
     }
     match conn {
         // Multi-row VALUES per backend: one statement per chunk instead of one per cell.
-        DbConnection::Sqlite(c) => diesel::insert_into(cells::table).values(rows).execute(c).map(|_| ()),
-        DbConnection::Postgres(c) => diesel::insert_into(cells::table).values(rows).execute(c).map(|_| ()),
+        DbConnection::Sqlite(c) => diesel::insert_into(cells::table)
+            .values(rows)
+            .execute(c)
+            .map(|_| ()),
+        DbConnection::Postgres(c) => diesel::insert_into(cells::table)
+            .values(rows)
+            .execute(c)
+            .map(|_| ()),
     }
 }
 
 /// Parses, validates and imports map-file text.
-pub fn import_text(conn: &mut DbConnection, rs: &Ruleset, text: &str, name: Option<&str>) -> GameResult<i32> {
+pub fn import_text(
+    conn: &mut DbConnection,
+    rs: &Ruleset,
+    text: &str,
+    name: Option<&str>,
+) -> GameResult<i32> {
     let valid = mapfile::parse(text)
         .and_then(|m| m.validate(rs))
         .map_err(|e| GameError::Invalid(e.to_string()))?;
@@ -159,7 +176,11 @@ pub fn import_text(conn: &mut DbConnection, rs: &Ruleset, text: &str, name: Opti
 }
 
 /// Creates the demo world when the database has none; returns its id if it did.
-pub fn ensure_demo(conn: &mut DbConnection, rs: &Ruleset, demo_text: &str) -> GameResult<Option<i32>> {
+pub fn ensure_demo(
+    conn: &mut DbConnection,
+    rs: &Ruleset,
+    demo_text: &str,
+) -> GameResult<Option<i32>> {
     let count: i64 = worlds::table.count().get_result(conn)?;
     if count > 0 {
         return Ok(None);
@@ -172,7 +193,8 @@ pub fn export(conn: &mut DbConnection, world_id: i32) -> GameResult<MapFile> {
     let w = get(conn, world_id)?;
     let nations = nations_of(conn, world_id)?;
     let towns = towns_of(conn, world_id)?;
-    let nation_name: HashMap<i32, String> = nations.iter().map(|n| (n.id, n.name.clone())).collect();
+    let nation_name: HashMap<i32, String> =
+        nations.iter().map(|n| (n.id, n.name.clone())).collect();
     let town_by_id: HashMap<i32, &Town> = towns.iter().map(|t| (t.id, t)).collect();
     let rows: Vec<CellRow> = cells::table
         .filter(cells::world_id.eq(world_id))
@@ -181,7 +203,11 @@ pub fn export(conn: &mut DbConnection, world_id: i32) -> GameResult<MapFile> {
         .load(conn)?;
     let mut out_cells = Vec::new();
     for c in rows {
-        if c.terrain == Terrain::Plain.as_str() && c.town_id.is_none() && c.owner_id.is_none() && c.structure.is_none() {
+        if c.terrain == Terrain::Plain.as_str()
+            && c.town_id.is_none()
+            && c.owner_id.is_none()
+            && c.structure.is_none()
+        {
             continue;
         }
         let town = c.town_id.and_then(|t| town_by_id.get(&t));
@@ -228,7 +254,14 @@ pub fn export(conn: &mut DbConnection, world_id: i32) -> GameResult<MapFile> {
 }
 
 /// The cells of a rectangle of a world (clipped to the map), as the engine's plain data.
-pub fn load_area(conn: &mut DbConnection, w: &World, x0: i32, y0: i32, x1: i32, y1: i32) -> GameResult<Area> {
+pub fn load_area(
+    conn: &mut DbConnection,
+    w: &World,
+    x0: i32,
+    y0: i32,
+    x1: i32,
+    y1: i32,
+) -> GameResult<Area> {
     let mut area = Area::new(bounds_of(w), season_of(w), x0, y0, x1, y1);
     let rows: Vec<CellRow> = cells::table
         .filter(cells::world_id.eq(w.id))

@@ -101,7 +101,7 @@ pub fn line_of_sight(rs: &Ruleset, area: &Area, from: Pos, to: Pos) -> Result<()
             return Err(p);
         };
         let tr = rs.terrain(t);
-        if tr.has(Flag::BlocksLos) && !(shooter_high && !tr.has(Flag::Elevated)) {
+        if tr.has(Flag::BlocksLos) && (!shooter_high || tr.has(Flag::Elevated)) {
             return Err(p);
         }
     }

@@ -3,9 +3,21 @@
 use actix_web::{web, HttpResponse};
 
 const FILES: &[(&str, &str, &str)] = &[
-    ("style.css", "text/css; charset=utf-8", include_str!("../../static/style.css")),
-    ("app.js", "text/javascript; charset=utf-8", include_str!("../../static/app.js")),
-    ("favicon.svg", "image/svg+xml", include_str!("../../static/favicon.svg")),
+    (
+        "style.css",
+        "text/css; charset=utf-8",
+        include_str!("../../static/style.css"),
+    ),
+    (
+        "app.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../static/app.js"),
+    ),
+    (
+        "favicon.svg",
+        "image/svg+xml",
+        include_str!("../../static/favicon.svg"),
+    ),
 ];
 
 pub async fn serve(file: web::Path<String>) -> HttpResponse {
@@ -16,6 +28,9 @@ pub async fn serve(file: web::Path<String>) -> HttpResponse {
             .body(*body),
         None => HttpResponse::NotFound()
             .content_type("text/html; charset=utf-8")
-            .body(super::error::error_page(actix_web::http::StatusCode::NOT_FOUND, "no such file")),
+            .body(super::error::error_page(
+                actix_web::http::StatusCode::NOT_FOUND,
+                "no such file",
+            )),
     }
 }

@@ -102,7 +102,11 @@ pub fn escape(s: &str) -> String {
 
 /// A self-contained error page (it must render even when templates or the database fail).
 pub fn error_page(status: StatusCode, message: &str) -> String {
-    let title = format!("{} {}", status.as_u16(), status.canonical_reason().unwrap_or("Error"));
+    let title = format!(
+        "{} {}",
+        status.as_u16(),
+        status.canonical_reason().unwrap_or("Error")
+    );
     format!(
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
          <title>{t} · Grognard</title><link rel=\"stylesheet\" href=\"/static/style.css\"></head>\

@@ -11,6 +11,11 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/static/{file}", web::get().to(assets::serve))
         .route("/", web::get().to(pages::home::index))
         .route("/worlds/{w}", web::get().to(pages::world::show))
-        .service(web::scope("/api/v1").route("/worlds", web::get().to(api::worlds::list)).route("/worlds/{w}", web::get().to(api::worlds::show)).default_service(web::to(api::not_found)))
+        .service(
+            web::scope("/api/v1")
+                .route("/worlds", web::get().to(api::worlds::list))
+                .route("/worlds/{w}", web::get().to(api::worlds::show))
+                .default_service(web::to(api::not_found)),
+        )
         .default_service(web::to(pages::not_found));
 }

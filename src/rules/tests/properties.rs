@@ -153,8 +153,8 @@ proptest! {
         def.volley_recency = 2;
         a.place(att.clone());
         a.place(def.clone());
-        for result in [volley(&rs(), &a, &att, def.pos, &mut dice(&rolls)), melee(&rs(), &a, &att, def.pos, &mut dice(&rolls))] {
-            if let Ok(b) = result {
+        for b in [volley(&rs(), &a, &att, def.pos, &mut dice(&rolls)), melee(&rs(), &a, &att, def.pos, &mut dice(&rolls))].into_iter().flatten() {
+            {
                 prop_assert!(b.defender_after.men + b.defender_after.wounded <= def.men + def.wounded);
                 prop_assert!(b.attacker_after.men + b.attacker_after.wounded <= att.men + att.wounded);
                 prop_assert!(b.defender.losses <= def.men);

@@ -113,7 +113,7 @@ fn shipped_terrain_flags_match_rules_md_section_2() {
 fn shipped_kind_table_matches_rules_md_section_3() {
     let rs = rs();
     // (kind, full strength, max AP, AP per turn, perception, volley (min, max, range), melee (min, max))
-    let table: &[(
+    type Row = (
         Kind,
         i32,
         i32,
@@ -121,7 +121,8 @@ fn shipped_kind_table_matches_rules_md_section_3() {
         i32,
         Option<(i32, i32, i32)>,
         Option<(i32, i32)>,
-    )] = &[
+    );
+    let table: &[Row] = &[
         (
             Kind::Infantry,
             200,

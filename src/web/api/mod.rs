@@ -12,7 +12,9 @@ pub fn json_config() -> web::JsonConfig {
         .limit(4 * 1024 * 1024)
         .error_handler(|err, _req| {
             let msg = match &err {
-                error::JsonPayloadError::ContentType => "send the body as application/json".to_string(),
+                error::JsonPayloadError::ContentType => {
+                    "send the body as application/json".to_string()
+                }
                 other => format!("bad JSON body: {other}"),
             };
             ApiError(GameError::Invalid(msg)).into()
@@ -25,7 +27,10 @@ pub fn path_config() -> web::PathConfig {
         if req.path().starts_with("/api/") {
             ApiError(GameError::NotFound("no such resource".into())).into()
         } else {
-            super::error::PageError(GameError::NotFound("there is no page at this address".into())).into()
+            super::error::PageError(GameError::NotFound(
+                "there is no page at this address".into(),
+            ))
+            .into()
         }
     })
 }

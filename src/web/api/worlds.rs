@@ -17,7 +17,10 @@ pub async fn list(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> 
     })))
 }
 
-pub async fn show(state: web::Data<AppState>, path: web::Path<i32>) -> Result<HttpResponse, ApiError> {
+pub async fn show(
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
     let (w, nations, last) = state
         .db(move |conn| {

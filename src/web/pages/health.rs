@@ -10,6 +10,7 @@ pub async fn healthz(state: web::Data<AppState>) -> HttpResponse {
     if ok {
         HttpResponse::Ok().json(json!({"status": "ok", "database": "ok"}))
     } else {
-        HttpResponse::ServiceUnavailable().json(json!({"status": "error", "database": "unreachable"}))
+        HttpResponse::ServiceUnavailable()
+            .json(json!({"status": "error", "database": "unreachable"}))
     }
 }

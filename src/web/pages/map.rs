@@ -101,8 +101,14 @@ pub fn build(
                 px,
                 py,
                 terrain: r.terrain.clone(),
-                owner: r.owner_id.and_then(|o| nation.get(&o)).map(|n| n.name.clone()),
-                owner_color: r.owner_id.and_then(|o| nation.get(&o)).map(|n| n.color.clone()),
+                owner: r
+                    .owner_id
+                    .and_then(|o| nation.get(&o))
+                    .map(|n| n.name.clone()),
+                owner_color: r
+                    .owner_id
+                    .and_then(|o| nation.get(&o))
+                    .map(|n| n.color.clone()),
                 town: town_name,
                 structure_pct: max.map(|m| r.structure.unwrap_or(0) * 100 / m.max(1)),
                 structure: r.structure,

@@ -18,11 +18,16 @@ pub fn render(state: &AppState, name: &str, ctx: &Context) -> Result<HttpRespons
         .tera
         .render(name, ctx)
         .map_err(|e| GameError::Internal(format!("template {name}: {e:?}")))?;
-    Ok(HttpResponse::Ok().content_type("text/html; charset=utf-8").body(body))
+    Ok(HttpResponse::Ok()
+        .content_type("text/html; charset=utf-8")
+        .body(body))
 }
 
 pub async fn not_found() -> HttpResponse {
     HttpResponse::NotFound()
         .content_type("text/html; charset=utf-8")
-        .body(error_page(StatusCode::NOT_FOUND, "there is no page at this address"))
+        .body(error_page(
+            StatusCode::NOT_FOUND,
+            "there is no page at this address",
+        ))
 }

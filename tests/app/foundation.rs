@@ -1,0 +1,217 @@
+//! Issue: the foundation. Migrations, map import/export, the demo world and the first pages.
+
+use crate::both;
+use crate::support::{cli, db::TestDb, Backend, TestApp};
+use serde_json::Value;
+
+fn counts(url: &str) -> (i64, i64, i64) {
+    let pool = grognard::db::open_pool(url, 1, 5000).unwrap();
+    let mut conn = pool.get().unwrap();
+    let c = |conn: &mut grognard::db::DbConnection, t: &str| {
+        crate::support::db::count(conn, &format!("SELECT COUNT(*) FROM {t}"))
+    };
+    (
+        c(&mut conn, "worlds"),
+        c(&mut conn, "nations"),
+        c(&mut conn, "cells"),
+    )
+}
+
+both!(migrations_run_twice_are_a_no_op, |b| {
+    let db = TestDb::new(b);
+    let (code, out, err) = cli(&db.url, &["migrate"], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with('1'), "first run applies the schema: {out}");
+    let (code, out, err) = cli(&db.url, &["migrate"], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with('0'), "second run applies nothing: {out}");
+    assert_eq!(counts(&db.url), (0, 0, 0));
+});
+
+both!(export_then_import_gives_the_same_map_back, |b| {
+    let db = TestDb::new(b);
+    let (code, out, err) = cli(&db.url, &["world", "demo"], "");
+    assert_eq!((code, out.trim()), (0, "1"), "{err}");
+    let (code, first, err) = cli(&db.url, &["world", "export", "1"], "");
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = cli(&db.url, &["world", "import", "-"], &first);
+    assert_eq!((code, out.trim()), (0, "2"), "{err}");
+    let (code, second, _) = cli(&db.url, &["world", "export", "2"], "");
+    assert_eq!(code, 0);
+    let (a, b): (Value, Value) = (
+        serde_json::from_str(&first).unwrap(),
+        serde_json::from_str(&second).unwrap(),
+    );
+    assert_eq!(a, b);
+    assert_eq!(a["width"], 40);
+    assert_eq!(a["nations"].as_array().unwrap().len(), 2);
+    assert_eq!(counts(&db.url), (2, 4, 2 * 40 * 30));
+    // A new name can be given on import.
+    let (code, _, _) = cli(
+        &db.url,
+        &["world", "import", "-", "--name", "Austerlitz"],
+        &first,
+    );
+    assert_eq!(code, 0);
+    let (_, third, _) = cli(&db.url, &["world", "export", "3"], "");
+    assert_eq!(
+        serde_json::from_str::<Value>(&third).unwrap()["name"],
+        "Austerlitz"
+    );
+});
+
+both!(
+    every_import_refusal_names_the_entry_and_writes_nothing,
+    |b| {
+        let db = TestDb::new(b);
+        assert_eq!(cli(&db.url, &["world", "demo"], "").0, 0);
+        let demo: Value = serde_json::from_str(grognard::game::worlds::DEMO_MAP).unwrap();
+        let before = counts(&db.url);
+        type Change = Box<dyn Fn(&mut Value)>;
+        let cases: Vec<(&str, Change)> = vec![
+            (
+                "unknown terrain `lava`",
+                Box::new(|m| m["cells"][5]["terrain"] = "lava".into()),
+            ),
+            (
+                "outside the 40×30 map",
+                Box::new(|m| m["cells"][7]["x"] = 40.into()),
+            ),
+            (
+                "duplicate cell",
+                Box::new(|m| {
+                    let c = m["cells"][0].clone();
+                    m["cells"].as_array_mut().unwrap().push(c);
+                }),
+            ),
+            (
+                "unknown nation `Prussia`",
+                Box::new(|m| m["towns"][0]["owner"] = "Prussia".into()),
+            ),
+            (
+                "unknown town `Atlantis`",
+                Box::new(|m| m["cells"][9]["town"] = "Atlantis".into()),
+            ),
+            (
+                "bad colour",
+                Box::new(|m| m["nations"][1]["color"] = "green".into()),
+            ),
+            (
+                "missing spawn",
+                Box::new(|m| {
+                    m["nations"][0].as_object_mut().unwrap().remove("spawn");
+                }),
+            ),
+            (
+                "line 1",
+                Box::new(|m| *m = Value::String("not a map".into())),
+            ),
+        ];
+        for (expect, change) in cases {
+            let mut m = demo.clone();
+            change(&mut m);
+            let (code, _, err) = cli(&db.url, &["world", "import", "-"], &m.to_string());
+            assert_ne!(code, 0, "{expect}: accepted");
+            assert!(err.contains(expect), "{expect}: {err}");
+            assert_eq!(counts(&db.url), before, "{expect}: something was written");
+        }
+        // The entry is named by its index and coordinates.
+        let mut m = demo.clone();
+        m["cells"][5]["terrain"] = "lava".into();
+        let (_, _, err) = cli(&db.url, &["world", "import", "-"], &m.to_string());
+        assert!(err.contains("cells[5]"), "{err}");
+    }
+);
+
+both!(healthz_checks_the_database, |b| {
+    let app = TestApp::spawn(b);
+    let r = app.client().get("/healthz");
+    assert_eq!(r.status, 200);
+    assert_eq!(r.json()["database"], "ok");
+});
+
+both!(home_and_world_pages_render_the_demo_map, |b| {
+    let app = TestApp::spawn(b);
+    let mut c = app.client();
+    let home = c.get("/");
+    assert_eq!(home.status, 200);
+    assert!(home.body.contains("Borodino"));
+    assert!(home.body.contains("/worlds/1"));
+    let page = c.get("/worlds/1");
+    assert_eq!(page.status, 200);
+    // One shape per cell, every terrain present, town names and the legend.
+    assert_eq!(page.body.matches("<g class=\"cell ").count(), 40 * 30);
+    for t in grognard::rules::Terrain::ALL {
+        assert!(page.body.contains(&format!("t-{t}")), "{t}");
+    }
+    for town in ["Vitebsk", "Krasnoi", "Orsha", "Smolensk"] {
+        assert!(
+            page.body.contains("class=\"town-label\"") && page.body.contains(town),
+            "{town}"
+        );
+    }
+    assert!(page.body.contains("Legend"));
+    assert!(
+        page.body.contains("stroke=\"#2b4c9b\""),
+        "France's colour marks its cells"
+    );
+    let css = c.get("/static/style.css");
+    assert_eq!(css.status, 200);
+    assert!(css.header("content-type").unwrap().starts_with("text/css"));
+});
+
+both!(a_missing_world_is_a_404_page, |b| {
+    let app = TestApp::spawn(b);
+    let mut c = app.client();
+    for path in ["/worlds/999", "/worlds/abc", "/no/such/page"] {
+        let r = c.get(path);
+        assert_eq!(r.status, 404, "{path}");
+        assert!(r.header("content-type").unwrap().starts_with("text/html"));
+        assert!(r.body.contains("404"));
+    }
+    let r = c.get_json("/api/v1/worlds/999");
+    assert_eq!(r.status, 404);
+    assert_eq!(r.code(), "not_found");
+});
+
+both!(
+    serve_creates_the_demo_world_on_an_empty_database_only,
+    |b| {
+        let db = TestDb::new(b);
+        let pool = grognard::db::open_pool(&db.url, 1, 5000).unwrap();
+        let mut conn = pool.get().unwrap();
+        grognard::db::migrate(&mut conn).unwrap();
+        let rs = grognard::rules::Ruleset::shipped();
+        let demo = grognard::game::worlds::DEMO_MAP;
+        assert_eq!(
+            grognard::game::worlds::ensure_demo(&mut conn, &rs, demo).unwrap(),
+            Some(1)
+        );
+        assert_eq!(
+            grognard::game::worlds::ensure_demo(&mut conn, &rs, demo).unwrap(),
+            None
+        );
+    }
+);
+
+#[test]
+fn a_bad_config_stops_start_up_naming_the_key() {
+    let dir = std::env::temp_dir().join(format!("grognard-badcfg-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("default.toml"),
+        "[scheduler]\nseason = \"0 0 0 31 2 * * *\"\n",
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_grognard"))
+        .arg("--config")
+        .arg(&dir)
+        .arg("migrate")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("scheduler.season"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = Backend::Sqlite;
+}

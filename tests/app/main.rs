@@ -1,0 +1,7 @@
+//! Integration tests: the real server on port 0, over HTTP and through the CLI, each on a fresh
+//! SQLite file and on a fresh PostgreSQL database (tests named `…::sqlite` and `…::postgres`).
+
+#[allow(dead_code)]
+mod support;
+
+mod foundation;

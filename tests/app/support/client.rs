@@ -1,0 +1,208 @@
+//! A small HTTP client over ureq that keeps cookies and never follows redirects, so tests see
+//! exactly what the server answered.
+
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::time::Duration;
+use ureq::Agent;
+
+#[derive(Clone)]
+pub struct Client {
+    base: String,
+    agent: Agent,
+    pub cookies: BTreeMap<String, String>,
+    pub bearer: Option<String>,
+}
+
+#[derive(Debug)]
+pub struct Resp {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+impl Resp {
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    pub fn set_cookies(&self) -> Vec<&str> {
+        self.headers
+            .iter()
+            .filter(|(k, _)| k.eq_ignore_ascii_case("set-cookie"))
+            .map(|(_, v)| v.as_str())
+            .collect()
+    }
+
+    /// The error code of a JSON error answer.
+    pub fn code(&self) -> String {
+        self.json()["error"]["code"]
+            .as_str()
+            .unwrap_or("")
+            .to_string()
+    }
+
+    /// The value of the hidden `csrf` input of a page.
+    pub fn csrf(&self) -> String {
+        let at = self
+            .body
+            .find("name=\"csrf\" value=\"")
+            .expect("a csrf field on the page");
+        let rest = &self.body[at + 19..];
+        rest[..rest.find('"').unwrap()].to_string()
+    }
+}
+
+impl Client {
+    pub fn new(base: &str) -> Client {
+        let agent: Agent = Agent::config_builder()
+            .max_redirects(0)
+            .http_status_as_error(false)
+            .timeout_global(Some(Duration::from_secs(60)))
+            .build()
+            .into();
+        Client {
+            base: base.to_string(),
+            agent,
+            cookies: BTreeMap::new(),
+            bearer: None,
+        }
+    }
+
+    fn cookie_header(&self) -> String {
+        self.cookies
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+
+    fn keep_cookies(&mut self, resp: &Resp) {
+        for c in resp.set_cookies() {
+            let pair = c.split(';').next().unwrap_or("");
+            if let Some((k, v)) = pair.split_once('=') {
+                let expired = c.to_ascii_lowercase().contains("max-age=0");
+                if v.is_empty() || expired {
+                    self.cookies.remove(k.trim());
+                } else {
+                    self.cookies
+                        .insert(k.trim().to_string(), v.trim().to_string());
+                }
+            }
+        }
+    }
+
+    fn finish(&mut self, r: Result<ureq::http::Response<ureq::Body>, ureq::Error>) -> Resp {
+        let mut r = r.unwrap_or_else(|e| panic!("request failed: {e}"));
+        let headers = r
+            .headers()
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_str().unwrap_or("").to_string()))
+            .collect();
+        let status = r.status().as_u16();
+        let body = r.body_mut().read_to_string().unwrap_or_default();
+        let resp = Resp {
+            status,
+            headers,
+            body,
+        };
+        self.keep_cookies(&resp);
+        resp
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}{}", self.base, path)
+    }
+
+    pub fn get(&mut self, path: &str) -> Resp {
+        let mut req = self.agent.get(&self.url(path));
+        if !self.cookies.is_empty() {
+            req = req.header("Cookie", &self.cookie_header());
+        }
+        if let Some(t) = &self.bearer {
+            req = req.header("Authorization", &format!("Bearer {t}"));
+        }
+        let r = req.call();
+        self.finish(r)
+    }
+
+    /// A form POST (`application/x-www-form-urlencoded`).
+    pub fn post_form(&mut self, path: &str, fields: &[(&str, &str)]) -> Resp {
+        let body: String = fields
+            .iter()
+            .map(|(k, v)| format!("{}={}", encode(k), encode(v)))
+            .collect::<Vec<_>>()
+            .join("&");
+        let mut req = self
+            .agent
+            .post(&self.url(path))
+            .header("Content-Type", "application/x-www-form-urlencoded");
+        if !self.cookies.is_empty() {
+            req = req.header("Cookie", &self.cookie_header());
+        }
+        let r = req.send(body.as_bytes());
+        self.finish(r)
+    }
+
+    /// A JSON request with any method, with the bearer token if set.
+    pub fn json(&mut self, method: &str, path: &str, body: Option<Value>) -> Resp {
+        let uri = self.url(path);
+        let mut builder = ureq::http::Request::builder().method(method).uri(&uri);
+        if let Some(t) = &self.bearer {
+            builder = builder.header("Authorization", format!("Bearer {t}"));
+        }
+        if !self.cookies.is_empty() {
+            builder = builder.header("Cookie", self.cookie_header());
+        }
+        let text = body.map(|b| b.to_string()).unwrap_or_default();
+        builder = builder.header("Content-Type", "application/json");
+        let req = builder.body(text).expect("request");
+        let r = self.agent.run(req);
+        self.finish(r)
+    }
+
+    pub fn post_json(&mut self, path: &str, body: Value) -> Resp {
+        self.json("POST", path, Some(body))
+    }
+
+    pub fn get_json(&mut self, path: &str) -> Resp {
+        self.json("GET", path, None)
+    }
+
+    /// Sends raw bytes with a content type (for malformed-input tests).
+    pub fn post_raw(&mut self, path: &str, content_type: &str, body: &str) -> Resp {
+        let mut req = self
+            .agent
+            .post(&self.url(path))
+            .header("Content-Type", content_type);
+        if let Some(t) = &self.bearer {
+            req = req.header("Authorization", &format!("Bearer {t}"));
+        }
+        if !self.cookies.is_empty() {
+            req = req.header("Cookie", &self.cookie_header());
+        }
+        let r = req.send(body.as_bytes());
+        self.finish(r)
+    }
+}
+
+pub fn encode(s: &str) -> String {
+    let mut out = String::new();
+    for b in s.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                out.push(b as char)
+            }
+            b' ' => out.push('+'),
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}

@@ -1,0 +1,154 @@
+//! The shared harness: fresh databases, a server on port 0, an HTTP client that keeps cookies.
+
+pub mod client;
+pub mod db;
+
+pub use client::Client;
+pub use db::Backend;
+
+use grognard::config::{Config, Settings};
+use grognard::db::Pool;
+use grognard::web::{AppState, Application};
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Runs the body once on SQLite and once on PostgreSQL, as two tests named after the backend.
+#[macro_export]
+macro_rules! both {
+    ($name:ident, |$b:ident| $body:block) => {
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+            #[test]
+            fn sqlite() {
+                let $b = $crate::support::Backend::Sqlite;
+                $body
+            }
+            #[test]
+            fn postgres() {
+                let $b = $crate::support::Backend::Postgres;
+                $body
+            }
+        }
+    };
+}
+
+/// The repository's config directory.
+pub fn config_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("config")
+}
+
+/// Default settings for tests: the given database, scheduler off unless a test turns it on.
+pub fn settings(url: &str) -> Settings {
+    let mut s = Settings::load(&config_dir(), None, Some(url)).expect("settings");
+    s.scheduler.enabled = false;
+    s.server.workers = 2;
+    s.database.pool_size = 6;
+    s
+}
+
+pub struct TestApp {
+    pub base: String,
+    pub db: db::TestDb,
+    pub pool: Pool,
+    pub config: Arc<Config>,
+    handle: Option<actix_web::dev::ServerHandle>,
+}
+
+impl TestApp {
+    /// A server on a fresh database with the demo world (world 1).
+    pub fn spawn(backend: Backend) -> TestApp {
+        Self::spawn_with(backend, |_| {}, true)
+    }
+
+    /// A server on a fresh, empty database.
+    pub fn spawn_empty(backend: Backend) -> TestApp {
+        Self::spawn_with(backend, |_| {}, false)
+    }
+
+    pub fn spawn_with(backend: Backend, tweak: impl FnOnce(&mut Settings), demo: bool) -> TestApp {
+        let db = db::TestDb::new(backend);
+        let mut s = settings(&db.url);
+        tweak(&mut s);
+        let config = Arc::new(Config::with_settings(&config_dir(), s).expect("config"));
+        let pool = grognard::commands::open(&config).expect("pool");
+        if demo {
+            let mut conn = pool.get().unwrap();
+            grognard::game::worlds::ensure_demo(
+                &mut conn,
+                &config.rules,
+                grognard::game::worlds::DEMO_MAP,
+            )
+            .unwrap();
+        }
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let state = AppState::new(pool.clone(), config.clone()).expect("templates");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            actix_web::rt::System::new().block_on(async move {
+                let app = Application::build(state, listener).expect("server");
+                tx.send((app.port(), app.handle())).unwrap();
+                let _ = app.run_until_stopped().await;
+            })
+        });
+        let (port, handle) = rx.recv().expect("server started");
+        TestApp {
+            base: format!("http://127.0.0.1:{port}"),
+            db,
+            pool,
+            config,
+            handle: Some(handle),
+        }
+    }
+
+    pub fn client(&self) -> Client {
+        Client::new(&self.base)
+    }
+
+    pub fn conn(&self) -> grognard::db::PooledConn {
+        self.pool.get().expect("connection")
+    }
+
+    /// Counts rows with a raw SQL `SELECT COUNT(*) …`.
+    pub fn count(&self, sql: &str) -> i64 {
+        db::count(&mut self.conn(), sql)
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        if let Some(h) = self.handle.take() {
+            actix_web::rt::System::new().block_on(h.stop(false));
+        }
+    }
+}
+
+/// Runs the `grognard` binary with a database URL; returns (status, stdout, stderr).
+pub fn cli(url: &str, args: &[&str], stdin: &str) -> (i32, String, String) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grognard"))
+        .arg("--config")
+        .arg(config_dir())
+        .args(args)
+        .env("DATABASE_URL", url)
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run grognard");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}

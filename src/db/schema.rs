@@ -143,6 +143,7 @@ diesel::table! {
         at -> BigInt,
         kind -> Text,
         actor_user_id -> Nullable<Integer>,
+        target_user_id -> Nullable<Integer>,
         nation_id -> Nullable<Integer>,
         other_nation_id -> Nullable<Integer>,
         company_id -> Nullable<Integer>,

@@ -179,6 +179,80 @@ pub fn get(conn: &mut DbConnection, id: i32) -> GameResult<User> {
         .ok_or_else(|| GameError::not_found("user"))
 }
 
+/// Checks credentials under the failed-login throttle. Every refusal says the same thing, so
+/// that the form does not reveal which usernames exist.
+pub fn login(
+    conn: &mut DbConnection,
+    limit: super::throttle::Limit,
+    name: &str,
+    password: &str,
+    addr: &str,
+) -> GameResult<User> {
+    super::throttle::check(conn, limit, name, addr)?;
+    let user = find_by_name(conn, name)?;
+    let ok = match &user {
+        Some(u) => verify_password(password, &u.password_hash),
+        None => {
+            verify_password(password, dummy_hash());
+            false
+        }
+    };
+    match user {
+        Some(u) if ok => {
+            if u.banned {
+                return Err(GameError::Forbidden("this account is banned".into()));
+            }
+            super::throttle::clear_account(conn, name)?;
+            Ok(u)
+        }
+        _ => {
+            super::throttle::fail(conn, limit, name, addr)?;
+            Err(GameError::Unauthorized("wrong username or password".into()))
+        }
+    }
+}
+
+pub fn list_users(conn: &mut DbConnection) -> GameResult<Vec<User>> {
+    Ok(users::table
+        .order(users::id)
+        .select(User::as_select())
+        .load(conn)?)
+}
+
+/// An admin changes a user's role or ban; a ban ends the user's sessions at once (their API
+/// tokens stop working while the ban lasts). Returns the (before, after) rows.
+pub fn set_role_and_ban(
+    conn: &mut DbConnection,
+    admin_id: i32,
+    user_id: i32,
+    role: Option<Role>,
+    banned: Option<bool>,
+) -> GameResult<(User, User)> {
+    db::write(conn, |conn| {
+        let before = get(conn, user_id)?;
+        if user_id == admin_id && (banned == Some(true) || role.is_some_and(|r| r != Role::Admin)) {
+            return Err(GameError::Invalid(
+                "you cannot ban yourself or give up your own admin role".into(),
+            ));
+        }
+        if let Some(r) = role {
+            diesel::update(users::table.find(user_id))
+                .set(users::role.eq(r.as_str()))
+                .execute(conn)?;
+        }
+        if let Some(b) = banned {
+            diesel::update(users::table.find(user_id))
+                .set(users::banned.eq(b))
+                .execute(conn)?;
+            if b {
+                super::sessions::delete_all(conn, user_id)?;
+            }
+        }
+        let after = get(conn, user_id)?;
+        Ok((before, after))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,11 +1,17 @@
 //! Use cases: one function per action and per tick. Each opens one transaction, loads what it
 //! needs, asks `rules` and writes rows and events.
 
+pub mod access;
 pub mod accounts;
+pub mod audit;
 pub mod error;
 pub mod events;
 pub mod mapfile;
+pub mod reports;
+pub mod sessions;
+pub mod throttle;
 pub mod ticks;
+pub mod tokens;
 pub mod worlds;
 
 pub use error::{GameError, GameResult};

@@ -77,6 +77,12 @@ impl ResponseError for PageError {
     }
 
     fn error_response(&self) -> HttpResponse {
+        if let GameError::Unauthorized(_) = self.0 {
+            // A page that needs an account sends the visitor to the login form.
+            return HttpResponse::SeeOther()
+                .insert_header(("Location", "/login"))
+                .finish();
+        }
         let status = self.status_code();
         let mut resp = HttpResponse::build(status);
         retry_after(&self.0, &mut resp);

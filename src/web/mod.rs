@@ -3,6 +3,7 @@
 
 pub mod api;
 pub mod assets;
+pub mod auth;
 pub mod error;
 pub mod pages;
 pub mod routes;

@@ -7,12 +7,40 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.app_data(api::json_config())
         .app_data(api::path_config())
         .app_data(api::query_config())
+        .app_data(api::form_config())
         .route("/healthz", web::get().to(pages::health::healthz))
         .route("/static/{file}", web::get().to(assets::serve))
         .route("/", web::get().to(pages::home::index))
+        .route("/register", web::get().to(pages::login::register_form))
+        .route("/register", web::post().to(pages::login::register))
+        .route("/login", web::get().to(pages::login::login_form))
+        .route("/login", web::post().to(pages::login::login))
+        .route("/logout", web::post().to(pages::login::logout))
+        .route("/account", web::get().to(pages::account::index))
+        .route(
+            "/account/tokens",
+            web::post().to(pages::account::create_token),
+        )
+        .route(
+            "/account/tokens/{id}/revoke",
+            web::post().to(pages::account::revoke_token),
+        )
+        .route("/admin/users", web::get().to(pages::admin::users))
+        .route(
+            "/admin/users/{id}",
+            web::post().to(pages::admin::update_user),
+        )
         .route("/worlds/{w}", web::get().to(pages::world::show))
         .service(
             web::scope("/api/v1")
+                .route("/users", web::post().to(api::accounts::register))
+                .route("/tokens", web::post().to(api::accounts::create_token))
+                .route("/tokens", web::get().to(api::accounts::list_tokens))
+                .route(
+                    "/tokens/{id}",
+                    web::delete().to(api::accounts::revoke_token),
+                )
+                .route("/me", web::get().to(api::accounts::me))
                 .route("/worlds", web::get().to(api::worlds::list))
                 .route("/worlds/{w}", web::get().to(api::worlds::show))
                 .default_service(web::to(api::not_found)),

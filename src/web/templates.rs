@@ -1,5 +1,6 @@
 //! The Tera pages, compiled into the binary and built once at start-up.
 
+use std::collections::HashMap;
 use tera::Tera;
 
 macro_rules! templates {
@@ -12,13 +13,32 @@ const TEMPLATES: &[(&str, &str)] = templates!(
     "base.html",
     "index.html",
     "world.html",
+    "login.html",
+    "register.html",
+    "account.html",
+    "admin_users.html",
     "partials/map.html",
     "partials/symbols.html",
     "partials/legend.html",
 );
 
+/// `{{ ts | datetime }}`: a UNIX time as `YYYY-MM-DD HH:MM UTC`.
+fn datetime(value: &tera::Value, _: &HashMap<String, tera::Value>) -> tera::Result<tera::Value> {
+    let ts = value
+        .as_i64()
+        .ok_or_else(|| tera::Error::msg("datetime expects a UNIX time"))?;
+    Ok(tera::Value::String(format_time(ts)))
+}
+
+pub fn format_time(ts: i64) -> String {
+    chrono::DateTime::from_timestamp(ts, 0)
+        .map(|d| d.format("%Y-%m-%d %H:%M UTC").to_string())
+        .unwrap_or_default()
+}
+
 pub fn build() -> Result<Tera, tera::Error> {
     let mut tera = Tera::default();
+    tera.register_filter("datetime", datetime);
     tera.add_raw_templates(TEMPLATES.iter().copied())?;
     tera.autoescape_on(vec![".html"]);
     Ok(tera)

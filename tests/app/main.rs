@@ -4,4 +4,5 @@
 #[allow(dead_code)]
 mod support;
 
+mod accounts;
 mod foundation;

@@ -133,6 +133,7 @@ CREATE TABLE events (
     at BIGINT NOT NULL,
     kind TEXT NOT NULL,
     actor_user_id INTEGER,
+    target_user_id INTEGER,
     nation_id INTEGER,
     other_nation_id INTEGER,
     company_id INTEGER,

@@ -1,5 +1,6 @@
 //! The JSON API under `/api/v1`.
 
+pub mod accounts;
 pub mod worlds;
 
 use super::error::ApiError;
@@ -44,6 +45,18 @@ pub fn query_config() -> web::QueryConfig {
             super::error::PageError(e).into()
         }
     })
+}
+
+/// A form body that cannot be read is a bad request page.
+pub fn form_config() -> web::FormConfig {
+    web::FormConfig::default()
+        .limit(64 * 1024)
+        .error_handler(|err, _req| {
+            super::error::PageError(GameError::Invalid(format!(
+                "this form could not be read: {err}"
+            )))
+            .into()
+        })
 }
 
 pub async fn not_found() -> Result<HttpResponse, ApiError> {

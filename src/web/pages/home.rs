@@ -1,12 +1,12 @@
-//! `/`: the worlds on this server.
+//! `/`: the worlds on this server, and for a returning player what happened since.
 
-use super::render;
-use crate::game::worlds;
+use super::page;
+use crate::game::{reports, worlds};
+use crate::web::auth::Viewer;
 use crate::web::error::PageError;
 use crate::web::AppState;
 use actix_web::{web, HttpResponse};
 use serde::Serialize;
-use tera::Context;
 
 #[derive(Serialize)]
 struct WorldItem {
@@ -20,9 +20,10 @@ struct WorldItem {
     nations: Vec<(String, String)>,
 }
 
-pub async fn index(state: web::Data<AppState>) -> Result<HttpResponse, PageError> {
-    let items = state
-        .db(|conn| {
+pub async fn index(state: web::Data<AppState>, viewer: Viewer) -> Result<HttpResponse, PageError> {
+    let actor = viewer.actor();
+    let (items, summary) = state
+        .db(move |conn| {
             let mut out = Vec::new();
             for w in worlds::list(conn)? {
                 let nations = worlds::nations_of(conn, w.id)?
@@ -40,10 +41,15 @@ pub async fn index(state: web::Data<AppState>) -> Result<HttpResponse, PageError
                     nations,
                 });
             }
-            Ok(out)
+            let summary = match actor {
+                Some(a) => reports::since_last_visit(conn, &a)?,
+                None => Vec::new(),
+            };
+            Ok((out, summary))
         })
         .await?;
-    let mut ctx = Context::new();
-    ctx.insert("worlds", &items);
-    Ok(render(&state, "index.html", &ctx)?)
+    Ok(page(&state, &viewer, "index.html", |ctx| {
+        ctx.insert("worlds", &items);
+        ctx.insert("summary", &summary);
+    })?)
 }

@@ -1,26 +1,81 @@
 //! Server-rendered pages, one module per area.
 
+pub mod account;
+pub mod admin;
 pub mod health;
 pub mod home;
+pub mod login;
 pub mod map;
 pub mod world;
 
+use super::auth::{anon_csrf_cookie, Viewer};
 use super::error::error_page;
 use super::AppState;
+use crate::game::sessions::random_hex;
 use crate::game::GameError;
 use actix_web::http::StatusCode;
-use actix_web::HttpResponse;
+use actix_web::{HttpResponse, HttpResponseBuilder};
+use serde_json::json;
 use tera::Context;
 
-/// Renders a template, or an error page if the template itself fails.
-pub fn render(state: &AppState, name: &str, ctx: &Context) -> Result<HttpResponse, GameError> {
+/// The context every page starts from: who is looking and the CSRF token for its forms.
+/// An anonymous visitor without a CSRF cookie gets a new token, returned so that the response
+/// can set it.
+pub fn context(viewer: &Viewer) -> (Context, Option<String>) {
+    let mut ctx = Context::new();
+    let (csrf, fresh) = match viewer.csrf() {
+        Some(t) => (t.to_string(), None),
+        None => {
+            let t = random_hex(24);
+            (t.clone(), Some(t))
+        }
+    };
+    if let Some(s) = &viewer.session {
+        ctx.insert(
+            "viewer",
+            &json!({"id": s.user.id, "username": s.user.username, "role": s.user.role}),
+        );
+    }
+    ctx.insert("csrf", &csrf);
+    (ctx, fresh)
+}
+
+/// Renders a template with a status, setting the anonymous CSRF cookie when one was made.
+pub fn render_with(
+    state: &AppState,
+    status: StatusCode,
+    name: &str,
+    ctx: &Context,
+    fresh_csrf: Option<String>,
+) -> Result<HttpResponse, GameError> {
     let body = state
         .tera
         .render(name, ctx)
         .map_err(|e| GameError::Internal(format!("template {name}: {e:?}")))?;
-    Ok(HttpResponse::Ok()
-        .content_type("text/html; charset=utf-8")
-        .body(body))
+    let mut resp = HttpResponseBuilder::new(status);
+    if let Some(t) = fresh_csrf {
+        resp.cookie(anon_csrf_cookie(state, t));
+    }
+    Ok(resp.content_type("text/html; charset=utf-8").body(body))
+}
+
+/// Renders a page for a viewer with status 200.
+pub fn page(
+    state: &AppState,
+    viewer: &Viewer,
+    name: &str,
+    fill: impl FnOnce(&mut Context),
+) -> Result<HttpResponse, GameError> {
+    let (mut ctx, fresh) = context(viewer);
+    fill(&mut ctx);
+    render_with(state, StatusCode::OK, name, &ctx, fresh)
+}
+
+/// A redirect after a successful form POST.
+pub fn see_other(location: &str) -> HttpResponse {
+    HttpResponse::SeeOther()
+        .insert_header(("Location", location))
+        .finish()
 }
 
 pub async fn not_found() -> HttpResponse {

@@ -1,14 +1,16 @@
 //! `/worlds/{w}`: the map of a world.
 
-use super::{map, render};
+use super::{map, page};
 use crate::game::worlds;
+use crate::web::auth::Viewer;
 use crate::web::error::PageError;
 use crate::web::AppState;
 use actix_web::{web, HttpResponse};
-use tera::Context;
+use serde_json::json;
 
 pub async fn show(
     state: web::Data<AppState>,
+    viewer: Viewer,
     path: web::Path<i32>,
 ) -> Result<HttpResponse, PageError> {
     let id = path.into_inner();
@@ -35,22 +37,16 @@ pub async fn show(
         &towns,
         |_, _| false,
     );
-    let mut ctx = Context::new();
-    ctx.insert(
-        "world",
-        &serde_json::json!({
-            "id": w.id, "name": w.name, "width": w.width, "height": w.height,
-            "turn": w.turn, "season": w.season, "paused": w.paused,
-        }),
-    );
-    ctx.insert(
-        "nations",
-        &nations
-            .iter()
-            .map(|n| serde_json::json!({"name": n.name, "color": n.color, "treasury": n.treasury}))
-            .collect::<Vec<_>>(),
-    );
-    ctx.insert("map", &view);
-    ctx.insert("legend", &map::legend(rs, season));
-    Ok(render(&state, "world.html", &ctx)?)
+    Ok(page(&state, &viewer, "world.html", |ctx| {
+        ctx.insert("world", &json!({"id": w.id, "name": w.name, "width": w.width, "height": w.height, "turn": w.turn, "season": w.season, "paused": w.paused}));
+        ctx.insert(
+            "nations",
+            &nations
+                .iter()
+                .map(|n| json!({"name": n.name, "color": n.color, "treasury": n.treasury}))
+                .collect::<Vec<_>>(),
+        );
+        ctx.insert("map", &view);
+        ctx.insert("legend", &map::legend(rs, season));
+    })?)
 }

@@ -1,0 +1,109 @@
+//! Server-side sessions: a random token in the cookie, only its hash in the database, so a
+//! leaked table does not leak sessions. Revocable, with idle and absolute expiry.
+
+use super::error::GameResult;
+use crate::db::models::User;
+use crate::db::schema::{sessions, users};
+use crate::db::{self, DbConnection};
+use diesel::prelude::*;
+use sha2::{Digest, Sha256};
+
+/// Hex of `n` random bytes (the thread RNG is a CSPRNG seeded from the OS).
+pub fn random_hex(n: usize) -> String {
+    (0..n)
+        .map(|_| format!("{:02x}", rand::random::<u8>()))
+        .collect()
+}
+
+pub fn sha256_hex(s: &str) -> String {
+    Sha256::digest(s.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// A signed-in visitor: the account and the session's CSRF token.
+#[derive(Clone, Debug)]
+pub struct Session {
+    pub id: String,
+    pub user: User,
+    pub csrf: String,
+}
+
+/// Expiry limits, in seconds.
+#[derive(Clone, Copy, Debug)]
+pub struct Expiry {
+    pub idle: i64,
+    pub absolute: i64,
+}
+
+/// Opens a new session for `user_id`; returns the cookie token (shown to the browser once).
+pub fn create(conn: &mut DbConnection, user_id: i32) -> GameResult<String> {
+    let token = random_hex(32);
+    let now = db::now();
+    db::write(conn, |conn| {
+        diesel::insert_into(sessions::table)
+            .values((
+                sessions::id.eq(sha256_hex(&token)),
+                sessions::user_id.eq(user_id),
+                sessions::csrf_token.eq(random_hex(24)),
+                sessions::created_at.eq(now),
+                sessions::last_seen_at.eq(now),
+            ))
+            .execute(conn)?;
+        // Remember the previous login for "since your last visit".
+        diesel::update(users::table.find(user_id))
+            .set((
+                users::previous_login_at.eq(users::last_login_at),
+                users::last_login_at.eq(now),
+            ))
+            .execute(conn)?;
+        Ok(token)
+    })
+}
+
+/// The live session for a cookie token, if any: unexpired, and its user not banned. Touches
+/// `last_seen_at` at most once a minute.
+pub fn load(conn: &mut DbConnection, token: &str, expiry: Expiry) -> GameResult<Option<Session>> {
+    if token.len() != 64 || !token.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Ok(None);
+    }
+    let id = sha256_hex(token);
+    let now = db::now();
+    let found: Option<(String, i64, i64, User)> = sessions::table
+        .inner_join(users::table)
+        .filter(sessions::id.eq(&id))
+        .select((
+            sessions::csrf_token,
+            sessions::created_at,
+            sessions::last_seen_at,
+            User::as_select(),
+        ))
+        .first(conn)
+        .optional()?;
+    let Some((csrf, created, seen, user)) = found else {
+        return Ok(None);
+    };
+    if user.banned || now - seen > expiry.idle || now - created > expiry.absolute {
+        diesel::delete(sessions::table.find(&id)).execute(conn)?;
+        return Ok(None);
+    }
+    if now - seen >= 60 {
+        diesel::update(sessions::table.find(&id))
+            .set(sessions::last_seen_at.eq(now))
+            .execute(conn)?;
+    }
+    Ok(Some(Session { id, user, csrf }))
+}
+
+/// Ends a session (logout).
+pub fn delete(conn: &mut DbConnection, session_id: &str) -> GameResult<()> {
+    diesel::delete(sessions::table.find(session_id)).execute(conn)?;
+    Ok(())
+}
+
+/// Ends every session of a user (ban, password change).
+pub fn delete_all(conn: &mut DbConnection, user_id: i32) -> GameResult<()> {
+    diesel::delete(sessions::table.filter(sessions::user_id.eq(user_id))).execute(conn)?;
+    Ok(())
+}

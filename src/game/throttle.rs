@@ -1,0 +1,73 @@
+//! Failed-login throttling per account and per client address, kept in the database so that
+//! every server process counts the same failures.
+
+use super::error::{GameError, GameResult};
+use crate::db::schema::login_failures;
+use crate::db::{self, DbConnection};
+use diesel::prelude::*;
+
+#[derive(Clone, Copy, Debug)]
+pub struct Limit {
+    pub attempts: u32,
+    pub window: i64,
+}
+
+fn buckets(account: &str, addr: &str) -> [String; 2] {
+    [
+        format!("account:{}", account.to_lowercase()),
+        format!("addr:{addr}"),
+    ]
+}
+
+/// Refuses with `rate_limited` (and when to retry) once either bucket is full.
+pub fn check(conn: &mut DbConnection, limit: Limit, account: &str, addr: &str) -> GameResult<()> {
+    let now = db::now();
+    let since = now - limit.window;
+    for bucket in buckets(account, addr) {
+        let (n, oldest): (i64, Option<i64>) = login_failures::table
+            .filter(login_failures::bucket.eq(&bucket))
+            .filter(login_failures::at.gt(since))
+            .select((
+                diesel::dsl::count_star(),
+                diesel::dsl::min(login_failures::at),
+            ))
+            .first(conn)?;
+        if n >= limit.attempts as i64 {
+            let retry_after = oldest
+                .map_or(limit.window, |o| o + limit.window - now)
+                .max(1);
+            return Err(GameError::RateLimited { retry_after });
+        }
+    }
+    Ok(())
+}
+
+/// Records a failed attempt in both buckets, dropping entries older than the window.
+pub fn fail(conn: &mut DbConnection, limit: Limit, account: &str, addr: &str) -> GameResult<()> {
+    let now = db::now();
+    db::write(conn, |conn| {
+        for bucket in buckets(account, addr) {
+            diesel::delete(
+                login_failures::table
+                    .filter(login_failures::bucket.eq(&bucket))
+                    .filter(login_failures::at.le(now - limit.window)),
+            )
+            .execute(conn)?;
+            diesel::insert_into(login_failures::table)
+                .values((
+                    login_failures::bucket.eq(&bucket),
+                    login_failures::at.eq(now),
+                ))
+                .execute(conn)?;
+        }
+        Ok::<_, GameError>(())
+    })
+}
+
+/// A successful login clears the account's failures.
+pub fn clear_account(conn: &mut DbConnection, account: &str) -> GameResult<()> {
+    let [bucket, _] = buckets(account, "");
+    diesel::delete(login_failures::table.filter(login_failures::bucket.eq(bucket)))
+        .execute(conn)?;
+    Ok(())
+}

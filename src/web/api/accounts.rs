@@ -1,0 +1,87 @@
+//! `/api/v1/users`, `/api/v1/tokens`, `/api/v1/me`.
+
+use crate::game::accounts::{self, Role};
+use crate::game::throttle::Limit;
+use crate::game::tokens;
+use crate::web::auth::{client_addr, ApiActor};
+use crate::web::error::ApiError;
+use crate::web::AppState;
+use actix_web::{web, HttpRequest, HttpResponse};
+use serde::Deserialize;
+use serde_json::json;
+
+#[derive(Deserialize)]
+pub struct Credentials {
+    pub username: String,
+    pub password: String,
+    #[serde(default)]
+    pub name: String,
+}
+
+pub async fn register(
+    state: web::Data<AppState>,
+    body: web::Json<Credentials>,
+) -> Result<HttpResponse, ApiError> {
+    let body = body.into_inner();
+    let user = state
+        .db(move |conn| {
+            accounts::create_user(conn, body.username.trim(), &body.password, Role::Player)
+        })
+        .await?;
+    Ok(HttpResponse::Created()
+        .json(json!({"id": user.id, "username": user.username, "role": user.role})))
+}
+
+/// Exchanges a username and password for a new API token (throttled like the login form).
+pub async fn create_token(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    body: web::Json<Credentials>,
+) -> Result<HttpResponse, ApiError> {
+    let body = body.into_inner();
+    let s = &state.config.settings.security;
+    let limit = Limit {
+        attempts: s.login_attempts,
+        window: s.login_window_seconds,
+    };
+    let addr = client_addr(&state, &req);
+    let (id, token) = state
+        .db(move |conn| {
+            let user = accounts::login(conn, limit, body.username.trim(), &body.password, &addr)?;
+            let name = if body.name.trim().is_empty() {
+                "api"
+            } else {
+                body.name.trim()
+            };
+            tokens::create(conn, user.id, name)
+        })
+        .await?;
+    Ok(HttpResponse::Created().json(json!({"id": id, "token": token})))
+}
+
+pub async fn list_tokens(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+) -> Result<HttpResponse, ApiError> {
+    let list = state
+        .db(move |conn| tokens::list(conn, actor.user_id))
+        .await?;
+    Ok(HttpResponse::Ok().json(json!({"tokens": list})))
+}
+
+pub async fn revoke_token(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path.into_inner();
+    state
+        .db(move |conn| tokens::revoke(conn, actor.user_id, id))
+        .await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+pub async fn me(ApiActor(actor): ApiActor) -> HttpResponse {
+    HttpResponse::Ok()
+        .json(json!({"id": actor.user_id, "username": actor.username, "role": actor.role}))
+}

@@ -6,12 +6,16 @@ pub mod accounts;
 pub mod audit;
 pub mod error;
 pub mod events;
+pub mod load;
 pub mod mapfile;
+pub mod orders;
+pub mod play;
 pub mod reports;
 pub mod sessions;
 pub mod throttle;
 pub mod ticks;
 pub mod tokens;
+pub mod views;
 pub mod worlds;
 
 pub use error::{GameError, GameResult};

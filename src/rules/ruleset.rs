@@ -206,6 +206,15 @@ pub struct Limits {
     pub company_name_max: i32,
 }
 
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScoreRules {
+    pub town: i64,
+    pub mine: i64,
+    pub fort: i64,
+    pub company: i64,
+}
+
 /// The whole validated ruleset.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ruleset {
@@ -215,6 +224,7 @@ pub struct Ruleset {
     pub combat: CombatRules,
     pub turn: TurnRules,
     pub limits: Limits,
+    pub score: ScoreRules,
 }
 
 impl Ruleset {
@@ -293,6 +303,7 @@ struct RawRuleset {
     combat: CombatRules,
     turn: TurnRules,
     limits: Limits,
+    score: ScoreRules,
 }
 
 #[derive(Deserialize)]
@@ -621,6 +632,7 @@ impl RawRuleset {
             combat: self.combat,
             turn: self.turn,
             limits: self.limits,
+            score: self.score,
         })
     }
 }

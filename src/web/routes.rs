@@ -43,6 +43,25 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .route("/me", web::get().to(api::accounts::me))
                 .route("/worlds", web::get().to(api::worlds::list))
                 .route("/worlds/{w}", web::get().to(api::worlds::show))
+                .route("/worlds/{w}/join", web::post().to(api::play::join))
+                .route("/worlds/{w}/companies", web::post().to(api::play::raise))
+                .route("/worlds/{w}/map", web::get().to(api::play::map))
+                .route("/worlds/{w}/events", web::get().to(api::play::events))
+                .route("/worlds/{w}/nations", web::get().to(api::play::nations))
+                .route(
+                    "/worlds/{w}/regiments",
+                    web::post().to(api::play::create_regiment),
+                )
+                .route(
+                    "/worlds/{w}/regiments/{r}/join",
+                    web::post().to(api::play::join_regiment),
+                )
+                .route(
+                    "/worlds/{w}/regiments/{r}/headquarters",
+                    web::put().to(api::play::set_headquarters),
+                )
+                .route("/companies/{c}", web::get().to(api::play::company))
+                .route("/companies/{c}/{action}", web::post().to(api::play::act))
                 .default_service(web::to(api::not_found)),
         )
         .default_service(web::to(pages::not_found));

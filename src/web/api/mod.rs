@@ -1,6 +1,7 @@
 //! The JSON API under `/api/v1`.
 
 pub mod accounts;
+pub mod play;
 pub mod worlds;
 
 use super::error::ApiError;

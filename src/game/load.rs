@@ -1,0 +1,115 @@
+//! Loading what the engine needs from the database: windows of a world with their companies,
+//! and the world's random stream.
+
+use super::error::{GameError, GameResult};
+use super::worlds;
+use crate::db::models::{Company, World};
+use crate::db::schema::{companies, players, worlds as worlds_t};
+use crate::db::DbConnection;
+use crate::rules::dice::Dice;
+use crate::rules::state::{Area, Unit};
+use crate::rules::{Kind, Pos};
+use diesel::prelude::*;
+use rand::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+
+/// Words of the world's ChaCha stream reserved per action: far more than any action draws.
+const RNG_BLOCK: i64 = 1024;
+
+/// A company with the nation and user it belongs to.
+#[derive(Clone, Debug)]
+pub struct Placed {
+    pub company: Company,
+    pub nation_id: i32,
+    pub user_id: i32,
+}
+
+pub fn unit_of(p: &Placed) -> Unit {
+    let c = &p.company;
+    Unit {
+        id: c.id,
+        nation: p.nation_id,
+        kind: c.kind.parse().unwrap_or(Kind::Infantry),
+        pos: Pos::new(c.x, c.y),
+        men: c.men,
+        wounded: c.wounded,
+        ap: c.ap,
+        morale: c.morale,
+        xp: c.xp,
+        volley_recency: c.volley_recency,
+    }
+}
+
+/// Companies standing in a rectangle, with their nations.
+pub fn companies_in(
+    conn: &mut DbConnection,
+    world_id: i32,
+    x0: i32,
+    y0: i32,
+    x1: i32,
+    y1: i32,
+) -> GameResult<Vec<Placed>> {
+    let rows: Vec<(Company, i32, i32)> = companies::table
+        .inner_join(players::table)
+        .filter(companies::world_id.eq(world_id))
+        .filter(companies::x.between(x0, x1))
+        .filter(companies::y.between(y0, y1))
+        .select((Company::as_select(), players::nation_id, players::user_id))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .map(|(company, nation_id, user_id)| Placed {
+            company,
+            nation_id,
+            user_id,
+        })
+        .collect())
+}
+
+/// A window of a world with its cells and companies, `margin` cells around the rectangle
+/// spanned by `points`.
+pub fn window(
+    conn: &mut DbConnection,
+    w: &World,
+    points: &[Pos],
+    margin: i32,
+) -> GameResult<(Area, Vec<Placed>)> {
+    let x0 = points.iter().map(|p| p.x).min().unwrap_or(0) - margin;
+    let x1 = points.iter().map(|p| p.x).max().unwrap_or(0) + margin;
+    let y0 = points.iter().map(|p| p.y).min().unwrap_or(0) - margin;
+    let y1 = points.iter().map(|p| p.y).max().unwrap_or(0) + margin;
+    let mut area = worlds::load_area(conn, w, x0, y0, x1, y1)?;
+    let placed = companies_in(conn, w.id, x0, y0, x1, y1)?;
+    for p in &placed {
+        area.place(unit_of(p));
+    }
+    Ok((area, placed))
+}
+
+/// Reserves a block of the world's random stream for one action (an atomic increment, so
+/// concurrent actions never share dice) and returns dice positioned at its start.
+pub fn world_dice(
+    conn: &mut DbConnection,
+    world_id: i32,
+) -> GameResult<(Dice<ChaCha20Rng>, i64, i64)> {
+    diesel::update(worlds_t::table.find(world_id))
+        .set(worlds_t::rng_word_pos.eq(worlds_t::rng_word_pos + RNG_BLOCK))
+        .execute(conn)?;
+    let (seed, end): (i64, i64) = worlds_t::table
+        .find(world_id)
+        .select((worlds_t::rng_seed, worlds_t::rng_word_pos))
+        .first(conn)?;
+    let start = end - RNG_BLOCK;
+    let mut rng = ChaCha20Rng::seed_from_u64(seed as u64);
+    rng.set_word_pos(start as u128);
+    Ok((Dice::new(rng), seed, start))
+}
+
+/// The world of a company, refusing while it is paused.
+pub fn active_world(conn: &mut DbConnection, world_id: i32) -> GameResult<World> {
+    let w = worlds::get(conn, world_id)?;
+    if w.paused {
+        return Err(GameError::Paused);
+    }
+    Ok(w)
+}

@@ -1,0 +1,491 @@
+//! A company's orders (RULES.md §4–§7): each one transaction that checks ownership and the
+//! paused flag, loads the window it needs, asks the engine, then writes with conditional
+//! updates (AP spent only if still there, figures changed only if unchanged since read) and
+//! records its event. Any refusal or conflict rolls everything back.
+
+use super::access::{self, Actor};
+use super::error::{GameError, GameResult};
+use super::events;
+use super::load::{self, unit_of, Placed};
+use super::play::{self, occupied_on_conflict, CompanyView};
+use crate::db::models::{Company, NewEvent, Player, World};
+use crate::db::schema::{cells, companies, nations, players, towns};
+use crate::db::{self, DbConnection};
+use crate::rules::combat::{self, Battle};
+use crate::rules::movement::{self, Capture};
+use crate::rules::state::Unit;
+use crate::rules::{actions, siege, vision, Pos, Refusal, Ruleset};
+use diesel::prelude::*;
+use serde::Serialize;
+use serde_json::{json, Value};
+
+/// What a company is told to do.
+#[derive(Clone, Debug)]
+pub enum Order {
+    MovePath(Vec<Pos>),
+    MoveTo(Pos),
+    Volley { target: i32 },
+    Melee { target: i32 },
+    Bombard { at: Pos },
+    Heal,
+    BuildBridge { at: Pos },
+    Repair { at: Pos },
+    Reinforce { men: i32 },
+}
+
+/// The result of an order: the company afterwards (None if it was destroyed), the report.
+#[derive(Clone, Debug, Serialize)]
+pub struct Outcome {
+    pub company: Option<CompanyView>,
+    pub event_id: i32,
+    pub summary: String,
+    pub report: Value,
+}
+
+/// Longest path a move may name.
+const MAX_PATH: usize = 200;
+
+pub fn execute(
+    conn: &mut DbConnection,
+    rs: &Ruleset,
+    actor: &Actor,
+    company_id: i32,
+    order: Order,
+) -> GameResult<Outcome> {
+    db::write(conn, |conn| {
+        let (company, player) = access::own_company(conn, actor, company_id)?;
+        let w = load::active_world(conn, company.world_id)?;
+        let me = Placed {
+            company: company.clone(),
+            nation_id: player.nation_id,
+            user_id: actor.user_id,
+        };
+        let ctx = Ctx {
+            rs,
+            actor,
+            w: &w,
+            player: &player,
+            me: &me,
+        };
+        let (event, report) = match order {
+            Order::MovePath(path) => ctx.move_along(conn, path)?,
+            Order::MoveTo(to) => {
+                let (path, _) = ctx.path_to(conn, to)?;
+                ctx.move_along(conn, path)?
+            }
+            Order::Volley { target } => ctx.fight(conn, target, true)?,
+            Order::Melee { target } => ctx.fight(conn, target, false)?,
+            Order::Bombard { at } => ctx.bombard(conn, at)?,
+            Order::Repair { at } => ctx.repair(conn, at)?,
+            Order::BuildBridge { at } => ctx.build_bridge(conn, at)?,
+            Order::Heal => ctx.heal(conn)?,
+            Order::Reinforce { men } => ctx.reinforce(conn, men)?,
+        };
+        let summary = event.summary.clone();
+        let event_id = events::record(conn, event)?;
+        let after: Option<Company> = companies::table
+            .find(company_id)
+            .select(Company::as_select())
+            .first(conn)
+            .optional()?;
+        let company = after.map(|c| play::view(conn, rs, &c)).transpose()?;
+        Ok(Outcome {
+            company,
+            event_id,
+            summary,
+            report: report,
+        })
+    })
+}
+
+struct Ctx<'a> {
+    rs: &'a Ruleset,
+    actor: &'a Actor,
+    w: &'a World,
+    player: &'a Player,
+    me: &'a Placed,
+}
+
+fn changed_meanwhile() -> GameError {
+    GameError::Conflict("the company or its target changed meanwhile; reload and try again".into())
+}
+
+/// Writes a unit's new figures, spending `spent` AP, only if nothing changed since it was
+/// read; a unit left without men is removed.
+fn write_unit(conn: &mut DbConnection, before: &Unit, after: &Unit, spent: i32) -> GameResult<()> {
+    let guard = companies::table
+        .filter(companies::id.eq(before.id))
+        .filter(companies::ap.ge(spent))
+        .filter(companies::x.eq(before.pos.x))
+        .filter(companies::y.eq(before.pos.y))
+        .filter(companies::men.eq(before.men))
+        .filter(companies::wounded.eq(before.wounded))
+        .filter(companies::morale.eq(before.morale));
+    let n = if after.men <= 0 {
+        diesel::delete(guard).execute(conn)?
+    } else {
+        diesel::update(guard)
+            .set((
+                companies::x.eq(after.pos.x),
+                companies::y.eq(after.pos.y),
+                companies::ap.eq(companies::ap - spent),
+                companies::men.eq(after.men),
+                companies::wounded.eq(after.wounded),
+                companies::morale.eq(after.morale),
+                companies::xp.eq(after.xp),
+                companies::volley_recency.eq(after.volley_recency),
+            ))
+            .execute(conn)
+            .map_err(occupied_on_conflict(after.pos))?
+    };
+    if n == 0 {
+        return Err(changed_meanwhile());
+    }
+    Ok(())
+}
+
+impl Ctx<'_> {
+    fn unit(&self) -> Unit {
+        unit_of(self.me)
+    }
+
+    fn event(&self, kind: &str, summary: String, data: Value) -> NewEvent {
+        NewEvent {
+            world_id: self.w.id,
+            turn: self.w.turn,
+            at: db::now(),
+            kind: kind.into(),
+            actor_user_id: Some(self.actor.user_id),
+            target_user_id: Some(self.actor.user_id),
+            nation_id: Some(self.player.nation_id),
+            company_id: Some(self.me.company.id),
+            x: Some(self.me.company.x),
+            y: Some(self.me.company.y),
+            summary,
+            data: data.to_string(),
+            ..Default::default()
+        }
+    }
+
+    fn name(&self) -> &str {
+        &self.me.company.name
+    }
+
+    fn path_to(&self, conn: &mut DbConnection, to: Pos) -> GameResult<(Vec<Pos>, i32)> {
+        let u = self.unit();
+        let margin = u.ap.clamp(1, 64);
+        let (area, _) = load::window(conn, self.w, &[u.pos, to], margin)?;
+        Ok(movement::find_path(self.rs, &area, &u, to)?)
+    }
+
+    fn move_along(&self, conn: &mut DbConnection, path: Vec<Pos>) -> GameResult<(NewEvent, Value)> {
+        if path.len() > MAX_PATH {
+            return Err(GameError::Invalid(format!(
+                "a path has at most {MAX_PATH} steps"
+            )));
+        }
+        let u = self.unit();
+        let mut points = path.clone();
+        points.push(u.pos);
+        // Clip the window to the map: out-of-map steps are reported by the engine.
+        let (area, _) = load::window(conn, self.w, &points, 1)?;
+        let (mut dice, seed, word) = load::world_dice(conn, self.w.id)?;
+        let plan = movement::plan_move(self.rs, &area, &u, &path, &mut dice)?;
+        let mut after = u.clone();
+        after.pos = plan.destination;
+        write_unit(conn, &u, &after, plan.cost)?;
+        let mut captured = Vec::new();
+        for c in &plan.captures {
+            captured.push(self.capture(conn, c)?);
+        }
+        let summary = format!(
+            "{} moved to ({}, {}) for {} AP{}",
+            self.name(),
+            plan.destination.x,
+            plan.destination.y,
+            plan.cost,
+            if captured.is_empty() {
+                String::new()
+            } else {
+                format!("; {}", captured.join("; "))
+            }
+        );
+        let data = json!({
+            "steps": plan.steps, "cost": plan.cost, "captures": plan.captures,
+            "draws": plan.draws, "rng": {"seed": seed, "word_pos": word},
+        });
+        let mut e = self.event("move", summary, data.clone());
+        e.x = Some(plan.destination.x);
+        e.y = Some(plan.destination.y);
+        // A capture concerns the nation that lost the ground too.
+        e.other_nation_id = plan.captures.iter().find_map(|c| match c {
+            Capture::Mine { from, .. }
+            | Capture::Town { from, .. }
+            | Capture::Fort { from, .. } => *from,
+        });
+        Ok((e, data))
+    }
+
+    /// Writes one capture; returns how the report says it.
+    fn capture(&self, conn: &mut DbConnection, c: &Capture) -> GameResult<String> {
+        let nation = self.player.nation_id;
+        match c {
+            Capture::Mine { x, y, .. } | Capture::Fort { x, y, .. } => {
+                diesel::update(cells::table.find((self.w.id, *x, *y)))
+                    .set(cells::owner_id.eq(Some(nation)))
+                    .execute(conn)?;
+                let what = if matches!(c, Capture::Mine { .. }) {
+                    "the mine"
+                } else {
+                    "the breached fort"
+                };
+                Ok(format!("captured {what} at ({x}, {y})"))
+            }
+            Capture::Town { town, .. } => {
+                diesel::update(
+                    cells::table
+                        .filter(cells::world_id.eq(self.w.id))
+                        .filter(cells::town_id.eq(*town)),
+                )
+                .set(cells::owner_id.eq(Some(nation)))
+                .execute(conn)?;
+                diesel::update(towns::table.find(*town))
+                    .set(towns::owner_id.eq(Some(nation)))
+                    .execute(conn)?;
+                let name: String = towns::table.find(*town).select(towns::name).first(conn)?;
+                Ok(format!("took the town of {name}"))
+            }
+        }
+    }
+
+    fn fight(
+        &self,
+        conn: &mut DbConnection,
+        target_id: i32,
+        ranged: bool,
+    ) -> GameResult<(NewEvent, Value)> {
+        let u = self.unit();
+        let target: Option<(i32, i32)> = companies::table
+            .filter(companies::id.eq(target_id))
+            .filter(companies::world_id.eq(self.w.id))
+            .select((companies::x, companies::y))
+            .first(conn)
+            .optional()?;
+        let (tx, ty) = target.ok_or(Refusal::NotSeen)?;
+        let at = Pos::new(tx, ty);
+        let margin = vision::max_perception(self.rs) + 1;
+        let (area, placed) = load::window(conn, self.w, &[u.pos, at], margin)?;
+        let (mut dice, seed, word) = load::world_dice(conn, self.w.id)?;
+        let battle: Battle = if ranged {
+            combat::volley(self.rs, &area, &u, at, &mut dice)?
+        } else {
+            combat::melee(self.rs, &area, &u, at, &mut dice)?
+        };
+        let defender_before = area.unit_at(at).cloned().ok_or(Refusal::NotSeen)?;
+        write_unit(conn, &u, &battle.attacker_after, battle.ap_cost)?;
+        write_unit(conn, &defender_before, &battle.defender_after, 0)?;
+        let def = placed.iter().find(|p| p.company.id == defender_before.id);
+        let def_name = def.map(|p| p.company.name.clone()).unwrap_or_default();
+        let (a, d) = (&battle.attacker, &battle.defender);
+        let mut summary = format!(
+            "{} {} {} at ({}, {}): {} lost {} ({} killed, {} wounded)",
+            self.name(),
+            if ranged {
+                "fired a volley at"
+            } else {
+                "charged"
+            },
+            def_name,
+            at.x,
+            at.y,
+            def_name,
+            d.losses,
+            d.killed,
+            d.wounded
+        );
+        if !ranged {
+            summary.push_str(&format!("; {} lost {}", self.name(), a.losses));
+        }
+        if d.destroyed {
+            summary.push_str(&format!("; {def_name} was destroyed"));
+        }
+        if a.destroyed {
+            summary.push_str(&format!("; {} was destroyed", self.name()));
+        }
+        let data = json!({
+            "battle": battle.kind, "ap_cost": battle.ap_cost,
+            "attacker": a, "defender": d, "attacker_name": self.name(), "defender_name": def_name,
+            "draws": battle.draws, "rng": {"seed": seed, "word_pos": word},
+        });
+        let mut e = self.event(
+            if ranged { "volley" } else { "melee" },
+            summary,
+            data.clone(),
+        );
+        e.other_nation_id = Some(defender_before.nation);
+        e.target_company_id = Some(defender_before.id);
+        e.target_user_id = def.map(|p| p.user_id);
+        e.x = Some(at.x);
+        e.y = Some(at.y);
+        Ok((e, data))
+    }
+
+    fn structure_event(
+        &self,
+        kind: &str,
+        summary: String,
+        owner: Option<i32>,
+        change: Value,
+        at: Pos,
+    ) -> (NewEvent, Value) {
+        let mut e = self.event(kind, summary, change.clone());
+        e.other_nation_id = owner.filter(|o| *o != self.player.nation_id);
+        e.x = Some(at.x);
+        e.y = Some(at.y);
+        (e, change)
+    }
+
+    fn set_structure(
+        &self,
+        conn: &mut DbConnection,
+        at: Pos,
+        before: i32,
+        after: i32,
+    ) -> GameResult<()> {
+        let n = diesel::update(
+            cells::table
+                .find((self.w.id, at.x, at.y))
+                .filter(cells::structure.eq(Some(before))),
+        )
+        .set(cells::structure.eq(Some(after)))
+        .execute(conn)?;
+        if n == 0 {
+            return Err(changed_meanwhile());
+        }
+        Ok(())
+    }
+
+    fn owner_at(&self, area: &crate::rules::state::Area, at: Pos) -> Option<i32> {
+        area.cell(at).and_then(|c| c.owner)
+    }
+
+    fn bombard(&self, conn: &mut DbConnection, at: Pos) -> GameResult<(NewEvent, Value)> {
+        let u = self.unit();
+        let (area, _) = load::window(conn, self.w, &[u.pos, at], 0)?;
+        let (mut dice, seed, word) = load::world_dice(conn, self.w.id)?;
+        let s = siege::bombard(self.rs, &area, &u, at, &mut dice)?;
+        write_unit(conn, &u, &u, s.ap_cost)?;
+        self.set_structure(conn, at, s.before, s.after)?;
+        let summary = format!(
+            "{} bombarded the {} at ({}, {}): {} → {}{}",
+            self.name(),
+            s.terrain,
+            at.x,
+            at.y,
+            s.before,
+            s.after,
+            if s.breached { ", breached" } else { "" }
+        );
+        let mut data = serde_json::to_value(&s).unwrap_or(Value::Null);
+        data["rng"] = json!({"seed": seed, "word_pos": word});
+        Ok(self.structure_event("bombard", summary, self.owner_at(&area, at), data, at))
+    }
+
+    fn repair(&self, conn: &mut DbConnection, at: Pos) -> GameResult<(NewEvent, Value)> {
+        let u = self.unit();
+        let (area, _) = load::window(conn, self.w, &[u.pos, at], 0)?;
+        let s = siege::repair(self.rs, &area, &u, at)?;
+        write_unit(conn, &u, &u, s.ap_cost)?;
+        self.set_structure(conn, at, s.before, s.after)?;
+        let summary = format!(
+            "{} repaired the {} at ({}, {}): {} → {}",
+            self.name(),
+            s.terrain,
+            at.x,
+            at.y,
+            s.before,
+            s.after
+        );
+        let data = serde_json::to_value(&s).unwrap_or(Value::Null);
+        Ok(self.structure_event("repair", summary, None, data, at))
+    }
+
+    fn build_bridge(&self, conn: &mut DbConnection, at: Pos) -> GameResult<(NewEvent, Value)> {
+        let u = self.unit();
+        let (area, _) = load::window(conn, self.w, &[u.pos, at], 0)?;
+        let b = siege::build_bridge(self.rs, &area, &u, at)?;
+        write_unit(conn, &u, &u, b.ap_cost)?;
+        let n = diesel::update(
+            cells::table
+                .find((self.w.id, at.x, at.y))
+                .filter(cells::terrain.eq(b.from.as_str())),
+        )
+        .set(cells::terrain.eq(b.to.as_str()))
+        .execute(conn)?;
+        if n == 0 {
+            return Err(changed_meanwhile());
+        }
+        let summary = format!("{} bridged the river at ({}, {})", self.name(), at.x, at.y);
+        let data = serde_json::to_value(&b).unwrap_or(Value::Null);
+        Ok(self.structure_event("bridge", summary, None, data, at))
+    }
+
+    fn heal(&self, conn: &mut DbConnection) -> GameResult<(NewEvent, Value)> {
+        let u = self.unit();
+        let (area, _) = load::window(conn, self.w, &[u.pos], 0)?;
+        let cell = area.cell(u.pos).cloned().ok_or(Refusal::OutOfMap(u.pos))?;
+        let h = actions::heal(self.rs, &u, &cell)?;
+        let mut after = u.clone();
+        after.men = h.men_after;
+        after.wounded = h.wounded_after;
+        write_unit(conn, &u, &after, h.ap_cost)?;
+        let summary = format!("{} healed {} wounded", self.name(), h.healed);
+        Ok((self.event("heal", summary, json!(h)), json!(h)))
+    }
+
+    fn reinforce(&self, conn: &mut DbConnection, men: i32) -> GameResult<(NewEvent, Value)> {
+        let u = self.unit();
+        let (area, _) = load::window(conn, self.w, &[u.pos], 0)?;
+        let cell = area.cell(u.pos).cloned().ok_or(Refusal::OutOfMap(u.pos))?;
+        let treasury: i64 = nations::table
+            .find(self.player.nation_id)
+            .select(nations::treasury)
+            .first(conn)?;
+        let r = actions::reinforce(
+            self.rs,
+            &u,
+            u.pos,
+            &cell,
+            self.player.reserve,
+            treasury,
+            men,
+        )?;
+        let took = diesel::update(
+            players::table
+                .find(self.player.id)
+                .filter(players::reserve.ge(r.men)),
+        )
+        .set(players::reserve.eq(players::reserve - r.men))
+        .execute(conn)?;
+        let paid = diesel::update(
+            nations::table
+                .find(self.player.nation_id)
+                .filter(nations::treasury.ge(r.cost)),
+        )
+        .set(nations::treasury.eq(nations::treasury - r.cost))
+        .execute(conn)?;
+        if took == 0 || paid == 0 {
+            return Err(changed_meanwhile());
+        }
+        let mut after = u.clone();
+        after.men = r.men_after;
+        write_unit(conn, &u, &after, r.ap_cost)?;
+        let summary = format!(
+            "{} took {} men from the reserve for {}",
+            self.name(),
+            r.men,
+            r.cost
+        );
+        Ok((self.event("reinforce", summary, json!(r)), json!(r)))
+    }
+}

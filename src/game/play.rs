@@ -1,0 +1,389 @@
+//! Joining a world, raising companies and regiments (RULES.md §3, §7).
+
+use super::access::{self, Actor};
+use super::error::{GameError, GameResult};
+use super::events;
+use super::load::{self, Placed};
+use super::worlds;
+use crate::db::models::{Company, NewEvent, Player, Regiment};
+use crate::db::schema::{cells, companies, nations, players, regiments};
+use crate::db::{self, DbConnection};
+use crate::rules::ruleset::Flag;
+use crate::rules::vision::is_hidden;
+use crate::rules::{actions, Kind, Pos, Refusal, Ruleset, Terrain};
+use diesel::prelude::*;
+use serde::Serialize;
+
+/// A company as the API shows it to its owner.
+#[derive(Clone, Debug, Serialize)]
+pub struct CompanyView {
+    pub id: i32,
+    pub world_id: i32,
+    pub name: String,
+    pub kind: String,
+    pub x: i32,
+    pub y: i32,
+    pub men: i32,
+    pub wounded: i32,
+    pub ap: i32,
+    pub morale: i32,
+    pub xp: i32,
+    pub hidden: bool,
+}
+
+/// The view of a company, with `hidden` computed from where it stands.
+pub fn view(conn: &mut DbConnection, rs: &Ruleset, c: &Company) -> GameResult<CompanyView> {
+    let terrain: String = cells::table
+        .find((c.world_id, c.x, c.y))
+        .select(cells::terrain)
+        .first(conn)?;
+    let placed = Placed {
+        company: c.clone(),
+        nation_id: 0,
+        user_id: 0,
+    };
+    let hidden = is_hidden(
+        rs,
+        &load::unit_of(&placed),
+        terrain.parse().unwrap_or(Terrain::Plain),
+    );
+    Ok(CompanyView {
+        id: c.id,
+        world_id: c.world_id,
+        name: c.name.clone(),
+        kind: c.kind.clone(),
+        x: c.x,
+        y: c.y,
+        men: c.men,
+        wounded: c.wounded,
+        ap: c.ap,
+        morale: c.morale,
+        xp: c.xp,
+        hidden,
+    })
+}
+
+/// Joins a world with a nation (by name or id), once per world.
+pub fn join(
+    conn: &mut DbConnection,
+    actor: &Actor,
+    world_id: i32,
+    nation: &str,
+) -> GameResult<Player> {
+    db::write(conn, |conn| {
+        worlds::get(conn, world_id)?;
+        if access::player_in(conn, actor, world_id)?.is_some() {
+            return Err(GameError::Conflict(
+                "you have already joined this world".into(),
+            ));
+        }
+        let nation_id = worlds::nations_of(conn, world_id)?
+            .into_iter()
+            .find(|n| {
+                n.name.eq_ignore_ascii_case(nation.trim()) || n.id.to_string() == nation.trim()
+            })
+            .map(|n| n.id)
+            .ok_or_else(|| GameError::Invalid(format!("no nation `{nation}` in this world")))?;
+        diesel::insert_into(players::table)
+            .values((
+                players::world_id.eq(world_id),
+                players::user_id.eq(actor.user_id),
+                players::nation_id.eq(nation_id),
+                players::reserve.eq(0),
+                players::joined_at.eq(db::now()),
+            ))
+            .execute(conn)
+            .map_err(|e| match e {
+                diesel::result::Error::DatabaseError(
+                    diesel::result::DatabaseErrorKind::UniqueViolation,
+                    _,
+                ) => GameError::Conflict("you have already joined this world".into()),
+                other => other.into(),
+            })?;
+        access::require_player(conn, actor, world_id)
+    })
+}
+
+/// Checks a company name: 1–N characters once trimmed, kept as written.
+pub fn check_name(rs: &Ruleset, name: &str) -> GameResult<String> {
+    let t = name.trim();
+    let max = rs.limits.company_name_max as usize;
+    if t.is_empty() || t.chars().count() > max {
+        return Err(GameError::Invalid(format!(
+            "a company name has 1 to {max} characters"
+        )));
+    }
+    if t.chars().any(char::is_control) {
+        return Err(GameError::Invalid(
+            "a company name cannot hold control characters".into(),
+        ));
+    }
+    Ok(t.to_string())
+}
+
+/// Raises a company at the nation's spawn (or the nearest free cell), paid from the treasury.
+pub fn raise(
+    conn: &mut DbConnection,
+    rs: &Ruleset,
+    actor: &Actor,
+    world_id: i32,
+    kind: &str,
+    name: &str,
+) -> GameResult<Company> {
+    let kind: Kind = kind
+        .trim()
+        .parse()
+        .map_err(|e: crate::rules::names::UnknownName| GameError::Invalid(e.to_string()))?;
+    let name = check_name(rs, name)?;
+    db::write(conn, |conn| {
+        let w = load::active_world(conn, world_id)?;
+        let player = access::require_player(conn, actor, world_id)?;
+        // Lock the player's row first: two raises of one player queue here, so the limit holds.
+        diesel::update(players::table.find(player.id))
+            .set(players::reserve.eq(players::reserve))
+            .execute(conn)?;
+        let count: i64 = companies::table
+            .filter(companies::player_id.eq(player.id))
+            .count()
+            .get_result(conn)?;
+        let (treasury, sx, sy): (i64, i32, i32) = nations::table
+            .find(player.nation_id)
+            .select((nations::treasury, nations::spawn_x, nations::spawn_y))
+            .first(conn)?;
+        let spawn = Pos::new(sx, sy);
+        let mut placed = None;
+        for radius in [4, 12, 40] {
+            let (area, _) = load::window(conn, &w, &[spawn], radius)?;
+            match actions::raise(
+                rs,
+                &area,
+                player.nation_id,
+                kind,
+                count as i32,
+                treasury,
+                spawn,
+            ) {
+                Err(Refusal::Occupied(_)) if radius < 40 => continue,
+                other => {
+                    placed = Some(other?);
+                    break;
+                }
+            }
+        }
+        let r = placed.ok_or(Refusal::Occupied(spawn))?;
+        let paid = diesel::update(
+            nations::table
+                .find(player.nation_id)
+                .filter(nations::treasury.ge(r.cost)),
+        )
+        .set(nations::treasury.eq(nations::treasury - r.cost))
+        .execute(conn)?;
+        if paid == 0 {
+            return Err(Refusal::Treasury {
+                need: r.cost,
+                have: treasury,
+            }
+            .into());
+        }
+        let id: i32 = diesel::insert_into(companies::table)
+            .values((
+                companies::world_id.eq(world_id),
+                companies::player_id.eq(player.id),
+                companies::name.eq(&name),
+                companies::kind.eq(kind.as_str()),
+                companies::x.eq(r.pos.x),
+                companies::y.eq(r.pos.y),
+                companies::men.eq(r.men),
+                companies::wounded.eq(0),
+                companies::ap.eq(r.ap),
+                companies::morale.eq(r.morale),
+                companies::xp.eq(0),
+                companies::volley_recency.eq(0),
+                companies::created_at.eq(db::now()),
+            ))
+            .returning(companies::id)
+            .get_result(conn)
+            .map_err(occupied_on_conflict(r.pos))?;
+        events::record(
+            conn,
+            NewEvent {
+                world_id,
+                turn: w.turn,
+                at: db::now(),
+                kind: "raise".into(),
+                actor_user_id: Some(actor.user_id),
+                target_user_id: Some(actor.user_id),
+                nation_id: Some(player.nation_id),
+                company_id: Some(id),
+                x: Some(r.pos.x),
+                y: Some(r.pos.y),
+                summary: format!(
+                    "{} raised {} ({}) at ({}, {}) for {}",
+                    actor.username, name, kind, r.pos.x, r.pos.y, r.cost
+                ),
+                data: serde_json::json!({"cost": r.cost, "men": r.men}).to_string(),
+                ..Default::default()
+            },
+        )?;
+        Ok(companies::table
+            .find(id)
+            .select(Company::as_select())
+            .first(conn)?)
+    })
+}
+
+/// A unique-index violation on a company's cell means another company got there first.
+pub fn occupied_on_conflict(at: Pos) -> impl Fn(diesel::result::Error) -> GameError {
+    move |e| match e {
+        diesel::result::Error::DatabaseError(
+            diesel::result::DatabaseErrorKind::UniqueViolation,
+            _,
+        ) => Refusal::Occupied(at).into(),
+        other => other.into(),
+    }
+}
+
+/// The actor's companies in a world.
+pub fn my_companies(conn: &mut DbConnection, player_id: i32) -> GameResult<Vec<Company>> {
+    Ok(companies::table
+        .filter(companies::player_id.eq(player_id))
+        .order(companies::id)
+        .select(Company::as_select())
+        .load(conn)?)
+}
+
+/// Creates a regiment of the actor's nation and joins it.
+pub fn create_regiment(
+    conn: &mut DbConnection,
+    actor: &Actor,
+    world_id: i32,
+    name: &str,
+) -> GameResult<Regiment> {
+    let name = name.trim().to_string();
+    if name.is_empty() || name.chars().count() > 40 {
+        return Err(GameError::Invalid(
+            "a regiment name has 1 to 40 characters".into(),
+        ));
+    }
+    db::write(conn, |conn| {
+        let player = access::require_player(conn, actor, world_id)?;
+        let taken: i64 = regiments::table
+            .filter(regiments::world_id.eq(world_id))
+            .filter(regiments::name.eq(&name))
+            .count()
+            .get_result(conn)?;
+        if taken > 0 {
+            return Err(GameError::Conflict(format!(
+                "there is already a regiment called `{name}`"
+            )));
+        }
+        let id: i32 = diesel::insert_into(regiments::table)
+            .values((
+                regiments::world_id.eq(world_id),
+                regiments::nation_id.eq(player.nation_id),
+                regiments::name.eq(&name),
+                regiments::created_at.eq(db::now()),
+            ))
+            .returning(regiments::id)
+            .get_result(conn)?;
+        diesel::update(players::table.find(player.id))
+            .set(players::regiment_id.eq(Some(id)))
+            .execute(conn)?;
+        Ok(regiments::table
+            .find(id)
+            .select(Regiment::as_select())
+            .first(conn)?)
+    })
+}
+
+fn regiment_of_nation(
+    conn: &mut DbConnection,
+    player: &Player,
+    regiment_id: i32,
+) -> GameResult<Regiment> {
+    let r: Regiment = regiments::table
+        .find(regiment_id)
+        .select(Regiment::as_select())
+        .first(conn)
+        .optional()?
+        .filter(|r: &Regiment| r.world_id == player.world_id)
+        .ok_or_else(|| GameError::not_found("regiment"))?;
+    if r.nation_id != player.nation_id {
+        return Err(GameError::Forbidden(
+            "that regiment belongs to another nation".into(),
+        ));
+    }
+    Ok(r)
+}
+
+/// Joins a regiment of one's own nation (leaving any other).
+pub fn join_regiment(
+    conn: &mut DbConnection,
+    actor: &Actor,
+    world_id: i32,
+    regiment_id: i32,
+) -> GameResult<Regiment> {
+    db::write(conn, |conn| {
+        let player = access::require_player(conn, actor, world_id)?;
+        let r = regiment_of_nation(conn, &player, regiment_id)?;
+        diesel::update(players::table.find(player.id))
+            .set(players::regiment_id.eq(Some(r.id)))
+            .execute(conn)?;
+        Ok(r)
+    })
+}
+
+/// Sets the headquarters of the actor's regiment on a farm their nation owns.
+pub fn set_headquarters(
+    conn: &mut DbConnection,
+    rs: &Ruleset,
+    actor: &Actor,
+    world_id: i32,
+    regiment_id: i32,
+    at: Pos,
+) -> GameResult<Regiment> {
+    db::write(conn, |conn| {
+        let player = access::require_player(conn, actor, world_id)?;
+        let r = regiment_of_nation(conn, &player, regiment_id)?;
+        if player.regiment_id != Some(r.id) {
+            return Err(GameError::Forbidden(
+                "only members of a regiment may place its headquarters".into(),
+            ));
+        }
+        let w = worlds::get(conn, world_id)?;
+        if !worlds::bounds_of(&w).contains(at) {
+            return Err(Refusal::OutOfMap(at).into());
+        }
+        let (terrain, owner): (String, Option<i32>) = cells::table
+            .find((world_id, at.x, at.y))
+            .select((cells::terrain, cells::owner_id))
+            .first(conn)?;
+        let t: Terrain = terrain.parse().unwrap_or(Terrain::Plain);
+        if !rs.terrain(t).has(Flag::Headquarters) {
+            return Err(GameError::Invalid(format!(
+                "a headquarters needs a farm, not {t}"
+            )));
+        }
+        if owner != Some(player.nation_id) {
+            return Err(Refusal::NotOwned(at).into());
+        }
+        diesel::update(regiments::table.find(r.id))
+            .set((
+                regiments::hq_x.eq(Some(at.x)),
+                regiments::hq_y.eq(Some(at.y)),
+            ))
+            .execute(conn)?;
+        Ok(regiments::table
+            .find(r.id)
+            .select(Regiment::as_select())
+            .first(conn)?)
+    })
+}
+
+pub fn regiments_of(conn: &mut DbConnection, world_id: i32) -> GameResult<Vec<Regiment>> {
+    Ok(regiments::table
+        .filter(regiments::world_id.eq(world_id))
+        .order(regiments::id)
+        .select(Regiment::as_select())
+        .load(conn)?)
+}

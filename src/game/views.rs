@@ -1,0 +1,247 @@
+//! What a player may see: the map with their nation's fog of war, and the nations' standing.
+
+use super::access::Actor;
+use super::error::GameResult;
+use super::load;
+use super::worlds;
+use crate::db::models::{CellRow, Nation, World};
+use crate::db::schema::{cells, companies, nations, players, towns, users};
+use crate::db::DbConnection;
+use crate::rules::ruleset::Flag;
+use crate::rules::state::Area;
+use crate::rules::vision::{self, Observer};
+use crate::rules::{Pos, Ruleset, Terrain};
+use diesel::prelude::*;
+use serde::Serialize;
+use std::collections::{HashMap, HashSet};
+
+/// Largest rectangle the map view serves at once (cells per side).
+pub const MAX_SPAN: i32 = 200;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SeenCompany {
+    pub id: i32,
+    pub name: String,
+    pub kind: String,
+    pub x: i32,
+    pub y: i32,
+    pub nation_id: i32,
+    pub nation: String,
+    pub color: String,
+    pub mine: bool,
+    pub hidden: bool,
+    /// Figures shown only for the viewer's own companies.
+    pub men: Option<i32>,
+    pub wounded: Option<i32>,
+    pub ap: Option<i32>,
+    pub morale: Option<i32>,
+}
+
+pub struct PlayerMap {
+    pub cells: Vec<CellRow>,
+    pub companies: Vec<SeenCompany>,
+    /// Cells the viewer's nation sees (empty for spectators).
+    pub seen: HashSet<Pos>,
+    pub nation_id: Option<i32>,
+}
+
+/// Clips a requested rectangle to the map and the maximum span.
+pub fn clip(w: &World, x0: i32, y0: i32, x1: i32, y1: i32) -> (i32, i32, i32, i32) {
+    let x0 = x0.clamp(0, w.width - 1);
+    let y0 = y0.clamp(0, w.height - 1);
+    let x1 = x1.clamp(x0, (w.width - 1).min(x0 + MAX_SPAN - 1));
+    let y1 = y1.clamp(y0, (w.height - 1).min(y0 + MAX_SPAN - 1));
+    (x0, y0, x1, y1)
+}
+
+/// The map of a rectangle as `viewer` sees it: all terrain and owners; companies of their
+/// nation, and enemies only where the nation sees them. With `all`, every company (GM view).
+pub fn player_map(
+    conn: &mut DbConnection,
+    rs: &Ruleset,
+    viewer: Option<&Actor>,
+    w: &World,
+    rect: (i32, i32, i32, i32),
+    all: bool,
+) -> GameResult<PlayerMap> {
+    let (x0, y0, x1, y1) = rect;
+    let rows: Vec<CellRow> = cells::table
+        .filter(cells::world_id.eq(w.id))
+        .filter(cells::x.between(x0, x1))
+        .filter(cells::y.between(y0, y1))
+        .order((cells::y, cells::x))
+        .select(CellRow::as_select())
+        .load(conn)?;
+    let nation_id: Option<i32> = match viewer {
+        Some(a) => players::table
+            .filter(players::world_id.eq(w.id))
+            .filter(players::user_id.eq(a.user_id))
+            .select(players::nation_id)
+            .first(conn)
+            .optional()?,
+        None => None,
+    };
+    // Observers may stand outside the rectangle and still see into it.
+    let m = vision::max_perception(rs);
+    let mut area = worlds::load_area(conn, w, x0 - m, y0 - m, x1 + m, y1 + m)?;
+    let placed = load::companies_in(conn, w.id, x0 - m, y0 - m, x1 + m, y1 + m)?;
+    for p in &placed {
+        area.place(load::unit_of(p));
+    }
+    let observers: Vec<Observer> = nation_id
+        .map(|n| vision::observers(rs, &area, n))
+        .unwrap_or_default();
+    let seen: HashSet<Pos> = vision::visible_cells(area.bounds, &observers)
+        .into_iter()
+        .filter(|p| p.x >= x0 && p.x <= x1 && p.y >= y0 && p.y <= y1)
+        .collect();
+    let nations: HashMap<i32, Nation> = worlds::nations_of(conn, w.id)?
+        .into_iter()
+        .map(|n| (n.id, n))
+        .collect();
+    let mut shown = Vec::new();
+    for p in &placed {
+        let c = &p.company;
+        if c.x < x0 || c.x > x1 || c.y < y0 || c.y > y1 {
+            continue;
+        }
+        let unit = load::unit_of(p);
+        let hidden = vision::is_hidden(rs, &unit, area.terrain(unit.pos).unwrap_or(Terrain::Plain));
+        let own = Some(p.nation_id) == nation_id;
+        if !(all || own || vision::sees_unit(rs, &observers, unit.pos, hidden)) {
+            continue;
+        }
+        let mine = viewer.is_some_and(|a| a.user_id == p.user_id);
+        let n = nations.get(&p.nation_id);
+        let figures = mine || all;
+        shown.push(SeenCompany {
+            id: c.id,
+            name: c.name.clone(),
+            kind: c.kind.clone(),
+            x: c.x,
+            y: c.y,
+            nation_id: p.nation_id,
+            nation: n.map(|n| n.name.clone()).unwrap_or_default(),
+            color: n
+                .map(|n| n.color.clone())
+                .unwrap_or_else(|| "#000000".into()),
+            mine,
+            hidden,
+            men: figures.then_some(c.men),
+            wounded: figures.then_some(c.wounded),
+            ap: figures.then_some(c.ap),
+            morale: figures.then_some(c.morale),
+        });
+    }
+    shown.sort_by_key(|c| c.id);
+    Ok(PlayerMap {
+        cells: rows,
+        companies: shown,
+        seen,
+        nation_id,
+    })
+}
+
+/// The window the engine would load around one cell, for the cell panel.
+pub fn cell_area(conn: &mut DbConnection, w: &World, at: Pos) -> GameResult<Area> {
+    worlds::load_area(conn, w, at.x - 1, at.y - 1, at.x + 1, at.y + 1)
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct NationStanding {
+    pub id: i32,
+    pub name: String,
+    pub color: String,
+    pub treasury: i64,
+    pub towns: Vec<String>,
+    pub mines: i64,
+    pub forts: i64,
+    pub players: i64,
+    pub companies: i64,
+    pub score: i64,
+    /// Usernames, only for the viewer's own nation.
+    pub members: Option<Vec<String>>,
+}
+
+/// Each nation's holdings and forces, best score first.
+pub fn nations(
+    conn: &mut DbConnection,
+    rs: &Ruleset,
+    viewer_nation: Option<i32>,
+    world_id: i32,
+) -> GameResult<Vec<NationStanding>> {
+    let list: Vec<Nation> = nations::table
+        .filter(nations::world_id.eq(world_id))
+        .order(nations::id)
+        .select(Nation::as_select())
+        .load(conn)?;
+    let producing: Vec<&str> = Terrain::ALL
+        .iter()
+        .filter(|t| rs.terrain(**t).output > 0)
+        .map(|t| t.as_str())
+        .collect();
+    let fortified: Vec<&str> = Terrain::ALL
+        .iter()
+        .filter(|t| rs.terrain(**t).has(Flag::OwnNationOnly))
+        .map(|t| t.as_str())
+        .collect();
+    let mut out = Vec::new();
+    for n in list {
+        let count_cells = |conn: &mut DbConnection, kinds: &[&str]| -> QueryResult<i64> {
+            cells::table
+                .filter(cells::world_id.eq(world_id))
+                .filter(cells::owner_id.eq(n.id))
+                .filter(cells::terrain.eq_any(kinds))
+                .count()
+                .get_result(conn)
+        };
+        let mines = count_cells(conn, &producing)?;
+        let forts = count_cells(conn, &fortified)?;
+        let town_names: Vec<String> = towns::table
+            .filter(towns::owner_id.eq(n.id))
+            .order(towns::name)
+            .select(towns::name)
+            .load(conn)?;
+        let player_count: i64 = players::table
+            .filter(players::nation_id.eq(n.id))
+            .count()
+            .get_result(conn)?;
+        let company_count: i64 = companies::table
+            .inner_join(players::table)
+            .filter(players::nation_id.eq(n.id))
+            .count()
+            .get_result(conn)?;
+        let members = if viewer_nation == Some(n.id) {
+            Some(
+                players::table
+                    .inner_join(users::table)
+                    .filter(players::nation_id.eq(n.id))
+                    .order(users::username)
+                    .select(users::username)
+                    .load(conn)?,
+            )
+        } else {
+            None
+        };
+        let s = &rs.score;
+        let score = s.town * town_names.len() as i64
+            + s.mine * mines
+            + s.fort * forts
+            + s.company * company_count;
+        out.push(NationStanding {
+            id: n.id,
+            name: n.name,
+            color: n.color,
+            treasury: n.treasury,
+            towns: town_names,
+            mines,
+            forts,
+            players: player_count,
+            companies: company_count,
+            score,
+            members,
+        });
+    }
+    out.sort_by(|a, b| b.score.cmp(&a.score).then(a.id.cmp(&b.id)));
+    Ok(out)
+}

@@ -1,0 +1,320 @@
+//! The player's API: joining, raising, orders, the map, events, nations and regiments.
+
+use crate::game::orders::{self, Order};
+use crate::game::{access, play, reports, views, worlds, GameError};
+use crate::rules::Pos;
+use crate::web::auth::ApiActor;
+use crate::web::error::ApiError;
+use crate::web::AppState;
+use actix_web::{web, HttpResponse};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+#[derive(Deserialize)]
+pub struct JoinBody {
+    pub nation: Value,
+}
+
+pub async fn join(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    path: web::Path<i32>,
+    body: web::Json<JoinBody>,
+) -> Result<HttpResponse, ApiError> {
+    let w = path.into_inner();
+    let nation = match &body.nation {
+        Value::String(s) => s.clone(),
+        Value::Number(n) => n.to_string(),
+        _ => return Err(GameError::Invalid("nation is a name or an id".into()).into()),
+    };
+    let p = state
+        .db(move |conn| play::join(conn, &actor, w, &nation))
+        .await?;
+    Ok(HttpResponse::Created().json(
+        json!({"player": p.id, "world": p.world_id, "nation": p.nation_id, "reserve": p.reserve}),
+    ))
+}
+
+#[derive(Deserialize)]
+pub struct RaiseBody {
+    pub kind: String,
+    pub name: String,
+}
+
+pub async fn raise(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    path: web::Path<i32>,
+    body: web::Json<RaiseBody>,
+) -> Result<HttpResponse, ApiError> {
+    let w = path.into_inner();
+    let st = state.clone();
+    let view = state
+        .db(move |conn| {
+            let c = play::raise(conn, &st.config.rules, &actor, w, &body.kind, &body.name)?;
+            play::view(conn, &st.config.rules, &c)
+        })
+        .await?;
+    Ok(HttpResponse::Created().json(view))
+}
+
+pub async fn company(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path.into_inner();
+    let st = state.clone();
+    let view = state
+        .db(move |conn| {
+            let (c, _) = access::own_company(conn, &actor, id)?;
+            play::view(conn, &st.config.rules, &c)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(view))
+}
+
+fn pos(v: &Value, what: &str) -> Result<Pos, GameError> {
+    let bad = || GameError::Invalid(format!("{what} is a cell [x, y]"));
+    let a = v.as_array().ok_or_else(bad)?;
+    match a.as_slice() {
+        [x, y] => {
+            let x = x
+                .as_i64()
+                .filter(|x| i32::try_from(*x).is_ok())
+                .ok_or_else(bad)?;
+            let y = y
+                .as_i64()
+                .filter(|y| i32::try_from(*y).is_ok())
+                .ok_or_else(bad)?;
+            Ok(Pos::new(x as i32, y as i32))
+        }
+        _ => Err(bad()),
+    }
+}
+
+fn field<'a>(body: &'a Value, name: &str) -> Result<&'a Value, GameError> {
+    body.get(name)
+        .ok_or_else(|| GameError::Invalid(format!("`{name}` is missing")))
+}
+
+fn int(body: &Value, name: &str) -> Result<i32, GameError> {
+    field(body, name)?
+        .as_i64()
+        .and_then(|v| i32::try_from(v).ok())
+        .ok_or_else(|| GameError::Invalid(format!("`{name}` must be a whole number")))
+}
+
+/// Reads an order from an action name and its JSON body.
+pub fn order_of(action: &str, body: &Value) -> Result<Order, GameError> {
+    Ok(match action {
+        "move" => match (body.get("path"), body.get("to")) {
+            (Some(p), None) => {
+                let steps = p.as_array().ok_or_else(|| {
+                    GameError::Invalid("path is a list of cells [[x, y], …]".into())
+                })?;
+                Order::MovePath(
+                    steps
+                        .iter()
+                        .map(|s| pos(s, "each step"))
+                        .collect::<Result<_, _>>()?,
+                )
+            }
+            (None, Some(to)) => Order::MoveTo(pos(to, "to")?),
+            _ => return Err(GameError::Invalid("send either `path` or `to`".into())),
+        },
+        "volley" => Order::Volley {
+            target: int(body, "target")?,
+        },
+        "melee" => Order::Melee {
+            target: int(body, "target")?,
+        },
+        "bombard" => Order::Bombard {
+            at: pos(field(body, "at")?, "at")?,
+        },
+        "build-bridge" => Order::BuildBridge {
+            at: pos(field(body, "at")?, "at")?,
+        },
+        "repair" => Order::Repair {
+            at: pos(field(body, "at")?, "at")?,
+        },
+        "heal" => Order::Heal,
+        "reinforce" => Order::Reinforce {
+            men: int(body, "men")?,
+        },
+        other => return Err(GameError::NotFound(format!("no action `{other}`"))),
+    })
+}
+
+pub async fn act(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    path: web::Path<(i32, String)>,
+    body: Option<web::Json<Value>>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, action) = path.into_inner();
+    let body = body.map(|b| b.into_inner()).unwrap_or(Value::Null);
+    let order = order_of(&action, &body)?;
+    let st = state.clone();
+    let out = state
+        .db(move |conn| orders::execute(conn, &st.config.rules, &actor, id, order))
+        .await?;
+    if action == "move" {
+        let mut v = serde_json::to_value(&out.company).unwrap_or(Value::Null);
+        v["steps"] = out.report["steps"].clone();
+        v["cost"] = out.report["cost"].clone();
+        v["captures"] = out.report["captures"].clone();
+        v["event_id"] = json!(out.event_id);
+        v["summary"] = json!(out.summary);
+        return Ok(HttpResponse::Ok().json(v));
+    }
+    Ok(HttpResponse::Ok().json(out))
+}
+
+#[derive(Deserialize)]
+pub struct Rect {
+    pub x0: Option<i32>,
+    pub y0: Option<i32>,
+    pub x1: Option<i32>,
+    pub y1: Option<i32>,
+}
+
+pub async fn map(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    path: web::Path<i32>,
+    q: web::Query<Rect>,
+) -> Result<HttpResponse, ApiError> {
+    let wid = path.into_inner();
+    let q = q.into_inner();
+    let st = state.clone();
+    let v = state
+        .db(move |conn| {
+            let w = worlds::get(conn, wid)?;
+            let rect = views::clip(
+                &w,
+                q.x0.unwrap_or(0),
+                q.y0.unwrap_or(0),
+                q.x1.unwrap_or(w.width - 1),
+                q.y1.unwrap_or(w.height - 1),
+            );
+            let towns: std::collections::HashMap<i32, String> = worlds::towns_of(conn, wid)?
+                .into_iter()
+                .map(|t| (t.id, t.name))
+                .collect();
+            let nations: std::collections::HashMap<i32, String> = worlds::nations_of(conn, wid)?
+                .into_iter()
+                .map(|n| (n.id, n.name))
+                .collect();
+            let m = views::player_map(conn, &st.config.rules, Some(&actor), &w, rect, false)?;
+            Ok(json!({
+                "x0": rect.0, "y0": rect.1, "x1": rect.2, "y1": rect.3,
+                "cells": m.cells.iter().map(|c| json!({
+                    "x": c.x, "y": c.y, "terrain": c.terrain,
+                    "owner": c.owner_id.and_then(|o| nations.get(&o)),
+                    "town": c.town_id.and_then(|t| towns.get(&t)),
+                    "structure": c.structure,
+                    "seen": m.seen.contains(&Pos::new(c.x, c.y)),
+                })).collect::<Vec<_>>(),
+                "companies": m.companies,
+            }))
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(v))
+}
+
+#[derive(Deserialize)]
+pub struct Since {
+    pub since: Option<i32>,
+    pub limit: Option<i64>,
+}
+
+pub async fn events(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    path: web::Path<i32>,
+    q: web::Query<Since>,
+) -> Result<HttpResponse, ApiError> {
+    let wid = path.into_inner();
+    let since = q.since.unwrap_or(0);
+    let limit = q.limit.unwrap_or(100).clamp(1, 500);
+    let list = state
+        .db(move |conn| {
+            worlds::get(conn, wid)?;
+            reports::visible_events(conn, &actor, wid, since, limit)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(json!({
+        "events": list.iter().map(|e| json!({
+            "id": e.id, "turn": e.turn, "at": e.at, "kind": e.kind, "summary": e.summary,
+            "company": e.company_id, "target_company": e.target_company_id, "x": e.x, "y": e.y,
+            "data": serde_json::from_str::<Value>(&e.data).unwrap_or(Value::Null),
+        })).collect::<Vec<_>>()
+    })))
+}
+
+pub async fn nations(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, ApiError> {
+    let wid = path.into_inner();
+    let st = state.clone();
+    let list = state
+        .db(move |conn| {
+            worlds::get(conn, wid)?;
+            let mine = access::player_in(conn, &actor, wid)?.map(|p| p.nation_id);
+            views::nations(conn, &st.config.rules, mine, wid)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(json!({"nations": list})))
+}
+
+#[derive(Deserialize)]
+pub struct RegimentBody {
+    pub name: String,
+}
+
+fn regiment_json(r: &crate::db::models::Regiment) -> Value {
+    json!({"id": r.id, "name": r.name, "nation": r.nation_id, "headquarters": r.hq_x.zip(r.hq_y).map(|(x, y)| [x, y])})
+}
+
+pub async fn create_regiment(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    path: web::Path<i32>,
+    body: web::Json<RegimentBody>,
+) -> Result<HttpResponse, ApiError> {
+    let wid = path.into_inner();
+    let r = state
+        .db(move |conn| play::create_regiment(conn, &actor, wid, &body.name))
+        .await?;
+    Ok(HttpResponse::Created().json(regiment_json(&r)))
+}
+
+pub async fn join_regiment(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    path: web::Path<(i32, i32)>,
+) -> Result<HttpResponse, ApiError> {
+    let (wid, rid) = path.into_inner();
+    let r = state
+        .db(move |conn| play::join_regiment(conn, &actor, wid, rid))
+        .await?;
+    Ok(HttpResponse::Ok().json(regiment_json(&r)))
+}
+
+pub async fn set_headquarters(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    path: web::Path<(i32, i32)>,
+    body: web::Json<Value>,
+) -> Result<HttpResponse, ApiError> {
+    let (wid, rid) = path.into_inner();
+    let at = pos(field(&body, "at")?, "at")?;
+    let st = state.clone();
+    let r = state
+        .db(move |conn| play::set_headquarters(conn, &st.config.rules, &actor, wid, rid, at))
+        .await?;
+    Ok(HttpResponse::Ok().json(regiment_json(&r)))
+}

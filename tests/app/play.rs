@@ -1,0 +1,1120 @@
+//! Issue: playing the game through the JSON API, every action and refusal of RULES.md §4–§7
+//! with its numbers, captures, fog of war and races, on both databases.
+
+use crate::accounts::api_player;
+use crate::both;
+use crate::support::{Backend, Client, TestApp};
+use diesel::RunQueryDsl;
+use serde_json::{json, Value};
+
+/// A 16×10 plain world with nations Blue (spawn 0,0) and Red (spawn 15,9), and one API player
+/// in each.
+pub struct Arena {
+    pub app: TestApp,
+    pub world: i64,
+    pub blue: Client,
+    pub red: Client,
+}
+
+pub const ARENA: &str = r##"{"name": "Arena", "width": 16, "height": 10, "season": "summer", "rng_seed": 99,
+  "nations": [{"name": "Blue", "color": "#0000ff", "spawn": [0, 0], "treasury": 1000},
+              {"name": "Red", "color": "#ff0000", "spawn": [15, 9], "treasury": 1000}],
+  "towns": [{"name": "Village", "owner": "Red"}],
+  "cells": []}"##;
+
+pub fn arena(b: Backend) -> Arena {
+    let app = TestApp::spawn(b);
+    let world = grognard::game::worlds::import_text(&mut app.conn(), &app.config.rules, ARENA, None)
+        .unwrap() as i64;
+    let mut blue = api_player(&app, "blue_player");
+    let mut red = api_player(&app, "red_player");
+    assert_eq!(
+        blue.post_json(
+            &format!("/api/v1/worlds/{world}/join"),
+            json!({"nation": "Blue"})
+        )
+        .status,
+        201
+    );
+    assert_eq!(
+        red.post_json(
+            &format!("/api/v1/worlds/{world}/join"),
+            json!({"nation": "Red"})
+        )
+        .status,
+        201
+    );
+    Arena {
+        app,
+        world,
+        blue,
+        red,
+    }
+}
+
+impl Arena {
+    pub fn exec(&self, sql: &str) {
+        diesel::sql_query(sql)
+            .execute(&mut self.app.conn())
+            .unwrap();
+    }
+
+    pub fn nation(&self, name: &str) -> i64 {
+        self.app.count(&format!(
+            "SELECT CAST(id AS BIGINT) AS n FROM nations WHERE world_id = {} AND name = '{name}'",
+            self.world
+        ))
+    }
+
+    /// Raises a company through the API and returns its id.
+    pub fn raise(&self, who: &mut Client, kind: &str, name: &str) -> i64 {
+        let r = who.post_json(
+            &format!("/api/v1/worlds/{}/companies", self.world),
+            json!({"kind": kind, "name": name}),
+        );
+        assert_eq!(r.status, 201, "{}", r.body);
+        r.json()["id"].as_i64().unwrap()
+    }
+
+    /// Puts a company on a cell (test set-up, straight in the database).
+    pub fn put(&self, company: i64, x: i32, y: i32) {
+        self.exec(&format!(
+            "UPDATE companies SET x = {x}, y = {y} WHERE id = {company}"
+        ));
+    }
+
+    pub fn set(&self, company: i64, assignments: &str) {
+        self.exec(&format!(
+            "UPDATE companies SET {assignments} WHERE id = {company}"
+        ));
+    }
+
+    /// Paints a cell (test set-up).
+    pub fn paint(
+        &self,
+        x: i32,
+        y: i32,
+        terrain: &str,
+        owner: Option<&str>,
+        structure: Option<i32>,
+    ) {
+        let owner = owner.map_or("NULL".to_string(), |n| self.nation(n).to_string());
+        let structure = structure.map_or("NULL".to_string(), |s| s.to_string());
+        self.exec(&format!(
+            "UPDATE cells SET terrain = '{terrain}', owner_id = {owner}, structure = {structure} WHERE world_id = {} AND x = {x} AND y = {y}",
+            self.world
+        ));
+    }
+
+    pub fn company(&self, who: &mut Client, id: i64) -> Value {
+        let r = who.get_json(&format!("/api/v1/companies/{id}"));
+        assert_eq!(r.status, 200, "{}", r.body);
+        r.json()
+    }
+
+    pub fn act(
+        &self,
+        who: &mut Client,
+        id: i64,
+        action: &str,
+        body: Value,
+    ) -> crate::support::client::Resp {
+        who.post_json(&format!("/api/v1/companies/{id}/{action}"), body)
+    }
+
+    pub fn cell_owner(&self, x: i32, y: i32) -> i64 {
+        self.app.count(&format!(
+            "SELECT CAST(COALESCE(owner_id, 0) AS BIGINT) AS n FROM cells WHERE world_id = {} AND x = {x} AND y = {y}",
+            self.world
+        ))
+    }
+
+    /// A fingerprint of everything an order could change.
+    pub fn state(&self) -> Vec<i64> {
+        let w = self.world;
+        [
+            format!("SELECT CAST(COALESCE(SUM(x * 1000 + y * 10 + ap + men * 7 + wounded * 13 + morale * 17 + xp * 19), 0) AS BIGINT) AS n FROM companies WHERE world_id = {w}"),
+            format!("SELECT COUNT(*) FROM companies WHERE world_id = {w}"),
+            format!("SELECT CAST(COALESCE(SUM(COALESCE(owner_id, 0) * 31 + COALESCE(structure, 0) * 7 + LENGTH(terrain)), 0) AS BIGINT) AS n FROM cells WHERE world_id = {w}"),
+            format!("SELECT CAST(SUM(treasury) AS BIGINT) AS n FROM nations WHERE world_id = {w}"),
+            format!("SELECT CAST(SUM(reserve) AS BIGINT) AS n FROM players WHERE world_id = {w}"),
+            format!("SELECT COUNT(*) FROM events WHERE world_id = {w}"),
+        ]
+        .iter()
+        .map(|q| self.app.count(q))
+        .collect()
+    }
+
+    /// Sends an order that must be refused with `code`, and checks nothing changed.
+    pub fn refused(
+        &self,
+        who: &mut Client,
+        id: i64,
+        action: &str,
+        body: Value,
+        code: &str,
+    ) -> Value {
+        let before = self.state();
+        let r = self.act(who, id, action, body.clone());
+        assert!(
+            r.status >= 400 && r.status < 500,
+            "{action} {body}: status {} {}",
+            r.status,
+            r.body
+        );
+        assert_eq!(r.code(), code, "{action} {body}: {}", r.body);
+        assert!(!r.json()["error"]["message"]
+            .as_str()
+            .unwrap_or("")
+            .is_empty());
+        assert_eq!(self.state(), before, "{action} {body} changed something");
+        r.json()
+    }
+}
+
+both!(joining_and_raising_follow_the_rules, |b| {
+    let a = arena(b);
+    let w = a.world;
+    let mut blue = a.blue.clone();
+    let r = blue.post_json(
+        &format!("/api/v1/worlds/{w}/join"),
+        json!({"nation": "Red"}),
+    );
+    assert_eq!(
+        (r.status, r.code().as_str()),
+        (409, "conflict"),
+        "once per world"
+    );
+    let mut lost = api_player(&a.app, "wanderer");
+    let r = lost.post_json(
+        &format!("/api/v1/worlds/{w}/join"),
+        json!({"nation": "Prussia"}),
+    );
+    assert_eq!((r.status, r.code().as_str()), (422, "invalid"));
+    let r = lost.post_json(
+        &format!("/api/v1/worlds/{w}/companies"),
+        json!({"kind": "infantry", "name": "x"}),
+    );
+    assert_eq!(r.status, 403, "must join first");
+    let first = a.raise(&mut blue, "infantry", "1er de ligne");
+    let c = a.company(&mut blue, first);
+    assert_eq!(
+        (c["x"].as_i64(), c["y"].as_i64()),
+        (Some(0), Some(0)),
+        "at the spawn"
+    );
+    assert_eq!(
+        (c["men"].as_i64(), c["ap"].as_i64(), c["morale"].as_i64()),
+        (Some(200), Some(24), Some(5))
+    );
+    assert_eq!(c["name"], "1er de ligne");
+    let second = a.raise(&mut blue, "artillery", "<b>Batterie</b> & co");
+    let c = a.company(&mut blue, second);
+    assert_eq!(c["name"], "<b>Batterie</b> & co", "stored as written");
+    assert_eq!((c["men"].as_i64(), c["ap"].as_i64()), (Some(60), Some(16)));
+    let d = (c["x"].as_i64().unwrap(), c["y"].as_i64().unwrap());
+    assert_eq!(
+        d,
+        (1, 0),
+        "the nearest free cell: distance 1, first row, first column"
+    );
+    a.raise(&mut blue, "cavalry", "Chasseurs");
+    assert_eq!(
+        a.app.count(&format!(
+            "SELECT CAST(treasury AS BIGINT) AS n FROM nations WHERE id = {}",
+            a.nation("Blue")
+        )),
+        700
+    );
+    let r = blue.post_json(
+        &format!("/api/v1/worlds/{w}/companies"),
+        json!({"kind": "infantry", "name": "fourth"}),
+    );
+    assert_eq!((r.status, r.code().as_str()), (422, "company_limit"));
+    // Bad names and kinds.
+    let mut red = a.red.clone();
+    for (body, code) in [
+        (json!({"kind": "infantry", "name": ""}), "invalid"),
+        (
+            json!({"kind": "infantry", "name": "x".repeat(41)}),
+            "invalid",
+        ),
+        (json!({"kind": "dragoons", "name": "x"}), "invalid"),
+        (json!({"kind": "infantry"}), "invalid"),
+    ] {
+        let r = red.post_json(&format!("/api/v1/worlds/{w}/companies"), body.clone());
+        assert_eq!((r.status, r.code().as_str()), (422, code), "{body}");
+    }
+    a.exec(&format!(
+        "UPDATE nations SET treasury = 99 WHERE id = {}",
+        a.nation("Red")
+    ));
+    let r = red.post_json(
+        &format!("/api/v1/worlds/{w}/companies"),
+        json!({"kind": "infantry", "name": "poor"}),
+    );
+    assert_eq!((r.status, r.code().as_str()), (422, "treasury"));
+    assert_eq!(
+        a.app.count(&format!(
+            "SELECT COUNT(*) FROM companies WHERE world_id = {w}"
+        )),
+        3
+    );
+});
+
+both!(moves_cost_the_seasons_ap_and_refusals_change_nothing, |b| {
+    let a = arena(b);
+    let mut blue = a.blue.clone();
+    let id = a.raise(&mut blue, "infantry", "Grenadiers");
+    a.put(id, 2, 2);
+    a.paint(3, 2, "forest", None, None);
+    a.paint(4, 2, "river", None, None);
+    // Plain 1 + forest 2 + river 4 in summer.
+    let r = a.act(
+        &mut blue,
+        id,
+        "move",
+        json!({"path": [[3, 2], [4, 2], [5, 2]]}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let v = r.json();
+    let costs: Vec<i64> = v["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["cost"].as_i64().unwrap())
+        .collect();
+    assert_eq!(costs, vec![2, 4, 1]);
+    assert_eq!(
+        (v["x"].as_i64(), v["y"].as_i64(), v["ap"].as_i64()),
+        (Some(5), Some(2), Some(24 - 7))
+    );
+    // Winter: the river costs 2, the forest 3.
+    a.exec(&format!(
+        "UPDATE worlds SET season = 'winter' WHERE id = {}",
+        a.world
+    ));
+    let v = a
+        .act(&mut blue, id, "move", json!({"path": [[4, 2], [3, 2]]}))
+        .json();
+    assert_eq!(v["ap"].as_i64(), Some(17 - 2 - 3));
+    // A destination: the server finds the cheapest path.
+    a.put(id, 0, 5);
+    a.set(id, "ap = 24");
+    a.paint(1, 5, "mountain", None, None);
+    let r = a.act(&mut blue, id, "move", json!({"to": [2, 5]}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let v = r.json();
+    assert_eq!(
+        v["ap"].as_i64(),
+        Some(22),
+        "round the winter mountain: 1 + 1"
+    );
+    assert_eq!(v["steps"].as_array().unwrap().len(), 2);
+});
+
+both!(road_discounts_are_rolled_and_recorded, |b| {
+    let a = arena(b);
+    let mut blue = a.blue.clone();
+    let id = a.raise(&mut blue, "cavalry", "Hussards");
+    a.put(id, 0, 4);
+    for x in 0..16 {
+        a.paint(x, 4, "road", None, None);
+    }
+    let r = a.act(
+        &mut blue,
+        id,
+        "move",
+        json!({"path": (1..16).map(|x| json!([x, 4])).collect::<Vec<_>>()}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let v = r.json();
+    let steps = v["steps"].as_array().unwrap();
+    let paid: i64 = steps.iter().map(|s| s["cost"].as_i64().unwrap()).sum();
+    let discounted = steps.iter().filter(|s| s["cost"] == 0).count();
+    assert_eq!(v["ap"].as_i64(), Some(32 - paid));
+    assert!(discounted < 15, "some steps pay full price");
+    // Every step rolled a d100; the discounted ones rolled at most 30.
+    let ev = a
+        .blue
+        .clone()
+        .get_json(&format!("/api/v1/worlds/{}/events", a.world))
+        .json();
+    let draws = ev["events"][0]["data"]["draws"].as_array().unwrap().clone();
+    assert_eq!(draws.len(), 15);
+    let hits = draws
+        .iter()
+        .filter(|d| d["value"].as_i64().unwrap() <= 30)
+        .count();
+    assert_eq!(hits, discounted);
+});
+
+both!(every_move_refusal_has_its_code, |b| {
+    let a = arena(b);
+    let mut blue = a.blue.clone();
+    let mut red = a.red.clone();
+    let inf = a.raise(&mut blue, "infantry", "Ligne");
+    let gun = a.raise(&mut blue, "artillery", "Canons");
+    let enemy = a.raise(&mut red, "infantry", "Pavlovsk");
+    a.put(inf, 5, 5);
+    a.put(gun, 8, 8);
+    a.put(enemy, 6, 5);
+    a.paint(5, 6, "marsh", None, None);
+    a.paint(4, 4, "fort", Some("Red"), Some(15));
+    a.paint(9, 8, "mountain", None, None);
+    a.refused(
+        &mut blue,
+        inf,
+        "move",
+        json!({"path": [[6, 5]]}),
+        "occupied",
+    );
+    a.refused(
+        &mut blue,
+        inf,
+        "move",
+        json!({"path": [[4, 4]]}),
+        "enemy_fort",
+    );
+    a.refused(
+        &mut blue,
+        inf,
+        "move",
+        json!({"path": [[5, 6], [5, 7]]}),
+        "stops_movement",
+    );
+    a.refused(
+        &mut blue,
+        gun,
+        "move",
+        json!({"path": [[9, 8]]}),
+        "impassable",
+    );
+    a.refused(
+        &mut blue,
+        inf,
+        "move",
+        json!({"path": [[5, 3]]}),
+        "not_adjacent",
+    );
+    a.refused(
+        &mut blue,
+        inf,
+        "move",
+        json!({"path": [[6, 6], [7, 7], [8, 8]]}),
+        "occupied",
+    );
+    a.put(gun, 0, 9);
+    a.refused(
+        &mut blue,
+        gun,
+        "move",
+        json!({"path": [[0, 10]]}),
+        "out_of_map",
+    );
+    a.set(inf, "ap = 2");
+    a.refused(
+        &mut blue,
+        inf,
+        "move",
+        json!({"path": [[5, 4], [6, 3], [7, 3]]}),
+        "not_enough_ap",
+    );
+    a.refused(
+        &mut blue,
+        inf,
+        "move",
+        json!({"to": [9, 5]}),
+        "not_enough_ap",
+    );
+    a.set(inf, "ap = 24");
+    a.paint(15, 0, "fort", Some("Red"), Some(15));
+    a.paint(14, 0, "fort", Some("Red"), Some(15));
+    a.paint(14, 1, "fort", Some("Red"), Some(15));
+    a.paint(15, 1, "fort", Some("Red"), Some(15));
+    a.refused(&mut blue, inf, "move", json!({"to": [15, 0]}), "enemy_fort");
+    a.paint(15, 0, "plain", None, None);
+    a.refused(&mut blue, inf, "move", json!({"to": [15, 0]}), "no_path");
+    // Not your company: 404, whoever owns it.
+    a.refused(
+        &mut red,
+        inf,
+        "move",
+        json!({"path": [[5, 4]]}),
+        "not_found",
+    );
+    a.refused(
+        &mut blue,
+        99999,
+        "move",
+        json!({"path": [[5, 4]]}),
+        "not_found",
+    );
+    // Bad bodies.
+    for body in [
+        json!({}),
+        json!({"path": "north"}),
+        json!({"path": [[1]]}),
+        json!({"to": [1, 2], "path": []}),
+        json!({"to": ["a", 2]}),
+    ] {
+        a.refused(&mut blue, inf, "move", body, "invalid");
+    }
+    a.refused(&mut blue, inf, "move", json!({"path": []}), "invalid");
+    // A paused world takes no orders.
+    a.exec(&format!(
+        "UPDATE worlds SET paused = TRUE WHERE id = {}",
+        a.world
+    ));
+    let r = a.refused(&mut blue, inf, "move", json!({"path": [[5, 4]]}), "paused");
+    assert!(r["error"]["message"].as_str().unwrap().contains("paused"));
+});
+
+/// Losses from the rule: round(round(d × men / full) × (1 − protection)), at most the men.
+fn expected_losses(d: i64, men: i64, full: i64, protection: f64, target_men: i64) -> i64 {
+    let raw = ((d * men) as f64 / full as f64).round();
+    ((raw * (1.0 - protection / 100.0)).round() as i64).min(target_men)
+}
+
+/// Wounded from the rule: min(losses, round(losses/2 × m/5)), m = clamp(morale + conf/10, 0, 10).
+fn expected_wounded(losses: i64, morale: i64, confidence: i64) -> i64 {
+    let m = (morale as f64 + confidence as f64 / 10.0).clamp(0.0, 10.0);
+    ((losses as f64 / 2.0 * m / 5.0).round() as i64).min(losses)
+}
+
+both!(
+    a_volley_follows_the_loss_formula_with_protection_and_dice,
+    |b| {
+        let a = arena(b);
+        let mut blue = a.blue.clone();
+        let mut red = a.red.clone();
+        let shooter = a.raise(&mut blue, "infantry", "Tirailleurs");
+        let target = a.raise(&mut red, "infantry", "Semenovsky");
+        a.put(shooter, 5, 5);
+        a.put(target, 7, 5);
+        a.paint(7, 5, "forest", None, None);
+        a.set(shooter, "men = 150");
+        let r = a.act(&mut blue, shooter, "volley", json!({"target": target}));
+        assert_eq!(r.status, 200, "{}", r.body);
+        let v = r.json();
+        let d = v["report"]["defender"]["damage_roll"].as_i64().unwrap();
+        assert!((10..=20).contains(&d));
+        assert_eq!(
+            v["report"]["draws"][0]["value"].as_i64(),
+            Some(d),
+            "the die is in the report"
+        );
+        assert_eq!(v["report"]["defender"]["protection"].as_i64(), Some(25));
+        let losses = expected_losses(d, 150, 200, 25.0, 200);
+        let wounded = expected_wounded(losses, 5, 10);
+        assert_eq!(v["report"]["defender"]["losses"].as_i64(), Some(losses));
+        assert_eq!(v["report"]["defender"]["wounded"].as_i64(), Some(wounded));
+        assert_eq!(v["company"]["ap"].as_i64(), Some(20));
+        assert_eq!(v["company"]["xp"].as_i64(), Some((losses / 10).max(1)));
+        let t = a.company(&mut red, target);
+        assert_eq!(
+            (t["men"].as_i64(), t["wounded"].as_i64()),
+            (Some(200 - losses), Some(wounded))
+        );
+        // Both nations read the report.
+        for who in [&mut blue, &mut red] {
+            let ev = who
+                .get_json(&format!("/api/v1/worlds/{}/events", a.world))
+                .json();
+            assert!(ev["events"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|e| e["kind"] == "volley"));
+        }
+    }
+);
+
+both!(melee_strikes_both_sides_at_once, |b| {
+    let a = arena(b);
+    let mut blue = a.blue.clone();
+    let mut red = a.red.clone();
+    let cav = a.raise(&mut blue, "cavalry", "Cuirassiers");
+    let inf = a.raise(&mut red, "infantry", "Preobrazhensky");
+    a.put(cav, 3, 4);
+    a.put(inf, 4, 4);
+    a.paint(3, 4, "slope", None, None);
+    a.paint(4, 4, "plateau", None, None);
+    let r = a.act(&mut blue, cav, "melee", json!({"target": inf}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let v = r.json();
+    let rep = &v["report"];
+    let d_att = rep["defender"]["damage_roll"].as_i64().unwrap();
+    let d_def = rep["attacker"]["damage_roll"].as_i64().unwrap();
+    assert!((15..=30).contains(&d_att) && (10..=20).contains(&d_def));
+    assert_eq!(
+        rep["defender"]["protection"].as_i64(),
+        Some(50),
+        "plateau against an attacker on a slope"
+    );
+    assert_eq!(
+        rep["defender"]["losses"].as_i64(),
+        Some(expected_losses(d_att, 120, 120, 50.0, 200))
+    );
+    assert_eq!(
+        rep["attacker"]["losses"].as_i64(),
+        Some(expected_losses(d_def, 200, 200, 0.0, 120))
+    );
+    assert_eq!(v["company"]["ap"].as_i64(), Some(32 - 6));
+    assert_eq!(rep["draws"].as_array().unwrap().len(), 2);
+});
+
+both!(every_combat_refusal_has_its_code, |b| {
+    let a = arena(b);
+    let mut blue = a.blue.clone();
+    let mut red = a.red.clone();
+    let inf = a.raise(&mut blue, "infantry", "Ligne");
+    let cav = a.raise(&mut blue, "cavalry", "Dragons");
+    let gun = a.raise(&mut blue, "artillery", "Canons");
+    let e1 = a.raise(&mut red, "infantry", "Far");
+    let e2 = a.raise(&mut red, "voltigeurs", "Jaegers");
+    let e3 = a.raise(&mut red, "infantry", "Fort garrison");
+    a.put(inf, 2, 2);
+    a.put(cav, 2, 6);
+    a.put(gun, 0, 9);
+    // Out of range but in sight (distance 3, perception 3).
+    a.put(e1, 5, 2);
+    a.refused(
+        &mut blue,
+        inf,
+        "volley",
+        json!({"target": e1}),
+        "out_of_range",
+    );
+    // No line of sight through a forest.
+    a.put(e1, 4, 2);
+    a.paint(3, 2, "forest", None, None);
+    a.refused(
+        &mut blue,
+        inf,
+        "volley",
+        json!({"target": e1}),
+        "no_line_of_sight",
+    );
+    // Cavalry cannot volley; artillery cannot melee.
+    a.refused(
+        &mut blue,
+        cav,
+        "volley",
+        json!({"target": e1}),
+        "cannot_volley",
+    );
+    a.put(e3, 1, 9);
+    a.refused(
+        &mut blue,
+        gun,
+        "melee",
+        json!({"target": e3}),
+        "cannot_melee",
+    );
+    // Melee against a fort is refused: ranged attacks only.
+    a.paint(3, 6, "fort", Some("Red"), Some(15));
+    a.put(e3, 3, 6);
+    a.refused(
+        &mut blue,
+        cav,
+        "melee",
+        json!({"target": e3}),
+        "ranged_only",
+    );
+    // Hidden voltigeurs on fields: invisible at distance 2, visible but hidden at distance 1.
+    a.paint(2, 4, "fields", None, None);
+    a.put(e2, 2, 4);
+    a.refused(&mut blue, inf, "volley", json!({"target": e2}), "not_found");
+    a.put(inf, 2, 3);
+    a.refused(
+        &mut blue,
+        inf,
+        "volley",
+        json!({"target": e2}),
+        "hidden_target",
+    );
+    // Melee reaches them.
+    assert_eq!(
+        a.act(&mut blue, inf, "melee", json!({"target": e2})).status,
+        200
+    );
+    // Melee at distance 2.
+    a.refused(
+        &mut blue,
+        cav,
+        "melee",
+        json!({"target": e1}),
+        "not_adjacent",
+    );
+    // Not enough AP.
+    a.set(inf, "ap = 3");
+    a.put(e1, 3, 3);
+    a.refused(
+        &mut blue,
+        inf,
+        "volley",
+        json!({"target": e1}),
+        "not_enough_ap",
+    );
+    // Own nation's company, unknown company, another player's company acting.
+    a.put(cav, 1, 3);
+    a.refused(&mut blue, cav, "melee", json!({"target": inf}), "invalid");
+    a.refused(
+        &mut blue,
+        cav,
+        "melee",
+        json!({"target": 99999}),
+        "not_found",
+    );
+    a.refused(&mut red, cav, "melee", json!({"target": e1}), "not_found");
+    a.refused(&mut blue, cav, "melee", json!({"target": "e1"}), "invalid");
+    a.refused(&mut blue, cav, "dance", json!({}), "not_found");
+});
+
+both!(
+    an_enemy_beyond_perception_is_absent_from_the_map_and_pages,
+    |b| {
+        let a = arena(b);
+        let mut blue = a.blue.clone();
+        let mut red = a.red.clone();
+        let scout = a.raise(&mut blue, "infantry", "Scouts");
+        let near = a.raise(&mut red, "infantry", "NearGuard");
+        let far = a.raise(&mut red, "cavalry", "FarRiders");
+        a.put(scout, 2, 2);
+        a.put(near, 5, 2);
+        a.put(far, 6, 2);
+        let m = blue
+            .get_json(&format!("/api/v1/worlds/{}/map", a.world))
+            .json();
+        let names: Vec<&str> = m["companies"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["name"].as_str().unwrap())
+            .collect();
+        assert!(
+            names.contains(&"Scouts") && names.contains(&"NearGuard"),
+            "{names:?}"
+        );
+        assert!(!names.contains(&"FarRiders"), "{names:?}");
+        // Enemy figures are not shown; cells outside vision are marked unseen.
+        let near_v = m["companies"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["name"] == "NearGuard")
+            .unwrap()
+            .clone();
+        assert!(near_v["men"].is_null() && near_v["ap"].is_null());
+        let cell = |x: i64, y: i64| {
+            m["cells"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|c| c["x"] == x && c["y"] == y)
+                .unwrap()
+                .clone()
+        };
+        assert_eq!(cell(5, 2)["seen"], true);
+        assert_eq!(cell(6, 2)["seen"], false);
+        // Perception from a plateau is one further.
+        a.paint(2, 2, "plateau", None, None);
+        let m = blue
+            .get_json(&format!("/api/v1/worlds/{}/map", a.world))
+            .json();
+        assert!(m["companies"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["name"] == "FarRiders"));
+        // The world page hides it as well.
+        a.paint(2, 2, "forest", None, None);
+        let m = blue
+            .get_json(&format!(
+                "/api/v1/worlds/{}/map?x0=0&y0=0&x1=15&y1=9",
+                a.world
+            ))
+            .json();
+        assert!(
+            !m["companies"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|c| c["name"] == "NearGuard"),
+            "forest: perception 1"
+        );
+        let _ = red.get_json("/api/v1/me");
+    }
+);
+
+both!(entering_captures_mines_towns_and_breached_forts, |b| {
+    let a = arena(b);
+    let mut blue = a.blue.clone();
+    let id = a.raise(&mut blue, "cavalry", "Lanciers");
+    let (blue_n, red_n) = (a.nation("Blue"), a.nation("Red"));
+    a.put(id, 5, 5);
+    a.paint(6, 5, "mine", Some("Red"), None);
+    let r = a.act(&mut blue, id, "move", json!({"path": [[6, 5]]}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(a.cell_owner(6, 5), blue_n);
+    assert_eq!(r.json()["captures"][0]["what"], "mine");
+    // The church takes the whole town.
+    let town = a.app.count(&format!(
+        "SELECT CAST(id AS BIGINT) AS n FROM towns WHERE world_id = {}",
+        a.world
+    ));
+    for (x, t) in [(8, "village"), (9, "church"), (10, "town")] {
+        a.paint(x, 5, t, Some("Red"), None);
+        a.exec(&format!(
+            "UPDATE cells SET town_id = {town} WHERE world_id = {} AND x = {x} AND y = 5",
+            a.world
+        ));
+    }
+    let r = a.act(
+        &mut blue,
+        id,
+        "move",
+        json!({"path": [[7, 5], [8, 5], [9, 5]]}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    for x in [8, 9, 10] {
+        assert_eq!(a.cell_owner(x, 5), blue_n, "cell {x}");
+    }
+    assert_eq!(
+        a.app.count(&format!(
+            "SELECT CAST(owner_id AS BIGINT) AS n FROM towns WHERE id = {town}"
+        )),
+        blue_n
+    );
+    // Red reads that it lost the town.
+    let mut red = a.red.clone();
+    let ev = red
+        .get_json(&format!("/api/v1/worlds/{}/events", a.world))
+        .json();
+    assert!(ev["events"][0]["summary"]
+        .as_str()
+        .unwrap()
+        .contains("took the town of Village"));
+    // A breached fort, empty, is taken by entering it.
+    a.put(id, 12, 5);
+    a.paint(13, 5, "fort", Some("Red"), Some(0));
+    assert_eq!(
+        a.act(&mut blue, id, "move", json!({"path": [[13, 5]]}))
+            .status,
+        200
+    );
+    assert_eq!(a.cell_owner(13, 5), blue_n);
+    assert_ne!(blue_n, red_n);
+});
+
+both!(bombard_repair_bridge_heal_and_reinforce, |b| {
+    let a = arena(b);
+    let mut blue = a.blue.clone();
+    let mut red = a.red.clone();
+    let gun = a.raise(&mut blue, "artillery", "Gribeauval");
+    let sap = a.raise(&mut red, "sappers", "Pontonniers");
+    let inf = a.raise(&mut blue, "infantry", "Ligne");
+    a.put(gun, 2, 2);
+    a.put(sap, 7, 3);
+    a.paint(6, 2, "fort", Some("Red"), Some(15));
+    let r = a.act(&mut blue, gun, "bombard", json!({"at": [6, 2]}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let v = r.json();
+    let d = v["report"]["draws"][0]["value"].as_i64().unwrap();
+    assert!((1..=3).contains(&d));
+    assert_eq!(v["report"]["after"].as_i64(), Some(15 - d));
+    assert_eq!(v["company"]["ap"].as_i64(), Some(10));
+    // Red's sappers, next to it, repair 2 points.
+    let r = a.act(&mut red, sap, "repair", json!({"at": [6, 2]}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(
+        r.json()["report"]["after"].as_i64(),
+        Some((15 - d + 2).min(15))
+    );
+    a.refused(
+        &mut blue,
+        inf,
+        "repair",
+        json!({"at": [6, 2]}),
+        "not_sappers",
+    );
+    a.refused(&mut red, sap, "repair", json!({"at": [1, 1]}), "invalid");
+    a.refused(
+        &mut red,
+        sap,
+        "build-bridge",
+        json!({"at": [8, 3]}),
+        "not_river",
+    );
+    a.paint(8, 3, "river", None, None);
+    a.paint(9, 3, "river", None, None);
+    a.refused(
+        &mut red,
+        sap,
+        "build-bridge",
+        json!({"at": [9, 3]}),
+        "not_adjacent",
+    );
+    let r = a.act(&mut red, sap, "build-bridge", json!({"at": [8, 3]}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(
+        a.app.count(&format!(
+            "SELECT COUNT(*) FROM cells WHERE world_id = {} AND terrain = 'bridge'",
+            a.world
+        )),
+        1
+    );
+    a.paint(2, 9, "fortifications", Some("Red"), Some(12));
+    a.refused(
+        &mut blue,
+        gun,
+        "bombard",
+        json!({"at": [2, 9]}),
+        "out_of_range",
+    );
+    // Heal 10 (15 on animals).
+    a.set(inf, "men = 150, wounded = 30");
+    a.put(inf, 0, 5);
+    let r = a.act(&mut blue, inf, "heal", json!({}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let c = a.company(&mut blue, inf);
+    assert_eq!(
+        (c["men"].as_i64(), c["wounded"].as_i64(), c["ap"].as_i64()),
+        (Some(160), Some(20), Some(20))
+    );
+    a.paint(0, 5, "animals", None, None);
+    a.act(&mut blue, inf, "heal", json!(null));
+    let c = a.company(&mut blue, inf);
+    assert_eq!(
+        (c["men"].as_i64(), c["wounded"].as_i64()),
+        (Some(175), Some(5))
+    );
+    // Reinforce on an owned farm: reserve men in, one resource each.
+    a.refused(&mut blue, inf, "reinforce", json!({"men": 10}), "invalid");
+    a.paint(0, 5, "farm", Some("Red"), None);
+    a.exec(&format!(
+        "UPDATE players SET reserve = 40 WHERE world_id = {}",
+        a.world
+    ));
+    a.refused(&mut blue, inf, "reinforce", json!({"men": 10}), "not_owned");
+    a.paint(0, 5, "farm", Some("Blue"), None);
+    a.refused(&mut blue, inf, "reinforce", json!({"men": 41}), "invalid");
+    let treasury = |a: &Arena| {
+        a.app.count(&format!(
+            "SELECT CAST(treasury AS BIGINT) AS n FROM nations WHERE id = {}",
+            a.nation("Blue")
+        ))
+    };
+    let before = treasury(&a);
+    let r = a.act(&mut blue, inf, "reinforce", json!({"men": 20}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(a.company(&mut blue, inf)["men"].as_i64(), Some(195));
+    assert_eq!(treasury(&a), before - 20);
+    a.exec(&format!(
+        "UPDATE nations SET treasury = 3 WHERE id = {}",
+        a.nation("Blue")
+    ));
+    a.refused(&mut blue, inf, "reinforce", json!({"men": 5}), "treasury");
+});
+
+both!(a_destroyed_company_leaves_the_map, |b| {
+    let a = arena(b);
+    let mut blue = a.blue.clone();
+    let mut red = a.red.clone();
+    let gun = a.raise(&mut blue, "artillery", "Gros canons");
+    let victim = a.raise(&mut red, "infantry", "Remnant");
+    a.put(gun, 2, 2);
+    a.put(victim, 4, 2);
+    a.set(victim, "men = 3, wounded = 40");
+    let r = a.act(&mut blue, gun, "volley", json!({"target": victim}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["report"]["defender"]["destroyed"], true);
+    assert_eq!(
+        a.app.count(&format!(
+            "SELECT COUNT(*) FROM companies WHERE id = {victim}"
+        )),
+        0
+    );
+    assert_eq!(
+        red.get_json(&format!("/api/v1/companies/{victim}")).status,
+        404
+    );
+    let summary = crate::support::db::count(
+        &mut a.app.conn(),
+        &format!("SELECT COUNT(*) FROM events WHERE target_company_id = {victim}"),
+    );
+    assert_eq!(summary, 1);
+});
+
+both!(regiments_and_their_headquarters, |b| {
+    let a = arena(b);
+    let w = a.world;
+    let mut blue = a.blue.clone();
+    let mut red = a.red.clone();
+    let r = blue.post_json(
+        &format!("/api/v1/worlds/{w}/regiments"),
+        json!({"name": "Garde"}),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let rid = r.json()["id"].as_i64().unwrap();
+    assert_eq!(
+        red.post_json(
+            &format!("/api/v1/worlds/{w}/regiments/{rid}/join"),
+            json!({})
+        )
+        .code(),
+        "forbidden"
+    );
+    assert_eq!(
+        blue.post_json(
+            &format!("/api/v1/worlds/{w}/regiments"),
+            json!({"name": "Garde"})
+        )
+        .code(),
+        "conflict"
+    );
+    a.paint(3, 3, "farm", Some("Red"), None);
+    let r = blue.json(
+        "PUT",
+        &format!("/api/v1/worlds/{w}/regiments/{rid}/headquarters"),
+        Some(json!({"at": [3, 3]})),
+    );
+    assert_eq!(r.code(), "not_owned");
+    a.paint(3, 4, "plain", None, None);
+    let r = blue.json(
+        "PUT",
+        &format!("/api/v1/worlds/{w}/regiments/{rid}/headquarters"),
+        Some(json!({"at": [3, 4]})),
+    );
+    assert_eq!(r.code(), "invalid");
+    a.paint(3, 3, "farm", Some("Blue"), None);
+    let r = blue.json(
+        "PUT",
+        &format!("/api/v1/worlds/{w}/regiments/{rid}/headquarters"),
+        Some(json!({"at": [3, 3]})),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["headquarters"], json!([3, 3]));
+});
+
+both!(nations_show_holdings_and_members_to_their_own, |b| {
+    let a = arena(b);
+    let mut blue = a.blue.clone();
+    a.raise(&mut blue, "infantry", "One");
+    a.paint(5, 5, "mine", Some("Blue"), None);
+    a.paint(6, 6, "fort", Some("Blue"), Some(15));
+    let v = blue
+        .get_json(&format!("/api/v1/worlds/{}/nations", a.world))
+        .json();
+    let list = v["nations"].as_array().unwrap();
+    let blue_n = list.iter().find(|n| n["name"] == "Blue").unwrap();
+    let red_n = list.iter().find(|n| n["name"] == "Red").unwrap();
+    assert_eq!(
+        (
+            blue_n["mines"].as_i64(),
+            blue_n["forts"].as_i64(),
+            blue_n["companies"].as_i64(),
+            blue_n["players"].as_i64()
+        ),
+        (Some(1), Some(1), Some(1), Some(1))
+    );
+    // Score: 5 per mine + 5 per fort + 1 per company; Red holds the town: 10.
+    assert_eq!(blue_n["score"].as_i64(), Some(11));
+    assert_eq!(red_n["score"].as_i64(), Some(10));
+    assert_eq!(red_n["towns"], json!(["Village"]));
+    assert_eq!(blue_n["members"], json!(["blue_player"]));
+    assert!(
+        red_n["members"].is_null(),
+        "another nation's members are not listed"
+    );
+});
+
+both!(
+    fifty_concurrent_one_step_moves_apply_exactly_the_affordable_three,
+    |b| {
+        let a = arena(b);
+        let mut blue = a.blue.clone();
+        let id = a.raise(&mut blue, "infantry", "Racers");
+        a.put(id, 5, 5);
+        a.set(id, "ap = 3");
+        let handles: Vec<_> = (0..50)
+            .map(|i| {
+                let mut c = blue.clone();
+                let target = if i % 2 == 0 { [6, 5] } else { [5, 5] };
+                std::thread::spawn(move || {
+                    c.post_json(
+                        &format!("/api/v1/companies/{id}/move"),
+                        json!({"path": [target]}),
+                    )
+                })
+            })
+            .collect();
+        let results: Vec<_> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+        assert!(
+            results.iter().all(|r| r.status < 500),
+            "no 500: {:?}",
+            results.iter().map(|r| r.status).collect::<Vec<_>>()
+        );
+        let ok = results.iter().filter(|r| r.status == 200).count();
+        assert_eq!(
+            ok,
+            3,
+            "{:?}",
+            results
+                .iter()
+                .map(|r| (r.status, r.body.clone()))
+                .filter(|(s, _)| *s != 200)
+                .take(3)
+                .collect::<Vec<_>>()
+        );
+        let c = a.company(&mut blue, id);
+        assert_eq!(c["ap"].as_i64(), Some(0));
+        assert_eq!(
+            a.app.count(&format!(
+                "SELECT COUNT(*) FROM events WHERE kind = 'move' AND company_id = {id}"
+            )),
+            3
+        );
+    }
+);
+
+both!(two_companies_racing_for_one_cell_one_wins, |b| {
+    let a = arena(b);
+    let mut blue = a.blue.clone();
+    let mut red = a.red.clone();
+    for round in 0..5 {
+        let x = 3 + round * 2;
+        let c1 = a.raise(&mut blue, "cavalry", &format!("B{round}"));
+        let c2 = a.raise(&mut red, "cavalry", &format!("R{round}"));
+        a.put(c1, x - 1, 4);
+        a.put(c2, x + 1, 4);
+        let (mut p, mut q) = (blue.clone(), red.clone());
+        let t1 = std::thread::spawn(move || {
+            p.post_json(
+                &format!("/api/v1/companies/{c1}/move"),
+                json!({"path": [[x, 4]]}),
+            )
+        });
+        let t2 = std::thread::spawn(move || {
+            q.post_json(
+                &format!("/api/v1/companies/{c2}/move"),
+                json!({"path": [[x, 4]]}),
+            )
+        });
+        let (r1, r2) = (t1.join().unwrap(), t2.join().unwrap());
+        let mut statuses = [r1.status, r2.status];
+        statuses.sort();
+        assert_eq!(statuses, [200, 409], "{} / {}", r1.body, r2.body);
+        let loser = if r1.status == 409 { &r1 } else { &r2 };
+        assert_eq!(loser.code(), "occupied");
+        assert_eq!(
+            a.app.count(&format!(
+                "SELECT COUNT(*) FROM companies WHERE world_id = {} AND x = {x} AND y = 4",
+                a.world
+            )),
+            1
+        );
+        a.exec(&format!("DELETE FROM companies WHERE id IN ({c1}, {c2})"));
+    }
+});

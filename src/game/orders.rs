@@ -489,3 +489,29 @@ impl Ctx<'_> {
         Ok((self.event("reinforce", summary, json!(r)), json!(r)))
     }
 }
+
+/// The cheapest path and its cost for one of the actor's companies to `to`, without moving:
+/// what the cell panel offers.
+pub fn preview_move(
+    conn: &mut DbConnection,
+    rs: &Ruleset,
+    actor: &Actor,
+    company_id: i32,
+    to: Pos,
+) -> GameResult<(Vec<Pos>, i32)> {
+    let (company, player) = access::own_company(conn, actor, company_id)?;
+    let w = super::worlds::get(conn, company.world_id)?;
+    let me = Placed {
+        company,
+        nation_id: player.nation_id,
+        user_id: actor.user_id,
+    };
+    let ctx = Ctx {
+        rs,
+        actor,
+        w: &w,
+        player: &player,
+        me: &me,
+    };
+    ctx.path_to(conn, to)
+}

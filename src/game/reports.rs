@@ -49,6 +49,18 @@ pub fn visible_events(
     since: i32,
     limit: i64,
 ) -> GameResult<Vec<Event>> {
+    visible_between(conn, actor, world_id, since, i32::MAX, limit)
+}
+
+/// Visible events with `since < id < before`, newest first.
+pub fn visible_between(
+    conn: &mut DbConnection,
+    actor: &Actor,
+    world_id: i32,
+    since: i32,
+    before: i32,
+    limit: i64,
+) -> GameResult<Vec<Event>> {
     let nation: Option<i32> = players::table
         .filter(players::world_id.eq(world_id))
         .filter(players::user_id.eq(actor.user_id))
@@ -58,6 +70,7 @@ pub fn visible_events(
     let mut q = events::table
         .filter(events::world_id.eq(world_id))
         .filter(events::id.gt(since))
+        .filter(events::id.lt(before))
         .into_boxed();
     q = match nation {
         Some(n) => q.filter(
@@ -79,4 +92,18 @@ pub fn visible_events(
         .limit(limit)
         .select(Event::as_select())
         .load(conn)?)
+}
+
+/// One event of a world, if the actor may read it.
+pub fn visible_event(
+    conn: &mut DbConnection,
+    actor: &Actor,
+    world_id: i32,
+    id: i32,
+) -> GameResult<Option<Event>> {
+    Ok(
+        visible_between(conn, actor, world_id, id - 1, id.saturating_add(1), 1)?
+            .into_iter()
+            .next(),
+    )
 }

@@ -245,3 +245,74 @@ pub fn nations(
     out.sort_by(|a, b| b.score.cmp(&a.score).then(a.id.cmp(&b.id)));
     Ok(out)
 }
+
+/// Everything the cell panel tells about one cell.
+#[derive(Clone, Debug, Serialize)]
+pub struct CellInfo {
+    pub x: i32,
+    pub y: i32,
+    pub terrain: String,
+    pub ap: i32,
+    pub volley_protection: i32,
+    pub melee_protection: i32,
+    pub confidence: i32,
+    pub vision: i32,
+    pub owner: Option<String>,
+    pub town: Option<String>,
+    pub structure: Option<i32>,
+    pub structure_max: Option<i32>,
+    pub breached: bool,
+    pub stops_movement: bool,
+    pub blocks_los: bool,
+}
+
+pub fn cell_info(
+    conn: &mut DbConnection,
+    rs: &Ruleset,
+    w: &World,
+    at: Pos,
+) -> GameResult<Option<CellInfo>> {
+    if !worlds::bounds_of(w).contains(at) {
+        return Ok(None);
+    }
+    let row: CellRow = cells::table
+        .find((w.id, at.x, at.y))
+        .select(CellRow::as_select())
+        .first(conn)?;
+    let cell = worlds::cell_of(&row);
+    let t = rs.terrain(cell.terrain);
+    let owner = match row.owner_id {
+        Some(o) => nations::table
+            .find(o)
+            .select(nations::name)
+            .first(conn)
+            .optional()?,
+        None => None,
+    };
+    let town = match row.town_id {
+        Some(t) => towns::table
+            .find(t)
+            .select(towns::name)
+            .first(conn)
+            .optional()?,
+        None => None,
+    };
+    let ct = cell.combat_terrain(rs);
+    Ok(Some(CellInfo {
+        x: at.x,
+        y: at.y,
+        terrain: row.terrain.clone(),
+        ap: t.ap(worlds::season_of(w)),
+        volley_protection: ct.volley_protection,
+        melee_protection: ct.melee_protection,
+        confidence: ct.confidence,
+        vision: t.vision,
+        owner,
+        town,
+        structure: row.structure,
+        structure_max: t.structure,
+        breached: cell.is_breached(rs),
+        stops_movement: t.has(Flag::StopsMovement),
+        blocks_los: t.has(Flag::BlocksLos),
+    }))
+}

@@ -31,6 +31,30 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             web::post().to(pages::admin::update_user),
         )
         .route("/worlds/{w}", web::get().to(pages::world::show))
+        .route("/worlds/{w}/join", web::post().to(pages::orders::join))
+        .route(
+            "/worlds/{w}/companies",
+            web::post().to(pages::orders::raise),
+        )
+        .route("/worlds/{w}/reports", web::get().to(pages::reports::index))
+        .route("/worlds/{w}/nations", web::get().to(pages::nations::index))
+        .route(
+            "/worlds/{w}/regiments",
+            web::post().to(pages::orders::create_regiment),
+        )
+        .route(
+            "/worlds/{w}/regiments/{r}/join",
+            web::post().to(pages::orders::join_regiment),
+        )
+        .route(
+            "/worlds/{w}/regiments/{r}/headquarters",
+            web::post().to(pages::orders::set_headquarters),
+        )
+        .route("/companies/{c}", web::get().to(pages::company::show))
+        .route(
+            "/companies/{c}/{action}",
+            web::post().to(pages::orders::act),
+        )
         .service(
             web::scope("/api/v1")
                 .route("/users", web::post().to(api::accounts::register))

@@ -6,4 +6,5 @@ mod support;
 
 mod accounts;
 mod foundation;
+mod pages;
 mod play;

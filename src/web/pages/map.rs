@@ -20,6 +20,8 @@ pub struct CellView {
     pub structure_pct: Option<i32>,
     pub structure: Option<i32>,
     pub fog: bool,
+    /// Where clicking the cell leads (the same page with the cell selected).
+    pub href: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -40,6 +42,40 @@ pub struct MapView {
     pub height_px: i32,
     pub cells: Vec<CellView>,
     pub labels: Vec<Label>,
+    pub units: Vec<UnitView>,
+    /// Links on the four edges that pan the view (none on the whole-map view).
+    pub pan: Option<Pan>,
+    pub selected: Option<(i32, i32)>,
+}
+
+#[derive(Serialize)]
+pub struct Pan {
+    pub north: Option<String>,
+    pub south: Option<String>,
+    pub west: Option<String>,
+    pub east: Option<String>,
+}
+
+/// A company drawn on the map.
+#[derive(Serialize)]
+pub struct UnitView {
+    pub id: i32,
+    pub name: String,
+    pub kind: String,
+    pub nation: String,
+    pub x: i32,
+    pub y: i32,
+    pub cx: i32,
+    pub cy: i32,
+    pub color: String,
+    pub letter: String,
+    pub mine: bool,
+    pub selected: bool,
+    pub men: Option<i32>,
+    pub ap: Option<i32>,
+    pub men_pct: i32,
+    pub ap_pct: i32,
+    pub href: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -67,6 +103,7 @@ pub fn legend(rs: &Ruleset, season: Season) -> Vec<LegendItem> {
 
 /// Builds the drawing of `rows` (a rectangle starting at x0, y0); `fogged` says which cells
 /// the viewer does not see.
+#[allow(clippy::too_many_arguments)]
 pub fn build(
     rs: &Ruleset,
     cell_px: i32,
@@ -75,6 +112,7 @@ pub fn build(
     nations: &[Nation],
     towns: &[Town],
     fogged: impl Fn(i32, i32) -> bool,
+    href: impl Fn(i32, i32) -> Option<String>,
 ) -> MapView {
     let nation: HashMap<i32, &Nation> = nations.iter().map(|n| (n.id, n)).collect();
     let town: HashMap<i32, &Town> = towns.iter().map(|t| (t.id, t)).collect();
@@ -113,6 +151,7 @@ pub fn build(
                 structure_pct: max.map(|m| r.structure.unwrap_or(0) * 100 / m.max(1)),
                 structure: r.structure,
                 fog: fogged(r.x, r.y),
+                href: href(r.x, r.y),
             }
         })
         .collect();
@@ -126,5 +165,20 @@ pub fn build(
         height_px: rows_n * cell_px,
         cells,
         labels,
+        units: Vec::new(),
+        pan: None,
+        selected: None,
     }
+}
+
+/// The letter drawn on a company's token.
+pub fn letter(kind: &str) -> String {
+    match kind {
+        "voltigeurs" => "V",
+        "cavalry" => "C",
+        "artillery" => "A",
+        "sappers" => "S",
+        _ => "I",
+    }
+    .to_string()
 }

@@ -2,10 +2,14 @@
 
 pub mod account;
 pub mod admin;
+pub mod company;
 pub mod health;
 pub mod home;
 pub mod login;
 pub mod map;
+pub mod nations;
+pub mod orders;
+pub mod reports;
 pub mod world;
 
 use super::auth::{anon_csrf_cookie, Viewer};

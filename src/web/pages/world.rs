@@ -1,52 +1,385 @@
-//! `/worlds/{w}`: the map of a world.
+//! `/worlds/{w}`: the map around the player's companies with fog of war, the selected cell's
+//! panel and what the selected company can do there; joining and raising.
 
-use super::{map, page};
-use crate::game::worlds;
+use super::map::{self, MapView, Pan, UnitView};
+use super::{page, reports};
+use crate::db::models::{Company, Player};
+use crate::game::access::Actor;
+use crate::game::views::{self, CellInfo, PlayerMap};
+use crate::game::{access, orders, play, worlds, GameResult};
+use crate::rules::{Kind, Pos, Terrain};
+use crate::scheduler;
 use crate::web::auth::Viewer;
 use crate::web::error::PageError;
 use crate::web::AppState;
 use actix_web::{web, HttpResponse};
-use serde_json::json;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+/// (cell size in pixels, columns, rows) for zoom levels 1 (far) to 3 (near).
+const ZOOMS: [(i32, i32, i32); 3] = [(14, 48, 32), (22, 30, 20), (34, 18, 12)];
+
+#[derive(Deserialize, Default)]
+pub struct WorldQuery {
+    pub x: Option<i32>,
+    pub y: Option<i32>,
+    pub zoom: Option<i32>,
+    /// The selected cell, `x,y`.
+    pub cell: Option<String>,
+    pub company: Option<i32>,
+    pub report: Option<i32>,
+}
+
+pub fn parse_cell(s: &str) -> Option<Pos> {
+    let (x, y) = s.split_once(',')?;
+    Some(Pos::new(x.trim().parse().ok()?, y.trim().parse().ok()?))
+}
+
+/// The page's state, enough to build every link on it.
+#[derive(Clone, Copy)]
+struct View {
+    world: i32,
+    cx: i32,
+    cy: i32,
+    zoom: i32,
+    cell: Option<Pos>,
+    company: Option<i32>,
+}
+
+impl View {
+    fn href(&self) -> String {
+        let mut s = format!(
+            "/worlds/{}?x={}&y={}&zoom={}",
+            self.world, self.cx, self.cy, self.zoom
+        );
+        if let Some(c) = self.company {
+            s.push_str(&format!("&company={c}"));
+        }
+        if let Some(p) = self.cell {
+            s.push_str(&format!("&cell={},{}", p.x, p.y));
+        }
+        s
+    }
+
+    fn with(&self, f: impl FnOnce(&mut View)) -> String {
+        let mut v = *self;
+        f(&mut v);
+        v.href()
+    }
+}
+
+#[derive(Serialize)]
+struct Possible {
+    can_move: bool,
+    move_cost: Option<i32>,
+    move_refusal: Option<String>,
+    target: Option<Value>,
+    can_volley: bool,
+    can_melee: bool,
+    can_bombard: bool,
+    can_repair: bool,
+    can_bridge: bool,
+    distance: i32,
+}
+
+struct Loaded {
+    w: crate::db::models::World,
+    nations: Vec<crate::db::models::Nation>,
+    towns: Vec<crate::db::models::Town>,
+    player: Option<Player>,
+    mine: Vec<Company>,
+    map: PlayerMap,
+    cell: Option<CellInfo>,
+    possible: Option<Possible>,
+    report: Option<Value>,
+    next_turn: Option<i64>,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn load(
+    conn: &mut crate::db::DbConnection,
+    state: &AppState,
+    actor: Option<&Actor>,
+    wid: i32,
+    q: &WorldQuery,
+    rect: impl Fn(&crate::db::models::World, Option<&Company>, Option<Pos>) -> (i32, i32, i32, i32),
+) -> GameResult<(Loaded, (i32, i32, i32, i32))> {
+    let rs = &state.config.rules;
+    let w = worlds::get(conn, wid)?;
+    let nations = worlds::nations_of(conn, wid)?;
+    let towns = worlds::towns_of(conn, wid)?;
+    let player = match actor {
+        Some(a) => access::player_in(conn, a, wid)?,
+        None => None,
+    };
+    let mine = match &player {
+        Some(p) => play::my_companies(conn, p.id)?,
+        None => Vec::new(),
+    };
+    let selected = q.company.and_then(|id| mine.iter().find(|c| c.id == id));
+    let spawn = player
+        .as_ref()
+        .and_then(|p| nations.iter().find(|n| n.id == p.nation_id))
+        .map(|n| Pos::new(n.spawn_x, n.spawn_y));
+    let r = rect(&w, selected.or(mine.first()), spawn);
+    let map = views::player_map(conn, rs, actor, &w, r, false)?;
+    let cell_pos = q.cell.as_deref().and_then(parse_cell);
+    let cell = match cell_pos {
+        Some(p) => views::cell_info(conn, rs, &w, p)?,
+        None => None,
+    };
+    let possible = match (actor, selected, &cell) {
+        (Some(a), Some(c), Some(info)) => Some(possibilities(conn, state, a, c, info, &map)?),
+        _ => None,
+    };
+    let report = match (actor, q.report) {
+        (Some(a), Some(id)) => reports::one(conn, a, wid, id)?,
+        _ => None,
+    };
+    let last = scheduler::last_ticks(conn, wid)?;
+    let next_turn = scheduler::next_due(
+        &state.config.settings.scheduler.turn,
+        last.turn,
+        w.schedule_anchor,
+    );
+    Ok((
+        Loaded {
+            w,
+            nations,
+            towns,
+            player,
+            mine,
+            map,
+            cell,
+            possible,
+            report,
+            next_turn,
+        },
+        r,
+    ))
+}
+
+/// What the selected company can do on the selected cell.
+fn possibilities(
+    conn: &mut crate::db::DbConnection,
+    state: &AppState,
+    actor: &Actor,
+    c: &Company,
+    info: &CellInfo,
+    map: &PlayerMap,
+) -> GameResult<Possible> {
+    let rs = &state.config.rules;
+    let at = Pos::new(info.x, info.y);
+    let here = Pos::new(c.x, c.y);
+    let kind: Kind = c.kind.parse().unwrap_or(Kind::Infantry);
+    let k = rs.kind(kind);
+    let target = map.companies.iter().find(|s| s.x == at.x && s.y == at.y);
+    let enemy = target.filter(|t| !t.mine && Some(t.nation_id) != map.nation_id);
+    let (can_move, move_cost, move_refusal) = if target.is_some() || at == here {
+        (false, None, None)
+    } else {
+        match orders::preview_move(conn, rs, actor, c.id, at) {
+            Ok((_, cost)) => (true, Some(cost), None),
+            Err(e) => (false, None, Some(e.to_string())),
+        }
+    };
+    let terrain: Terrain = info.terrain.parse().unwrap_or(Terrain::Plain);
+    let owner_is_mine = info.owner.is_some() && map.nation_id.is_some() && {
+        let nation = map.nation_id.unwrap_or(0);
+        worlds::nations_of(conn, c.world_id)?
+            .iter()
+            .any(|n| n.id == nation && Some(&n.name) == info.owner.as_ref())
+    };
+    let structure = rs.terrain(terrain).structure.is_some();
+    Ok(Possible {
+        can_move,
+        move_cost,
+        move_refusal,
+        target: target.map(|t| json!({"id": t.id, "name": t.name, "kind": t.kind, "nation": t.nation, "mine": t.mine, "hidden": t.hidden})),
+        can_volley: enemy.is_some() && k.volley.is_some(),
+        can_melee: enemy.is_some() && k.melee.is_some() && here.is_adjacent(at),
+        can_bombard: structure && !owner_is_mine && k.can(crate::rules::ruleset::Ability::Bombard),
+        can_repair: structure && owner_is_mine && k.can(crate::rules::ruleset::Ability::Repair),
+        can_bridge: rs.terrain(terrain).has(crate::rules::ruleset::Flag::River) && k.can(crate::rules::ruleset::Ability::BuildBridge),
+        distance: here.distance(at),
+    })
+}
 
 pub async fn show(
     state: web::Data<AppState>,
     viewer: Viewer,
     path: web::Path<i32>,
+    q: web::Query<WorldQuery>,
 ) -> Result<HttpResponse, PageError> {
-    let id = path.into_inner();
-    let (w, rows, nations, towns) = state
+    let wid = path.into_inner();
+    let q = q.into_inner();
+    let actor = viewer.actor();
+    // Spectators see the widest view; players start near their companies.
+    let zoom = q
+        .zoom
+        .unwrap_or(if actor.is_some() { 2 } else { 1 })
+        .clamp(1, 3);
+    let (cell_px, cols, rows) = ZOOMS[(zoom - 1) as usize];
+    let st = state.clone();
+    let (qx, qy) = (q.x, q.y);
+    let (cell, company) = (q.cell.as_deref().and_then(parse_cell), q.company);
+    let (l, rect) = state
         .db(move |conn| {
-            let w = worlds::get(conn, id)?;
-            let rows = worlds::all_cells(conn, id)?;
-            Ok((
-                w,
-                rows,
-                worlds::nations_of(conn, id)?,
-                worlds::towns_of(conn, id)?,
-            ))
+            load(conn, &st, actor.as_ref(), wid, &q, |w, selected, spawn| {
+                let centre = match (qx, qy) {
+                    (Some(x), Some(y)) => Pos::new(x, y),
+                    _ => selected
+                        .map(|c| Pos::new(c.x, c.y))
+                        .or(spawn)
+                        .unwrap_or(Pos::new(w.width / 2, w.height / 2)),
+                };
+                let (c, r) = (cols.min(w.width), rows.min(w.height));
+                let x0 = (centre.x - c / 2).clamp(0, w.width - c);
+                let y0 = (centre.y - r / 2).clamp(0, w.height - r);
+                (x0, y0, x0 + c - 1, y0 + r - 1)
+            })
         })
         .await?;
+    let (x0, y0, x1, y1) = rect;
+    let view = View {
+        world: wid,
+        cx: (x0 + x1) / 2,
+        cy: (y0 + y1) / 2,
+        zoom,
+        cell,
+        company: company.filter(|id| l.mine.iter().any(|c| c.id == *id)),
+    };
+    Ok(render(&state, &viewer, l, rect, view, cell_px)?)
+}
+
+fn render(
+    state: &AppState,
+    viewer: &Viewer,
+    l: Loaded,
+    rect: (i32, i32, i32, i32),
+    view: View,
+    cell_px: i32,
+) -> GameResult<HttpResponse> {
     let rs = &state.config.rules;
-    let season = worlds::season_of(&w);
-    let view = map::build(
+    let (x0, y0, x1, y1) = rect;
+    let (cols, rows) = (x1 - x0 + 1, y1 - y0 + 1);
+    let joined = l.player.is_some();
+    let seen = &l.map.seen;
+    let mut m: MapView = map::build(
         rs,
-        20,
-        (0, 0, w.width, w.height),
-        &rows,
-        &nations,
-        &towns,
-        |_, _| false,
+        cell_px,
+        (x0, y0, cols, rows),
+        &l.map.cells,
+        &l.nations,
+        &l.towns,
+        |x, y| joined && !seen.contains(&Pos::new(x, y)),
+        |x, y| Some(view.with(|v| v.cell = Some(Pos::new(x, y)))),
     );
-    Ok(page(&state, &viewer, "world.html", |ctx| {
-        ctx.insert("world", &json!({"id": w.id, "name": w.name, "width": w.width, "height": w.height, "turn": w.turn, "season": w.season, "paused": w.paused}));
-        ctx.insert(
-            "nations",
-            &nations
-                .iter()
-                .map(|n| json!({"name": n.name, "color": n.color, "treasury": n.treasury}))
-                .collect::<Vec<_>>(),
-        );
-        ctx.insert("map", &view);
+    m.selected = view.cell.map(|p| (p.x, p.y));
+    m.units = l
+        .map
+        .companies
+        .iter()
+        .map(|c| {
+            let full = c
+                .kind
+                .parse::<Kind>()
+                .map(|k| rs.kind(k).full_strength)
+                .unwrap_or(1)
+                .max(1);
+            let max_ap = c
+                .kind
+                .parse::<Kind>()
+                .map(|k| rs.kind(k).max_ap)
+                .unwrap_or(1)
+                .max(1);
+            UnitView {
+                id: c.id,
+                name: c.name.clone(),
+                kind: c.kind.clone(),
+                nation: c.nation.clone(),
+                x: c.x,
+                y: c.y,
+                cx: (c.x - x0) * cell_px + cell_px / 2,
+                cy: (c.y - y0) * cell_px + cell_px / 2,
+                color: c.color.clone(),
+                letter: map::letter(&c.kind),
+                mine: c.mine,
+                selected: Some(c.id) == view.company,
+                men: c.men,
+                ap: c.ap,
+                men_pct: c.men.map_or(0, |m| (m * 100 / full).clamp(0, 100)),
+                ap_pct: c.ap.map_or(0, |a| (a * 100 / max_ap).clamp(0, 100)),
+                href: Some(if c.mine {
+                    view.with(|v| {
+                        v.company = Some(c.id);
+                        v.cell = None;
+                    })
+                } else {
+                    view.with(|v| v.cell = Some(Pos::new(c.x, c.y)))
+                }),
+            }
+        })
+        .collect();
+    let step_x = (cols / 2).max(1);
+    let step_y = (rows / 2).max(1);
+    m.pan = Some(Pan {
+        north: (y0 > 0).then(|| view.with(|v| v.cy -= step_y)),
+        south: (y1 < l.w.height - 1).then(|| view.with(|v| v.cy += step_y)),
+        west: (x0 > 0).then(|| view.with(|v| v.cx -= step_x)),
+        east: (x1 < l.w.width - 1).then(|| view.with(|v| v.cx += step_x)),
+    });
+    let season = worlds::season_of(&l.w);
+    let my_nation = l
+        .player
+        .as_ref()
+        .and_then(|p| l.nations.iter().find(|n| n.id == p.nation_id));
+    let selected = view
+        .company
+        .and_then(|id| l.mine.iter().find(|c| c.id == id));
+    let zoom_links: Vec<Value> = (1..=3)
+        .map(|z| json!({"level": z, "href": view.with(|v| v.zoom = z), "current": z == view.zoom}))
+        .collect();
+    let mine: Vec<Value> = l
+        .mine
+        .iter()
+        .map(|c| {
+            json!({"id": c.id, "name": c.name, "kind": c.kind, "x": c.x, "y": c.y, "men": c.men, "wounded": c.wounded,
+                   "ap": c.ap, "morale": c.morale, "href": view.with(|v| { v.company = Some(c.id); v.cell = None; v.cx = c.x; v.cy = c.y; })})
+        })
+        .collect();
+    let here = view.href();
+    Ok(page(state, viewer, "world.html", |ctx| {
+        ctx.insert("world", &json!({"id": l.w.id, "name": l.w.name, "width": l.w.width, "height": l.w.height, "turn": l.w.turn, "season": l.w.season, "paused": l.w.paused}));
+        ctx.insert("nations", &l.nations.iter().map(|n| json!({"id": n.id, "name": n.name, "color": n.color, "treasury": n.treasury})).collect::<Vec<_>>());
+        ctx.insert("map", &m);
+        ctx.insert("units", &m.units);
         ctx.insert("legend", &map::legend(rs, season));
+        ctx.insert(
+            "player",
+            &l.player.as_ref().map(
+                |p| json!({"reserve": p.reserve, "nation": my_nation.map(|n| n.name.clone())}),
+            ),
+        );
+        ctx.insert("companies", &mine);
+        ctx.insert("company_limit", &rs.limits.max_companies_per_player);
+        ctx.insert("raise_cost", &rs.limits.raise_cost);
+        ctx.insert(
+            "kinds",
+            &Kind::ALL.iter().map(|k| k.as_str()).collect::<Vec<_>>(),
+        );
+        ctx.insert("selected", &selected.map(|c| json!({"id": c.id, "name": c.name, "kind": c.kind, "x": c.x, "y": c.y, "ap": c.ap, "men": c.men})));
+        ctx.insert("cell", &l.cell);
+        ctx.insert("possible", &l.possible);
+        ctx.insert("report", &l.report);
+        ctx.insert("zooms", &zoom_links);
+        ctx.insert("here", &here);
+        ctx.insert("pan", &m.pan);
+        ctx.insert("next_turn_at", &l.next_turn);
+        ctx.insert(
+            "next_turn_text",
+            &l.next_turn.map(crate::web::templates::format_time),
+        );
+        ctx.insert("viewport", &json!({"x0": x0, "y0": y0, "x1": x1, "y1": y1}));
     })?)
 }

@@ -68,6 +68,11 @@ impl TestApp {
     }
 
     pub fn spawn_with(backend: Backend, tweak: impl FnOnce(&mut Settings), demo: bool) -> TestApp {
+        // Server errors go to the failing test's captured output.
+        let _ = tracing_subscriber::fmt()
+            .with_env_filter("warn,grognard=info")
+            .with_test_writer()
+            .try_init();
         let db = db::TestDb::new(backend);
         let mut s = settings(&db.url);
         tweak(&mut s);

@@ -1,0 +1,48 @@
+//! `/worlds/{w}/nations`: the nations' holdings and scoreboard, the player's fellow members and
+//! regiments.
+
+use super::page;
+use crate::game::{access, play, views, worlds};
+use crate::web::auth::Viewer;
+use crate::web::error::PageError;
+use crate::web::AppState;
+use actix_web::{web, HttpResponse};
+use serde_json::json;
+
+pub async fn index(
+    state: web::Data<AppState>,
+    viewer: Viewer,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, PageError> {
+    let wid = path.into_inner();
+    let actor = viewer.actor();
+    let st = state.clone();
+    let (w, standings, player, regiments) = state
+        .db(move |conn| {
+            let w = worlds::get(conn, wid)?;
+            let player = match &actor {
+                Some(a) => access::player_in(conn, a, wid)?,
+                None => None,
+            };
+            let standings = views::nations(conn, &st.config.rules, player.as_ref().map(|p| p.nation_id), wid)?;
+            let regiments: Vec<_> = match &player {
+                Some(p) => play::regiments_of(conn, wid)?
+                    .into_iter()
+                    .filter(|r| r.nation_id == p.nation_id)
+                    .map(|r| json!({"id": r.id, "name": r.name, "hq": r.hq_x.zip(r.hq_y), "mine": p.regiment_id == Some(r.id)}))
+                    .collect(),
+                None => Vec::new(),
+            };
+            Ok((w, standings, player, regiments))
+        })
+        .await?;
+    Ok(page(&state, &viewer, "nations.html", |ctx| {
+        ctx.insert(
+            "world",
+            &json!({"id": w.id, "name": w.name, "turn": w.turn}),
+        );
+        ctx.insert("nations", &standings);
+        ctx.insert("joined", &player.is_some());
+        ctx.insert("regiments", &regiments);
+    })?)
+}

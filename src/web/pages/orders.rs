@@ -1,0 +1,263 @@
+//! The form posts of the game pages: joining, raising, company orders and regiments. They go
+//! through the same `game::` functions as the API, then redirect to the page with the report.
+
+use super::world::parse_cell;
+use super::{context, render_with, see_other};
+use crate::game::orders::{self, Order};
+use crate::game::{play, GameError};
+use crate::rules::Pos;
+use crate::web::auth::Viewer;
+use crate::web::error::PageError;
+use crate::web::AppState;
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpResponse};
+use serde::Deserialize;
+
+#[derive(Deserialize, Default)]
+pub struct OrderForm {
+    pub csrf: Option<String>,
+    pub to: Option<String>,
+    pub path: Option<String>,
+    pub target: Option<String>,
+    pub at: Option<String>,
+    pub men: Option<String>,
+    pub back: Option<String>,
+    pub nation: Option<String>,
+    pub kind: Option<String>,
+    pub name: Option<String>,
+}
+
+/// Only pages of this site are returned to.
+fn safe_back(back: Option<&str>) -> Option<String> {
+    back.filter(|b| {
+        b.starts_with('/') && !b.starts_with("//") && !b.contains('\\') && b.len() < 500
+    })
+    .map(str::to_string)
+}
+
+fn with_report(back: &str, event: i32) -> String {
+    let sep = if back.contains('?') { '&' } else { '?' };
+    format!("{back}{sep}report={event}")
+}
+
+fn cell(field: Option<&str>, what: &str) -> Result<Pos, GameError> {
+    field
+        .and_then(parse_cell)
+        .ok_or_else(|| GameError::Invalid(format!("give {what} as x,y")))
+}
+
+fn number(field: Option<&str>, what: &str) -> Result<i32, GameError> {
+    field
+        .and_then(|s| s.trim().parse().ok())
+        .ok_or_else(|| GameError::Invalid(format!("give {what} as a whole number")))
+}
+
+/// Reads an order from a form: `to` or `path` (cells `x,y` separated by spaces or `;`),
+/// `target` (a company id), `at` (`x,y`), `men`.
+pub fn order_of(action: &str, f: &OrderForm) -> Result<Order, GameError> {
+    Ok(match action {
+        "move" => match (
+            f.path.as_deref().map(str::trim).filter(|p| !p.is_empty()),
+            f.to.as_deref().filter(|t| !t.trim().is_empty()),
+        ) {
+            (Some(p), _) => Order::MovePath(
+                p.split(|c: char| c == ';' || c.is_whitespace())
+                    .filter(|s| !s.is_empty())
+                    .map(|s| {
+                        parse_cell(s)
+                            .ok_or_else(|| GameError::Invalid(format!("`{s}` is not a cell x,y")))
+                    })
+                    .collect::<Result<_, _>>()?,
+            ),
+            (None, Some(t)) => Order::MoveTo(cell(Some(t), "the destination")?),
+            (None, None) => return Err(GameError::Invalid("give a destination or a path".into())),
+        },
+        "volley" => Order::Volley {
+            target: number(f.target.as_deref(), "the target")?,
+        },
+        "melee" => Order::Melee {
+            target: number(f.target.as_deref(), "the target")?,
+        },
+        "bombard" => Order::Bombard {
+            at: cell(f.at.as_deref(), "the cell")?,
+        },
+        "build-bridge" => Order::BuildBridge {
+            at: cell(f.at.as_deref(), "the cell")?,
+        },
+        "repair" => Order::Repair {
+            at: cell(f.at.as_deref(), "the cell")?,
+        },
+        "heal" => Order::Heal,
+        "reinforce" => Order::Reinforce {
+            men: number(f.men.as_deref(), "the number of men")?,
+        },
+        other => return Err(GameError::NotFound(format!("no action `{other}`"))),
+    })
+}
+
+/// A refused order: the reason, with a way back, and nothing changed.
+fn refused(
+    state: &AppState,
+    viewer: &Viewer,
+    err: &GameError,
+    back: Option<&str>,
+) -> Result<HttpResponse, PageError> {
+    if matches!(
+        err,
+        GameError::Db(_) | GameError::Internal(_) | GameError::Unauthorized(_)
+    ) {
+        return Err(PageError(GameError::Internal(err.to_string())));
+    }
+    let (mut ctx, fresh) = context(viewer);
+    ctx.insert("message", &err.to_string());
+    ctx.insert("code", err.code());
+    ctx.insert("back", &back.unwrap_or("/"));
+    let status = StatusCode::from_u16(err.status()).unwrap_or(StatusCode::BAD_REQUEST);
+    Ok(render_with(state, status, "refused.html", &ctx, fresh)?)
+}
+
+pub async fn act(
+    state: web::Data<AppState>,
+    viewer: Viewer,
+    path: web::Path<(i32, String)>,
+    form: web::Form<OrderForm>,
+) -> Result<HttpResponse, PageError> {
+    let actor = viewer.require()?;
+    viewer.check_csrf(form.csrf.as_deref())?;
+    let (id, action) = path.into_inner();
+    let back = safe_back(form.back.as_deref()).unwrap_or_else(|| format!("/companies/{id}"));
+    let order = match order_of(&action, &form) {
+        Ok(o) => o,
+        Err(e) => return refused(&state, &viewer, &e, Some(&back)),
+    };
+    let st = state.clone();
+    match state
+        .db(move |conn| orders::execute(conn, &st.config.rules, &actor, id, order))
+        .await
+    {
+        Ok(out) => {
+            // A destroyed company has no page left to return to.
+            let back = if out.company.is_none() && back.starts_with("/companies/") {
+                "/".to_string()
+            } else {
+                back
+            };
+            Ok(see_other(&with_report(&back, out.event_id)))
+        }
+        Err(e) => refused(&state, &viewer, &e, Some(&back)),
+    }
+}
+
+pub async fn join(
+    state: web::Data<AppState>,
+    viewer: Viewer,
+    path: web::Path<i32>,
+    form: web::Form<OrderForm>,
+) -> Result<HttpResponse, PageError> {
+    let actor = viewer.require()?;
+    viewer.check_csrf(form.csrf.as_deref())?;
+    let wid = path.into_inner();
+    let nation = form.nation.clone().unwrap_or_default();
+    let back = format!("/worlds/{wid}");
+    match state
+        .db(move |conn| play::join(conn, &actor, wid, &nation))
+        .await
+    {
+        Ok(_) => Ok(see_other(&back)),
+        Err(e) => refused(&state, &viewer, &e, Some(&back)),
+    }
+}
+
+pub async fn raise(
+    state: web::Data<AppState>,
+    viewer: Viewer,
+    path: web::Path<i32>,
+    form: web::Form<OrderForm>,
+) -> Result<HttpResponse, PageError> {
+    let actor = viewer.require()?;
+    viewer.check_csrf(form.csrf.as_deref())?;
+    let wid = path.into_inner();
+    let (kind, name) = (
+        form.kind.clone().unwrap_or_default(),
+        form.name.clone().unwrap_or_default(),
+    );
+    let back = format!("/worlds/{wid}");
+    let st = state.clone();
+    match state
+        .db(move |conn| play::raise(conn, &st.config.rules, &actor, wid, &kind, &name))
+        .await
+    {
+        Ok(c) => Ok(see_other(&format!("/worlds/{wid}?company={}", c.id))),
+        Err(e) => refused(&state, &viewer, &e, Some(&back)),
+    }
+}
+
+#[derive(Deserialize)]
+pub struct RegimentForm {
+    pub csrf: Option<String>,
+    pub name: Option<String>,
+    pub at: Option<String>,
+}
+
+pub async fn create_regiment(
+    state: web::Data<AppState>,
+    viewer: Viewer,
+    path: web::Path<i32>,
+    form: web::Form<RegimentForm>,
+) -> Result<HttpResponse, PageError> {
+    let actor = viewer.require()?;
+    viewer.check_csrf(form.csrf.as_deref())?;
+    let wid = path.into_inner();
+    let name = form.name.clone().unwrap_or_default();
+    let back = format!("/worlds/{wid}/nations");
+    match state
+        .db(move |conn| play::create_regiment(conn, &actor, wid, &name))
+        .await
+    {
+        Ok(_) => Ok(see_other(&back)),
+        Err(e) => refused(&state, &viewer, &e, Some(&back)),
+    }
+}
+
+pub async fn join_regiment(
+    state: web::Data<AppState>,
+    viewer: Viewer,
+    path: web::Path<(i32, i32)>,
+    form: web::Form<RegimentForm>,
+) -> Result<HttpResponse, PageError> {
+    let actor = viewer.require()?;
+    viewer.check_csrf(form.csrf.as_deref())?;
+    let (wid, rid) = path.into_inner();
+    let back = format!("/worlds/{wid}/nations");
+    match state
+        .db(move |conn| play::join_regiment(conn, &actor, wid, rid))
+        .await
+    {
+        Ok(_) => Ok(see_other(&back)),
+        Err(e) => refused(&state, &viewer, &e, Some(&back)),
+    }
+}
+
+pub async fn set_headquarters(
+    state: web::Data<AppState>,
+    viewer: Viewer,
+    path: web::Path<(i32, i32)>,
+    form: web::Form<RegimentForm>,
+) -> Result<HttpResponse, PageError> {
+    let actor = viewer.require()?;
+    viewer.check_csrf(form.csrf.as_deref())?;
+    let (wid, rid) = path.into_inner();
+    let back = format!("/worlds/{wid}/nations");
+    let at = match cell(form.at.as_deref(), "the farm") {
+        Ok(p) => p,
+        Err(e) => return refused(&state, &viewer, &e, Some(&back)),
+    };
+    let st = state.clone();
+    match state
+        .db(move |conn| play::set_headquarters(conn, &st.config.rules, &actor, wid, rid, at))
+        .await
+    {
+        Ok(_) => Ok(see_other(&back)),
+        Err(e) => refused(&state, &viewer, &e, Some(&back)),
+    }
+}

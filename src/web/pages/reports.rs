@@ -1,0 +1,68 @@
+//! `/worlds/{w}/reports`: battle reports and what happened, as the player's nation may read it.
+
+use super::page;
+use crate::db::models::Event;
+use crate::game::access::Actor;
+use crate::game::{reports, worlds, GameResult};
+use crate::web::auth::Viewer;
+use crate::web::error::PageError;
+use crate::web::AppState;
+use actix_web::{web, HttpResponse};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+const PAGE: i64 = 50;
+
+/// An event as the report partial draws it.
+pub fn to_json(e: &Event) -> Value {
+    json!({
+        "id": e.id, "kind": e.kind, "turn": e.turn, "at": e.at, "summary": e.summary,
+        "x": e.x, "y": e.y, "data": serde_json::from_str::<Value>(&e.data).unwrap_or(Value::Null),
+    })
+}
+
+/// One report for the world page after an action.
+pub fn one(
+    conn: &mut crate::db::DbConnection,
+    actor: &Actor,
+    world_id: i32,
+    id: i32,
+) -> GameResult<Option<Value>> {
+    Ok(reports::visible_event(conn, actor, world_id, id)?
+        .as_ref()
+        .map(to_json))
+}
+
+#[derive(Deserialize)]
+pub struct Older {
+    pub before: Option<i32>,
+}
+
+pub async fn index(
+    state: web::Data<AppState>,
+    viewer: Viewer,
+    path: web::Path<i32>,
+    q: web::Query<Older>,
+) -> Result<HttpResponse, PageError> {
+    let actor = viewer.require()?;
+    let wid = path.into_inner();
+    let before = q.before.unwrap_or(i32::MAX);
+    let (w, list) = state
+        .db(move |conn| {
+            let w = worlds::get(conn, wid)?;
+            let list = reports::visible_between(conn, &actor, wid, 0, before, PAGE)?;
+            Ok((w, list))
+        })
+        .await?;
+    let older = (list.len() as i64 == PAGE)
+        .then(|| list.last().map(|e| e.id))
+        .flatten();
+    Ok(page(&state, &viewer, "reports.html", |ctx| {
+        ctx.insert(
+            "world",
+            &json!({"id": w.id, "name": w.name, "turn": w.turn}),
+        );
+        ctx.insert("events", &list.iter().map(to_json).collect::<Vec<_>>());
+        ctx.insert("older", &older);
+    })?)
+}

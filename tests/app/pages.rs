@@ -1,0 +1,210 @@
+//! Issue: playing in the browser without JavaScript: the forms of the world, company, reports
+//! and nations pages, through HTTP on both databases.
+
+use crate::accounts::player;
+use crate::both;
+use crate::play::arena;
+use crate::support::{Backend, Client};
+
+/// Joins world `w` through the form and raises one company; returns its id.
+fn join_and_raise(c: &mut Client, w: i64, nation: &str, kind: &str, name: &str) -> i64 {
+    let page = c.get(&format!("/worlds/{w}"));
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("Join this world"));
+    let csrf = page.csrf();
+    assert_eq!(
+        c.post_form(
+            &format!("/worlds/{w}/join"),
+            &[("csrf", &csrf), ("nation", nation)]
+        )
+        .status,
+        303
+    );
+    let r = c.post_form(
+        &format!("/worlds/{w}/companies"),
+        &[("csrf", &csrf), ("kind", kind), ("name", name)],
+    );
+    assert_eq!(r.status, 303, "{}", r.body);
+    let loc = r.header("location").unwrap().to_string();
+    loc.rsplit('=').next().unwrap().parse().unwrap()
+}
+
+fn form_back(b: Backend) {
+    let a = arena(b);
+    let w = a.world;
+    let mut c = player(&a.app, "bonaparte");
+    let id = join_and_raise(&mut c, w, "Blue", "infantry", "<i>Garde</i> & \"co\"");
+    // The world page shows the company, escaped, and its AP.
+    let page = c.get(&format!("/worlds/{w}?company={id}"));
+    assert_eq!(page.status, 200);
+    assert!(page
+        .body
+        .contains("&lt;i&gt;Garde&lt;&#x2F;i&gt; &amp; &quot;co&quot;"));
+    assert!(!page.body.contains("<i>Garde</i>"));
+    assert!(page
+        .body
+        .contains(&format!("data-company=\"{id}\">24</span>")));
+    // Clicking a cell selects it: the panel tells its cost and offers to move there.
+    let page = c.get(&format!("/worlds/{w}?company={id}&cell=2,1"));
+    assert!(page
+        .body
+        .contains("Move cost this season: <strong>1 AP</strong>"));
+    assert!(page.body.contains("Move here (2 AP)"));
+    let csrf = page.csrf();
+    let back = format!("/worlds/{w}?company={id}&cell=2,1");
+    let r = c.post_form(
+        &format!("/companies/{id}/move"),
+        &[("csrf", &csrf), ("back", &back), ("to", "2,1")],
+    );
+    assert_eq!(r.status, 303);
+    let loc = r.header("location").unwrap().to_string();
+    assert!(loc.starts_with(&back) && loc.contains("&report="), "{loc}");
+    let page = c.get(&loc);
+    assert!(
+        page.body
+            .contains(&format!("data-company=\"{id}\">22</span>")),
+        "AP down by 2: {}",
+        &page.body[page.body.find("class=\"companies\"").unwrap_or(0)..]
+            [..600.min(page.body.len())]
+    );
+    assert!(page.body.contains("moved to (2, 1) for 2 AP"));
+    // A path typed in the form.
+    let r = c.post_form(
+        &format!("/companies/{id}/move"),
+        &[("csrf", &csrf), ("back", &back), ("path", "3,1 4,1;5,1")],
+    );
+    assert_eq!(r.status, 303);
+    let page = c.get(&format!("/companies/{id}"));
+    assert!(page.body.contains("<td id=\"ap\">19</td>"));
+    // A refused order says why, changes nothing, and links back.
+    let r = c.post_form(
+        &format!("/companies/{id}/move"),
+        &[("csrf", &csrf), ("back", &back), ("path", "9,9")],
+    );
+    assert_eq!(r.status, 422);
+    assert!(r.body.contains("data-code=\"not_adjacent\""));
+    assert!(r.body.contains("Nothing was changed"));
+    let r = c.post_form(
+        &format!("/companies/{id}/move"),
+        &[("csrf", &csrf), ("path", "x")],
+    );
+    assert_eq!(r.status, 422);
+    assert!(c
+        .get(&format!("/companies/{id}"))
+        .body
+        .contains("<td id=\"ap\">19</td>"));
+    // Without the CSRF token nothing moves.
+    let r = c.post_form(&format!("/companies/{id}/move"), &[("to", "6,1")]);
+    assert_eq!(r.status, 403);
+    // Another player cannot see or order it.
+    let mut other = player(&a.app, "wellington");
+    assert_eq!(other.get(&format!("/companies/{id}")).status, 404);
+    let csrf2 = other.get("/account").csrf();
+    assert_eq!(
+        other
+            .post_form(
+                &format!("/companies/{id}/move"),
+                &[("csrf", &csrf2), ("to", "6,1")]
+            )
+            .status,
+        404
+    );
+}
+
+both!(a_player_moves_through_the_pages, |b| {
+    form_back(b);
+});
+
+both!(
+    a_volley_from_the_company_page_reports_dice_and_both_sides,
+    |b| {
+        let a = arena(b);
+        let w = a.world;
+        let mut c = player(&a.app, "ney");
+        let id = join_and_raise(&mut c, w, "Blue", "infantry", "Ligne");
+        let mut red = a.red.clone();
+        let foe = a.raise(&mut red, "infantry", "Kutuzov's own");
+        let far = a.raise(&mut red, "cavalry", "Far Cossacks");
+        a.put(id, 5, 5);
+        a.put(foe, 7, 5);
+        a.put(far, 12, 5);
+        let page = c.get(&format!("/companies/{id}"));
+        assert_eq!(page.status, 200);
+        assert!(page.body.contains("Kutuzov&#x27;s own"));
+        assert!(!page.body.contains("Far Cossacks"), "beyond perception");
+        let world_page = c.get(&format!("/worlds/{w}?x=8&y=5&zoom=1"));
+        assert!(
+            world_page.body.contains("Kutuzov&#x27;s own")
+                && !world_page.body.contains("Far Cossacks")
+        );
+        let csrf = page.csrf();
+        let r = c.post_form(
+            &format!("/companies/{id}/volley"),
+            &[("csrf", &csrf), ("target", &foe.to_string())],
+        );
+        assert_eq!(r.status, 303);
+        let page = c.get(r.header("location").unwrap());
+        assert!(page.body.contains("fired a volley at"));
+        assert!(page.body.contains("class=\"dice\">Dice: volley damage"));
+        assert!(page.body.contains("(attacker)") && page.body.contains("(defender)"));
+        // The reports page lists it for both nations.
+        let reports = c.get(&format!("/worlds/{w}/reports"));
+        assert!(reports.body.contains("fired a volley at"));
+        let mut red_page = player(&a.app, "bagration");
+        let csrf = red_page.get(&format!("/worlds/{w}")).csrf();
+        red_page.post_form(
+            &format!("/worlds/{w}/join"),
+            &[("csrf", &csrf), ("nation", "Red")],
+        );
+        assert!(red_page
+            .get(&format!("/worlds/{w}/reports"))
+            .body
+            .contains("fired a volley at"));
+    }
+);
+
+both!(nations_page_scoreboard_and_regiments, |b| {
+    let a = arena(b);
+    let w = a.world;
+    let mut c = player(&a.app, "berthier");
+    join_and_raise(&mut c, w, "Blue", "sappers", "Génie");
+    let page = c.get(&format!("/worlds/{w}/nations"));
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("class=\"data scoreboard\""));
+    assert!(page.body.contains("Members: berthier"));
+    let csrf = page.csrf();
+    let r = c.post_form(
+        &format!("/worlds/{w}/regiments"),
+        &[("csrf", &csrf), ("name", "1er Régiment")],
+    );
+    assert_eq!(r.status, 303);
+    let page = c.get(&format!("/worlds/{w}/nations"));
+    assert!(page.body.contains("1er Régiment") && page.body.contains("(yours)"));
+});
+
+both!(the_home_page_tells_a_returning_player_what_happened, |b| {
+    let a = arena(b);
+    let w = a.world;
+    let mut c = player(&a.app, "victim");
+    let id = join_and_raise(&mut c, w, "Blue", "infantry", "Targets");
+    let mut red = a.red.clone();
+    let gun = a.raise(&mut red, "artillery", "Batterie");
+    a.put(id, 5, 5);
+    a.put(gun, 8, 5);
+    // The player logs out and in again (the previous login is now the reference).
+    let csrf = c.get("/").csrf();
+    c.post_form("/logout", &[("csrf", &csrf)]);
+    a.exec("UPDATE users SET last_login_at = last_login_at - 100 WHERE username = 'victim'");
+    assert_eq!(
+        a.act(&mut red, gun, "volley", serde_json::json!({"target": id}))
+            .status,
+        200
+    );
+    assert_eq!(
+        crate::accounts::login(&mut c, "victim", crate::accounts::PASSWORD).status,
+        303
+    );
+    let home = c.get("/");
+    assert!(home.body.contains("Since your last visit"));
+    assert!(home.body.contains("Batterie fired a volley at Targets"));
+});

@@ -93,7 +93,7 @@ pub fn execute(
             company,
             event_id,
             summary,
-            report: report,
+            report,
         })
     })
 }

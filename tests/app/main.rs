@@ -5,6 +5,7 @@
 mod support;
 
 mod accounts;
+mod browser;
 mod foundation;
 mod pages;
 mod play;

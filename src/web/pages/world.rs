@@ -349,7 +349,7 @@ fn render(
         })
         .collect();
     let here = view.href();
-    Ok(page(state, viewer, "world.html", |ctx| {
+    page(state, viewer, "world.html", |ctx| {
         ctx.insert("world", &json!({"id": l.w.id, "name": l.w.name, "width": l.w.width, "height": l.w.height, "turn": l.w.turn, "season": l.w.season, "paused": l.w.paused}));
         ctx.insert("nations", &l.nations.iter().map(|n| json!({"id": n.id, "name": n.name, "color": n.color, "treasury": n.treasury})).collect::<Vec<_>>());
         ctx.insert("map", &m);
@@ -381,5 +381,5 @@ fn render(
             &l.next_turn.map(crate::web::templates::format_time),
         );
         ctx.insert("viewport", &json!({"x0": x0, "y0": y0, "x1": x1, "y1": y1}));
-    })?)
+    })
 }

@@ -2,6 +2,7 @@
 
 pub mod client;
 pub mod db;
+pub mod webdriver;
 
 pub use client::Client;
 pub use db::Backend;

@@ -6,6 +6,7 @@ pub mod accounts;
 pub mod audit;
 pub mod error;
 pub mod events;
+pub mod gm;
 pub mod load;
 pub mod mapfile;
 pub mod orders;

@@ -50,6 +50,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             "/worlds/{w}/regiments/{r}/headquarters",
             web::post().to(pages::orders::set_headquarters),
         )
+        .route("/gm/worlds/{w}/control", web::post().to(pages::gm::control))
         .route("/companies/{c}", web::get().to(pages::company::show))
         .route(
             "/companies/{c}/{action}",
@@ -67,6 +68,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .route("/me", web::get().to(api::accounts::me))
                 .route("/worlds", web::get().to(api::worlds::list))
                 .route("/worlds/{w}", web::get().to(api::worlds::show))
+                .route("/worlds/{w}", web::patch().to(api::gm::patch_world))
+                .route("/worlds/{w}/ticks", web::post().to(api::gm::tick))
                 .route("/worlds/{w}/join", web::post().to(api::play::join))
                 .route("/worlds/{w}/companies", web::post().to(api::play::raise))
                 .route("/worlds/{w}/map", web::get().to(api::play::map))

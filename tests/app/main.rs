@@ -9,3 +9,4 @@ mod browser;
 mod foundation;
 mod pages;
 mod play;
+mod time;

@@ -3,6 +3,7 @@
 pub mod account;
 pub mod admin;
 pub mod company;
+pub mod gm;
 pub mod health;
 pub mod home;
 pub mod login;

@@ -1,0 +1,73 @@
+//! The GM API for world controls: `PATCH /api/v1/worlds/{w}`, `POST /api/v1/worlds/{w}/ticks`.
+
+use crate::game::{gm, GameError};
+use crate::web::auth::ApiActor;
+use crate::web::error::ApiError;
+use crate::web::AppState;
+use actix_web::{web, HttpResponse};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WorldPatch {
+    pub paused: Option<bool>,
+    pub season: Option<String>,
+}
+
+pub async fn patch_world(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    path: web::Path<i32>,
+    body: web::Json<WorldPatch>,
+) -> Result<HttpResponse, ApiError> {
+    let wid = path.into_inner();
+    actor.require_gm()?;
+    let body = body.into_inner();
+    if body.paused.is_none() && body.season.is_none() {
+        return Err(GameError::Invalid("send `paused` and/or `season`".into()).into());
+    }
+    let w = state
+        .db(move |conn| {
+            crate::db::write(conn, |conn| {
+                // Validate everything before changing anything.
+                if let Some(s) = &body.season {
+                    s.parse::<crate::rules::Season>().map_err(|_| {
+                        GameError::Invalid(format!("unknown season `{s}` (summer or winter)"))
+                    })?;
+                }
+                let mut w = crate::game::worlds::get(conn, wid)?;
+                if let Some(s) = &body.season {
+                    w = gm::set_season(conn, &actor, wid, s)?;
+                }
+                if let Some(p) = body.paused {
+                    w = gm::set_paused(conn, &actor, wid, p)?;
+                }
+                Ok(w)
+            })
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(
+        json!({"id": w.id, "name": w.name, "turn": w.turn, "season": w.season, "paused": w.paused}),
+    ))
+}
+
+pub async fn tick(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    path: web::Path<i32>,
+    body: web::Json<Value>,
+) -> Result<HttpResponse, ApiError> {
+    let wid = path.into_inner();
+    actor.require_gm()?;
+    let kind = body
+        .get("kind")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
+    let st = state.clone();
+    let out = state
+        .db(move |conn| gm::run_tick(conn, &st.config.rules, &actor, wid, &kind))
+        .await?;
+    Ok(HttpResponse::Created().json(json!({"turn": out.turn, "season": out.season, "rows": out.rows, "duration_ms": out.duration_ms})))
+}

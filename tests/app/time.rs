@@ -1,0 +1,694 @@
+//! Issue: the scheduler. Ticks applied exactly once (concurrent attempts, a killed and
+//! restarted server), the SQL turn against the rules engine, catch-up cap, pause, seasons.
+
+use crate::accounts::{api_player, user_with_role, PASSWORD};
+use crate::both;
+use crate::play::arena;
+use crate::support::{cli, Backend, TestApp};
+use diesel::prelude::*;
+use diesel::sql_types::{BigInt, Integer, Text};
+use grognard::game::ticks::{self, TickKind};
+use grognard::rules::tick::{
+    near_headquarters, turn_company, turn_reserve, turn_treasury, CompanyTurn,
+};
+use grognard::rules::{Kind, Pos, Terrain};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::json;
+use std::collections::HashMap;
+
+fn exec(app: &TestApp, sql: &str) {
+    diesel::sql_query(sql)
+        .execute(&mut app.conn())
+        .unwrap_or_else(|e| panic!("{sql}: {e}"));
+}
+
+#[derive(QueryableByName, Debug, Clone, PartialEq)]
+struct CompanyRow {
+    #[diesel(sql_type = Integer)]
+    id: i32,
+    #[diesel(sql_type = Integer)]
+    player_id: i32,
+    #[diesel(sql_type = Text)]
+    kind: String,
+    #[diesel(sql_type = Integer)]
+    x: i32,
+    #[diesel(sql_type = Integer)]
+    y: i32,
+    #[diesel(sql_type = Integer)]
+    men: i32,
+    #[diesel(sql_type = Integer)]
+    wounded: i32,
+    #[diesel(sql_type = Integer)]
+    ap: i32,
+    #[diesel(sql_type = Integer)]
+    morale: i32,
+    #[diesel(sql_type = Integer)]
+    volley_recency: i32,
+}
+
+#[derive(QueryableByName, Debug, Clone, PartialEq)]
+struct PairRow {
+    #[diesel(sql_type = Integer)]
+    id: i32,
+    #[diesel(sql_type = BigInt)]
+    value: i64,
+}
+
+fn companies(app: &TestApp, world: i32) -> Vec<CompanyRow> {
+    diesel::sql_query(format!(
+        "SELECT id, player_id, kind, x, y, men, wounded, ap, morale, volley_recency FROM companies WHERE world_id = {world} ORDER BY id"
+    ))
+    .load(&mut app.conn())
+    .unwrap()
+}
+
+fn pairs(app: &TestApp, sql: &str) -> HashMap<i32, i64> {
+    diesel::sql_query(sql)
+        .load::<PairRow>(&mut app.conn())
+        .unwrap()
+        .into_iter()
+        .map(|r| (r.id, r.value))
+        .collect()
+}
+
+/// A random world: terrain, owned mines and farms, players in regiments with headquarters
+/// (some on farms their nation lost), and companies with random figures.
+fn random_world(app: &TestApp, seed: u64) -> i32 {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let (w, h) = (24, 18);
+    let nations = 3;
+    let terrains = [
+        Terrain::Plain,
+        Terrain::Forest,
+        Terrain::Mine,
+        Terrain::Farm,
+        Terrain::Fields,
+        Terrain::Marsh,
+        Terrain::Animals,
+    ];
+    let mut cells = Vec::new();
+    for y in 0..h {
+        for x in 0..w {
+            let t = terrains[rng.random_range(0..terrains.len())];
+            let mut c = json!({"x": x, "y": y, "terrain": t.as_str()});
+            if matches!(t, Terrain::Mine | Terrain::Farm) && rng.random_bool(0.7) {
+                c["owner"] = json!(format!("N{}", rng.random_range(0..nations)));
+            }
+            cells.push(c);
+        }
+    }
+    let map = json!({
+        "name": format!("Random {seed}"), "width": w, "height": h, "rng_seed": seed,
+        "nations": (0..nations).map(|i| json!({"name": format!("N{i}"), "color": "#123456", "spawn": [i, 0], "treasury": rng.random_range(0..2000)})).collect::<Vec<_>>(),
+        "cells": cells,
+    });
+    let world = grognard::game::worlds::import_text(
+        &mut app.conn(),
+        &app.config.rules,
+        &map.to_string(),
+        None,
+    )
+    .unwrap();
+    let nation_ids: Vec<i64> = (0..nations)
+        .map(|i| app.count(&format!("SELECT CAST(id AS BIGINT) AS n FROM nations WHERE world_id = {world} AND name = 'N{i}'")))
+        .collect();
+    let mut taken = std::collections::HashSet::new();
+    for p in 0..12 {
+        let name = format!("w{world}p{p}");
+        exec(app, &format!("INSERT INTO users (username, username_key, password_hash, role, banned, created_at) VALUES ('{name}', '{name}', 'x', 'player', FALSE, 0)"));
+        let user = app.count(&format!(
+            "SELECT CAST(id AS BIGINT) AS n FROM users WHERE username = '{name}'"
+        ));
+        let nation = nation_ids[p % nations];
+        exec(app, &format!("INSERT INTO players (world_id, user_id, nation_id, reserve, joined_at) VALUES ({world}, {user}, {nation}, {}, 0)", rng.random_range(0..300)));
+        let player = app.count(&format!(
+            "SELECT CAST(id AS BIGINT) AS n FROM players WHERE user_id = {user}"
+        ));
+        if rng.random_bool(0.6) {
+            let (hx, hy) = (rng.random_range(0..w), rng.random_range(0..h));
+            // Most headquarters stand on a farm of their nation; the others on ground it lost.
+            if rng.random_bool(0.7) {
+                exec(app, &format!("UPDATE cells SET terrain = 'farm', owner_id = {nation} WHERE world_id = {world} AND x = {hx} AND y = {hy}"));
+            }
+            exec(app, &format!("INSERT INTO regiments (world_id, nation_id, name, hq_x, hq_y, created_at) VALUES ({world}, {nation}, 'R{world}_{p}', {hx}, {hy}, 0)"));
+            exec(app, &format!("UPDATE players SET regiment_id = (SELECT id FROM regiments WHERE name = 'R{world}_{p}') WHERE id = {player}"));
+        }
+        for c in 0..3 {
+            let kind = Kind::ALL[rng.random_range(0..Kind::ALL.len())];
+            let k = app.config.rules.kind(kind);
+            let pos = loop {
+                let p = (rng.random_range(0..w), rng.random_range(0..h));
+                if taken.insert(p) {
+                    break p;
+                }
+            };
+            let men = rng.random_range(1..=k.full_strength);
+            exec(app, &format!(
+                "INSERT INTO companies (world_id, player_id, name, kind, x, y, men, wounded, ap, morale, xp, volley_recency, created_at) \
+                 VALUES ({world}, {player}, 'c{c}', '{kind}', {}, {}, {men}, {}, {}, {}, 0, {}, 0)",
+                pos.0,
+                pos.1,
+                rng.random_range(0..40),
+                rng.random_range(0..=k.max_ap),
+                rng.random_range(0..=10),
+                rng.random_range(0..=2),
+            ));
+        }
+    }
+    world
+}
+
+both!(the_sql_turn_gives_what_the_rules_engine_computes, |b| {
+    let app = TestApp::spawn(b);
+    let rs = app.config.rules.clone();
+    let mut near_count = 0;
+    for seed in [1u64, 2, 3] {
+        let world = random_world(&app, seed);
+        let before = companies(&app, world);
+        let reserves = pairs(
+            &app,
+            &format!(
+                "SELECT id, CAST(reserve AS BIGINT) AS value FROM players WHERE world_id = {world}"
+            ),
+        );
+        let treasuries = pairs(
+            &app,
+            &format!("SELECT id, treasury AS value FROM nations WHERE world_id = {world}"),
+        );
+        // Headquarters as the rules see them: on a cell still owned by the regiment's nation.
+        let hq: HashMap<i32, Pos> = diesel::sql_query(format!(
+            "SELECT p.id AS id, CAST(r.hq_x * 1000 + r.hq_y AS BIGINT) AS value FROM players p JOIN regiments r ON r.id = p.regiment_id \
+             JOIN cells c ON c.world_id = r.world_id AND c.x = r.hq_x AND c.y = r.hq_y AND c.owner_id = r.nation_id WHERE p.world_id = {world}"
+        ))
+        .load::<PairRow>(&mut app.conn())
+        .unwrap()
+        .into_iter()
+        .map(|r| (r.id, Pos::new((r.value / 1000) as i32, (r.value % 1000) as i32)))
+        .collect();
+        let mine_cells = pairs(&app, &format!("SELECT owner_id AS id, COUNT(*) AS value FROM cells WHERE world_id = {world} AND terrain = 'mine' AND owner_id IS NOT NULL GROUP BY owner_id"));
+        let out = ticks::apply(
+            &mut app.conn(),
+            &rs,
+            world,
+            TickKind::Turn,
+            1_000_000,
+            false,
+        )
+        .unwrap();
+        assert!(out.applied);
+        let after = companies(&app, world);
+        assert_eq!(before.len(), after.len());
+        for (b, a) in before.iter().zip(&after) {
+            let kind: Kind = b.kind.parse().unwrap();
+            let near = near_headquarters(&rs, Pos::new(b.x, b.y), hq.get(&b.player_id).copied());
+            near_count += near as usize;
+            let expect = turn_company(
+                &rs,
+                kind,
+                CompanyTurn {
+                    men: b.men,
+                    wounded: b.wounded,
+                    ap: b.ap,
+                    morale: b.morale,
+                    volley_recency: b.volley_recency,
+                },
+                near,
+            );
+            let got = CompanyTurn {
+                men: a.men,
+                wounded: a.wounded,
+                ap: a.ap,
+                morale: a.morale,
+                volley_recency: a.volley_recency,
+            };
+            assert_eq!(
+                got, expect,
+                "company {} ({kind}, near HQ: {near}) from {b:?}",
+                b.id
+            );
+        }
+        let reserves_after = pairs(
+            &app,
+            &format!(
+                "SELECT id, CAST(reserve AS BIGINT) AS value FROM players WHERE world_id = {world}"
+            ),
+        );
+        for (id, r) in &reserves {
+            assert_eq!(reserves_after[id], turn_reserve(&rs, *r as i32) as i64);
+        }
+        let treasuries_after = pairs(
+            &app,
+            &format!("SELECT id, treasury AS value FROM nations WHERE world_id = {world}"),
+        );
+        let output = rs.terrain(Terrain::Mine).output;
+        for (id, t) in &treasuries {
+            let mines = mine_cells.get(id).copied().unwrap_or(0) as usize;
+            assert_eq!(
+                treasuries_after[id],
+                turn_treasury(*t, vec![output; mines]),
+                "nation {id}"
+            );
+        }
+        assert_eq!(
+            app.count(&format!(
+                "SELECT CAST(turn AS BIGINT) AS n FROM worlds WHERE id = {world}"
+            )),
+            1
+        );
+    }
+    assert!(
+        near_count > 0,
+        "some companies stood near their headquarters"
+    );
+});
+
+both!(four_concurrent_attempts_at_one_tick_apply_it_once, |b| {
+    let app = TestApp::spawn(b);
+    exec(&app, "UPDATE nations SET treasury = 0");
+    let rs = app.config.rules.clone();
+    let handles: Vec<_> = (0..4)
+        .map(|_| {
+            let pool = app.pool.clone();
+            let rs = rs.clone();
+            std::thread::spawn(move || {
+                ticks::apply(
+                    &mut pool.get().unwrap(),
+                    &rs,
+                    1,
+                    TickKind::Turn,
+                    1_700_000_000,
+                    false,
+                )
+                .unwrap()
+            })
+        })
+        .collect();
+    let applied = handles
+        .into_iter()
+        .map(|h| h.join().unwrap())
+        .filter(|o| o.applied)
+        .count();
+    assert_eq!(applied, 1);
+    assert_eq!(app.count("SELECT COUNT(*) FROM ticks"), 1);
+    assert_eq!(
+        app.count("SELECT CAST(turn AS BIGINT) AS n FROM worlds WHERE id = 1"),
+        1
+    );
+    // Mines paid once: France holds 1 mine in the demo, Russia 1.
+    assert_eq!(
+        app.count("SELECT CAST(SUM(treasury) AS BIGINT) AS n FROM nations"),
+        20
+    );
+    assert_eq!(
+        app.count("SELECT COUNT(*) FROM events WHERE kind = 'turn'"),
+        1
+    );
+});
+
+fn every_second(app_backend: Backend) -> TestApp {
+    TestApp::spawn_with(
+        app_backend,
+        |s| s.scheduler.turn = "* * * * * *".into(),
+        true,
+    )
+}
+
+both!(missed_ticks_are_caught_up_in_order_up_to_the_cap, |b| {
+    let app = every_second(b);
+    let anchor = app.count("SELECT schedule_anchor AS n FROM worlds WHERE id = 1");
+    let mut conn = app.conn();
+    let n = grognard::scheduler::run_once(&mut conn, &app.config, anchor + 20).unwrap();
+    assert_eq!(n, 8, "eight of twenty missed turns");
+    let first = app.count("SELECT MIN(scheduled_for) AS n FROM ticks WHERE kind = 'turn'");
+    let last = app.count("SELECT MAX(scheduled_for) AS n FROM ticks WHERE kind = 'turn'");
+    assert_eq!(
+        (first, last),
+        (anchor + 13, anchor + 20),
+        "the latest eight"
+    );
+    assert_eq!(
+        grognard::scheduler::run_once(&mut conn, &app.config, anchor + 20).unwrap(),
+        0,
+        "nothing twice"
+    );
+    assert_eq!(
+        grognard::scheduler::run_once(&mut conn, &app.config, anchor + 23).unwrap(),
+        3
+    );
+    assert_eq!(
+        app.count("SELECT CAST(turn AS BIGINT) AS n FROM worlds WHERE id = 1"),
+        11
+    );
+    // Events in order of their instants.
+    let order = app.count("SELECT COUNT(*) FROM events e1 JOIN events e2 ON e1.kind = 'turn' AND e2.kind = 'turn' AND e1.id < e2.id AND e1.turn > e2.turn");
+    assert_eq!(order, 0);
+});
+
+both!(
+    a_paused_world_skips_its_ticks_and_does_not_catch_them_up,
+    |b| {
+        let app = every_second(b);
+        let mut gm = api_player(&app, "gm_user");
+        exec(
+            &app,
+            "UPDATE users SET role = 'gm' WHERE username = 'gm_user'",
+        );
+        let mut player = api_player(&app, "simple");
+        assert_eq!(
+            player
+                .json("PATCH", "/api/v1/worlds/1", Some(json!({"paused": true})))
+                .status,
+            403
+        );
+        assert_eq!(
+            player
+                .post_json("/api/v1/worlds/1/ticks", json!({"kind": "turn"}))
+                .status,
+            403
+        );
+        let r = gm.json("PATCH", "/api/v1/worlds/1", Some(json!({"paused": true})));
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(r.json()["paused"], true);
+        let anchor = app.count("SELECT schedule_anchor AS n FROM worlds WHERE id = 1");
+        let mut conn = app.conn();
+        assert_eq!(
+            grognard::scheduler::run_once(&mut conn, &app.config, anchor + 30).unwrap(),
+            0
+        );
+        // Paused worlds take no orders either.
+        let mut p = crate::accounts::api_player(&app, "orders");
+        p.post_json("/api/v1/worlds/1/join", json!({"nation": "France"}));
+        let r = p.post_json(
+            "/api/v1/worlds/1/companies",
+            json!({"kind": "infantry", "name": "x"}),
+        );
+        assert_eq!((r.status, r.code().as_str()), (409, "paused"));
+        let r = gm.json("PATCH", "/api/v1/worlds/1", Some(json!({"paused": false})));
+        assert_eq!(r.json()["paused"], false);
+        let resumed = app.count("SELECT schedule_anchor AS n FROM worlds WHERE id = 1");
+        assert!(resumed >= anchor);
+        assert_eq!(
+            grognard::scheduler::run_once(&mut conn, &app.config, resumed).unwrap(),
+            0,
+            "nothing caught up"
+        );
+        assert_eq!(
+            grognard::scheduler::run_once(&mut conn, &app.config, resumed + 2).unwrap(),
+            2
+        );
+        assert_eq!(
+            app.count("SELECT COUNT(*) FROM gm_audit WHERE action IN ('pause', 'resume')"),
+            2
+        );
+        // Bad input changes nothing.
+        assert_eq!(
+            gm.json(
+                "PATCH",
+                "/api/v1/worlds/1",
+                Some(json!({"season": "autumn", "paused": true}))
+            )
+            .status,
+            422
+        );
+        assert_eq!(
+            gm.json(
+                "PATCH",
+                "/api/v1/worlds/1",
+                Some(json!({"paused": "maybe"}))
+            )
+            .status,
+            422
+        );
+        assert_eq!(
+            app.count("SELECT COUNT(*) FROM worlds WHERE paused = TRUE"),
+            0
+        );
+        assert_eq!(
+            gm.post_json("/api/v1/worlds/1/ticks", json!({"kind": "week"}))
+                .status,
+            422
+        );
+        assert_eq!(
+            gm.post_json("/api/v1/worlds/99/ticks", json!({"kind": "turn"}))
+                .status,
+            404
+        );
+    }
+);
+
+both!(a_season_flip_changes_the_next_moves_cost, |b| {
+    let a = arena(b);
+    let mut gm = api_player(&a.app, "season_gm");
+    a.exec("UPDATE users SET role = 'gm' WHERE username = 'season_gm'");
+    let mut blue = a.blue.clone();
+    let id = a.raise(&mut blue, "infantry", "Walkers");
+    a.put(id, 5, 5);
+    a.paint(6, 5, "forest", None, None);
+    a.paint(7, 5, "river", None, None);
+    let r = gm.post_json(
+        &format!("/api/v1/worlds/{}/ticks", a.world),
+        json!({"kind": "season"}),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    assert_eq!(r.json()["season"], "winter");
+    let v = a
+        .act(&mut blue, id, "move", json!({"path": [[6, 5], [7, 5]]}))
+        .json();
+    let costs: Vec<i64> = v["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["cost"].as_i64().unwrap())
+        .collect();
+    assert_eq!(costs, vec![3, 2], "winter: forest 3, river 2");
+    let w = gm.get_json(&format!("/api/v1/worlds/{}", a.world)).json();
+    assert_eq!(w["season"], "winter");
+    assert!(w["next_turn_at"].as_str().unwrap().ends_with("+00:00"));
+    // A turn by hand refills AP by the kind's 6.
+    a.set(id, "ap = 10");
+    let before = 10;
+    assert_eq!(
+        gm.post_json(
+            &format!("/api/v1/worlds/{}/ticks", a.world),
+            json!({"kind": "turn"})
+        )
+        .status,
+        201
+    );
+    assert_eq!(a.company(&mut blue, id)["ap"].as_i64().unwrap(), before + 6);
+    assert_eq!(
+        a.app
+            .count("SELECT COUNT(*) FROM ticks WHERE manual = TRUE"),
+        2
+    );
+});
+
+both!(the_gm_buttons_on_the_world_page_run_ticks, |b| {
+    let app = TestApp::spawn(b);
+    let mut gm = user_with_role(&app, "gamemaster", grognard::game::accounts::Role::Gm);
+    let page = gm.get("/worlds/1");
+    assert!(page.body.contains("id=\"gm-panel\""));
+    let csrf = page.csrf();
+    let r = gm.post_form(
+        "/gm/worlds/1/control",
+        &[("csrf", &csrf), ("kind", "turn"), ("back", "/worlds/1")],
+    );
+    assert_eq!(r.status, 303);
+    assert_eq!(
+        app.count("SELECT CAST(turn AS BIGINT) AS n FROM worlds WHERE id = 1"),
+        1
+    );
+    let mut p = crate::accounts::player(&app, "notgm");
+    assert!(!p.get("/worlds/1").body.contains("gm-panel"));
+    let csrf = p.get("/worlds/1").csrf();
+    assert_eq!(
+        p.post_form("/gm/worlds/1/control", &[("csrf", &csrf), ("kind", "turn")])
+            .status,
+        403
+    );
+    assert_eq!(
+        app.count("SELECT CAST(turn AS BIGINT) AS n FROM worlds WHERE id = 1"),
+        1
+    );
+    let _ = PASSWORD;
+});
+
+both!(the_tick_command_applies_one_tick, |b| {
+    let app = TestApp::spawn(b);
+    let (code, out, err) = cli(&app.db.url, &["tick", "1", "--kind", "turn"], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("turn 1"), "{out}");
+    let (code, _, err) = cli(&app.db.url, &["tick", "1", "--kind", "season"], "");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        app.count("SELECT COUNT(*) FROM worlds WHERE season = 'winter'"),
+        1
+    );
+    let (code, _, err) = cli(&app.db.url, &["tick", "7", "--kind", "turn"], "");
+    assert_ne!(code, 0);
+    assert!(err.contains("no such world"), "{err}");
+});
+
+fn spawn_serve(url: &str) -> std::process::Child {
+    std::process::Command::new(env!("CARGO_BIN_EXE_grognard"))
+        .arg("--config")
+        .arg(crate::support::config_dir())
+        .arg("serve")
+        .env("DATABASE_URL", url)
+        .env("GROGNARD__SCHEDULER__TURN", "* * * * * *")
+        .env("GROGNARD__SCHEDULER__SEASON", "0 0 0 1 1 *")
+        .env("GROGNARD__SCHEDULER__POLL_MS", "100")
+        .env("GROGNARD__SERVER__BIND", "127.0.0.1:0")
+        .env("RUST_LOG", "warn")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start grognard serve")
+}
+
+fn wait_until(what: &str, mut ok: impl FnMut() -> bool) {
+    let started = std::time::Instant::now();
+    while !ok() {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(30),
+            "timed out waiting for {what}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
+both!(
+    a_server_killed_and_restarted_applies_every_missed_tick_exactly_once,
+    |b| {
+        use grognard::game::access::Actor;
+        let db = crate::support::db::TestDb::new(b);
+        let config = grognard::config::Config::with_settings(
+            &crate::support::config_dir(),
+            crate::support::settings(&db.url),
+        )
+        .unwrap();
+        let pool = grognard::commands::open(&config).unwrap();
+        let mut conn = pool.get().unwrap();
+        grognard::game::worlds::ensure_demo(
+            &mut conn,
+            &config.rules,
+            grognard::game::worlds::DEMO_MAP,
+        )
+        .unwrap();
+        let user = grognard::game::accounts::create_user(
+            &mut conn,
+            "sleeper",
+            PASSWORD,
+            grognard::game::accounts::Role::Player,
+        )
+        .unwrap();
+        let actor = Actor::of(&user);
+        grognard::game::play::join(&mut conn, &actor, 1, "France").unwrap();
+        let company = grognard::game::play::raise(
+            &mut conn,
+            &config.rules,
+            &actor,
+            1,
+            "cavalry",
+            "Night riders",
+        )
+        .unwrap();
+        diesel::sql_query(format!(
+            "UPDATE companies SET ap = 0 WHERE id = {}",
+            company.id
+        ))
+        .execute(&mut conn)
+        .unwrap();
+        let count =
+            |conn: &mut grognard::db::DbConnection, sql: &str| crate::support::db::count(conn, sql);
+
+        let mut first = spawn_serve(&db.url);
+        wait_until("two turns", || {
+            count(
+                &mut conn,
+                "SELECT CAST(turn AS BIGINT) AS n FROM worlds WHERE id = 1",
+            ) >= 2
+        });
+        first.kill().unwrap(); // SIGKILL, whatever it was doing
+        first.wait().unwrap();
+        let down = count(
+            &mut conn,
+            "SELECT CAST(turn AS BIGINT) AS n FROM worlds WHERE id = 1",
+        );
+        std::thread::sleep(std::time::Duration::from_secs(3));
+        let restarted = grognard::db::now();
+        let mut second = spawn_serve(&db.url);
+        wait_until("ticks after the restart", || {
+            count(
+                &mut conn,
+                "SELECT MAX(scheduled_for) AS n FROM ticks WHERE kind = 'turn'",
+            ) >= restarted + 2
+        });
+        let term = std::process::Command::new("kill")
+            .arg("-TERM")
+            .arg(second.id().to_string())
+            .status()
+            .unwrap();
+        assert!(term.success());
+        let status = second.wait().unwrap();
+        assert!(status.success(), "a clean stop on SIGTERM: {status:?}");
+
+        let n = count(
+            &mut conn,
+            "SELECT COUNT(*) FROM ticks WHERE world_id = 1 AND kind = 'turn'",
+        );
+        let distinct = count(&mut conn, "SELECT COUNT(DISTINCT scheduled_for) AS n FROM ticks WHERE world_id = 1 AND kind = 'turn'");
+        let lo = count(
+            &mut conn,
+            "SELECT MIN(scheduled_for) AS n FROM ticks WHERE kind = 'turn'",
+        );
+        let hi = count(
+            &mut conn,
+            "SELECT MAX(scheduled_for) AS n FROM ticks WHERE kind = 'turn'",
+        );
+        assert_eq!(n, distinct);
+        assert_eq!(
+            n,
+            hi - lo + 1,
+            "every instant from the first to the last, the missed ones included (down {} s)",
+            restarted - lo
+        );
+        assert!(
+            n > down + 2,
+            "ticks were missed while down and caught up: {n} after {down}"
+        );
+        assert_eq!(
+            count(
+                &mut conn,
+                "SELECT CAST(turn AS BIGINT) AS n FROM worlds WHERE id = 1"
+            ),
+            n,
+            "one turn per tick row"
+        );
+        assert_eq!(
+            count(
+                &mut conn,
+                "SELECT CAST(reserve AS BIGINT) AS n FROM players"
+            ),
+            15 * n
+        );
+        let k = config.rules.kind(Kind::Cavalry);
+        let ap = count(
+            &mut conn,
+            &format!(
+                "SELECT CAST(ap AS BIGINT) AS n FROM companies WHERE id = {}",
+                company.id
+            ),
+        );
+        assert_eq!(
+            ap,
+            (k.ap_per_turn as i64 * n).min(k.max_ap as i64),
+            "AP from {n} turns"
+        );
+        assert_eq!(
+            count(&mut conn, "SELECT COUNT(*) FROM events WHERE kind = 'turn'"),
+            n
+        );
+    }
+);

@@ -1,0 +1,190 @@
+//! Turn tick benchmark: a world of 1,000,000 cells and 100,000 companies. Times one turn tick
+//! (`game::ticks::apply`: its transaction, lock, `ticks` row, event and set-based updates)
+//! against the same updates as plain SQL statements run straight on the database, in the same
+//! run, on SQLite and on PostgreSQL, and prints both with their ratio.
+//!
+//! `cargo bench --bench tick` (add `-- sqlite` or `-- postgres` for one backend). PostgreSQL runs
+//! in a throwaway cluster started here, or on `GROGNARD_TEST_PG_URL`.
+
+#[allow(dead_code)]
+#[path = "../tests/app/support/db.rs"]
+mod db;
+
+use db::{Backend, TestDb};
+use diesel::connection::SimpleConnection;
+use grognard::db::DbConnection;
+use grognard::game::mapfile::{ValidCell, ValidMap};
+use grognard::game::ticks::{self, TickKind};
+use grognard::rules::{Bounds, Kind, Pos, Ruleset, Season, Terrain};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::time::{Duration, Instant};
+
+const SIDE: i32 = 1000;
+const PLAYERS: i32 = 33_334;
+const PER_PLAYER: i32 = 3;
+const ROUNDS: usize = 5;
+
+fn exec(conn: &mut DbConnection, sql: &str) {
+    conn.batch_execute(sql).unwrap_or_else(|e| panic!("{e}: {}", &sql[..sql.len().min(200)]));
+}
+
+/// The world: plain ground with 2 % mines and 1 % farms owned by two nations.
+fn build_world(conn: &mut DbConnection, rng: &mut ChaCha8Rng) -> i32 {
+    let mut cells = Vec::new();
+    for y in 0..SIDE {
+        for x in 0..SIDE {
+            let r: f64 = rng.random();
+            let terrain = if r < 0.02 {
+                Terrain::Mine
+            } else if r < 0.03 {
+                Terrain::Farm
+            } else if r < 0.10 {
+                Terrain::Forest
+            } else {
+                continue;
+            };
+            let owner = matches!(terrain, Terrain::Mine | Terrain::Farm).then(|| rng.random_range(0..2usize));
+            cells.push(ValidCell { pos: Pos::new(x, y), terrain, town: None, owner, structure: None });
+        }
+    }
+    let map = ValidMap {
+        name: "Bench".into(),
+        bounds: Bounds { width: SIDE, height: SIDE },
+        season: Season::Summer,
+        rng_seed: Some(1),
+        nations: vec![
+            ("France".into(), "#2b4c9b".into(), Pos::new(0, 0), 1000),
+            ("Russia".into(), "#2e7d32".into(), Pos::new(SIDE - 1, SIDE - 1), 1000),
+        ],
+        towns: vec![],
+        cells,
+    };
+    grognard::game::worlds::import(conn, &map, None).expect("import")
+}
+
+/// 33,334 players in two nations, a tenth in regiments with headquarters, 3 companies each.
+fn populate(conn: &mut DbConnection, world: i32, rng: &mut ChaCha8Rng) {
+    let nation = |i: i32| if i % 2 == 0 { "(SELECT MIN(id) FROM nations)" } else { "(SELECT MAX(id) FROM nations)" };
+    exec(conn, "BEGIN");
+    for chunk in (0..PLAYERS).collect::<Vec<_>>().chunks(500) {
+        let users: Vec<String> = chunk.iter().map(|i| format!("('u{i}', 'u{i}', 'x', 'player', FALSE, 0)")).collect();
+        exec(conn, &format!("INSERT INTO users (username, username_key, password_hash, role, banned, created_at) VALUES {}", users.join(",")));
+    }
+    for r in 0..200 {
+        let (x, y) = (rng.random_range(0..SIDE), rng.random_range(0..SIDE));
+        exec(conn, &format!("UPDATE cells SET terrain = 'farm', owner_id = {} WHERE world_id = {world} AND x = {x} AND y = {y}", nation(r)));
+        exec(conn, &format!("INSERT INTO regiments (world_id, nation_id, name, hq_x, hq_y, created_at) VALUES ({world}, {}, 'R{r}', {x}, {y}, 0)", nation(r)));
+    }
+    for chunk in (0..PLAYERS).collect::<Vec<_>>().chunks(500) {
+        let rows: Vec<String> = chunk
+            .iter()
+            .map(|i| {
+                let regiment = if i % 10 == 0 { format!("(SELECT id FROM regiments WHERE name = 'R{}')", (i / 10) % 200 / 2 * 2 + i % 2) } else { "NULL".into() };
+                format!("({world}, (SELECT id FROM users WHERE username_key = 'u{i}'), {}, {}, {regiment}, 0)", nation(*i), rng.random_range(0..100))
+            })
+            .collect();
+        exec(conn, &format!("INSERT INTO players (world_id, user_id, nation_id, reserve, regiment_id, joined_at) VALUES {}", rows.join(",")));
+    }
+    let mut n = 0;
+    let mut values = Vec::new();
+    for p in 0..PLAYERS {
+        for _ in 0..PER_PLAYER {
+            // Companies on distinct cells, row by row.
+            let (x, y) = (n % SIDE, n / SIDE * 7 % SIDE + n / (SIDE * 142));
+            let kind = Kind::ALL[rng.random_range(0..Kind::ALL.len())];
+            values.push(format!(
+                "({world}, (SELECT id FROM players WHERE user_id = (SELECT id FROM users WHERE username_key = 'u{p}')), 'c', '{kind}', {x}, {y}, {}, {}, {}, {}, 0, {}, 0)",
+                rng.random_range(1..60),
+                rng.random_range(0..30),
+                rng.random_range(0..16),
+                rng.random_range(0..=10),
+                rng.random_range(0..=2)
+            ));
+            n += 1;
+            if values.len() == 500 {
+                exec(conn, &format!("INSERT INTO companies (world_id, player_id, name, kind, x, y, men, wounded, ap, morale, xp, volley_recency, created_at) VALUES {}", values.join(",")));
+                values.clear();
+            }
+        }
+    }
+    if !values.is_empty() {
+        exec(conn, &format!("INSERT INTO companies (world_id, player_id, name, kind, x, y, men, wounded, ap, morale, xp, volley_recency, created_at) VALUES {}", values.join(",")));
+    }
+    exec(conn, "COMMIT");
+    let analyze = if conn.is_sqlite() { "ANALYZE" } else { "VACUUM ANALYZE" };
+    exec(conn, analyze);
+}
+
+/// The turn's updates written by hand for the shipped ruleset, as one transaction.
+fn plain_sql(sqlite: bool, world: i32) -> String {
+    let (least, greatest) = if sqlite { ("MIN", "MAX") } else { ("LEAST", "GREATEST") };
+    let max_ap = "(CASE kind WHEN 'infantry' THEN 24 WHEN 'voltigeurs' THEN 28 WHEN 'cavalry' THEN 32 WHEN 'artillery' THEN 16 WHEN 'sappers' THEN 24 ELSE 0 END)";
+    let per_turn = "(CASE kind WHEN 'infantry' THEN 6 WHEN 'voltigeurs' THEN 7 WHEN 'cavalry' THEN 8 WHEN 'artillery' THEN 4 WHEN 'sappers' THEN 6 ELSE 0 END)";
+    let full = "(CASE kind WHEN 'infantry' THEN 200 WHEN 'voltigeurs' THEN 120 WHEN 'cavalry' THEN 120 WHEN 'artillery' THEN 60 WHEN 'sappers' THEN 100 ELSE 0 END)";
+    let healed = format!("{least}(wounded, 5, {greatest}({full} - men, 0))");
+    let hq = "(CASE WHEN EXISTS (SELECT 1 FROM players p JOIN regiments r ON r.id = p.regiment_id JOIN cells hq ON hq.world_id = r.world_id AND hq.x = r.hq_x AND hq.y = r.hq_y AND hq.owner_id = r.nation_id WHERE p.id = companies.player_id AND ABS(r.hq_x - companies.x) <= 3 AND ABS(r.hq_y - companies.y) <= 3) THEN 1 ELSE 0 END)";
+    let begin = if sqlite { "BEGIN IMMEDIATE" } else { "BEGIN" };
+    format!(
+        "{begin};
+         UPDATE companies SET ap = {least}(ap + {per_turn}, {max_ap}), morale = {least}(morale + 1 + {hq}, 10),
+           men = men + {healed}, wounded = wounded - {healed}, volley_recency = {greatest}(volley_recency - 1, 0) WHERE world_id = {world};
+         UPDATE players SET reserve = reserve + 15 WHERE world_id = {world};
+         UPDATE nations SET treasury = treasury + COALESCE((SELECT SUM(10) FROM cells c WHERE c.world_id = nations.world_id AND c.owner_id = nations.id AND c.terrain = 'mine'), 0) WHERE world_id = {world};
+         UPDATE worlds SET turn = turn + 1 WHERE id = {world};
+         COMMIT;"
+    )
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn run(backend: Backend) {
+    let name = format!("{backend:?}").to_lowercase();
+    let db = TestDb::new(backend);
+    let pool = grognard::db::open_pool(&db.url, 2, 30_000).expect("pool");
+    let mut conn = pool.get().unwrap();
+    grognard::db::migrate(&mut conn).unwrap();
+    let rs = Ruleset::shipped();
+    let mut rng = ChaCha8Rng::seed_from_u64(1812);
+    let t = Instant::now();
+    let world = build_world(&mut conn, &mut rng);
+    populate(&mut conn, world, &mut rng);
+    let cells = db::count(&mut conn, "SELECT COUNT(*) FROM cells");
+    let companies = db::count(&mut conn, "SELECT COUNT(*) FROM companies");
+    println!("{name}: built {cells} cells and {companies} companies in {:.1} s", t.elapsed().as_secs_f64());
+    let sql = plain_sql(conn.is_sqlite(), world);
+    let (mut tick_times, mut plain_times) = (Vec::new(), Vec::new());
+    // Warm the caches once each, then alternate so that both see the same conditions.
+    exec(&mut conn, &sql);
+    ticks::apply(&mut conn, &rs, world, TickKind::Turn, 1, false).unwrap();
+    for round in 0..ROUNDS {
+        let t = Instant::now();
+        exec(&mut conn, &sql);
+        plain_times.push(t.elapsed());
+        let t = Instant::now();
+        let out = ticks::apply(&mut conn, &rs, world, TickKind::Turn, 100 + round as i64, false).unwrap();
+        tick_times.push(t.elapsed());
+        assert!(out.applied && out.rows >= companies);
+    }
+    let (tick, plain) = (median(tick_times), median(plain_times));
+    println!(
+        "{name}: turn tick {:.0} ms, plain SQL {:.0} ms, ratio {:.2} (median of {ROUNDS}; goal: ratio < 2 and tick < 1000 ms)",
+        tick.as_secs_f64() * 1000.0,
+        plain.as_secs_f64() * 1000.0,
+        tick.as_secs_f64() / plain.as_secs_f64()
+    );
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    let want = |b: &str| args.is_empty() || args.iter().any(|a| a == b);
+    if want("sqlite") {
+        run(Backend::Sqlite);
+    }
+    if want("postgres") {
+        run(Backend::Postgres);
+    }
+}

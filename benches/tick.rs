@@ -12,6 +12,7 @@ mod db;
 
 use db::{Backend, TestDb};
 use diesel::connection::SimpleConnection;
+use diesel::RunQueryDsl;
 use grognard::db::DbConnection;
 use grognard::game::mapfile::{ValidCell, ValidMap};
 use grognard::game::ticks::{self, TickKind};
@@ -25,8 +26,15 @@ const PLAYERS: i32 = 33_334;
 const PER_PLAYER: i32 = 3;
 const ROUNDS: usize = 5;
 
+#[derive(diesel::QueryableByName)]
+struct Id {
+    #[diesel(sql_type = diesel::sql_types::Integer)]
+    id: i32,
+}
+
 fn exec(conn: &mut DbConnection, sql: &str) {
-    conn.batch_execute(sql).unwrap_or_else(|e| panic!("{e}: {}", &sql[..sql.len().min(200)]));
+    conn.batch_execute(sql)
+        .unwrap_or_else(|e| panic!("{e}: {}", &sql[..sql.len().min(200)]));
 }
 
 /// The world: plain ground with 2 % mines and 1 % farms owned by two nations.
@@ -44,18 +52,33 @@ fn build_world(conn: &mut DbConnection, rng: &mut ChaCha8Rng) -> i32 {
             } else {
                 continue;
             };
-            let owner = matches!(terrain, Terrain::Mine | Terrain::Farm).then(|| rng.random_range(0..2usize));
-            cells.push(ValidCell { pos: Pos::new(x, y), terrain, town: None, owner, structure: None });
+            let owner = matches!(terrain, Terrain::Mine | Terrain::Farm)
+                .then(|| rng.random_range(0..2usize));
+            cells.push(ValidCell {
+                pos: Pos::new(x, y),
+                terrain,
+                town: None,
+                owner,
+                structure: None,
+            });
         }
     }
     let map = ValidMap {
         name: "Bench".into(),
-        bounds: Bounds { width: SIDE, height: SIDE },
+        bounds: Bounds {
+            width: SIDE,
+            height: SIDE,
+        },
         season: Season::Summer,
         rng_seed: Some(1),
         nations: vec![
             ("France".into(), "#2b4c9b".into(), Pos::new(0, 0), 1000),
-            ("Russia".into(), "#2e7d32".into(), Pos::new(SIDE - 1, SIDE - 1), 1000),
+            (
+                "Russia".into(),
+                "#2e7d32".into(),
+                Pos::new(SIDE - 1, SIDE - 1),
+                1000,
+            ),
         ],
         towns: vec![],
         cells,
@@ -65,10 +88,19 @@ fn build_world(conn: &mut DbConnection, rng: &mut ChaCha8Rng) -> i32 {
 
 /// 33,334 players in two nations, a tenth in regiments with headquarters, 3 companies each.
 fn populate(conn: &mut DbConnection, world: i32, rng: &mut ChaCha8Rng) {
-    let nation = |i: i32| if i % 2 == 0 { "(SELECT MIN(id) FROM nations)" } else { "(SELECT MAX(id) FROM nations)" };
+    let nation_ids: Vec<i32> = diesel::sql_query("SELECT id FROM nations ORDER BY id")
+        .load::<Id>(conn)
+        .unwrap()
+        .into_iter()
+        .map(|r| r.id)
+        .collect();
+    let nation = |i: i32| nation_ids[(i % 2) as usize];
     exec(conn, "BEGIN");
     for chunk in (0..PLAYERS).collect::<Vec<_>>().chunks(500) {
-        let users: Vec<String> = chunk.iter().map(|i| format!("('u{i}', 'u{i}', 'x', 'player', FALSE, 0)")).collect();
+        let users: Vec<String> = chunk
+            .iter()
+            .map(|i| format!("('u{i}', 'u{i}', 'x', 'player', FALSE, 0)"))
+            .collect();
         exec(conn, &format!("INSERT INTO users (username, username_key, password_hash, role, banned, created_at) VALUES {}", users.join(",")));
     }
     for r in 0..200 {
@@ -76,16 +108,45 @@ fn populate(conn: &mut DbConnection, world: i32, rng: &mut ChaCha8Rng) {
         exec(conn, &format!("UPDATE cells SET terrain = 'farm', owner_id = {} WHERE world_id = {world} AND x = {x} AND y = {y}", nation(r)));
         exec(conn, &format!("INSERT INTO regiments (world_id, nation_id, name, hq_x, hq_y, created_at) VALUES ({world}, {}, 'R{r}', {x}, {y}, 0)", nation(r)));
     }
+    let user_ids: Vec<i32> = diesel::sql_query("SELECT id FROM users ORDER BY id")
+        .load::<Id>(conn)
+        .unwrap()
+        .into_iter()
+        .map(|r| r.id)
+        .collect();
+    let regiment_ids: Vec<i32> = diesel::sql_query("SELECT id FROM regiments ORDER BY id")
+        .load::<Id>(conn)
+        .unwrap()
+        .into_iter()
+        .map(|r| r.id)
+        .collect();
     for chunk in (0..PLAYERS).collect::<Vec<_>>().chunks(500) {
         let rows: Vec<String> = chunk
             .iter()
-            .map(|i| {
-                let regiment = if i % 10 == 0 { format!("(SELECT id FROM regiments WHERE name = 'R{}')", (i / 10) % 200 / 2 * 2 + i % 2) } else { "NULL".into() };
-                format!("({world}, (SELECT id FROM users WHERE username_key = 'u{i}'), {}, {}, {regiment}, 0)", nation(*i), rng.random_range(0..100))
+            .map(|&i| {
+                // Every tenth player serves in a regiment of its own nation.
+                let regiment = if i % 10 == 0 {
+                    regiment_ids[((i / 10) as usize * 2 + (i % 2) as usize) % regiment_ids.len()]
+                        .to_string()
+                } else {
+                    "NULL".into()
+                };
+                format!(
+                    "({world}, {}, {}, {}, {regiment}, 0)",
+                    user_ids[i as usize],
+                    nation(i),
+                    rng.random_range(0..100)
+                )
             })
             .collect();
         exec(conn, &format!("INSERT INTO players (world_id, user_id, nation_id, reserve, regiment_id, joined_at) VALUES {}", rows.join(",")));
     }
+    let player_ids: Vec<i32> = diesel::sql_query("SELECT id FROM players ORDER BY id")
+        .load::<Id>(conn)
+        .unwrap()
+        .into_iter()
+        .map(|r| r.id)
+        .collect();
     let mut n = 0;
     let mut values = Vec::new();
     for p in 0..PLAYERS {
@@ -94,7 +155,8 @@ fn populate(conn: &mut DbConnection, world: i32, rng: &mut ChaCha8Rng) {
             let (x, y) = (n % SIDE, n / SIDE * 7 % SIDE + n / (SIDE * 142));
             let kind = Kind::ALL[rng.random_range(0..Kind::ALL.len())];
             values.push(format!(
-                "({world}, (SELECT id FROM players WHERE user_id = (SELECT id FROM users WHERE username_key = 'u{p}')), 'c', '{kind}', {x}, {y}, {}, {}, {}, {}, 0, {}, 0)",
+                "({world}, {}, 'c', '{kind}', {x}, {y}, {}, {}, {}, {}, 0, {}, 0)",
+                player_ids[p as usize],
                 rng.random_range(1..60),
                 rng.random_range(0..30),
                 rng.random_range(0..16),
@@ -112,22 +174,31 @@ fn populate(conn: &mut DbConnection, world: i32, rng: &mut ChaCha8Rng) {
         exec(conn, &format!("INSERT INTO companies (world_id, player_id, name, kind, x, y, men, wounded, ap, morale, xp, volley_recency, created_at) VALUES {}", values.join(",")));
     }
     exec(conn, "COMMIT");
-    let analyze = if conn.is_sqlite() { "ANALYZE" } else { "VACUUM ANALYZE" };
+    let analyze = if conn.is_sqlite() {
+        "ANALYZE"
+    } else {
+        "VACUUM ANALYZE"
+    };
     exec(conn, analyze);
 }
 
 /// The turn's updates written by hand for the shipped ruleset, as one transaction.
 fn plain_sql(sqlite: bool, world: i32) -> String {
-    let (least, greatest) = if sqlite { ("MIN", "MAX") } else { ("LEAST", "GREATEST") };
+    let (least, greatest) = if sqlite {
+        ("MIN", "MAX")
+    } else {
+        ("LEAST", "GREATEST")
+    };
     let max_ap = "(CASE kind WHEN 'infantry' THEN 24 WHEN 'voltigeurs' THEN 28 WHEN 'cavalry' THEN 32 WHEN 'artillery' THEN 16 WHEN 'sappers' THEN 24 ELSE 0 END)";
     let per_turn = "(CASE kind WHEN 'infantry' THEN 6 WHEN 'voltigeurs' THEN 7 WHEN 'cavalry' THEN 8 WHEN 'artillery' THEN 4 WHEN 'sappers' THEN 6 ELSE 0 END)";
     let full = "(CASE kind WHEN 'infantry' THEN 200 WHEN 'voltigeurs' THEN 120 WHEN 'cavalry' THEN 120 WHEN 'artillery' THEN 60 WHEN 'sappers' THEN 100 ELSE 0 END)";
     let healed = format!("{least}(wounded, 5, {greatest}({full} - men, 0))");
-    let hq = "(CASE WHEN EXISTS (SELECT 1 FROM players p JOIN regiments r ON r.id = p.regiment_id JOIN cells hq ON hq.world_id = r.world_id AND hq.x = r.hq_x AND hq.y = r.hq_y AND hq.owner_id = r.nation_id WHERE p.id = companies.player_id AND ABS(r.hq_x - companies.x) <= 3 AND ABS(r.hq_y - companies.y) <= 3) THEN 1 ELSE 0 END)";
+    let near = format!("WITH near AS (SELECT c.id FROM companies c JOIN players p ON p.id = c.player_id JOIN regiments r ON r.id = p.regiment_id JOIN cells hq ON hq.world_id = r.world_id AND hq.x = r.hq_x AND hq.y = r.hq_y AND hq.owner_id = r.nation_id WHERE c.world_id = {world} AND ABS(r.hq_x - c.x) <= 3 AND ABS(r.hq_y - c.y) <= 3)");
+    let hq = "(CASE WHEN id IN (SELECT id FROM near) THEN 1 ELSE 0 END)";
     let begin = if sqlite { "BEGIN IMMEDIATE" } else { "BEGIN" };
     format!(
         "{begin};
-         UPDATE companies SET ap = {least}(ap + {per_turn}, {max_ap}), morale = {least}(morale + 1 + {hq}, 10),
+         {near} UPDATE companies SET ap = {least}(ap + {per_turn}, {max_ap}), morale = {least}(morale + 1 + {hq}, 10),
            men = men + {healed}, wounded = wounded - {healed}, volley_recency = {greatest}(volley_recency - 1, 0) WHERE world_id = {world};
          UPDATE players SET reserve = reserve + 15 WHERE world_id = {world};
          UPDATE nations SET treasury = treasury + COALESCE((SELECT SUM(10) FROM cells c WHERE c.world_id = nations.world_id AND c.owner_id = nations.id AND c.terrain = 'mine'), 0) WHERE world_id = {world};
@@ -154,7 +225,10 @@ fn run(backend: Backend) {
     populate(&mut conn, world, &mut rng);
     let cells = db::count(&mut conn, "SELECT COUNT(*) FROM cells");
     let companies = db::count(&mut conn, "SELECT COUNT(*) FROM companies");
-    println!("{name}: built {cells} cells and {companies} companies in {:.1} s", t.elapsed().as_secs_f64());
+    println!(
+        "{name}: built {cells} cells and {companies} companies in {:.1} s",
+        t.elapsed().as_secs_f64()
+    );
     let sql = plain_sql(conn.is_sqlite(), world);
     let (mut tick_times, mut plain_times) = (Vec::new(), Vec::new());
     // Warm the caches once each, then alternate so that both see the same conditions.
@@ -165,9 +239,43 @@ fn run(backend: Backend) {
         exec(&mut conn, &sql);
         plain_times.push(t.elapsed());
         let t = Instant::now();
-        let out = ticks::apply(&mut conn, &rs, world, TickKind::Turn, 100 + round as i64, false).unwrap();
+        let out = ticks::apply(
+            &mut conn,
+            &rs,
+            world,
+            TickKind::Turn,
+            100 + round as i64,
+            false,
+        )
+        .unwrap();
         tick_times.push(t.elapsed());
         assert!(out.applied && out.rows >= companies);
+    }
+    if std::env::var("GROGNARD_BENCH_EXPLAIN").is_ok() && !conn.is_sqlite() {
+        // The plans of the turn's statements, rolled back, for whoever tunes them.
+        for stmt in sql
+            .split(';')
+            .map(str::trim)
+            .filter(|s| s.starts_with("UPDATE") || s.starts_with("WITH"))
+        {
+            #[derive(diesel::QueryableByName)]
+            struct Line {
+                #[diesel(sql_type = diesel::sql_types::Text, column_name = "QUERY PLAN")]
+                line: String,
+            }
+            exec(&mut conn, "BEGIN");
+            let plan: Vec<Line> = diesel::sql_query(format!("EXPLAIN (ANALYZE, BUFFERS) {stmt}"))
+                .load(&mut conn)
+                .unwrap();
+            exec(&mut conn, "ROLLBACK");
+            println!(
+                "{}",
+                plan.iter()
+                    .map(|l| l.line.as_str())
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            );
+        }
     }
     let (tick, plain) = (median(tick_times), median(plain_times));
     println!(
@@ -179,7 +287,10 @@ fn run(backend: Backend) {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
     let want = |b: &str| args.is_empty() || args.iter().any(|a| a == b);
     if want("sqlite") {
         run(Backend::Sqlite);

@@ -148,3 +148,36 @@ pub fn tick(config: &Config, world_id: i32, kind: &str) -> CmdResult {
     );
     Ok(())
 }
+
+pub fn world_import_tiled(
+    config: &Config,
+    file: &std::path::Path,
+    name: Option<&str>,
+) -> CmdResult {
+    let map = crate::game::tiled_import::read_file(file, name).map_err(game_err)?;
+    let valid = map.validate(&config.rules).map_err(|e| e.to_string())?;
+    let pool = open(config)?;
+    let mut conn = pool.get().map_err(|e| e.to_string())?;
+    let id = worlds::import(&mut conn, &valid, None).map_err(game_err)?;
+    println!("{id}");
+    Ok(())
+}
+
+pub fn world_generate(config: &Config, opts: crate::game::generate::Options) -> CmdResult {
+    let started = std::time::Instant::now();
+    let map = crate::game::generate::generate(&config.rules, &opts).map_err(game_err)?;
+    let valid = map.validate(&config.rules).map_err(|e| e.to_string())?;
+    let generated = started.elapsed();
+    let pool = open(config)?;
+    let mut conn = pool.get().map_err(|e| e.to_string())?;
+    let id = worlds::import(&mut conn, &valid, None).map_err(game_err)?;
+    eprintln!(
+        "generated {}×{} in {} ms, stored in {} ms",
+        opts.width,
+        opts.height,
+        generated.as_millis(),
+        (started.elapsed() - generated).as_millis()
+    );
+    println!("{id}");
+    Ok(())
+}

@@ -56,6 +56,25 @@ enum WorldCommand {
     },
     /// Print a world's map file (JSON) to standard output.
     Export { world: i32 },
+    /// Import a map drawn in the Tiled editor (.tmx, or Tiled JSON .tmj/.json).
+    ImportTiled {
+        file: PathBuf,
+        #[arg(long)]
+        name: Option<String>,
+    },
+    /// Generate a plausible world from a seed (same seed, same map).
+    Generate {
+        #[arg(long)]
+        width: i32,
+        #[arg(long)]
+        height: i32,
+        #[arg(long)]
+        seed: u64,
+        #[arg(long, default_value_t = 2)]
+        nations: usize,
+        #[arg(long)]
+        name: Option<String>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -87,6 +106,25 @@ async fn main() -> ExitCode {
                 commands::world_import(&config, &file, name.as_deref())
             }
             WorldCommand::Export { world } => commands::world_export(&config, world),
+            WorldCommand::ImportTiled { file, name } => {
+                commands::world_import_tiled(&config, &file, name.as_deref())
+            }
+            WorldCommand::Generate {
+                width,
+                height,
+                seed,
+                nations,
+                name,
+            } => commands::world_generate(
+                &config,
+                grognard::game::generate::Options {
+                    width,
+                    height,
+                    seed,
+                    nations,
+                    name,
+                },
+            ),
         },
         Command::User { command } => match command {
             UserCommand::Add { name, role } => commands::user_add(&config, &name, &role),

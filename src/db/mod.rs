@@ -106,7 +106,7 @@ impl ManageConnection for Manager {
     }
 }
 
-/// SQLite pragmas on every pooled connection.
+/// Per-connection settings: SQLite pragmas, PostgreSQL session settings.
 #[derive(Debug)]
 struct SqlitePragmas {
     busy_timeout_ms: u32,
@@ -114,6 +114,12 @@ struct SqlitePragmas {
 
 impl CustomizeConnection<DbConnection, r2d2::Error> for SqlitePragmas {
     fn on_acquire(&self, conn: &mut DbConnection) -> Result<(), r2d2::Error> {
+        if !conn.is_sqlite() {
+            // The game's statements are short or set-based; compiling them costs more than
+            // it saves (measured: 180 ms of JIT in a 100,000-company turn).
+            conn.batch_execute("SET jit = off")
+                .map_err(r2d2::Error::QueryError)?;
+        }
         if conn.is_sqlite() {
             conn.batch_execute(&format!(
                 "PRAGMA busy_timeout = {}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",

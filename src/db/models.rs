@@ -207,4 +207,5 @@ pub struct AuditRow {
     pub y: Option<i32>,
     pub old_value: Option<String>,
     pub new_value: Option<String>,
+    pub batch: Option<String>,
 }

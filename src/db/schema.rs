@@ -179,6 +179,7 @@ diesel::table! {
         y -> Nullable<Integer>,
         old_value -> Nullable<Text>,
         new_value -> Nullable<Text>,
+        batch -> Nullable<Text>,
     }
 }
 
@@ -208,3 +209,4 @@ diesel::allow_tables_to_appear_in_same_query!(
     ticks,
     gm_audit,
 );
+diesel::joinable!(gm_audit -> users (user_id));

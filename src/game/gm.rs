@@ -35,13 +35,16 @@ pub fn set_paused(
                 .execute(conn)?;
             audit::record(
                 conn,
-                Some(world_id),
-                actor.user_id,
-                if paused { "pause" } else { "resume" },
-                &format!("world {}", before.name),
-                None,
-                Some(json!({"paused": before.paused})),
-                Some(json!({"paused": paused})),
+                audit::Entry {
+                    world_id: Some(world_id),
+                    user_id: actor.user_id,
+                    action: (if paused { "pause" } else { "resume" }).to_string(),
+                    target: format!("world {}", before.name),
+                    at: None,
+                    before: Some(json!({"paused": before.paused})),
+                    after: Some(json!({"paused": paused})),
+                    batch: None,
+                },
             )?;
         }
         worlds::get(conn, world_id)
@@ -66,13 +69,16 @@ pub fn set_season(
                 .execute(conn)?;
             audit::record(
                 conn,
-                Some(world_id),
-                actor.user_id,
-                "season",
-                &format!("world {}", before.name),
-                None,
-                Some(json!({"season": before.season})),
-                Some(json!({"season": season.as_str()})),
+                audit::Entry {
+                    world_id: Some(world_id),
+                    user_id: actor.user_id,
+                    action: ("season").to_string(),
+                    target: format!("world {}", before.name),
+                    at: None,
+                    before: Some(json!({"season": before.season})),
+                    after: Some(json!({"season": season.as_str()})),
+                    batch: None,
+                },
             )?;
         }
         worlds::get(conn, world_id)
@@ -101,13 +107,16 @@ pub fn run_tick(
     );
     audit::record(
         conn,
-        Some(world_id),
-        actor.user_id,
-        "tick",
-        kind.as_str(),
-        None,
-        None,
-        Some(json!({"turn": out.turn, "season": out.season, "rows": out.rows})),
+        audit::Entry {
+            world_id: Some(world_id),
+            user_id: actor.user_id,
+            action: ("tick").to_string(),
+            target: (kind.as_str()).to_string(),
+            at: None,
+            before: None,
+            after: Some(json!({"turn": out.turn, "season": out.season, "rows": out.rows})),
+            batch: None,
+        },
     )?;
     Ok(out)
 }

@@ -95,14 +95,18 @@ pub fn turn_statements(rs: &Ruleset, conn: &DbConnection) -> Vec<String> {
     );
     // Companies of a regiment within its radius of a headquarters on a farm the regiment's
     // nation still owns.
-    let near_hq = format!(
-        "(CASE WHEN EXISTS (SELECT 1 FROM players p JOIN regiments r ON r.id = p.regiment_id \
+    // Companies of a regiment within its radius of a headquarters on a farm the regiment's
+    // nation still owns: one set computed up front, so the update probes a hash, not a join.
+    let near = format!(
+        "WITH near AS (SELECT c.id FROM companies c JOIN players p ON p.id = c.player_id \
+           JOIN regiments r ON r.id = p.regiment_id \
            JOIN cells hq ON hq.world_id = r.world_id AND hq.x = r.hq_x AND hq.y = r.hq_y AND hq.owner_id = r.nation_id \
-           WHERE p.id = companies.player_id \
-             AND ABS(r.hq_x - companies.x) <= {radius} AND ABS(r.hq_y - companies.y) <= {radius}) \
-         THEN {bonus} ELSE 0 END)",
+           WHERE c.world_id = $1 AND ABS(r.hq_x - c.x) <= {radius} AND ABS(r.hq_y - c.y) <= {radius}) ",
         radius = t.regiment_radius,
-        bonus = t.regiment_morale_bonus
+    );
+    let near_hq = format!(
+        "(CASE WHEN id IN (SELECT id FROM near) THEN {} ELSE 0 END)",
+        t.regiment_morale_bonus
     );
     let outputs: Vec<(Terrain, i32)> = Terrain::ALL
         .iter()
@@ -111,7 +115,7 @@ pub fn turn_statements(rs: &Ruleset, conn: &DbConnection) -> Vec<String> {
         .collect();
     let mut stmts = vec![
         format!(
-            "UPDATE companies SET \
+            "{near}UPDATE companies SET \
                ap = {least}(ap + {per_turn}, {max_ap}), \
                morale = {least}(morale + {gain} + {near_hq}, {morale_max}), \
                men = men + {healed}, \
@@ -148,10 +152,10 @@ pub fn turn_statements(rs: &Ruleset, conn: &DbConnection) -> Vec<String> {
     stmts
 }
 
-/// SQLite spells bind parameters `?`; the statements are written with `$1`.
+/// SQLite spells numbered bind parameters `?1`; the statements are written with `$1`.
 fn bind_world(conn: &DbConnection, sql: &str) -> String {
     if conn.is_sqlite() {
-        sql.replace("$1", "?")
+        sql.replace("$1", "?1")
     } else {
         sql.to_string()
     }

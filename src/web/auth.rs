@@ -171,6 +171,34 @@ impl FromRequest for ApiActor {
                 .unwrap_or("")
                 .to_string();
             let Some(secret) = header.strip_prefix("Bearer ").map(|s| s.trim().to_string()) else {
+                // The site's own scripts (the map editor) call the API with the session cookie
+                // and the session's CSRF token in a header, which other sites cannot send.
+                if let Some(token) = req
+                    .cookie(&cookie_name(&state, SESSION))
+                    .map(|c| c.value().to_string())
+                {
+                    let sent = req
+                        .headers()
+                        .get("X-CSRF-Token")
+                        .and_then(|h| h.to_str().ok())
+                        .unwrap_or("")
+                        .to_string();
+                    let exp = expiry(&state);
+                    let session = state
+                        .db(move |conn| sessions::load(conn, &token, exp))
+                        .await?;
+                    return match session {
+                        Some(s) if !sent.is_empty() && same_secret(&s.csrf, &sent) => {
+                            Ok(ApiActor(Actor::of(&s.user)))
+                        }
+                        Some(_) => Err(ApiError(GameError::Forbidden(
+                            "send the page's CSRF token in X-CSRF-Token".into(),
+                        ))),
+                        None => Err(ApiError(GameError::Unauthorized(
+                            "your session has ended; log in again".into(),
+                        ))),
+                    };
+                }
                 return Err(ApiError(GameError::Unauthorized(
                     "send an API token: Authorization: Bearer <token>".into(),
                 )));

@@ -8,6 +8,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .app_data(api::path_config())
         .app_data(api::query_config())
         .app_data(api::form_config())
+        .app_data(web::PayloadConfig::new(32 * 1024 * 1024))
         .route("/healthz", web::get().to(pages::health::healthz))
         .route("/static/{file}", web::get().to(assets::serve))
         .route("/", web::get().to(pages::home::index))
@@ -50,7 +51,16 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             "/worlds/{w}/regiments/{r}/headquarters",
             web::post().to(pages::orders::set_headquarters),
         )
+        .route("/gm/worlds", web::get().to(pages::gm::worlds_page))
+        .route("/gm/worlds", web::post().to(pages::gm::create_world))
+        .route("/gm/worlds/{w}", web::get().to(pages::gm::editor_page))
         .route("/gm/worlds/{w}/control", web::post().to(pages::gm::control))
+        .route("/gm/worlds/{w}/cells", web::post().to(pages::gm::edit_cell))
+        .route("/gm/worlds/{w}/undo", web::post().to(pages::gm::undo))
+        .route("/gm/worlds/{w}/spawn", web::post().to(pages::gm::spawn))
+        .route("/gm/worlds/{w}/export", web::get().to(pages::gm::export))
+        .route("/gm/worlds/{w}/audit", web::get().to(pages::gm::audit_page))
+        .route("/gm/companies/{c}", web::post().to(pages::gm::company))
         .route("/companies/{c}", web::get().to(pages::company::show))
         .route(
             "/companies/{c}/{action}",
@@ -67,6 +77,35 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 )
                 .route("/me", web::get().to(api::accounts::me))
                 .route("/worlds", web::get().to(api::worlds::list))
+                .route("/worlds", web::post().to(api::editor::create_world))
+                .route(
+                    "/worlds/generate",
+                    web::post().to(api::editor::generate_world),
+                )
+                .route(
+                    "/worlds/import-tiled",
+                    web::post().to(api::editor::import_tiled),
+                )
+                .route("/worlds/{w}/export", web::get().to(api::editor::export))
+                .route("/worlds/{w}/audit", web::get().to(api::editor::audit_log))
+                .route("/worlds/{w}/cells", web::put().to(api::editor::put_cells))
+                .route(
+                    "/worlds/{w}/cells/{x}/{y}",
+                    web::put().to(api::editor::put_cell),
+                )
+                .route("/worlds/{w}/undo", web::post().to(api::editor::undo))
+                .route(
+                    "/worlds/{w}/nations/{n}/spawn",
+                    web::put().to(api::editor::spawn),
+                )
+                .route(
+                    "/companies/{c}",
+                    web::patch().to(api::editor::patch_company),
+                )
+                .route(
+                    "/companies/{c}",
+                    web::delete().to(api::editor::delete_company),
+                )
                 .route("/worlds/{w}", web::get().to(api::worlds::show))
                 .route("/worlds/{w}", web::patch().to(api::gm::patch_world))
                 .route("/worlds/{w}/ticks", web::post().to(api::gm::tick))

@@ -7,6 +7,7 @@ mod support;
 mod accounts;
 mod browser;
 mod foundation;
+mod gm;
 mod pages;
 mod play;
 mod time;

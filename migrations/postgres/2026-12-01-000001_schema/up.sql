@@ -1,4 +1,6 @@
--- The whole schema of DESIGN.md §3. Times are UNIX seconds (BIGINT) on both backends.
+-- The whole schema of DESIGN.md §3. Companies and players are rewritten by every turn: room left
+-- in their pages (fillfactor) lets those updates stay on the page without touching indexes.
+-- Times are UNIX seconds (BIGINT) on both backends.
 
 CREATE TABLE worlds (
     id SERIAL PRIMARY KEY,
@@ -104,7 +106,7 @@ CREATE TABLE players (
     regiment_id INTEGER REFERENCES regiments (id) ON DELETE SET NULL,
     joined_at BIGINT NOT NULL,
     UNIQUE (world_id, user_id)
-);
+) WITH (fillfactor = 80);
 CREATE INDEX players_nation ON players (nation_id);
 
 CREATE TABLE companies (
@@ -123,7 +125,7 @@ CREATE TABLE companies (
     volley_recency INTEGER NOT NULL DEFAULT 0,
     created_at BIGINT NOT NULL,
     UNIQUE (world_id, x, y)
-);
+) WITH (fillfactor = 70);
 CREATE INDEX companies_player ON companies (player_id);
 
 CREATE TABLE events (
@@ -166,6 +168,7 @@ CREATE TABLE gm_audit (
     x INTEGER,
     y INTEGER,
     old_value TEXT,
-    new_value TEXT
+    new_value TEXT,
+    batch TEXT
 );
 CREATE INDEX gm_audit_world ON gm_audit (world_id, id);

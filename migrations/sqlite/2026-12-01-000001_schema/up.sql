@@ -166,6 +166,7 @@ CREATE TABLE gm_audit (
     x INTEGER,
     y INTEGER,
     old_value TEXT,
-    new_value TEXT
+    new_value TEXT,
+    batch TEXT
 );
 CREATE INDEX gm_audit_world ON gm_audit (world_id, id);

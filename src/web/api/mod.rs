@@ -1,6 +1,7 @@
 //! The JSON API under `/api/v1`.
 
 pub mod accounts;
+pub mod editor;
 pub mod gm;
 pub mod play;
 pub mod worlds;
@@ -12,7 +13,7 @@ use actix_web::{error, web, HttpRequest, HttpResponse};
 /// Malformed JSON bodies answer `invalid` with the parser's reason.
 pub fn json_config() -> web::JsonConfig {
     web::JsonConfig::default()
-        .limit(4 * 1024 * 1024)
+        .limit(32 * 1024 * 1024)
         .error_handler(|err, _req| {
             let msg = match &err {
                 error::JsonPayloadError::ContentType => {
@@ -52,7 +53,7 @@ pub fn query_config() -> web::QueryConfig {
 /// A form body that cannot be read is a bad request page.
 pub fn form_config() -> web::FormConfig {
     web::FormConfig::default()
-        .limit(64 * 1024)
+        .limit(16 * 1024 * 1024)
         .error_handler(|err, _req| {
             super::error::PageError(GameError::Invalid(format!(
                 "this form could not be read: {err}"

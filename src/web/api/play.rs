@@ -74,7 +74,7 @@ pub async fn company(
     Ok(HttpResponse::Ok().json(view))
 }
 
-fn pos(v: &Value, what: &str) -> Result<Pos, GameError> {
+pub fn pos(v: &Value, what: &str) -> Result<Pos, GameError> {
     let bad = || GameError::Invalid(format!("{what} is a cell [x, y]"));
     let a = v.as_array().ok_or_else(bad)?;
     match a.as_slice() {

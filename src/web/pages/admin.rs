@@ -58,19 +58,21 @@ pub async fn update_user(
     let id = path.into_inner();
     state
         .db(move |conn| {
-            let (before, after) =
-                accounts::set_role_and_ban(conn, actor.user_id, id, role, banned)?;
-            audit::record(
-                conn,
-                None,
-                actor.user_id,
-                "user",
-                &format!("user {}", after.username),
-                None,
-                Some(json!({"role": before.role, "banned": before.banned})),
-                Some(json!({"role": after.role, "banned": after.banned})),
-            )?;
-            Ok(())
+            crate::db::write(conn, |conn| {
+                let (before, after) =
+                    accounts::set_role_and_ban(conn, actor.user_id, id, role, banned)?;
+                audit::record(
+                    conn,
+                    audit::Entry {
+                        user_id: actor.user_id,
+                        action: "user".into(),
+                        target: format!("user {}", after.username),
+                        before: Some(json!({"role": before.role, "banned": before.banned})),
+                        after: Some(json!({"role": after.role, "banned": after.banned})),
+                        ..Default::default()
+                    },
+                )
+            })
         })
         .await?;
     Ok(see_other("/admin/users"))

@@ -1,12 +1,32 @@
-//! The game master's world controls on the pages: run a tick, pause or resume, set the season.
+//! The game masters' pages: the worlds (create empty, generate, upload a map file or a Tiled
+//! map, download), the map editor, world and company controls, and the audit log.
 
-use super::see_other;
-use crate::game::{gm, GameError};
+use super::map::{self, MapView};
+use super::orders::refused_page;
+use super::world::parse_cell;
+use super::{page, see_other};
+use crate::game::access::Actor;
+use crate::game::editor::{self, CellEdit, CompanyPatch};
+use crate::game::generate::{self, Options};
+use crate::game::mapfile::{self, MapFile, MapNation};
+use crate::game::sketch::PALETTE;
+use crate::game::{audit, gm, tiled_import, views, worlds, GameError, GameResult};
+use crate::rules::{Pos, Terrain};
 use crate::web::auth::Viewer;
 use crate::web::error::PageError;
 use crate::web::AppState;
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
+use serde_json::json;
+
+/// (cell size, columns, rows) of the editor's three zoom levels.
+const ZOOMS: [(i32, i32, i32); 3] = [(10, 100, 70), (16, 60, 40), (26, 36, 24)];
+
+fn gm_actor(viewer: &Viewer) -> GameResult<Actor> {
+    let a = viewer.require()?;
+    a.require_gm()?;
+    Ok(a)
+}
 
 #[derive(Deserialize)]
 pub struct ControlForm {
@@ -17,12 +37,10 @@ pub struct ControlForm {
     pub back: Option<String>,
 }
 
-fn back_to(form: &ControlForm, wid: i32) -> String {
-    form.back
-        .as_deref()
-        .filter(|b| b.starts_with('/') && !b.starts_with("//"))
+fn safe_back(back: Option<&str>, default: String) -> String {
+    back.filter(|b| b.starts_with('/') && !b.starts_with("//") && !b.contains('\\'))
         .map(str::to_string)
-        .unwrap_or_else(|| format!("/gm/worlds/{wid}"))
+        .unwrap_or(default)
 }
 
 pub async fn control(
@@ -31,28 +49,28 @@ pub async fn control(
     path: web::Path<i32>,
     form: web::Form<ControlForm>,
 ) -> Result<HttpResponse, PageError> {
-    let actor = viewer.require()?;
-    actor.require_gm()?;
+    let actor = gm_actor(&viewer)?;
     viewer.check_csrf(form.csrf.as_deref())?;
     let wid = path.into_inner();
-    let back = back_to(&form, wid);
+    let back = safe_back(form.back.as_deref(), format!("/gm/worlds/{wid}"));
     let (kind, paused, season) = (form.kind.clone(), form.paused.clone(), form.season.clone());
     let st = state.clone();
-    state
+    let result = state
         .db(move |conn| {
+            let paused = match paused.as_deref().filter(|p| !p.is_empty()) {
+                None => None,
+                Some("yes") | Some("true") => Some(true),
+                Some("no") | Some("false") => Some(false),
+                Some(other) => {
+                    return Err(GameError::Invalid(format!(
+                        "paused must be yes or no, not `{other}`"
+                    )))
+                }
+            };
             if let Some(k) = kind.filter(|k| !k.is_empty()) {
                 gm::run_tick(conn, &st.config.rules, &actor, wid, &k)?;
             }
-            if let Some(p) = paused.filter(|p| !p.is_empty()) {
-                let p = match p.as_str() {
-                    "yes" | "true" => true,
-                    "no" | "false" => false,
-                    other => {
-                        return Err(GameError::Invalid(format!(
-                            "paused must be yes or no, not `{other}`"
-                        )))
-                    }
-                };
+            if let Some(p) = paused {
                 gm::set_paused(conn, &actor, wid, p)?;
             }
             if let Some(s) = season.filter(|s| !s.is_empty()) {
@@ -60,6 +78,496 @@ pub async fn control(
             }
             Ok(())
         })
+        .await;
+    match result {
+        Ok(()) => Ok(see_other(&back)),
+        Err(e) => refused_page(&state, &viewer, &e, Some(&back)),
+    }
+}
+
+// ------------------------------------------------------------------- the worlds
+
+pub async fn worlds_page(
+    state: web::Data<AppState>,
+    viewer: Viewer,
+) -> Result<HttpResponse, PageError> {
+    gm_actor(&viewer)?;
+    let list = state.db(worlds::list).await?;
+    let rows: Vec<_> = list
+        .iter()
+        .map(|w| json!({"id": w.id, "name": w.name, "width": w.width, "height": w.height, "turn": w.turn, "season": w.season, "paused": w.paused}))
+        .collect();
+    Ok(page(&state, &viewer, "gm_worlds.html", |ctx| {
+        ctx.insert("worlds", &rows)
+    })?)
+}
+
+#[derive(Deserialize, Default)]
+pub struct NewWorldForm {
+    pub csrf: Option<String>,
+    pub how: Option<String>,
+    pub name: Option<String>,
+    pub width: Option<String>,
+    pub height: Option<String>,
+    pub nations: Option<String>,
+    pub seed: Option<String>,
+    pub map: Option<String>,
+    pub format: Option<String>,
+}
+
+fn number<T: std::str::FromStr>(v: Option<&str>, what: &str) -> GameResult<T> {
+    v.and_then(|s| s.trim().parse().ok())
+        .ok_or_else(|| GameError::Invalid(format!("give {what} as a number")))
+}
+
+/// "France #2b4c9b, Russia" → nations spread over the map's corners.
+fn nations_from(text: &str, w: i32, h: i32) -> Vec<MapNation> {
+    let corners = [[0, 0], [w - 1, h - 1], [w - 1, 0], [0, h - 1]];
+    text.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .enumerate()
+        .map(|(i, entry)| {
+            let mut parts = entry.split_whitespace();
+            let name = parts.next().unwrap_or("").to_string();
+            let color = parts
+                .next()
+                .map(str::to_string)
+                .unwrap_or_else(|| PALETTE[i % PALETTE.len()].into());
+            MapNation {
+                name,
+                color,
+                spawn: Some(corners[i % corners.len()]),
+                treasury: None,
+            }
+        })
+        .collect()
+}
+
+fn new_map(rs: &crate::rules::Ruleset, f: &NewWorldForm) -> GameResult<MapFile> {
+    let name = f.name.clone().filter(|n| !n.trim().is_empty());
+    match f.how.as_deref().unwrap_or("") {
+        "empty" => {
+            let (w, h): (i32, i32) = (
+                number(f.width.as_deref(), "the width")?,
+                number(f.height.as_deref(), "the height")?,
+            );
+            Ok(MapFile {
+                name: name.unwrap_or_else(|| "New world".into()),
+                width: w,
+                height: h,
+                season: "summer".into(),
+                rng_seed: None,
+                nations: nations_from(f.nations.as_deref().unwrap_or("France, Russia"), w, h),
+                towns: vec![],
+                cells: vec![],
+            })
+        }
+        "generate" => generate::generate(
+            rs,
+            &Options {
+                width: number(f.width.as_deref(), "the width")?,
+                height: number(f.height.as_deref(), "the height")?,
+                seed: number(f.seed.as_deref(), "the seed")?,
+                nations: number(f.nations.as_deref(), "the number of nations")?,
+                name,
+            },
+        ),
+        "upload" => mapfile::parse(f.map.as_deref().unwrap_or(""))
+            .map_err(|e| GameError::Invalid(e.to_string())),
+        "tiled" => tiled_import::read_text(
+            f.map.as_deref().unwrap_or(""),
+            f.format.as_deref().unwrap_or("tmx"),
+            name.as_deref(),
+        ),
+        other => Err(GameError::Invalid(format!(
+            "unknown way to make a world: `{other}`"
+        ))),
+    }
+}
+
+pub async fn create_world(
+    state: web::Data<AppState>,
+    viewer: Viewer,
+    form: web::Form<NewWorldForm>,
+) -> Result<HttpResponse, PageError> {
+    gm_actor(&viewer)?;
+    viewer.check_csrf(form.csrf.as_deref())?;
+    let st = state.clone();
+    let form = form.into_inner();
+    let result = state
+        .db(move |conn| {
+            let map = new_map(&st.config.rules, &form)?;
+            let valid = map
+                .validate(&st.config.rules)
+                .map_err(|e| GameError::Invalid(e.to_string()))?;
+            worlds::import(conn, &valid, None)
+        })
+        .await;
+    match result {
+        Ok(id) => Ok(see_other(&format!("/gm/worlds/{id}"))),
+        Err(e) => refused_page(&state, &viewer, &e, Some("/gm/worlds")),
+    }
+}
+
+pub async fn export(
+    state: web::Data<AppState>,
+    viewer: Viewer,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, PageError> {
+    gm_actor(&viewer)?;
+    let wid = path.into_inner();
+    let map = state.db(move |conn| worlds::export(conn, wid)).await?;
+    let body =
+        serde_json::to_string_pretty(&map).map_err(|e| GameError::Internal(e.to_string()))?;
+    Ok(HttpResponse::Ok()
+        .content_type("application/json")
+        .insert_header((
+            "Content-Disposition",
+            format!("attachment; filename=\"world-{wid}.json\""),
+        ))
+        .body(body))
+}
+
+// ------------------------------------------------------------------- the editor
+
+#[derive(Deserialize, Default)]
+pub struct EditorQuery {
+    pub x: Option<i32>,
+    pub y: Option<i32>,
+    pub zoom: Option<i32>,
+    pub cell: Option<String>,
+}
+
+pub async fn editor_page(
+    state: web::Data<AppState>,
+    viewer: Viewer,
+    path: web::Path<i32>,
+    q: web::Query<EditorQuery>,
+) -> Result<HttpResponse, PageError> {
+    let actor = gm_actor(&viewer)?;
+    let wid = path.into_inner();
+    let q = q.into_inner();
+    let zoom = q.zoom.unwrap_or(2).clamp(1, 3);
+    let (cell_px, cols, rows) = ZOOMS[(zoom - 1) as usize];
+    let st = state.clone();
+    let selected = q.cell.as_deref().and_then(parse_cell);
+    let (w, nations, towns, pm, info, rect) = state
+        .db(move |conn| {
+            let w = worlds::get(conn, wid)?;
+            let (c, r) = (cols.min(w.width), rows.min(w.height));
+            let cx = q.x.unwrap_or(w.width / 2);
+            let cy = q.y.unwrap_or(w.height / 2);
+            let x0 = (cx - c / 2).clamp(0, w.width - c);
+            let y0 = (cy - r / 2).clamp(0, w.height - r);
+            let rect = (x0, y0, x0 + c - 1, y0 + r - 1);
+            let pm = views::player_map(conn, &st.config.rules, Some(&actor), &w, rect, true)?;
+            let info = match selected {
+                Some(p) => views::cell_info(conn, &st.config.rules, &w, p)?,
+                None => None,
+            };
+            Ok((
+                w.clone(),
+                worlds::nations_of(conn, wid)?,
+                worlds::towns_of(conn, wid)?,
+                pm,
+                info,
+                rect,
+            ))
+        })
         .await?;
-    Ok(see_other(&back))
+    let rs = &state.config.rules;
+    let (x0, y0, x1, y1) = rect;
+    let (c, r) = (x1 - x0 + 1, y1 - y0 + 1);
+    let here = |x: i32, y: i32, z: i32| format!("/gm/worlds/{wid}?x={x}&y={y}&zoom={z}");
+    let (cx, cy) = ((x0 + x1) / 2, (y0 + y1) / 2);
+    let mut m: MapView = map::build(
+        rs,
+        cell_px,
+        (x0, y0, c, r),
+        &pm.cells,
+        &nations,
+        &towns,
+        |_, _| false,
+        |x, y| Some(format!("{}&cell={x},{y}", here(cx, cy, zoom))),
+    );
+    m.selected = selected.map(|p| (p.x, p.y));
+    m.units = pm
+        .companies
+        .iter()
+        .map(|u| map::UnitView {
+            id: u.id,
+            name: u.name.clone(),
+            kind: u.kind.clone(),
+            nation: u.nation.clone(),
+            x: u.x,
+            y: u.y,
+            cx: (u.x - x0) * cell_px + cell_px / 2,
+            cy: (u.y - y0) * cell_px + cell_px / 2,
+            color: u.color.clone(),
+            letter: map::letter(&u.kind),
+            mine: false,
+            selected: false,
+            men: u.men,
+            ap: u.ap,
+            men_pct: 0,
+            ap_pct: 0,
+            href: None,
+        })
+        .collect();
+    let step = |n: i32| (n / 2).max(1);
+    let pan = json!({
+        "north": (y0 > 0).then(|| here(cx, cy - step(r), zoom)),
+        "south": (y1 < w.height - 1).then(|| here(cx, cy + step(r), zoom)),
+        "west": (x0 > 0).then(|| here(cx - step(c), cy, zoom)),
+        "east": (x1 < w.width - 1).then(|| here(cx + step(c), cy, zoom)),
+    });
+    let season = worlds::season_of(&w);
+    let companies: Vec<_> = pm.companies.iter().map(|u| json!({"id": u.id, "name": u.name, "kind": u.kind, "nation": u.nation, "x": u.x, "y": u.y, "men": u.men, "wounded": u.wounded, "ap": u.ap, "morale": u.morale})).collect();
+    Ok(page(&state, &viewer, "gm_editor.html", |ctx| {
+        ctx.insert("world", &json!({"id": w.id, "name": w.name, "width": w.width, "height": w.height, "turn": w.turn, "season": w.season, "paused": w.paused}));
+        ctx.insert("map", &m);
+        ctx.insert("pan", &pan);
+        ctx.insert(
+            "zooms",
+            &(1..=3)
+                .map(|z| json!({"level": z, "href": here(cx, cy, z), "current": z == zoom}))
+                .collect::<Vec<_>>(),
+        );
+        ctx.insert("here", &here(cx, cy, zoom));
+        ctx.insert(
+            "terrains",
+            &Terrain::ALL.iter().map(|t| t.as_str()).collect::<Vec<_>>(),
+        );
+        ctx.insert("nations", &nations.iter().map(|n| json!({"id": n.id, "name": n.name, "color": n.color, "spawn": [n.spawn_x, n.spawn_y]})).collect::<Vec<_>>());
+        ctx.insert(
+            "towns",
+            &towns.iter().map(|t| t.name.clone()).collect::<Vec<_>>(),
+        );
+        ctx.insert("legend", &map::legend(rs, season));
+        ctx.insert("cell", &info);
+        ctx.insert("companies", &companies);
+        ctx.insert("viewport", &json!({"x0": x0, "y0": y0, "x1": x1, "y1": y1}));
+    })?)
+}
+
+#[derive(Deserialize, Default)]
+pub struct CellForm {
+    pub csrf: Option<String>,
+    pub x: Option<String>,
+    pub y: Option<String>,
+    pub terrain: Option<String>,
+    pub town: Option<String>,
+    pub owner: Option<String>,
+    pub structure: Option<String>,
+    pub back: Option<String>,
+}
+
+/// Empty form fields leave a property alone; `-` clears it.
+fn field(v: Option<&str>) -> Option<Option<String>> {
+    match v.map(str::trim) {
+        None | Some("") => None,
+        Some("-") => Some(None),
+        Some(s) => Some(Some(s.to_string())),
+    }
+}
+
+pub async fn edit_cell(
+    state: web::Data<AppState>,
+    viewer: Viewer,
+    path: web::Path<i32>,
+    form: web::Form<CellForm>,
+) -> Result<HttpResponse, PageError> {
+    let actor = gm_actor(&viewer)?;
+    viewer.check_csrf(form.csrf.as_deref())?;
+    let wid = path.into_inner();
+    let back = safe_back(form.back.as_deref(), format!("/gm/worlds/{wid}"));
+    let f = form.into_inner();
+    let st = state.clone();
+    let result = state
+        .db(move |conn| {
+            let at = Pos::new(number(f.x.as_deref(), "x")?, number(f.y.as_deref(), "y")?);
+            let structure = match field(f.structure.as_deref()) {
+                None => None,
+                Some(None) => Some(None),
+                Some(Some(s)) => Some(Some(s.parse::<i32>().map_err(|_| {
+                    GameError::Invalid(format!("structure `{s}` is not a number"))
+                })?)),
+            };
+            let edit = CellEdit {
+                x: None,
+                y: None,
+                terrain: f.terrain.filter(|t| !t.trim().is_empty()),
+                town: field(f.town.as_deref()),
+                owner: field(f.owner.as_deref()),
+                structure,
+            };
+            editor::edit_cells(conn, &st.config.rules, &actor, wid, &[(at, edit)])
+        })
+        .await;
+    match result {
+        Ok(_) => Ok(see_other(&back)),
+        Err(e) => refused_page(&state, &viewer, &e, Some(&back)),
+    }
+}
+
+#[derive(Deserialize)]
+pub struct SimpleForm {
+    pub csrf: Option<String>,
+    pub back: Option<String>,
+    pub nation: Option<String>,
+    pub at: Option<String>,
+}
+
+pub async fn undo(
+    state: web::Data<AppState>,
+    viewer: Viewer,
+    path: web::Path<i32>,
+    form: web::Form<SimpleForm>,
+) -> Result<HttpResponse, PageError> {
+    let actor = gm_actor(&viewer)?;
+    viewer.check_csrf(form.csrf.as_deref())?;
+    let wid = path.into_inner();
+    let back = safe_back(form.back.as_deref(), format!("/gm/worlds/{wid}"));
+    let st = state.clone();
+    match state
+        .db(move |conn| editor::undo(conn, &st.config.rules, &actor, wid))
+        .await
+    {
+        Ok(_) => Ok(see_other(&back)),
+        Err(e) => refused_page(&state, &viewer, &e, Some(&back)),
+    }
+}
+
+pub async fn spawn(
+    state: web::Data<AppState>,
+    viewer: Viewer,
+    path: web::Path<i32>,
+    form: web::Form<SimpleForm>,
+) -> Result<HttpResponse, PageError> {
+    let actor = gm_actor(&viewer)?;
+    viewer.check_csrf(form.csrf.as_deref())?;
+    let wid = path.into_inner();
+    let back = safe_back(form.back.as_deref(), format!("/gm/worlds/{wid}"));
+    let nation = form.nation.clone().unwrap_or_default();
+    let at = form.at.as_deref().and_then(parse_cell);
+    let result = match at {
+        Some(at) => state
+            .db(move |conn| editor::set_spawn(conn, &actor, wid, &nation, at))
+            .await
+            .map(|_| ()),
+        None => Err(GameError::Invalid("give the spawn cell as x,y".into())),
+    };
+    match result {
+        Ok(()) => Ok(see_other(&back)),
+        Err(e) => refused_page(&state, &viewer, &e, Some(&back)),
+    }
+}
+
+#[derive(Deserialize, Default)]
+pub struct CompanyForm {
+    pub csrf: Option<String>,
+    pub back: Option<String>,
+    pub at: Option<String>,
+    pub ap: Option<String>,
+    pub men: Option<String>,
+    pub wounded: Option<String>,
+    pub morale: Option<String>,
+    pub remove: Option<String>,
+}
+
+fn opt_number(v: Option<&str>, what: &str) -> GameResult<Option<i32>> {
+    match v.map(str::trim).filter(|s| !s.is_empty()) {
+        None => Ok(None),
+        Some(s) => s
+            .parse()
+            .map(Some)
+            .map_err(|_| GameError::Invalid(format!("{what} `{s}` is not a number"))),
+    }
+}
+
+pub async fn company(
+    state: web::Data<AppState>,
+    viewer: Viewer,
+    path: web::Path<i32>,
+    form: web::Form<CompanyForm>,
+) -> Result<HttpResponse, PageError> {
+    let actor = gm_actor(&viewer)?;
+    viewer.check_csrf(form.csrf.as_deref())?;
+    let id = path.into_inner();
+    let back = safe_back(form.back.as_deref(), "/gm/worlds".into());
+    let f = form.into_inner();
+    let st = state.clone();
+    let result = state
+        .db(move |conn| {
+            if f.remove.as_deref() == Some("yes") {
+                return editor::remove_company(conn, &actor, id);
+            }
+            let at = match f.at.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+                Some(s) => Some(
+                    parse_cell(s)
+                        .ok_or_else(|| GameError::Invalid(format!("`{s}` is not a cell x,y")))?,
+                ),
+                None => None,
+            };
+            let patch = CompanyPatch {
+                x: at.map(|p| p.x),
+                y: at.map(|p| p.y),
+                ap: opt_number(f.ap.as_deref(), "ap")?,
+                men: opt_number(f.men.as_deref(), "men")?,
+                wounded: opt_number(f.wounded.as_deref(), "wounded")?,
+                morale: opt_number(f.morale.as_deref(), "morale")?,
+            };
+            editor::patch_company(conn, &st.config.rules, &actor, id, &patch).map(|_| ())
+        })
+        .await;
+    match result {
+        Ok(()) => Ok(see_other(&back)),
+        Err(e) => refused_page(&state, &viewer, &e, Some(&back)),
+    }
+}
+
+// ------------------------------------------------------------------- the audit log
+
+#[derive(Deserialize, Default)]
+pub struct AuditQuery {
+    pub user: Option<String>,
+    pub cell: Option<String>,
+    pub before: Option<i32>,
+}
+
+pub async fn audit_page(
+    state: web::Data<AppState>,
+    viewer: Viewer,
+    path: web::Path<i32>,
+    q: web::Query<AuditQuery>,
+) -> Result<HttpResponse, PageError> {
+    gm_actor(&viewer)?;
+    let wid = path.into_inner();
+    let q = q.into_inner();
+    let filter = audit::Filter {
+        user: q.user.clone(),
+        at: q.cell.as_deref().and_then(parse_cell),
+        before_id: q.before,
+    };
+    let (w, rows) = state
+        .db(move |conn| {
+            let w = worlds::get(conn, wid)?;
+            Ok((w, audit::list(conn, wid, &filter, 100)?))
+        })
+        .await?;
+    let entries: Vec<_> = rows
+        .iter()
+        .map(|(r, who)| json!({"id": r.id, "at": r.at, "user": who, "action": r.action, "target": r.target, "before": r.old_value, "after": r.new_value}))
+        .collect();
+    let older = (rows.len() == 100)
+        .then(|| rows.last().map(|(r, _)| r.id))
+        .flatten();
+    Ok(page(&state, &viewer, "gm_audit.html", |ctx| {
+        ctx.insert("world", &json!({"id": w.id, "name": w.name}));
+        ctx.insert("entries", &entries);
+        ctx.insert("user", &q.user.unwrap_or_default());
+        ctx.insert("cell", &q.cell.unwrap_or_default());
+        ctx.insert("older", &older);
+    })?)
 }

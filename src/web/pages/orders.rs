@@ -96,7 +96,7 @@ pub fn order_of(action: &str, f: &OrderForm) -> Result<Order, GameError> {
 }
 
 /// A refused order: the reason, with a way back, and nothing changed.
-fn refused(
+pub fn refused_page(
     state: &AppState,
     viewer: &Viewer,
     err: &GameError,
@@ -128,7 +128,7 @@ pub async fn act(
     let back = safe_back(form.back.as_deref()).unwrap_or_else(|| format!("/companies/{id}"));
     let order = match order_of(&action, &form) {
         Ok(o) => o,
-        Err(e) => return refused(&state, &viewer, &e, Some(&back)),
+        Err(e) => return refused_page(&state, &viewer, &e, Some(&back)),
     };
     let st = state.clone();
     match state
@@ -144,7 +144,7 @@ pub async fn act(
             };
             Ok(see_other(&with_report(&back, out.event_id)))
         }
-        Err(e) => refused(&state, &viewer, &e, Some(&back)),
+        Err(e) => refused_page(&state, &viewer, &e, Some(&back)),
     }
 }
 
@@ -164,7 +164,7 @@ pub async fn join(
         .await
     {
         Ok(_) => Ok(see_other(&back)),
-        Err(e) => refused(&state, &viewer, &e, Some(&back)),
+        Err(e) => refused_page(&state, &viewer, &e, Some(&back)),
     }
 }
 
@@ -188,7 +188,7 @@ pub async fn raise(
         .await
     {
         Ok(c) => Ok(see_other(&format!("/worlds/{wid}?company={}", c.id))),
-        Err(e) => refused(&state, &viewer, &e, Some(&back)),
+        Err(e) => refused_page(&state, &viewer, &e, Some(&back)),
     }
 }
 
@@ -215,7 +215,7 @@ pub async fn create_regiment(
         .await
     {
         Ok(_) => Ok(see_other(&back)),
-        Err(e) => refused(&state, &viewer, &e, Some(&back)),
+        Err(e) => refused_page(&state, &viewer, &e, Some(&back)),
     }
 }
 
@@ -234,7 +234,7 @@ pub async fn join_regiment(
         .await
     {
         Ok(_) => Ok(see_other(&back)),
-        Err(e) => refused(&state, &viewer, &e, Some(&back)),
+        Err(e) => refused_page(&state, &viewer, &e, Some(&back)),
     }
 }
 
@@ -250,7 +250,7 @@ pub async fn set_headquarters(
     let back = format!("/worlds/{wid}/nations");
     let at = match cell(form.at.as_deref(), "the farm") {
         Ok(p) => p,
-        Err(e) => return refused(&state, &viewer, &e, Some(&back)),
+        Err(e) => return refused_page(&state, &viewer, &e, Some(&back)),
     };
     let st = state.clone();
     match state
@@ -258,6 +258,6 @@ pub async fn set_headquarters(
         .await
     {
         Ok(_) => Ok(see_other(&back)),
-        Err(e) => refused(&state, &viewer, &e, Some(&back)),
+        Err(e) => refused_page(&state, &viewer, &e, Some(&back)),
     }
 }

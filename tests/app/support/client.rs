@@ -154,17 +154,28 @@ impl Client {
     /// A JSON request with any method, with the bearer token if set.
     pub fn json(&mut self, method: &str, path: &str, body: Option<Value>) -> Resp {
         let uri = self.url(path);
-        let mut builder = ureq::http::Request::builder().method(method).uri(&uri);
-        if let Some(t) = &self.bearer {
-            builder = builder.header("Authorization", format!("Bearer {t}"));
-        }
-        if !self.cookies.is_empty() {
-            builder = builder.header("Cookie", self.cookie_header());
-        }
         let text = body.map(|b| b.to_string()).unwrap_or_default();
-        builder = builder.header("Content-Type", "application/json");
-        let req = builder.body(text).expect("request");
-        let r = self.agent.run(req);
+        let cookie = self.cookie_header();
+        let bearer = self.bearer.clone().map(|t| format!("Bearer {t}"));
+        macro_rules! headers {
+            ($req:expr) => {{
+                let mut req = $req.header("Content-Type", "application/json");
+                if let Some(b) = &bearer {
+                    req = req.header("Authorization", b);
+                }
+                if !cookie.is_empty() {
+                    req = req.header("Cookie", &cookie);
+                }
+                req
+            }};
+        }
+        let r = match method {
+            "GET" => headers!(self.agent.get(&uri)).call(),
+            "DELETE" => headers!(self.agent.delete(&uri)).call(),
+            "PUT" => headers!(self.agent.put(&uri)).send(text.as_bytes()),
+            "PATCH" => headers!(self.agent.patch(&uri)).send(text.as_bytes()),
+            _ => headers!(self.agent.post(&uri)).send(text.as_bytes()),
+        };
         self.finish(r)
     }
 

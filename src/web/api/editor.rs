@@ -1,0 +1,290 @@
+//! The GM API: editing cells (one or a batch), undo, spawn cells, companies by hand, creating,
+//! generating, importing and exporting worlds, and the audit log.
+
+use crate::db::models::CellRow;
+use crate::game::editor::{self, CellEdit, CompanyPatch};
+use crate::game::generate::{self, Options};
+use crate::game::{audit, mapfile, tiled_import, worlds, GameError};
+use crate::rules::Pos;
+use crate::web::auth::ApiActor;
+use crate::web::error::ApiError;
+use crate::web::AppState;
+use actix_web::{web, HttpResponse};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::collections::HashMap;
+
+fn cells_json(
+    conn: &mut crate::db::DbConnection,
+    world: i32,
+    rows: &[CellRow],
+) -> Result<Vec<Value>, GameError> {
+    let nations: HashMap<i32, String> = worlds::nations_of(conn, world)?
+        .into_iter()
+        .map(|n| (n.id, n.name))
+        .collect();
+    let towns: HashMap<i32, String> = worlds::towns_of(conn, world)?
+        .into_iter()
+        .map(|t| (t.id, t.name))
+        .collect();
+    Ok(rows
+        .iter()
+        .map(|r| {
+            json!({"x": r.x, "y": r.y, "terrain": r.terrain, "town": r.town_id.and_then(|t| towns.get(&t)),
+                   "owner": r.owner_id.and_then(|o| nations.get(&o)), "structure": r.structure})
+        })
+        .collect())
+}
+
+pub async fn put_cell(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    path: web::Path<(i32, i32, i32)>,
+    body: web::Json<CellEdit>,
+) -> Result<HttpResponse, ApiError> {
+    let (w, x, y) = path.into_inner();
+    actor.require_gm()?;
+    let edit = body.into_inner();
+    if edit.x.is_some_and(|v| v != x) || edit.y.is_some_and(|v| v != y) {
+        return Err(GameError::Invalid("the body's x and y differ from the address".into()).into());
+    }
+    let st = state.clone();
+    let v = state
+        .db(move |conn| {
+            let rows =
+                editor::edit_cells(conn, &st.config.rules, &actor, w, &[(Pos::new(x, y), edit)])?;
+            cells_json(conn, w, &rows)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(&v[0]))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Batch {
+    pub cells: Vec<CellEdit>,
+}
+
+pub async fn put_cells(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    path: web::Path<i32>,
+    body: web::Json<Batch>,
+) -> Result<HttpResponse, ApiError> {
+    let w = path.into_inner();
+    actor.require_gm()?;
+    let edits = body
+        .into_inner()
+        .cells
+        .into_iter()
+        .enumerate()
+        .map(|(i, e)| match (e.x, e.y) {
+            (Some(x), Some(y)) => Ok((Pos::new(x, y), e)),
+            _ => Err(GameError::Invalid(format!("cells[{i}] needs x and y"))),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let st = state.clone();
+    let v = state
+        .db(move |conn| {
+            let rows = editor::edit_cells(conn, &st.config.rules, &actor, w, &edits)?;
+            cells_json(conn, w, &rows)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(json!({"cells": v})))
+}
+
+pub async fn undo(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, ApiError> {
+    let w = path.into_inner();
+    actor.require_gm()?;
+    let st = state.clone();
+    let v = state
+        .db(move |conn| {
+            let rows = editor::undo(conn, &st.config.rules, &actor, w)?;
+            cells_json(conn, w, &rows)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(json!({"cells": v})))
+}
+
+pub async fn spawn(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    path: web::Path<(i32, String)>,
+    body: web::Json<Value>,
+) -> Result<HttpResponse, ApiError> {
+    let (w, nation) = path.into_inner();
+    actor.require_gm()?;
+    let at = super::play::pos(body.get("at").unwrap_or(&Value::Null), "at")?;
+    let n = state
+        .db(move |conn| editor::set_spawn(conn, &actor, w, &nation, at))
+        .await?;
+    Ok(HttpResponse::Ok()
+        .json(json!({"id": n.id, "name": n.name, "spawn": [n.spawn_x, n.spawn_y]})))
+}
+
+pub async fn patch_company(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    path: web::Path<i32>,
+    body: web::Json<CompanyPatch>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path.into_inner();
+    actor.require_gm()?;
+    let st = state.clone();
+    let v = state
+        .db(move |conn| {
+            let c = editor::patch_company(conn, &st.config.rules, &actor, id, &body)?;
+            crate::game::play::view(conn, &st.config.rules, &c)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(v))
+}
+
+pub async fn delete_company(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path.into_inner();
+    actor.require_gm()?;
+    state
+        .db(move |conn| editor::remove_company(conn, &actor, id))
+        .await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// Imports a validated map file as a new world; returns 201 with its id.
+async fn create_from(
+    state: &AppState,
+    map: Result<mapfile::MapFile, GameError>,
+) -> Result<HttpResponse, ApiError> {
+    let valid = map?
+        .validate(&state.config.rules)
+        .map_err(|e| GameError::Invalid(e.to_string()))?;
+    let id = state
+        .db(move |conn| worlds::import(conn, &valid, None))
+        .await?;
+    Ok(HttpResponse::Created().json(json!({"id": id})))
+}
+
+pub async fn create_world(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    body: web::Json<mapfile::MapFile>,
+) -> Result<HttpResponse, ApiError> {
+    actor.require_gm()?;
+    create_from(&state, Ok(body.into_inner())).await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GenerateBody {
+    pub width: i32,
+    pub height: i32,
+    pub seed: u64,
+    #[serde(default = "two")]
+    pub nations: usize,
+    pub name: Option<String>,
+}
+
+fn two() -> usize {
+    2
+}
+
+pub async fn generate_world(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    body: web::Json<GenerateBody>,
+) -> Result<HttpResponse, ApiError> {
+    actor.require_gm()?;
+    let b = body.into_inner();
+    let opts = Options {
+        width: b.width,
+        height: b.height,
+        seed: b.seed,
+        nations: b.nations,
+        name: b.name,
+    };
+    let st = state.clone();
+    let map = web::block(move || generate::generate(&st.config.rules, &opts))
+        .await
+        .map_err(|e| GameError::Internal(e.to_string()))?;
+    create_from(&state, map).await
+}
+
+#[derive(Deserialize)]
+pub struct TiledQuery {
+    pub format: Option<String>,
+    pub name: Option<String>,
+}
+
+pub async fn import_tiled(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    q: web::Query<TiledQuery>,
+    body: String,
+) -> Result<HttpResponse, ApiError> {
+    actor.require_gm()?;
+    let format = q.format.clone().unwrap_or_else(|| {
+        if body.trim_start().starts_with('<') {
+            "tmx".into()
+        } else {
+            "json".into()
+        }
+    });
+    create_from(
+        &state,
+        tiled_import::read_text(&body, &format, q.name.as_deref()),
+    )
+    .await
+}
+
+pub async fn export(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, ApiError> {
+    actor.require_gm()?;
+    let w = path.into_inner();
+    let map = state.db(move |conn| worlds::export(conn, w)).await?;
+    Ok(HttpResponse::Ok().json(map))
+}
+
+#[derive(Deserialize)]
+pub struct AuditQuery {
+    pub user: Option<String>,
+    pub x: Option<i32>,
+    pub y: Option<i32>,
+    pub before: Option<i32>,
+}
+
+pub async fn audit_log(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    path: web::Path<i32>,
+    q: web::Query<AuditQuery>,
+) -> Result<HttpResponse, ApiError> {
+    actor.require_gm()?;
+    let w = path.into_inner();
+    let q = q.into_inner();
+    let filter = audit::Filter {
+        user: q.user,
+        at: q.x.zip(q.y).map(|(x, y)| Pos::new(x, y)),
+        before_id: q.before,
+    };
+    let rows = state
+        .db(move |conn| {
+            worlds::get(conn, w)?;
+            audit::list(conn, w, &filter, 200)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(json!({"entries": rows.iter().map(|(r, who)| json!({
+        "id": r.id, "at": r.at, "user": who, "action": r.action, "target": r.target, "x": r.x, "y": r.y,
+        "before": r.old_value.as_deref().and_then(|v| serde_json::from_str::<Value>(v).ok()),
+        "after": r.new_value.as_deref().and_then(|v| serde_json::from_str::<Value>(v).ok()),
+    })).collect::<Vec<_>>()})))
+}

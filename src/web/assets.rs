@@ -14,6 +14,11 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("../../static/app.js"),
     ),
     (
+        "editor.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../static/editor.js"),
+    ),
+    (
         "favicon.svg",
         "image/svg+xml",
         include_str!("../../static/favicon.svg"),

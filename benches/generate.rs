@@ -17,7 +17,13 @@ fn main() {
     let (mut gen, mut val) = (Vec::new(), Vec::new());
     let mut cells = 0;
     for seed in 1..=5 {
-        let opts = Options { width: 1000, height: 1000, seed, nations: 4, name: None };
+        let opts = Options {
+            width: 1000,
+            height: 1000,
+            seed,
+            nations: 4,
+            name: None,
+        };
         let t = Instant::now();
         let map = generate(&rs, &opts).expect("generate");
         gen.push(t.elapsed());

@@ -10,6 +10,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .app_data(api::form_config())
         .app_data(web::PayloadConfig::new(32 * 1024 * 1024))
         .route("/healthz", web::get().to(pages::health::healthz))
+        .route("/metrics", web::get().to(pages::metrics::metrics))
         .route("/static/{file}", web::get().to(assets::serve))
         .route("/", web::get().to(pages::home::index))
         .route("/register", web::get().to(pages::login::register_form))

@@ -55,7 +55,13 @@ both!(a_new_player_plays_a_day_in_the_browser, |b| {
 
 both!(a_game_master_paints_a_cell_in_the_editor, |b| {
     let app = TestApp::spawn(b);
-    grognard::game::accounts::create_user(&mut app.conn(), "painter", "a long enough password", grognard::game::accounts::Role::Gm).unwrap();
+    grognard::game::accounts::create_user(
+        &mut app.conn(),
+        "painter",
+        "a long enough password",
+        grognard::game::accounts::Role::Gm,
+    )
+    .unwrap();
     let br = Browser::start(&format!("screenshots-editor-{b:?}").to_lowercase());
     let base = &app.base;
     br.goto(&format!("{base}/login"));
@@ -66,7 +72,9 @@ both!(a_game_master_paints_a_cell_in_the_editor, |b| {
 
     br.goto(&format!("{base}/gm/worlds/1?x=6&y=6&zoom=3"));
     let target = "g.cell[data-x='3'][data-y='5']";
-    assert!(br.source().contains("data-x=\"3\" data-y=\"5\" data-terrain=\"plain\""));
+    assert!(br
+        .source()
+        .contains("data-x=\"3\" data-y=\"5\" data-terrain=\"plain\""));
     br.click(".palette button[data-terrain='marsh']");
     br.screenshot("01-editor");
     br.click(&format!("{target} rect.bg"));
@@ -77,7 +85,10 @@ both!(a_game_master_paints_a_cell_in_the_editor, |b| {
     br.goto(&format!("{base}/gm/worlds/1?x=6&y=6&zoom=3"));
     br.find(&format!("{target}.t-marsh"));
     assert_eq!(app.count("SELECT COUNT(*) FROM cells WHERE world_id = 1 AND x = 3 AND y = 5 AND terrain = 'marsh'"), 1);
-    assert_eq!(app.count("SELECT COUNT(*) FROM gm_audit WHERE action = 'cell' AND x = 3 AND y = 5"), 1);
+    assert_eq!(
+        app.count("SELECT COUNT(*) FROM gm_audit WHERE action = 'cell' AND x = 3 AND y = 5"),
+        1
+    );
     // A 3×3 brush paints the cell and its neighbours in one request.
     br.click(".palette button[data-terrain='forest']");
     br.click("#brush");

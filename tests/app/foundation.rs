@@ -215,3 +215,26 @@ fn a_bad_config_stops_start_up_naming_the_key() {
     let _ = std::fs::remove_dir_all(&dir);
     let _ = Backend::Sqlite;
 }
+
+both!(metrics_are_prometheus_text, |b| {
+    let app = TestApp::spawn(b);
+    grognard::game::ticks::apply(
+        &mut app.conn(),
+        &app.config.rules,
+        1,
+        grognard::game::ticks::TickKind::Turn,
+        1000,
+        false,
+    )
+    .unwrap();
+    let r = app.client().get("/metrics");
+    assert_eq!(r.status, 200);
+    assert!(r.header("content-type").unwrap().starts_with("text/plain"));
+    assert!(r.body.contains("grognard_worlds 1\n"), "{}", r.body);
+    assert!(
+        r.body
+            .contains("grognard_ticks_total{world=\"1\",kind=\"turn\"} 1\n"),
+        "{}",
+        r.body
+    );
+});

@@ -8,6 +8,7 @@ pub mod health;
 pub mod home;
 pub mod login;
 pub mod map;
+pub mod metrics;
 pub mod nations;
 pub mod orders;
 pub mod reports;

@@ -236,7 +236,7 @@ pub fn volley(
     let mark = dice.draws().len();
     let d = dice.roll("volley damage", attack.min, attack.max);
     let raw = raw_losses(d, shooter.men, rs.kind(shooter.kind).full_strength);
-    let cell = area.cell(at).expect("target stands on a loaded cell");
+    let cell = area.cell(at).ok_or(Refusal::NotSeen)?;
     let ct = cell.combat_terrain(rs);
     let mut defender = target.clone();
     let mut def_side = take_losses(
@@ -290,7 +290,7 @@ pub fn melee(
         });
     }
     let target = enemy_target(rs, area, attacker, at)?;
-    let cell = area.cell(at).expect("target stands on a loaded cell");
+    let cell = area.cell(at).ok_or(Refusal::NotSeen)?;
     let ct = cell.combat_terrain(rs);
     if ct.has(Flag::RangedOnly) {
         return Err(Refusal::RangedOnly {

@@ -2,7 +2,7 @@
 //! map, download), the map editor, world and company controls, and the audit log.
 
 use super::map::{self, MapView};
-use super::orders::refused_page;
+use super::orders::{after_form, refused_page};
 use super::world::parse_cell;
 use super::{page, see_other};
 use crate::game::access::Actor;
@@ -79,10 +79,7 @@ pub async fn control(
             Ok(())
         })
         .await;
-    match result {
-        Ok(()) => Ok(see_other(&back)),
-        Err(e) => refused_page(&state, &viewer, &e, Some(&back)),
-    }
+    after_form(&state, &viewer, result, &back)
 }
 
 // ------------------------------------------------------------------- the worlds
@@ -405,10 +402,7 @@ pub async fn edit_cell(
             editor::edit_cells(conn, &st.config.rules, &actor, wid, &[(at, edit)])
         })
         .await;
-    match result {
-        Ok(_) => Ok(see_other(&back)),
-        Err(e) => refused_page(&state, &viewer, &e, Some(&back)),
-    }
+    after_form(&state, &viewer, result, &back)
 }
 
 #[derive(Deserialize)]
@@ -430,13 +424,10 @@ pub async fn undo(
     let wid = path.into_inner();
     let back = safe_back(form.back.as_deref(), format!("/gm/worlds/{wid}"));
     let st = state.clone();
-    match state
+    let result = state
         .db(move |conn| editor::undo(conn, &st.config.rules, &actor, wid))
-        .await
-    {
-        Ok(_) => Ok(see_other(&back)),
-        Err(e) => refused_page(&state, &viewer, &e, Some(&back)),
-    }
+        .await;
+    after_form(&state, &viewer, result, &back)
 }
 
 pub async fn spawn(
@@ -458,10 +449,7 @@ pub async fn spawn(
             .map(|_| ()),
         None => Err(GameError::Invalid("give the spawn cell as x,y".into())),
     };
-    match result {
-        Ok(()) => Ok(see_other(&back)),
-        Err(e) => refused_page(&state, &viewer, &e, Some(&back)),
-    }
+    after_form(&state, &viewer, result, &back)
 }
 
 #[derive(Deserialize, Default)]
@@ -521,10 +509,7 @@ pub async fn company(
             editor::patch_company(conn, &st.config.rules, &actor, id, &patch).map(|_| ())
         })
         .await;
-    match result {
-        Ok(()) => Ok(see_other(&back)),
-        Err(e) => refused_page(&state, &viewer, &e, Some(&back)),
-    }
+    after_form(&state, &viewer, result, &back)
 }
 
 // ------------------------------------------------------------------- the audit log

@@ -95,6 +95,19 @@ pub fn order_of(action: &str, f: &OrderForm) -> Result<Order, GameError> {
     })
 }
 
+/// After a form: back to `back` when it worked, the refusal page when not.
+pub fn after_form<T>(
+    state: &AppState,
+    viewer: &Viewer,
+    result: Result<T, GameError>,
+    back: &str,
+) -> Result<HttpResponse, PageError> {
+    match result {
+        Ok(_) => Ok(see_other(back)),
+        Err(e) => refused_page(state, viewer, &e, Some(back)),
+    }
+}
+
 /// A refused order: the reason, with a way back, and nothing changed.
 pub fn refused_page(
     state: &AppState,
@@ -159,13 +172,10 @@ pub async fn join(
     let wid = path.into_inner();
     let nation = form.nation.clone().unwrap_or_default();
     let back = format!("/worlds/{wid}");
-    match state
+    let result = state
         .db(move |conn| play::join(conn, &actor, wid, &nation))
-        .await
-    {
-        Ok(_) => Ok(see_other(&back)),
-        Err(e) => refused_page(&state, &viewer, &e, Some(&back)),
-    }
+        .await;
+    after_form(&state, &viewer, result, &back)
 }
 
 pub async fn raise(
@@ -210,13 +220,10 @@ pub async fn create_regiment(
     let wid = path.into_inner();
     let name = form.name.clone().unwrap_or_default();
     let back = format!("/worlds/{wid}/nations");
-    match state
+    let result = state
         .db(move |conn| play::create_regiment(conn, &actor, wid, &name))
-        .await
-    {
-        Ok(_) => Ok(see_other(&back)),
-        Err(e) => refused_page(&state, &viewer, &e, Some(&back)),
-    }
+        .await;
+    after_form(&state, &viewer, result, &back)
 }
 
 pub async fn join_regiment(
@@ -229,13 +236,10 @@ pub async fn join_regiment(
     viewer.check_csrf(form.csrf.as_deref())?;
     let (wid, rid) = path.into_inner();
     let back = format!("/worlds/{wid}/nations");
-    match state
+    let result = state
         .db(move |conn| play::join_regiment(conn, &actor, wid, rid))
-        .await
-    {
-        Ok(_) => Ok(see_other(&back)),
-        Err(e) => refused_page(&state, &viewer, &e, Some(&back)),
-    }
+        .await;
+    after_form(&state, &viewer, result, &back)
 }
 
 pub async fn set_headquarters(
@@ -253,11 +257,8 @@ pub async fn set_headquarters(
         Err(e) => return refused_page(&state, &viewer, &e, Some(&back)),
     };
     let st = state.clone();
-    match state
+    let result = state
         .db(move |conn| play::set_headquarters(conn, &st.config.rules, &actor, wid, rid, at))
-        .await
-    {
-        Ok(_) => Ok(see_other(&back)),
-        Err(e) => refused_page(&state, &viewer, &e, Some(&back)),
-    }
+        .await;
+    after_form(&state, &viewer, result, &back)
 }

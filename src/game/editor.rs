@@ -200,26 +200,9 @@ fn edit_cells_as(
                 .find((world_id, p.x, p.y))
                 .select(CellRow::as_select())
                 .first(conn)?;
-            let standing: Option<(Company, i32)> = companies::table
-                .inner_join(players::table)
-                .filter(companies::world_id.eq(world_id))
-                .filter(companies::x.eq(p.x))
-                .filter(companies::y.eq(p.y))
-                .select((Company::as_select(), players::nation_id))
-                .first(conn)
-                .optional()?;
-            let unit = standing.map(|(c, n)| Unit {
-                id: c.id,
-                nation: n,
-                kind: c.kind.parse().unwrap_or(Kind::Infantry),
-                pos: *p,
-                men: c.men,
-                wounded: c.wounded,
-                ap: c.ap,
-                morale: c.morale,
-                xp: c.xp,
-                volley_recency: c.volley_recency,
-            });
+            let unit = super::load::companies_in(conn, world_id, p.x, p.y, p.x, p.y)?
+                .first()
+                .map(super::load::unit_of);
             let after = apply_edit(rs, &before, e, &nation_ids, &mut town_ids, unit.as_ref())?;
             let new_town = e.town.clone().flatten().map(|n| n.trim().to_string());
             planned.push((before, after, new_town));
@@ -447,18 +430,12 @@ pub fn patch_company(
                 .find((w.id, at.x, at.y))
                 .select(CellRow::as_select())
                 .first(conn)?;
-            let unit = Unit {
-                id: c.id,
-                nation,
-                kind,
-                pos: at,
-                men,
-                wounded,
-                ap,
-                morale,
-                xp: c.xp,
-                volley_recency: c.volley_recency,
-            };
+            let mut unit = super::load::unit_of(&super::load::Placed {
+                company: c.clone(),
+                nation_id: nation,
+                user_id: 0,
+            });
+            unit.pos = at;
             movement::can_enter(rs, &unit, at, &worlds::cell_of(&row))?;
         }
         diesel::update(companies::table.find(c.id))

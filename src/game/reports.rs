@@ -26,6 +26,12 @@ pub fn since_last_visit(conn: &mut DbConnection, actor: &Actor) -> GameResult<Ve
     let rows: Vec<Event> = events::table
         .filter(events::at.gt(since))
         .filter(events::target_user_id.eq(actor.user_id))
+        // What others did to the player's companies, not the player's own orders.
+        .filter(
+            events::actor_user_id
+                .is_null()
+                .or(events::actor_user_id.ne(actor.user_id)),
+        )
         .order(events::id.desc())
         .limit(20)
         .select(Event::as_select())

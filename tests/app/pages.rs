@@ -207,4 +207,8 @@ both!(the_home_page_tells_a_returning_player_what_happened, |b| {
     let home = c.get("/");
     assert!(home.body.contains("Since your last visit"));
     assert!(home.body.contains("Batterie fired a volley at Targets"));
+    assert!(
+        !home.body.contains("victim raised Targets"),
+        "not the player's own orders"
+    );
 });

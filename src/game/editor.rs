@@ -5,6 +5,7 @@
 use super::access::Actor;
 use super::audit::{self, Entry};
 use super::error::{GameError, GameResult};
+use super::mapfile::present;
 use super::sessions::random_hex;
 use super::worlds;
 use crate::db::models::{AuditRow, CellRow, Company, Nation, Town};
@@ -32,16 +33,8 @@ pub struct CellEdit {
     pub town: Option<Option<String>>,
     #[serde(default, deserialize_with = "present")]
     pub owner: Option<Option<String>>,
-    #[serde(default, deserialize_with = "present_i32")]
+    #[serde(default, deserialize_with = "present")]
     pub structure: Option<Option<i32>>,
-}
-
-fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Error> {
-    Option::<String>::deserialize(d).map(Some)
-}
-
-fn present_i32<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<i32>>, D::Error> {
-    Option::<i32>::deserialize(d).map(Some)
 }
 
 fn cell_json(r: &CellRow, nations: &HashMap<i32, String>, towns: &HashMap<i32, String>) -> Value {

@@ -67,8 +67,11 @@ pub struct MapCell {
     pub structure: Option<i32>,
 }
 
-fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Error> {
-    Option::<String>::deserialize(d).map(Some)
+/// For `Option<Option<T>>` fields: absent stays `None`, `null` becomes `Some(None)`.
+pub fn present<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Option<Option<T>>, D::Error> {
+    Option::<T>::deserialize(d).map(Some)
 }
 
 /// An entry of the file that cannot be imported, named so its author can find it.

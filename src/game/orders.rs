@@ -56,7 +56,7 @@ pub fn execute(
         let (company, player) = access::own_company(conn, actor, company_id)?;
         let w = load::active_world(conn, company.world_id)?;
         let me = Placed {
-            company: company.clone(),
+            company,
             nation_id: player.nation_id,
             user_id: actor.user_id,
         };

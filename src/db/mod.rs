@@ -176,6 +176,12 @@ pub fn migrate(conn: &mut DbConnection) -> Result<usize, DbError> {
     applied.map_err(|e| DbError::Migrate(e.to_string()))
 }
 
+/// SQLite admits one writer at a time. Writers of this process queue here rather than in
+/// SQLite's busy handler, which sleeps in steps of up to 100 ms and, with a few dozen orders
+/// at once, made most of them wait far longer than the writes in front of them took.
+/// (`busy_timeout` still covers writers in other processes: the CLI, a second server.)
+static SQLITE_WRITER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// Runs `f` in one write transaction: `BEGIN IMMEDIATE` on SQLite (so two writers never
 /// deadlock upgrading read locks), a plain `BEGIN` on PostgreSQL. Commits on `Ok`, rolls back
 /// on `Err`. Nested calls run inside the outer transaction.
@@ -191,12 +197,20 @@ where
     if depth.is_some() {
         return f(conn);
     }
-    match conn {
+    // Held until the transaction ends, whichever way.
+    let _writer = match conn {
         DbConnection::Sqlite(c) => {
-            AnsiTransactionManager::begin_transaction_sql(c, "BEGIN IMMEDIATE")?
+            let guard = SQLITE_WRITER
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            AnsiTransactionManager::begin_transaction_sql(c, "BEGIN IMMEDIATE")?;
+            Some(guard)
         }
-        DbConnection::Postgres(c) => AnsiTransactionManager::begin_transaction(c)?,
-    }
+        DbConnection::Postgres(c) => {
+            AnsiTransactionManager::begin_transaction(c)?;
+            None
+        }
+    };
     match f(conn) {
         Ok(v) => {
             <DbConnection as Connection>::TransactionManager::commit_transaction(conn)?;

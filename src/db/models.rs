@@ -17,6 +17,8 @@ pub struct World {
     pub rng_word_pos: i64,
     pub schedule_anchor: i64,
     pub created_at: i64,
+    /// Moves on with every change to the world's cells (database triggers).
+    pub cells_version: i64,
 }
 
 #[derive(Insertable)]

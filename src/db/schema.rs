@@ -13,6 +13,7 @@ diesel::table! {
         rng_word_pos -> BigInt,
         schedule_anchor -> BigInt,
         created_at -> BigInt,
+        cells_version -> BigInt,
     }
 }
 
@@ -132,6 +133,7 @@ diesel::table! {
         xp -> Integer,
         volley_recency -> Integer,
         created_at -> BigInt,
+        rng_pos -> BigInt,
     }
 }
 

@@ -4,7 +4,7 @@
 use super::error::{GameError, GameResult};
 use super::worlds;
 use crate::db::models::{Company, World};
-use crate::db::schema::{companies, players, worlds as worlds_t};
+use crate::db::schema::{companies, players};
 use crate::db::DbConnection;
 use crate::rules::dice::Dice;
 use crate::rules::state::{Area, Unit};
@@ -86,23 +86,24 @@ pub fn window(
     Ok((area, placed))
 }
 
-/// Reserves a block of the world's random stream for one action (an atomic increment, so
-/// concurrent actions never share dice) and returns dice positioned at its start.
-pub fn world_dice(
+/// Reserves a block of a company's random stream for one action and returns dice positioned
+/// at its start, with that position. The stream is the world's seeded ChaCha generator on the
+/// company's own stream number: an atomic increment of the company's position, so concurrent
+/// actions never share dice, and orders of different companies never wait on one shared row.
+pub fn company_dice(
     conn: &mut DbConnection,
-    world_id: i32,
-) -> GameResult<(Dice<ChaCha20Rng>, i64, i64)> {
-    diesel::update(worlds_t::table.find(world_id))
-        .set(worlds_t::rng_word_pos.eq(worlds_t::rng_word_pos + RNG_BLOCK))
-        .execute(conn)?;
-    let (seed, end): (i64, i64) = worlds_t::table
-        .find(world_id)
-        .select((worlds_t::rng_seed, worlds_t::rng_word_pos))
-        .first(conn)?;
+    w: &World,
+    company_id: i32,
+) -> GameResult<(Dice<ChaCha20Rng>, i64)> {
+    let end: i64 = diesel::update(companies::table.find(company_id))
+        .set(companies::rng_pos.eq(companies::rng_pos + RNG_BLOCK))
+        .returning(companies::rng_pos)
+        .get_result(conn)?;
     let start = end - RNG_BLOCK;
-    let mut rng = ChaCha20Rng::seed_from_u64(seed as u64);
+    let mut rng = ChaCha20Rng::seed_from_u64(w.rng_seed as u64);
+    rng.set_stream(company_id as u64);
     rng.set_word_pos(start as u128);
-    Ok((Dice::new(rng), seed, start))
+    Ok((Dice::new(rng), start))
 }
 
 /// The world of a company, refusing while it is paused.

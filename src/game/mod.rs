@@ -2,6 +2,7 @@
 //! needs, asks `rules` and writes rows and events.
 
 pub mod access;
+pub mod cells;
 pub mod accounts;
 pub mod audit;
 pub mod editor;

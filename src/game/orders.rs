@@ -189,7 +189,7 @@ impl Ctx<'_> {
         points.push(u.pos);
         // Clip the window to the map: out-of-map steps are reported by the engine.
         let (area, _) = load::window(conn, self.w, &points, 1)?;
-        let (mut dice, seed, word) = load::world_dice(conn, self.w.id)?;
+        let (mut dice, word) = load::company_dice(conn, self.w, self.me.company.id)?;
         let plan = movement::plan_move(self.rs, &area, &u, &path, &mut dice)?;
         let mut after = u.clone();
         after.pos = plan.destination;
@@ -212,7 +212,7 @@ impl Ctx<'_> {
         );
         let data = json!({
             "steps": plan.steps, "cost": plan.cost, "captures": plan.captures,
-            "draws": plan.draws, "rng": {"seed": seed, "word_pos": word},
+            "draws": plan.draws, "rng": {"stream": self.me.company.id, "word_pos": word},
         });
         let mut e = self.event("move", summary, data.clone());
         e.x = Some(plan.destination.x);
@@ -275,7 +275,7 @@ impl Ctx<'_> {
         let at = Pos::new(tx, ty);
         let margin = vision::max_perception(self.rs) + 1;
         let (area, placed) = load::window(conn, self.w, &[u.pos, at], margin)?;
-        let (mut dice, seed, word) = load::world_dice(conn, self.w.id)?;
+        let (mut dice, word) = load::company_dice(conn, self.w, self.me.company.id)?;
         let battle: Battle = if ranged {
             combat::volley(self.rs, &area, &u, at, &mut dice)?
         } else {
@@ -315,7 +315,7 @@ impl Ctx<'_> {
         let data = json!({
             "battle": battle.kind, "ap_cost": battle.ap_cost,
             "attacker": a, "defender": d, "attacker_name": self.name(), "defender_name": def_name,
-            "draws": battle.draws, "rng": {"seed": seed, "word_pos": word},
+            "draws": battle.draws, "rng": {"stream": self.me.company.id, "word_pos": word},
         });
         let mut e = self.event(
             if ranged { "volley" } else { "melee" },
@@ -372,7 +372,7 @@ impl Ctx<'_> {
     fn bombard(&self, conn: &mut DbConnection, at: Pos) -> GameResult<(NewEvent, Value)> {
         let u = self.unit();
         let (area, _) = load::window(conn, self.w, &[u.pos, at], 0)?;
-        let (mut dice, seed, word) = load::world_dice(conn, self.w.id)?;
+        let (mut dice, word) = load::company_dice(conn, self.w, self.me.company.id)?;
         let s = siege::bombard(self.rs, &area, &u, at, &mut dice)?;
         write_unit(conn, &u, &u, s.ap_cost)?;
         self.set_structure(conn, at, s.before, s.after)?;
@@ -387,7 +387,7 @@ impl Ctx<'_> {
             if s.breached { ", breached" } else { "" }
         );
         let mut data = serde_json::to_value(&s).unwrap_or(Value::Null);
-        data["rng"] = json!({"seed": seed, "word_pos": word});
+        data["rng"] = json!({"stream": self.me.company.id, "word_pos": word});
         Ok(self.structure_event("bombard", summary, self.owner_at(&area, at), data, at))
     }
 

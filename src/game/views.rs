@@ -13,7 +13,7 @@ use crate::rules::vision::{self, Observer};
 use crate::rules::{Pos, Ruleset, Terrain};
 use diesel::prelude::*;
 use serde::Serialize;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// Largest rectangle the map view serves at once (cells per side).
 pub const MAX_SPAN: i32 = 200;
@@ -37,25 +37,45 @@ pub struct SeenCompany {
     pub morale: Option<i32>,
 }
 
+/// One cell of a map view: what the API sends and the map pages draw.
+#[derive(Clone, Debug, Serialize)]
+pub struct MapCell {
+    pub x: i32,
+    pub y: i32,
+    pub terrain: Terrain,
+    pub owner: Option<String>,
+    pub town: Option<String>,
+    pub structure: Option<i32>,
+    /// Whether the viewer's nation sees the cell now (always false for spectators).
+    pub seen: bool,
+    #[serde(skip)]
+    pub owner_id: Option<i32>,
+    #[serde(skip)]
+    pub town_id: Option<i32>,
+}
+
 pub struct PlayerMap {
-    pub cells: Vec<CellRow>,
+    pub cells: Vec<MapCell>,
     pub companies: Vec<SeenCompany>,
-    /// Cells the viewer's nation sees (empty for spectators).
-    pub seen: HashSet<Pos>,
     pub nation_id: Option<i32>,
+    pub nations: Vec<Nation>,
 }
 
 /// Clips a requested rectangle to the map and the maximum span.
 pub fn clip(w: &World, x0: i32, y0: i32, x1: i32, y1: i32) -> (i32, i32, i32, i32) {
     let x0 = x0.clamp(0, w.width - 1);
     let y0 = y0.clamp(0, w.height - 1);
-    let x1 = x1.clamp(x0, (w.width - 1).min(x0 + MAX_SPAN - 1));
-    let y1 = y1.clamp(y0, (w.height - 1).min(y0 + MAX_SPAN - 1));
+    let x1 = x1.clamp(x0, (w.width - 1).min(x0.saturating_add(MAX_SPAN - 1)));
+    let y1 = y1.clamp(y0, (w.height - 1).min(y0.saturating_add(MAX_SPAN - 1)));
     (x0, y0, x1, y1)
 }
 
 /// The map of a rectangle as `viewer` sees it: all terrain and owners; companies of their
 /// nation, and enemies only where the nation sees them. With `all`, every company (GM view).
+///
+/// Vision needs only the observers that can see into the rectangle: the companies within
+/// the farthest perception of it, and the ground under each (from the world's cells in
+/// memory); what each sees is marked on the rectangle alone.
 pub fn player_map(
     conn: &mut DbConnection,
     rs: &Ruleset,
@@ -65,13 +85,7 @@ pub fn player_map(
     all: bool,
 ) -> GameResult<PlayerMap> {
     let (x0, y0, x1, y1) = rect;
-    let rows: Vec<CellRow> = cells::table
-        .filter(cells::world_id.eq(w.id))
-        .filter(cells::x.between(x0, x1))
-        .filter(cells::y.between(y0, y1))
-        .order((cells::y, cells::x))
-        .select(CellRow::as_select())
-        .load(conn)?;
+    let world_cells = super::cells::of(conn, w)?;
     let nation_id: Option<i32> = match viewer {
         Some(a) => players::table
             .filter(players::world_id.eq(w.id))
@@ -81,23 +95,51 @@ pub fn player_map(
             .optional()?,
         None => None,
     };
-    // Observers may stand outside the rectangle and still see into it.
     let m = vision::max_perception(rs);
-    let mut area = worlds::load_area(conn, w, x0 - m, y0 - m, x1 + m, y1 + m)?;
     let placed = load::companies_in(conn, w.id, x0 - m, y0 - m, x1 + m, y1 + m)?;
-    for p in &placed {
-        area.place(load::unit_of(p));
-    }
-    let observers: Vec<Observer> = nation_id
-        .map(|n| vision::observers(rs, &area, n))
-        .unwrap_or_default();
-    let seen: HashSet<Pos> = vision::visible_cells(area.bounds, &observers)
+    let terrain_at = |p: Pos| world_cells.get(p).map_or(Terrain::Plain, |c| c.terrain);
+    let observers: Vec<Observer> = match nation_id {
+        Some(n) => placed
+            .iter()
+            .filter(|p| p.nation_id == n)
+            .map(|p| {
+                let u = load::unit_of(p);
+                Observer {
+                    pos: u.pos,
+                    perception: vision::perception(rs, u.kind, terrain_at(u.pos)),
+                }
+            })
+            .collect(),
+        None => Vec::new(),
+    };
+    let nations = worlds::nations_of(conn, w.id)?;
+    let by_id: HashMap<i32, &Nation> = nations.iter().map(|n| (n.id, n)).collect();
+    let towns: HashMap<i32, String> = if world_cells
+        .rect(x0, y0, x1, y1)
+        .iter()
+        .any(|(_, c)| c.town.is_some())
+    {
+        worlds::towns_of(conn, w.id)?
+            .into_iter()
+            .map(|t| (t.id, t.name))
+            .collect()
+    } else {
+        HashMap::new()
+    };
+    let cells = world_cells
+        .rect(x0, y0, x1, y1)
         .into_iter()
-        .filter(|p| p.x >= x0 && p.x <= x1 && p.y >= y0 && p.y <= y1)
-        .collect();
-    let nations: HashMap<i32, Nation> = worlds::nations_of(conn, w.id)?
-        .into_iter()
-        .map(|n| (n.id, n))
+        .map(|(p, c)| MapCell {
+            x: p.x,
+            y: p.y,
+            terrain: c.terrain,
+            owner: c.owner.and_then(|o| by_id.get(&o)).map(|n| n.name.clone()),
+            town: c.town.and_then(|t| towns.get(&t)).cloned(),
+            structure: c.structure,
+            seen: vision::sees_cell(&observers, p),
+            owner_id: c.owner,
+            town_id: c.town,
+        })
         .collect();
     let mut shown = Vec::new();
     for p in &placed {
@@ -106,13 +148,13 @@ pub fn player_map(
             continue;
         }
         let unit = load::unit_of(p);
-        let hidden = vision::is_hidden(rs, &unit, area.terrain(unit.pos).unwrap_or(Terrain::Plain));
+        let hidden = vision::is_hidden(rs, &unit, terrain_at(unit.pos));
         let own = Some(p.nation_id) == nation_id;
         if !(all || own || vision::sees_unit(rs, &observers, unit.pos, hidden)) {
             continue;
         }
         let mine = viewer.is_some_and(|a| a.user_id == p.user_id);
-        let n = nations.get(&p.nation_id);
+        let n = by_id.get(&p.nation_id);
         let figures = mine || all;
         shown.push(SeenCompany {
             id: c.id,
@@ -135,10 +177,10 @@ pub fn player_map(
     }
     shown.sort_by_key(|c| c.id);
     Ok(PlayerMap {
-        cells: rows,
+        cells,
         companies: shown,
-        seen,
         nation_id,
+        nations,
     })
 }
 

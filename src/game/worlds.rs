@@ -262,17 +262,7 @@ pub fn load_area(
     x1: i32,
     y1: i32,
 ) -> GameResult<Area> {
-    let mut area = Area::new(bounds_of(w), season_of(w), x0, y0, x1, y1);
-    let rows: Vec<CellRow> = cells::table
-        .filter(cells::world_id.eq(w.id))
-        .filter(cells::x.between(x0, x1))
-        .filter(cells::y.between(y0, y1))
-        .select(CellRow::as_select())
-        .load(conn)?;
-    for r in rows {
-        area.set_cell(crate::rules::Pos::new(r.x, r.y), cell_of(&r));
-    }
-    Ok(area)
+    Ok(super::cells::of(conn, w)?.area(w, x0, y0, x1, y1))
 }
 
 pub fn cell_of(r: &CellRow) -> Cell {

@@ -7,7 +7,7 @@ use crate::web::auth::ApiActor;
 use crate::web::error::ApiError;
 use crate::web::AppState;
 use actix_web::{web, HttpResponse};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 #[derive(Deserialize)]
@@ -179,6 +179,17 @@ pub struct Rect {
     pub y1: Option<i32>,
 }
 
+/// `GET /api/v1/worlds/{w}/map`.
+#[derive(Serialize)]
+pub struct MapAnswer {
+    pub x0: i32,
+    pub y0: i32,
+    pub x1: i32,
+    pub y1: i32,
+    pub cells: Vec<views::MapCell>,
+    pub companies: Vec<views::SeenCompany>,
+}
+
 pub async fn map(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
@@ -198,26 +209,15 @@ pub async fn map(
                 q.x1.unwrap_or(w.width - 1),
                 q.y1.unwrap_or(w.height - 1),
             );
-            let towns: std::collections::HashMap<i32, String> = worlds::towns_of(conn, wid)?
-                .into_iter()
-                .map(|t| (t.id, t.name))
-                .collect();
-            let nations: std::collections::HashMap<i32, String> = worlds::nations_of(conn, wid)?
-                .into_iter()
-                .map(|n| (n.id, n.name))
-                .collect();
             let m = views::player_map(conn, &st.config.rules, Some(&actor), &w, rect, false)?;
-            Ok(json!({
-                "x0": rect.0, "y0": rect.1, "x1": rect.2, "y1": rect.3,
-                "cells": m.cells.iter().map(|c| json!({
-                    "x": c.x, "y": c.y, "terrain": c.terrain,
-                    "owner": c.owner_id.and_then(|o| nations.get(&o)),
-                    "town": c.town_id.and_then(|t| towns.get(&t)),
-                    "structure": c.structure,
-                    "seen": m.seen.contains(&Pos::new(c.x, c.y)),
-                })).collect::<Vec<_>>(),
-                "companies": m.companies,
-            }))
+            Ok(MapAnswer {
+                x0: rect.0,
+                y0: rect.1,
+                x1: rect.2,
+                y1: rect.3,
+                cells: m.cells,
+                companies: m.companies,
+            })
         })
         .await?;
     Ok(HttpResponse::Ok().json(v))

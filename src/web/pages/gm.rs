@@ -1,7 +1,7 @@
 //! The game masters' pages: the worlds (create empty, generate, upload a map file or a Tiled
 //! map, download), the map editor, world and company controls, and the audit log.
 
-use super::map::{self, MapView};
+use super::map::{self, MapView, Viewport, Zooms};
 use super::orders::{after_form, refused_page};
 use super::world::parse_cell;
 use super::{page, see_other};
@@ -20,7 +20,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 /// (cell size, columns, rows) of the editor's three zoom levels.
-const ZOOMS: [(i32, i32, i32); 3] = [(10, 100, 70), (16, 60, 40), (26, 36, 24)];
+const ZOOMS: Zooms = [(10, 100, 70), (16, 60, 40), (26, 36, 24)];
 
 fn gm_actor(viewer: &Viewer) -> GameResult<Actor> {
     let a = viewer.require()?;
@@ -245,20 +245,15 @@ pub async fn editor_page(
     let actor = gm_actor(&viewer)?;
     let wid = path.into_inner();
     let q = q.into_inner();
-    let zoom = q.zoom.unwrap_or(2).clamp(1, 3);
-    let (cell_px, cols, rows) = ZOOMS[(zoom - 1) as usize];
+    let zoom = q.zoom.unwrap_or(2);
     let st = state.clone();
     let selected = q.cell.as_deref().and_then(parse_cell);
-    let (w, nations, towns, pm, info, rect) = state
+    let (w, nations, towns, pm, info, vp) = state
         .db(move |conn| {
             let w = worlds::get(conn, wid)?;
-            let (c, r) = (cols.min(w.width), rows.min(w.height));
-            let cx = q.x.unwrap_or(w.width / 2);
-            let cy = q.y.unwrap_or(w.height / 2);
-            let x0 = (cx - c / 2).clamp(0, w.width - c);
-            let y0 = (cy - r / 2).clamp(0, w.height - r);
-            let rect = (x0, y0, x0 + c - 1, y0 + r - 1);
-            let pm = views::player_map(conn, &st.config.rules, Some(&actor), &w, rect, true)?;
+            let centre = (q.x.unwrap_or(w.width / 2), q.y.unwrap_or(w.height / 2));
+            let vp = Viewport::around(&ZOOMS, w.width, w.height, centre, zoom);
+            let pm = views::player_map(conn, &st.config.rules, Some(&actor), &w, vp.rect(), true)?;
             let info = match selected {
                 Some(p) => views::cell_info(conn, &st.config.rules, &w, p)?,
                 None => None,
@@ -269,69 +264,57 @@ pub async fn editor_page(
                 worlds::towns_of(conn, wid)?,
                 pm,
                 info,
-                rect,
+                vp,
             ))
         })
         .await?;
     let rs = &state.config.rules;
-    let (x0, y0, x1, y1) = rect;
-    let (c, r) = (x1 - x0 + 1, y1 - y0 + 1);
     let here = |x: i32, y: i32, z: i32| format!("/gm/worlds/{wid}?x={x}&y={y}&zoom={z}");
-    let (cx, cy) = ((x0 + x1) / 2, (y0 + y1) / 2);
+    let (cx, cy) = vp.centre();
     let mut m: MapView = map::build(
         rs,
-        cell_px,
-        (x0, y0, c, r),
+        &vp,
         &pm.cells,
         &nations,
-        &towns,
-        |_, _| false,
-        |x, y| Some(format!("{}&cell={x},{y}", here(cx, cy, zoom))),
+        false,
+        Some(format!("{}&cell=", here(cx, cy, vp.zoom))),
     );
     m.selected = selected.map(|p| (p.x, p.y));
     m.units = pm
         .companies
         .iter()
-        .map(|u| map::UnitView {
-            id: u.id,
-            name: u.name.clone(),
-            kind: u.kind.clone(),
-            nation: u.nation.clone(),
-            x: u.x,
-            y: u.y,
-            cx: (u.x - x0) * cell_px + cell_px / 2,
-            cy: (u.y - y0) * cell_px + cell_px / 2,
-            color: u.color.clone(),
-            letter: map::letter(&u.kind),
-            mine: false,
-            selected: false,
-            men: u.men,
-            ap: u.ap,
-            men_pct: 0,
-            ap_pct: 0,
-            href: None,
+        .map(|u| {
+            let (px, py) = vp.pixel_centre(u.x, u.y);
+            map::UnitView {
+                id: u.id,
+                name: u.name.clone(),
+                kind: u.kind.clone(),
+                nation: u.nation.clone(),
+                x: u.x,
+                y: u.y,
+                cx: px,
+                cy: py,
+                color: u.color.clone(),
+                letter: map::letter(&u.kind),
+                mine: false,
+                selected: false,
+                men: u.men,
+                ap: u.ap,
+                men_pct: 0,
+                ap_pct: 0,
+                href: None,
+            }
         })
         .collect();
-    let step = |n: i32| (n / 2).max(1);
-    let pan = json!({
-        "north": (y0 > 0).then(|| here(cx, cy - step(r), zoom)),
-        "south": (y1 < w.height - 1).then(|| here(cx, cy + step(r), zoom)),
-        "west": (x0 > 0).then(|| here(cx - step(c), cy, zoom)),
-        "east": (x1 < w.width - 1).then(|| here(cx + step(c), cy, zoom)),
-    });
+    let pan = vp.pan(w.width, w.height, here);
     let season = worlds::season_of(&w);
     let companies: Vec<_> = pm.companies.iter().map(|u| json!({"id": u.id, "name": u.name, "kind": u.kind, "nation": u.nation, "x": u.x, "y": u.y, "men": u.men, "wounded": u.wounded, "ap": u.ap, "morale": u.morale})).collect();
     Ok(page(&state, &viewer, "gm_editor.html", |ctx| {
         ctx.insert("world", &json!({"id": w.id, "name": w.name, "width": w.width, "height": w.height, "turn": w.turn, "season": w.season, "paused": w.paused}));
-        ctx.insert("map", &m);
+        m.insert_into(ctx);
         ctx.insert("pan", &pan);
-        ctx.insert(
-            "zooms",
-            &(1..=3)
-                .map(|z| json!({"level": z, "href": here(cx, cy, z), "current": z == zoom}))
-                .collect::<Vec<_>>(),
-        );
-        ctx.insert("here", &here(cx, cy, zoom));
+        ctx.insert("zooms", &vp.zoom_links(here));
+        ctx.insert("here", &here(cx, cy, vp.zoom));
         ctx.insert(
             "terrains",
             &Terrain::ALL.iter().map(|t| t.as_str()).collect::<Vec<_>>(),
@@ -344,7 +327,10 @@ pub async fn editor_page(
         ctx.insert("legend", &map::legend(rs, season));
         ctx.insert("cell", &info);
         ctx.insert("companies", &companies);
-        ctx.insert("viewport", &json!({"x0": x0, "y0": y0, "x1": x1, "y1": y1}));
+        ctx.insert(
+            "viewport",
+            &json!({"x0": vp.x0, "y0": vp.y0, "x1": vp.x1, "y1": vp.y1}),
+        );
     })?)
 }
 

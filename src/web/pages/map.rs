@@ -1,18 +1,110 @@
-//! The map as the SVG partial draws it: cells with their terrain class, owner colour,
-//! structure, town labels, and the legend.
+//! The map as both map pages draw it: one viewport (zoom, rectangle, pan and zoom links) for
+//! the player's page and the editor, and the SVG itself, written straight into a string (a
+//! template loop over hundreds of cells cost most of the page's time).
 
-use crate::db::models::{CellRow, Nation, Town};
+use crate::db::models::Nation;
+use crate::game::views::MapCell;
 use crate::rules::{Ruleset, Season, Terrain};
 use serde::Serialize;
 use std::collections::HashMap;
+use std::fmt::Write;
+
+/// (cell size in pixels, columns, rows) of three zoom levels, 1 (far) to 3 (near).
+pub type Zooms = [(i32, i32, i32); 3];
+
+/// The rectangle of the world a map page shows, and at what size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Viewport {
+    pub x0: i32,
+    pub y0: i32,
+    pub x1: i32,
+    pub y1: i32,
+    pub zoom: i32,
+    pub cell_px: i32,
+}
+
+impl Viewport {
+    /// The rectangle of zoom level `zoom` (clamped to 1–3) centred on `centre` as near as the
+    /// world's edges allow.
+    pub fn around(zooms: &Zooms, width: i32, height: i32, centre: (i32, i32), zoom: i32) -> Viewport {
+        let zoom = zoom.clamp(1, 3);
+        let (cell_px, cols, rows) = zooms[(zoom - 1) as usize];
+        let (c, r) = (cols.min(width).max(1), rows.min(height).max(1));
+        let x0 = centre.0.saturating_sub(c / 2).clamp(0, (width - c).max(0));
+        let y0 = centre.1.saturating_sub(r / 2).clamp(0, (height - r).max(0));
+        Viewport {
+            x0,
+            y0,
+            x1: x0 + c - 1,
+            y1: y0 + r - 1,
+            zoom,
+            cell_px,
+        }
+    }
+
+    pub fn rect(&self) -> (i32, i32, i32, i32) {
+        (self.x0, self.y0, self.x1, self.y1)
+    }
+
+    pub fn cols(&self) -> i32 {
+        self.x1 - self.x0 + 1
+    }
+
+    pub fn rows(&self) -> i32 {
+        self.y1 - self.y0 + 1
+    }
+
+    pub fn centre(&self) -> (i32, i32) {
+        ((self.x0 + self.x1) / 2, (self.y0 + self.y1) / 2)
+    }
+
+    /// Centre of the cell `(x, y)` in the drawing's pixels.
+    pub fn pixel_centre(&self, x: i32, y: i32) -> (i32, i32) {
+        (
+            (x - self.x0) * self.cell_px + self.cell_px / 2,
+            (y - self.y0) * self.cell_px + self.cell_px / 2,
+        )
+    }
+
+    /// Links that move the view half a screen each way, where the world goes on; `href` makes
+    /// the link of a view centred on `(x, y)` at a zoom level.
+    pub fn pan(&self, width: i32, height: i32, href: impl Fn(i32, i32, i32) -> String) -> Pan {
+        let (cx, cy) = self.centre();
+        let (sx, sy) = ((self.cols() / 2).max(1), (self.rows() / 2).max(1));
+        Pan {
+            north: (self.y0 > 0).then(|| href(cx, cy - sy, self.zoom)),
+            south: (self.y1 < height - 1).then(|| href(cx, cy + sy, self.zoom)),
+            west: (self.x0 > 0).then(|| href(cx - sx, cy, self.zoom)),
+            east: (self.x1 < width - 1).then(|| href(cx + sx, cy, self.zoom)),
+        }
+    }
+
+    /// The three zoom links, centred where the view is.
+    pub fn zoom_links(&self, href: impl Fn(i32, i32, i32) -> String) -> Vec<ZoomLink> {
+        let (cx, cy) = self.centre();
+        (1..=3)
+            .map(|z| ZoomLink {
+                level: z,
+                href: href(cx, cy, z),
+                current: z == self.zoom,
+            })
+            .collect()
+    }
+}
 
 #[derive(Serialize)]
+pub struct ZoomLink {
+    pub level: i32,
+    pub href: String,
+    pub current: bool,
+}
+
 pub struct CellView {
     pub x: i32,
     pub y: i32,
     pub px: i32,
     pub py: i32,
-    pub terrain: String,
+    pub terrain: Terrain,
     pub owner: Option<String>,
     pub owner_color: Option<String>,
     pub town: Option<String>,
@@ -20,18 +112,14 @@ pub struct CellView {
     pub structure_pct: Option<i32>,
     pub structure: Option<i32>,
     pub fog: bool,
-    /// Where clicking the cell leads (the same page with the cell selected).
-    pub href: Option<String>,
 }
 
-#[derive(Serialize)]
 pub struct Label {
     pub name: String,
     pub px: i32,
     pub py: i32,
 }
 
-#[derive(Serialize)]
 pub struct MapView {
     pub cell: i32,
     pub x0: i32,
@@ -41,6 +129,8 @@ pub struct MapView {
     pub width_px: i32,
     pub height_px: i32,
     pub cells: Vec<CellView>,
+    /// A cell's link is this followed by `x,y` (none: cells are not links).
+    pub cell_href: Option<String>,
     pub labels: Vec<Label>,
     pub units: Vec<UnitView>,
     /// Links on the four edges that pan the view (none on the whole-map view).
@@ -48,7 +138,7 @@ pub struct MapView {
     pub selected: Option<(i32, i32)>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Clone)]
 pub struct Pan {
     pub north: Option<String>,
     pub south: Option<String>,
@@ -57,7 +147,6 @@ pub struct Pan {
 }
 
 /// A company drawn on the map.
-#[derive(Serialize)]
 pub struct UnitView {
     pub id: i32,
     pub name: String,
@@ -68,7 +157,7 @@ pub struct UnitView {
     pub cx: i32,
     pub cy: i32,
     pub color: String,
-    pub letter: String,
+    pub letter: &'static str,
     pub mine: bool,
     pub selected: bool,
     pub men: Option<i32>,
@@ -76,6 +165,209 @@ pub struct UnitView {
     pub men_pct: i32,
     pub ap_pct: i32,
     pub href: Option<String>,
+}
+
+/// Escapes text for HTML and SVG, attributes included.
+pub fn escape(out: &mut String, s: &str) {
+    for ch in s.chars() {
+        match ch {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+}
+
+/// Writes `<a href="…` with the link escaped; the caller closes the attribute.
+fn open_link(o: &mut String, href: &str) {
+    o.push_str("<a href=\"");
+    escape(o, href);
+}
+
+impl MapView {
+    /// The inside of the map's `<svg>` element: cells, companies, town names and pan edges.
+    /// Keeps the markup the scripts and tests rely on (`g.cell[data-x][data-y]`, `rect.bg`,
+    /// `g.unit[data-company]`).
+    pub fn svg(&self) -> String {
+        let mut o = String::with_capacity(self.cells.len() * 260 + self.units.len() * 500 + 512);
+        for v in &self.cells {
+            self.cell_svg(&mut o, v);
+        }
+        for u in &self.units {
+            self.unit_svg(&mut o, u);
+        }
+        for l in &self.labels {
+            let _ = write!(o, "<text class=\"town-label\" x=\"{}\" y=\"{}\">", l.px, l.py);
+            escape(&mut o, &l.name);
+            o.push_str("</text>\n");
+        }
+        if let Some(p) = &self.pan {
+            let (w, h) = (self.width_px, self.height_px);
+            let edges = [
+                (&p.north, "north", (0, 0, w, 8)),
+                (&p.south, "south", (0, h - 8, w, 8)),
+                (&p.west, "west", (0, 0, 8, h)),
+                (&p.east, "east", (w - 8, 0, 8, h)),
+            ];
+            for (href, name, (x, y, ew, eh)) in edges {
+                if let Some(href) = href {
+                    open_link(&mut o, href);
+                    let _ = write!(
+                        o,
+                        "\" class=\"pan-edge\" aria-label=\"pan {name}\"><rect x=\"{x}\" y=\"{y}\" width=\"{ew}\" height=\"{eh}\"/></a>"
+                    );
+                }
+            }
+        }
+        o
+    }
+
+    fn cell_svg(&self, o: &mut String, v: &CellView) {
+        let c = self.cell;
+        if let Some(h) = &self.cell_href {
+            open_link(o, h);
+            let _ = write!(o, "{},{}\" class=\"cell-link\">", v.x, v.y);
+        }
+        let t = v.terrain.as_str();
+        let _ = write!(o, "<g class=\"cell t-{t}");
+        if v.fog {
+            o.push_str(" fog");
+        }
+        if self.selected == Some((v.x, v.y)) {
+            o.push_str(" selected");
+        }
+        let _ = write!(
+            o,
+            "\" data-x=\"{}\" data-y=\"{}\" data-terrain=\"{t}\"",
+            v.x, v.y
+        );
+        if let Some(owner) = &v.owner {
+            o.push_str(" data-owner=\"");
+            escape(o, owner);
+            o.push('"');
+        }
+        if let Some(town) = &v.town {
+            o.push_str(" data-town=\"");
+            escape(o, town);
+            o.push('"');
+        }
+        if let Some(s) = v.structure {
+            let _ = write!(o, " data-structure=\"{s}\"");
+        }
+        let (px, py) = (v.px, v.py);
+        let _ = write!(
+            o,
+            "><rect class=\"bg\" x=\"{px}\" y=\"{py}\" width=\"{c}\" height=\"{c}\"/>"
+        );
+        if v.terrain != Terrain::Plain {
+            let _ = write!(
+                o,
+                "<use href=\"#s-{t}\" x=\"{px}\" y=\"{py}\" width=\"{c}\" height=\"{c}\"/>"
+            );
+        }
+        if let Some(color) = &v.owner_color {
+            let _ = write!(
+                o,
+                "<rect class=\"owner\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" stroke=\"",
+                px + 1,
+                py + 1,
+                c - 2,
+                c - 2
+            );
+            escape(o, color);
+            o.push_str("\"/>");
+        }
+        if let Some(pct) = v.structure_pct {
+            let _ = write!(
+                o,
+                "<rect class=\"structure-bg\" x=\"{x}\" y=\"{y}\" width=\"{w}\" height=\"2\"/><rect class=\"structure\" x=\"{x}\" y=\"{y}\" width=\"{f}\" height=\"2\"/>",
+                x = px + 2,
+                y = py + c - 4,
+                w = c - 4,
+                f = (c - 4) * pct / 100
+            );
+        }
+        let _ = write!(o, "<title>({}, {}) {t}", v.x, v.y);
+        if let Some(town) = &v.town {
+            o.push_str(" · ");
+            escape(o, town);
+        }
+        if let Some(owner) = &v.owner {
+            o.push_str(" · ");
+            escape(o, owner);
+        }
+        if let Some(s) = v.structure {
+            let _ = write!(o, " · structure {s}");
+        }
+        o.push_str("</title></g>");
+        if self.cell_href.is_some() {
+            o.push_str("</a>");
+        }
+        o.push('\n');
+    }
+
+    fn unit_svg(&self, o: &mut String, u: &UnitView) {
+        let c = self.cell as f64;
+        if let Some(h) = &u.href {
+            open_link(o, h);
+            o.push_str("\" class=\"unit-link\">");
+        }
+        let _ = write!(
+            o,
+            "<g class=\"unit {}{}\" data-company=\"{}\" data-x=\"{}\" data-y=\"{}\"><circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"",
+            if u.mine { "mine" } else { "enemy" },
+            if u.selected { " selected" } else { "" },
+            u.id,
+            u.x,
+            u.y,
+            u.cx,
+            u.cy,
+            c * 0.36
+        );
+        escape(o, &u.color);
+        let _ = write!(
+            o,
+            "\"/><text x=\"{}\" y=\"{}\" class=\"unit-letter\">{}</text>",
+            u.cx,
+            u.cy as f64 + c * 0.15,
+            u.letter
+        );
+        if u.mine {
+            let bx = u.cx as f64 - c * 0.4;
+            let by = u.cy as f64 - c * 0.5 + 1.0;
+            let bw = c * 0.8;
+            let _ = write!(
+                o,
+                "<rect class=\"bar-bg\" x=\"{bx}\" y=\"{by}\" width=\"{bw}\" height=\"4\"/><rect class=\"bar-men\" x=\"{bx}\" y=\"{by}\" width=\"{}\" height=\"2\"/><rect class=\"bar-ap\" x=\"{bx}\" y=\"{}\" width=\"{}\" height=\"2\"/>",
+                bw * u.men_pct as f64 / 100.0,
+                by + 2.0,
+                bw * u.ap_pct as f64 / 100.0
+            );
+        }
+        o.push_str("<title>");
+        escape(o, &u.name);
+        o.push_str(" (");
+        escape(o, &u.kind);
+        o.push_str(", ");
+        escape(o, &u.nation);
+        o.push(')');
+        if u.mine {
+            let _ = write!(
+                o,
+                " · {} men · {} AP",
+                u.men.unwrap_or(0),
+                u.ap.unwrap_or(0)
+            );
+        }
+        o.push_str("</title></g>");
+        if u.href.is_some() {
+            o.push_str("</a>");
+        }
+        o.push('\n');
+    }
 }
 
 #[derive(Serialize)]
@@ -101,30 +393,25 @@ pub fn legend(rs: &Ruleset, season: Season) -> Vec<LegendItem> {
         .collect()
 }
 
-/// Builds the drawing of `rows` (a rectangle starting at x0, y0); `fogged` says which cells
-/// the viewer does not see.
-#[allow(clippy::too_many_arguments)]
+/// Builds the drawing of a viewport's cells; with `fog`, cells the viewer's nation does not
+/// see are shaded; `cell_href` is the link of a cell less its `x,y` (None: no links).
 pub fn build(
     rs: &Ruleset,
-    cell_px: i32,
-    (x0, y0, cols, rows_n): (i32, i32, i32, i32),
-    rows: &[CellRow],
+    vp: &Viewport,
+    cells: &[MapCell],
     nations: &[Nation],
-    towns: &[Town],
-    fogged: impl Fn(i32, i32) -> bool,
-    href: impl Fn(i32, i32) -> Option<String>,
+    fog: bool,
+    cell_href: Option<String>,
 ) -> MapView {
-    let nation: HashMap<i32, &Nation> = nations.iter().map(|n| (n.id, n)).collect();
-    let town: HashMap<i32, &Town> = towns.iter().map(|t| (t.id, t)).collect();
+    let cell_px = vp.cell_px;
+    let colour: HashMap<i32, &str> = nations.iter().map(|n| (n.id, n.color.as_str())).collect();
     let mut labels = Vec::new();
-    let cells = rows
+    let cells = cells
         .iter()
-        .map(|r| {
-            let terrain: Terrain = r.terrain.parse().unwrap_or(Terrain::Plain);
-            let (px, py) = ((r.x - x0) * cell_px, (r.y - y0) * cell_px);
-            let town_name = r.town_id.and_then(|t| town.get(&t)).map(|t| t.name.clone());
-            if terrain == Terrain::Church {
-                if let Some(name) = &town_name {
+        .map(|c| {
+            let (px, py) = ((c.x - vp.x0) * cell_px, (c.y - vp.y0) * cell_px);
+            if c.terrain == Terrain::Church {
+                if let Some(name) = &c.town {
                     labels.push(Label {
                         name: name.clone(),
                         px: px + cell_px / 2,
@@ -132,38 +419,35 @@ pub fn build(
                     });
                 }
             }
-            let max = rs.terrain(terrain).structure;
+            let max = rs.terrain(c.terrain).structure;
             CellView {
-                x: r.x,
-                y: r.y,
+                x: c.x,
+                y: c.y,
                 px,
                 py,
-                terrain: r.terrain.clone(),
-                owner: r
+                terrain: c.terrain,
+                owner: c.owner.clone(),
+                owner_color: c
                     .owner_id
-                    .and_then(|o| nation.get(&o))
-                    .map(|n| n.name.clone()),
-                owner_color: r
-                    .owner_id
-                    .and_then(|o| nation.get(&o))
-                    .map(|n| n.color.clone()),
-                town: town_name,
-                structure_pct: max.map(|m| r.structure.unwrap_or(0) * 100 / m.max(1)),
-                structure: r.structure,
-                fog: fogged(r.x, r.y),
-                href: href(r.x, r.y),
+                    .and_then(|o| colour.get(&o))
+                    .map(|s| s.to_string()),
+                town: c.town.clone(),
+                structure_pct: max.map(|m| c.structure.unwrap_or(0) * 100 / m.max(1)),
+                structure: c.structure,
+                fog: fog && !c.seen,
             }
         })
         .collect();
     MapView {
         cell: cell_px,
-        x0,
-        y0,
-        cols,
-        rows: rows_n,
-        width_px: cols * cell_px,
-        height_px: rows_n * cell_px,
+        x0: vp.x0,
+        y0: vp.y0,
+        cols: vp.cols(),
+        rows: vp.rows(),
+        width_px: vp.cols() * cell_px,
+        height_px: vp.rows() * cell_px,
         cells,
+        cell_href,
         labels,
         units: Vec::new(),
         pan: None,
@@ -172,7 +456,7 @@ pub fn build(
 }
 
 /// The letter drawn on a company's token.
-pub fn letter(kind: &str) -> String {
+pub fn letter(kind: &str) -> &'static str {
     match kind {
         "voltigeurs" => "V",
         "cavalry" => "C",
@@ -180,5 +464,17 @@ pub fn letter(kind: &str) -> String {
         "sappers" => "S",
         _ => "I",
     }
-    .to_string()
+}
+
+impl MapView {
+    /// Puts the map into a page's context: `map` for the frame's sizes, `map_svg` for the
+    /// drawing (already escaped).
+    pub fn insert_into(&self, ctx: &mut tera::Context) {
+        ctx.insert(
+            "map",
+            &serde_json::json!({"width_px": self.width_px, "height_px": self.height_px,
+                "cell": self.cell, "x0": self.x0, "y0": self.y0}),
+        );
+        ctx.insert("map_svg", &self.svg());
+    }
 }

@@ -1,7 +1,7 @@
 //! `/worlds/{w}`: the map around the player's companies with fog of war, the selected cell's
 //! panel and what the selected company can do there; joining and raising.
 
-use super::map::{self, MapView, Pan, UnitView};
+use super::map::{self, MapView, UnitView, Viewport, Zooms};
 use super::{page, reports};
 use crate::db::models::{Company, Player};
 use crate::game::access::Actor;
@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 /// (cell size in pixels, columns, rows) for zoom levels 1 (far) to 3 (near).
-const ZOOMS: [(i32, i32, i32); 3] = [(14, 48, 32), (22, 30, 20), (34, 18, 12)];
+const ZOOMS: Zooms = [(14, 48, 32), (22, 30, 20), (34, 18, 12)];
 
 #[derive(Deserialize, Default)]
 pub struct WorldQuery {
@@ -85,7 +85,6 @@ struct Possible {
 struct Loaded {
     w: crate::db::models::World,
     nations: Vec<crate::db::models::Nation>,
-    towns: Vec<crate::db::models::Town>,
     player: Option<Player>,
     mine: Vec<Company>,
     map: PlayerMap,
@@ -102,12 +101,11 @@ fn load(
     actor: Option<&Actor>,
     wid: i32,
     q: &WorldQuery,
-    rect: impl Fn(&crate::db::models::World, Option<&Company>, Option<Pos>) -> (i32, i32, i32, i32),
-) -> GameResult<(Loaded, (i32, i32, i32, i32))> {
+    viewport: impl Fn(&crate::db::models::World, Option<&Company>, Option<Pos>) -> Viewport,
+) -> GameResult<(Loaded, Viewport)> {
     let rs = &state.config.rules;
     let w = worlds::get(conn, wid)?;
     let nations = worlds::nations_of(conn, wid)?;
-    let towns = worlds::towns_of(conn, wid)?;
     let player = match actor {
         Some(a) => access::player_in(conn, a, wid)?,
         None => None,
@@ -121,8 +119,8 @@ fn load(
         .as_ref()
         .and_then(|p| nations.iter().find(|n| n.id == p.nation_id))
         .map(|n| Pos::new(n.spawn_x, n.spawn_y));
-    let r = rect(&w, selected.or(mine.first()), spawn);
-    let map = views::player_map(conn, rs, actor, &w, r, false)?;
+    let vp = viewport(&w, selected.or(mine.first()), spawn);
+    let map = views::player_map(conn, rs, actor, &w, vp.rect(), false)?;
     let cell_pos = q.cell.as_deref().and_then(parse_cell);
     let cell = match cell_pos {
         Some(p) => views::cell_info(conn, rs, &w, p)?,
@@ -146,7 +144,6 @@ fn load(
         Loaded {
             w,
             nations,
-            towns,
             player,
             mine,
             map,
@@ -155,7 +152,7 @@ fn load(
             report,
             next_turn,
         },
-        r,
+        vp,
     ))
 }
 
@@ -215,15 +212,11 @@ pub async fn show(
     let q = q.into_inner();
     let actor = viewer.actor();
     // Spectators see the widest view; players start near their companies.
-    let zoom = q
-        .zoom
-        .unwrap_or(if actor.is_some() { 2 } else { 1 })
-        .clamp(1, 3);
-    let (cell_px, cols, rows) = ZOOMS[(zoom - 1) as usize];
+    let zoom = q.zoom.unwrap_or(if actor.is_some() { 2 } else { 1 });
     let st = state.clone();
     let (qx, qy) = (q.x, q.y);
     let (cell, company) = (q.cell.as_deref().and_then(parse_cell), q.company);
-    let (l, rect) = state
+    let (l, vp) = state
         .db(move |conn| {
             load(conn, &st, actor.as_ref(), wid, &q, |w, selected, spawn| {
                 let centre = match (qx, qy) {
@@ -233,47 +226,37 @@ pub async fn show(
                         .or(spawn)
                         .unwrap_or(Pos::new(w.width / 2, w.height / 2)),
                 };
-                let (c, r) = (cols.min(w.width), rows.min(w.height));
-                let x0 = (centre.x - c / 2).clamp(0, w.width - c);
-                let y0 = (centre.y - r / 2).clamp(0, w.height - r);
-                (x0, y0, x0 + c - 1, y0 + r - 1)
+                Viewport::around(&ZOOMS, w.width, w.height, (centre.x, centre.y), zoom)
             })
         })
         .await?;
-    let (x0, y0, x1, y1) = rect;
+    let (cx, cy) = vp.centre();
     let view = View {
         world: wid,
-        cx: (x0 + x1) / 2,
-        cy: (y0 + y1) / 2,
-        zoom,
+        cx,
+        cy,
+        zoom: vp.zoom,
         cell,
         company: company.filter(|id| l.mine.iter().any(|c| c.id == *id)),
     };
-    Ok(render(&state, &viewer, l, rect, view, cell_px)?)
+    Ok(render(&state, &viewer, l, vp, view)?)
 }
 
 fn render(
     state: &AppState,
     viewer: &Viewer,
     l: Loaded,
-    rect: (i32, i32, i32, i32),
+    vp: Viewport,
     view: View,
-    cell_px: i32,
 ) -> GameResult<HttpResponse> {
     let rs = &state.config.rules;
-    let (x0, y0, x1, y1) = rect;
-    let (cols, rows) = (x1 - x0 + 1, y1 - y0 + 1);
-    let joined = l.player.is_some();
-    let seen = &l.map.seen;
     let mut m: MapView = map::build(
         rs,
-        cell_px,
-        (x0, y0, cols, rows),
+        &vp,
         &l.map.cells,
         &l.nations,
-        &l.towns,
-        |x, y| joined && !seen.contains(&Pos::new(x, y)),
-        |x, y| Some(view.with(|v| v.cell = Some(Pos::new(x, y)))),
+        l.player.is_some(),
+        Some(format!("{}&cell=", view.with(|v| v.cell = None))),
     );
     m.selected = view.cell.map(|p| (p.x, p.y));
     m.units = l
@@ -281,18 +264,10 @@ fn render(
         .companies
         .iter()
         .map(|c| {
-            let full = c
-                .kind
-                .parse::<Kind>()
-                .map(|k| rs.kind(k).full_strength)
-                .unwrap_or(1)
-                .max(1);
-            let max_ap = c
-                .kind
-                .parse::<Kind>()
-                .map(|k| rs.kind(k).max_ap)
-                .unwrap_or(1)
-                .max(1);
+            let kind = c.kind.parse::<Kind>().ok().map(|k| rs.kind(k));
+            let full = kind.map_or(1, |k| k.full_strength).max(1);
+            let max_ap = kind.map_or(1, |k| k.max_ap).max(1);
+            let (cx, cy) = vp.pixel_centre(c.x, c.y);
             UnitView {
                 id: c.id,
                 name: c.name.clone(),
@@ -300,8 +275,8 @@ fn render(
                 nation: c.nation.clone(),
                 x: c.x,
                 y: c.y,
-                cx: (c.x - x0) * cell_px + cell_px / 2,
-                cy: (c.y - y0) * cell_px + cell_px / 2,
+                cx,
+                cy,
                 color: c.color.clone(),
                 letter: map::letter(&c.kind),
                 mine: c.mine,
@@ -321,14 +296,14 @@ fn render(
             }
         })
         .collect();
-    let step_x = (cols / 2).max(1);
-    let step_y = (rows / 2).max(1);
-    m.pan = Some(Pan {
-        north: (y0 > 0).then(|| view.with(|v| v.cy -= step_y)),
-        south: (y1 < l.w.height - 1).then(|| view.with(|v| v.cy += step_y)),
-        west: (x0 > 0).then(|| view.with(|v| v.cx -= step_x)),
-        east: (x1 < l.w.width - 1).then(|| view.with(|v| v.cx += step_x)),
-    });
+    let at = |cx: i32, cy: i32, zoom: i32| {
+        view.with(|v| {
+            v.cx = cx;
+            v.cy = cy;
+            v.zoom = zoom;
+        })
+    };
+    m.pan = Some(vp.pan(l.w.width, l.w.height, at));
     let season = worlds::season_of(&l.w);
     let my_nation = l
         .player
@@ -337,9 +312,7 @@ fn render(
     let selected = view
         .company
         .and_then(|id| l.mine.iter().find(|c| c.id == id));
-    let zoom_links: Vec<Value> = (1..=3)
-        .map(|z| json!({"level": z, "href": view.with(|v| v.zoom = z), "current": z == view.zoom}))
-        .collect();
+    let zoom_links = vp.zoom_links(at);
     let mine: Vec<Value> = l
         .mine
         .iter()
@@ -352,8 +325,7 @@ fn render(
     page(state, viewer, "world.html", |ctx| {
         ctx.insert("world", &json!({"id": l.w.id, "name": l.w.name, "width": l.w.width, "height": l.w.height, "turn": l.w.turn, "season": l.w.season, "paused": l.w.paused}));
         ctx.insert("nations", &l.nations.iter().map(|n| json!({"id": n.id, "name": n.name, "color": n.color, "treasury": n.treasury})).collect::<Vec<_>>());
-        ctx.insert("map", &m);
-        ctx.insert("units", &m.units);
+        m.insert_into(ctx);
         ctx.insert("legend", &map::legend(rs, season));
         ctx.insert(
             "player",
@@ -380,6 +352,9 @@ fn render(
             "next_turn_text",
             &l.next_turn.map(crate::web::templates::format_time),
         );
-        ctx.insert("viewport", &json!({"x0": x0, "y0": y0, "x1": x1, "y1": y1}));
+        ctx.insert(
+            "viewport",
+            &json!({"x0": vp.x0, "y0": vp.y0, "x1": vp.x1, "y1": vp.y1}),
+        );
     })
 }

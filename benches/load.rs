@@ -1,0 +1,555 @@
+//! Load benchmark: the requests players make at the turn change, over real HTTP, against the
+//! references measured in the same run.
+//!
+//! It builds a 120×120 generated world with 60 players in two nations and 180 companies, starts
+//! the server as `serve` does (default settings, scheduler off), then drives each request with
+//! 64 keep-alive connections for a few seconds, from a small HTTP/1.1 client on plain sockets.
+//! References: `GET /healthz` for the reads, and raw write transactions on the same database
+//! with the same connection settings (read one company row, update it, commit) for the move.
+//! The last line runs the move load again while a turn tick runs over 100,000 companies, to
+//! show how long a tick holds the orders back.
+//!
+//! `cargo bench --bench load` (add `-- sqlite` or `-- postgres` for one backend;
+//! `GROGNARD_BENCH_SECS` sets the seconds per line, 5 by default; `GROGNARD_BENCH_BIG=0` skips
+//! the line with the big tick). PostgreSQL runs in a throwaway cluster started here, or on
+//! `GROGNARD_TEST_PG_URL`.
+
+#[allow(dead_code)]
+#[path = "../tests/app/support/db.rs"]
+mod db;
+
+use db::{Backend, TestDb};
+use diesel::connection::SimpleConnection;
+use diesel::RunQueryDsl;
+use grognard::config::{Config, Settings};
+use grognard::db::{DbConnection, Pool};
+use grognard::game::access::Actor;
+use grognard::game::accounts::{self, Role};
+use grognard::game::generate::{self, Options};
+use grognard::game::ticks::{self, TickKind};
+use grognard::game::{play, sessions, tokens, worlds};
+use grognard::web::{AppState, Application};
+use std::collections::HashSet;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+const SIDE: i32 = 120;
+const PLAYERS: usize = 60;
+const PER_PLAYER: usize = 3;
+const CONNECTIONS: usize = 64;
+
+fn config_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("config")
+}
+
+fn seconds() -> Duration {
+    let s: f64 = std::env::var("GROGNARD_BENCH_SECS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(5.0);
+    Duration::from_secs_f64(s)
+}
+
+#[derive(diesel::QueryableByName)]
+struct Id {
+    #[diesel(sql_type = diesel::sql_types::Integer)]
+    id: i32,
+}
+
+/// One keep-alive HTTP/1.1 connection.
+struct Http {
+    addr: String,
+    stream: Option<BufReader<TcpStream>>,
+}
+
+impl Http {
+    fn new(addr: &str) -> Http {
+        Http {
+            addr: addr.into(),
+            stream: None,
+        }
+    }
+
+    /// Sends one request; returns the status and the body's size on the wire.
+    fn send(&mut self, req: &[u8]) -> std::io::Result<(u16, usize)> {
+        if self.stream.is_none() {
+            let s = TcpStream::connect(&self.addr)?;
+            s.set_nodelay(true)?;
+            self.stream = Some(BufReader::new(s));
+        }
+        let r = self.exchange(req);
+        if r.is_err() {
+            self.stream = None;
+        }
+        r
+    }
+
+    fn exchange(&mut self, req: &[u8]) -> std::io::Result<(u16, usize)> {
+        let s = self.stream.as_mut().expect("connected");
+        s.get_mut().write_all(req)?;
+        let mut line = String::new();
+        s.read_line(&mut line)?;
+        let status: u16 = line
+            .split_whitespace()
+            .nth(1)
+            .and_then(|v| v.parse().ok())
+            .ok_or_else(|| std::io::Error::other(format!("bad status line {line:?}")))?;
+        let (mut length, mut chunked, mut close) = (0usize, false, false);
+        loop {
+            line.clear();
+            s.read_line(&mut line)?;
+            let l = line.trim_end();
+            if l.is_empty() {
+                break;
+            }
+            let (k, v) = l.split_once(':').unwrap_or((l, ""));
+            let v = v.trim();
+            if k.eq_ignore_ascii_case("content-length") {
+                length = v.parse().unwrap_or(0);
+            } else if k.eq_ignore_ascii_case("transfer-encoding") {
+                chunked = v.eq_ignore_ascii_case("chunked");
+            } else if k.eq_ignore_ascii_case("connection") {
+                close = v.eq_ignore_ascii_case("close");
+            }
+        }
+        let mut body = 0;
+        if chunked {
+            loop {
+                line.clear();
+                s.read_line(&mut line)?;
+                let n = usize::from_str_radix(line.trim(), 16)
+                    .map_err(|_| std::io::Error::other("bad chunk size"))?;
+                let mut buf = vec![0; n + 2];
+                s.read_exact(&mut buf)?;
+                body += n;
+                if n == 0 {
+                    break;
+                }
+            }
+        } else {
+            let mut buf = vec![0; length];
+            s.read_exact(&mut buf)?;
+            body = length;
+        }
+        if close {
+            self.stream = None;
+        }
+        Ok((status, body))
+    }
+}
+
+fn get(path: &str, auth: &str) -> Vec<u8> {
+    format!("GET {path} HTTP/1.1\r\nHost: bench\r\nAccept-Encoding: gzip\r\n{auth}\r\n").into_bytes()
+}
+
+fn post_json(path: &str, auth: &str, body: &str) -> Vec<u8> {
+    format!(
+        "POST {path} HTTP/1.1\r\nHost: bench\r\nAccept-Encoding: gzip\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .into_bytes()
+}
+
+/// What one line of load measured.
+struct Measure {
+    count: usize,
+    errors: usize,
+    secs: f64,
+    p50: Duration,
+    p99: Duration,
+    bytes: usize,
+}
+
+impl Measure {
+    fn rate(&self) -> f64 {
+        self.count as f64 / self.secs
+    }
+
+    fn of(mut lat: Vec<Duration>, errors: usize, secs: f64, bytes: usize) -> Measure {
+        lat.sort();
+        let at = |q: f64| {
+            lat.get(((lat.len() as f64 * q) as usize).min(lat.len().saturating_sub(1)))
+                .copied()
+                .unwrap_or_default()
+        };
+        Measure {
+            count: lat.len(),
+            errors,
+            secs,
+            p50: at(0.50),
+            p99: at(0.99),
+            bytes: if lat.is_empty() { 0 } else { bytes / lat.len() },
+        }
+    }
+}
+
+/// Runs `CONNECTIONS` closed loops for `dur`; connection `i` sends `requests(i)` in turn.
+fn load(addr: &str, dur: Duration, requests: impl Fn(usize) -> Vec<Vec<u8>>) -> Measure {
+    let stop = Arc::new(AtomicBool::new(false));
+    let started = Instant::now();
+    let handles: Vec<_> = (0..CONNECTIONS)
+        .map(|i| {
+            let reqs = requests(i);
+            let stop = stop.clone();
+            let mut http = Http::new(addr);
+            std::thread::spawn(move || {
+                let (mut lat, mut errors, mut bytes) = (Vec::new(), 0, 0);
+                let mut k = 0;
+                while !stop.load(Ordering::Relaxed) {
+                    let t = Instant::now();
+                    match http.send(&reqs[k % reqs.len()]) {
+                        Ok((status, n)) if status < 400 => {
+                            lat.push(t.elapsed());
+                            bytes += n;
+                        }
+                        _ => errors += 1,
+                    }
+                    k += 1;
+                }
+                (lat, errors, bytes)
+            })
+        })
+        .collect();
+    std::thread::sleep(dur);
+    stop.store(true, Ordering::Relaxed);
+    let (mut lat, mut errors, mut bytes) = (Vec::new(), 0, 0);
+    for h in handles {
+        let (l, e, b) = h.join().expect("load thread");
+        lat.extend(l);
+        errors += e;
+        bytes += b;
+    }
+    Measure::of(lat, errors, started.elapsed().as_secs_f64(), bytes)
+}
+
+/// Raw write transactions on the database: read one company row, update it, commit, on one
+/// connection with the server's settings (SQLite admits one writer at a time).
+fn raw_writes(pool: &Pool, ids: &[i32], dur: Duration) -> Measure {
+    let mut conn = pool.get().expect("connection");
+    let sqlite = conn.is_sqlite();
+    let started = Instant::now();
+    let mut lat = Vec::new();
+    let mut k = 0;
+    while started.elapsed() < dur {
+        let t = Instant::now();
+        let id = ids[k % ids.len()];
+        let begin = if sqlite { "BEGIN IMMEDIATE" } else { "BEGIN" };
+        conn.batch_execute(begin).expect("begin");
+        let _: Vec<Id> = diesel::sql_query(format!("SELECT id FROM companies WHERE id = {id}"))
+            .load(&mut *conn)
+            .expect("read");
+        conn.batch_execute(&format!(
+            "UPDATE companies SET morale = morale WHERE id = {id}; COMMIT"
+        ))
+        .expect("update");
+        lat.push(t.elapsed());
+        k += 1;
+    }
+    Measure::of(lat, 0, started.elapsed().as_secs_f64(), 0)
+}
+
+struct World {
+    id: i32,
+    /// (session cookie, API token) per player.
+    players: Vec<(String, String)>,
+    /// (company id, x, y, owner index) per company; x + 1 is free plain ground.
+    companies: Vec<(i32, i32, i32, usize)>,
+}
+
+/// A generated world, its players with sessions and tokens, and companies on plain cells whose
+/// east neighbour is plain and free, so that a move there and back is always allowed.
+fn build(conn: &mut DbConnection, config: &Config) -> World {
+    let rs = &config.rules;
+    let map = generate::generate(
+        rs,
+        &Options {
+            width: SIDE,
+            height: SIDE,
+            seed: 11,
+            nations: 2,
+            name: Some("Load".into()),
+        },
+    )
+    .expect("generate");
+    let valid = map.validate(rs).expect("valid map");
+    let wid = worlds::import(conn, &valid, None).expect("import");
+    let nations = worlds::nations_of(conn, wid).expect("nations");
+    let mut not_plain: HashSet<(i32, i32)> = HashSet::new();
+    for c in worlds::all_cells(conn, wid).expect("cells") {
+        if c.terrain != "plain" || c.town_id.is_some() || c.owner_id.is_some() {
+            not_plain.insert((c.x, c.y));
+        }
+    }
+    // Plain pairs on a lattice, so that no two companies ever meet.
+    let mut spots = Vec::new();
+    for gy in 0..(SIDE / 6) {
+        for gx in 0..(SIDE / 6) {
+            let (x, y) = (gx * 6 + 1, gy * 6 + 2);
+            if !not_plain.contains(&(x, y)) && !not_plain.contains(&(x + 1, y)) {
+                spots.push((x, y));
+            }
+        }
+    }
+    assert!(spots.len() >= PLAYERS * PER_PLAYER, "not enough plain spots");
+    // Spread the companies over the whole map.
+    let stride = spots.len() / (PLAYERS * PER_PLAYER);
+    let hash = accounts::hash_password("bench password 1").expect("hash");
+    let mut players = Vec::new();
+    let mut companies = Vec::new();
+    for i in 0..PLAYERS {
+        conn.batch_execute(&format!(
+            "INSERT INTO users (username, username_key, password_hash, role, banned, created_at) VALUES ('p{i}', 'p{i}', '{hash}', '{}', FALSE, 0)",
+            Role::Player.as_str()
+        ))
+        .expect("user");
+        let user = accounts::find_by_name(conn, &format!("p{i}"))
+            .expect("find")
+            .expect("user");
+        let actor = Actor::of(&user);
+        let nation = &nations[i % nations.len()];
+        play::join(conn, &actor, wid, &nation.name).expect("join");
+        conn.batch_execute(&format!(
+            "UPDATE nations SET treasury = 1000000 WHERE id = {}",
+            nation.id
+        ))
+        .expect("treasury");
+        for k in 0..PER_PLAYER {
+            let c = play::raise(conn, rs, &actor, wid, "infantry", &format!("C{i}-{k}"))
+                .expect("raise");
+            let n = companies.len();
+            let (x, y) = spots[n * stride];
+            conn.batch_execute(&format!(
+                "UPDATE companies SET x = {x}, y = {y}, ap = 1000000000 WHERE id = {}",
+                c.id
+            ))
+            .expect("place");
+            companies.push((c.id, x, y, i));
+        }
+        let session = sessions::create(conn, user.id).expect("session");
+        let (_, token) = tokens::create(conn, user.id, "bench").expect("token");
+        players.push((session, token));
+    }
+    World {
+        id: wid,
+        players,
+        companies,
+    }
+}
+
+/// Puts 100,000 more companies on a second 1000×1000 world for the tick line.
+fn build_big(conn: &mut DbConnection) -> i32 {
+    let wid: i32 = {
+        conn.batch_execute(
+            "INSERT INTO worlds (name, width, height, season, turn, paused, rng_seed, rng_word_pos, created_at, schedule_anchor) \
+             VALUES ('Big', 1000, 1000, 'summer', 0, FALSE, 3, 0, 0, 0)",
+        )
+        .expect("world");
+        diesel::sql_query("SELECT MAX(id) AS id FROM worlds")
+            .get_result::<Id>(conn)
+            .expect("id")
+            .id
+    };
+    conn.batch_execute(&format!(
+        "INSERT INTO nations (world_id, name, color, spawn_x, spawn_y, treasury) VALUES ({wid}, 'Big', '#000000', 0, 0, 0)"
+    ))
+    .expect("nation");
+    let nation = diesel::sql_query("SELECT MAX(id) AS id FROM nations")
+        .get_result::<Id>(conn)
+        .expect("id")
+        .id;
+    conn.batch_execute("BEGIN").expect("begin");
+    for y in 0..1000 {
+        let row: Vec<String> = (0..1000)
+            .map(|x| format!("({wid}, {x}, {y}, 'plain')"))
+            .collect();
+        conn.batch_execute(&format!(
+            "INSERT INTO cells (world_id, x, y, terrain) VALUES {}",
+            row.join(",")
+        ))
+        .expect("cells");
+    }
+    for chunk in (0..33_334).collect::<Vec<i32>>().chunks(500) {
+        let users: Vec<String> = chunk
+            .iter()
+            .map(|i| format!("('b{i}', 'b{i}', 'x', 'player', FALSE, 0)"))
+            .collect();
+        conn.batch_execute(&format!("INSERT INTO users (username, username_key, password_hash, role, banned, created_at) VALUES {}", users.join(",")))
+            .expect("users");
+    }
+    conn.batch_execute(&format!(
+        "INSERT INTO players (world_id, user_id, nation_id, reserve, joined_at) \
+         SELECT {wid}, id, {nation}, 0, 0 FROM users WHERE username LIKE 'b%'"
+    ))
+    .expect("players");
+    conn.batch_execute(&format!(
+        "INSERT INTO companies (world_id, player_id, name, kind, x, y, men, wounded, ap, morale, xp, volley_recency, created_at) \
+         SELECT {wid}, p.id, 'C', 'infantry', (p.id * 3 + k.k) % 1000, ((p.id * 3 + k.k) / 1000) % 1000, 150, 20, 5, 4, 0, 0, 0 \
+         FROM players p CROSS JOIN (SELECT 0 AS k UNION ALL SELECT 1 UNION ALL SELECT 2) k WHERE p.world_id = {wid}"
+    ))
+    .expect("companies");
+    conn.batch_execute("COMMIT").expect("commit");
+    wid
+}
+
+fn row(name: &str, m: &Measure, reference: &str, ratio: f64) {
+    println!(
+        "| {name} | {:.0} req/s, p50 {:.1} ms, p99 {:.1} ms, {} B{} | {reference} | {ratio:.3} |",
+        m.rate(),
+        m.p50.as_secs_f64() * 1e3,
+        m.p99.as_secs_f64() * 1e3,
+        m.bytes,
+        if m.errors > 0 {
+            format!(", {} errors", m.errors)
+        } else {
+            String::new()
+        }
+    );
+}
+
+fn run(backend: Backend) -> Vec<f64> {
+    let db = TestDb::new(backend);
+    let mut s = Settings::load(&config_dir(), None, Some(&db.url)).expect("settings");
+    s.scheduler.enabled = false;
+    let config = Arc::new(Config::with_settings(&config_dir(), s).expect("config"));
+    let pool = grognard::commands::open(&config).expect("pool");
+    let w = {
+        let mut conn = pool.get().expect("connection");
+        build(&mut conn, &config)
+    };
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let addr = listener.local_addr().expect("addr").to_string();
+    let state = AppState::new(pool.clone(), config.clone()).expect("templates");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        actix_web::rt::System::new().block_on(async move {
+            let app = Application::build(state, listener).expect("server");
+            tx.send(app.handle()).expect("handle");
+            let _ = app.run_until_stopped().await;
+        })
+    });
+    let handle = rx.recv().expect("server started");
+    let dur = seconds();
+    let bearer = |i: usize| format!("Authorization: Bearer {}\r\n", w.players[i % PLAYERS].1);
+    let cookie = |i: usize| {
+        format!(
+            "Cookie: {}={}\r\n",
+            grognard::web::auth::SESSION,
+            w.players[i % PLAYERS].0
+        )
+    };
+    let company = |i: usize| w.companies[i % w.companies.len()];
+    println!(
+        "\n{backend:?}: {SIDE}×{SIDE} world, {PLAYERS} players, {} companies, {CONNECTIONS} connections, {:.0} s per line\n",
+        w.companies.len(),
+        dur.as_secs_f64()
+    );
+    println!("| request | measured | reference | ratio |\n|---|---|---|---|");
+    let health = load(&addr, dur, |_| vec![get("/healthz", "")]);
+    row("`GET /healthz`", &health, "—", 1.0);
+    let hr = health.rate();
+    let page = load(&addr, dur, |i| {
+        vec![get(&format!("/worlds/{}", w.id), &cookie(i))]
+    });
+    row("`GET /worlds/{w}` (logged in, default view)", &page, "healthz", page.rate() / hr);
+    let map = load(&addr, dur, |i| {
+        let (_, x, y, owner) = company(i);
+        vec![get(
+            &format!(
+                "/api/v1/worlds/{}/map?x0={}&y0={}&x1={}&y1={}",
+                w.id,
+                x - 15,
+                y - 10,
+                x + 15,
+                y + 10
+            ),
+            &bearer(owner),
+        )]
+    });
+    row("`GET /api/v1/worlds/{w}/map` 31×21", &map, "healthz", map.rate() / hr);
+    let read = load(&addr, dur, |i| {
+        let (id, _, _, owner) = company(i);
+        vec![get(&format!("/api/v1/companies/{id}"), &bearer(owner))]
+    });
+    row("`GET /api/v1/companies/{c}`", &read, "healthz", read.rate() / hr);
+    let ids: Vec<i32> = w.companies.iter().map(|c| c.0).collect();
+    let raw = raw_writes(&pool, &ids, dur);
+    row("raw write transaction (read + update one row)", &raw, "—", 1.0);
+    // Each connection moves its own company one step east and back.
+    let moves = |i: usize| {
+        let (id, x, y, owner) = company(i);
+        let path = format!("/api/v1/companies/{id}/move");
+        vec![
+            post_json(&path, &bearer(owner), &format!("{{\"path\": [[{}, {y}]]}}", x + 1)),
+            post_json(&path, &bearer(owner), &format!("{{\"path\": [[{x}, {y}]]}}")),
+        ]
+    };
+    let mv = load(&addr, dur, moves);
+    row("`POST /api/v1/companies/{c}/move` one step", &mv, "raw write tx", mv.rate() / raw.rate());
+    let mut ratios = vec![page.rate() / hr, map.rate() / hr, read.rate() / hr, mv.rate() / raw.rate()];
+    let big = std::env::var("GROGNARD_BENCH_BIG").map_or(true, |v| v != "0");
+    if big {
+        let big_world = {
+            let mut conn = pool.get().expect("connection");
+            build_big(&mut conn)
+        };
+        let tick_pool = pool.clone();
+        let ticking = Arc::new(AtomicBool::new(true));
+        let flag = ticking.clone();
+        let cfg = config.clone();
+        let ticker = std::thread::spawn(move || {
+            let mut conn = tick_pool.get().expect("connection");
+            let mut n = 0;
+            let mut at = 1_000_000i64;
+            let mut busy = Duration::ZERO;
+            while flag.load(Ordering::Relaxed) {
+                // A turn a second: far more often than any schedule, to catch its effect.
+                std::thread::sleep(Duration::from_millis(700));
+                let t = Instant::now();
+                ticks::apply(&mut conn, &cfg.rules, big_world, TickKind::Turn, at, false)
+                    .expect("tick");
+                busy += t.elapsed();
+                at += 1;
+                n += 1;
+            }
+            (n, busy)
+        });
+        let mv2 = load(&addr, dur, moves);
+        ticking.store(false, Ordering::Relaxed);
+        let (n, took) = ticker.join().expect("ticker");
+        row(
+            &format!(
+                "move one step while a turn ticks over 100,000 companies every 0.7 s ({n} turns, {:.0} ms each)",
+                took.as_secs_f64() * 1e3 / n.max(1) as f64
+            ),
+            &mv2,
+            "raw write tx",
+            mv2.rate() / raw.rate(),
+        );
+        ratios.push(mv2.rate() / raw.rate());
+    }
+    actix_web::rt::System::new().block_on(handle.stop(false));
+    ratios
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    let want = |b: &str| args.is_empty() || args.iter().any(|a| a == b);
+    let mut results = Vec::new();
+    if want("sqlite") {
+        results.push(("SQLite", run(Backend::Sqlite)));
+    }
+    if want("postgres") {
+        results.push(("PostgreSQL", run(Backend::Postgres)));
+    }
+    if let [(_, s), (_, p)] = &results[..] {
+        println!("\nPostgreSQL against SQLite, ratio by ratio (world, map, company, move): {}",
+            s.iter().zip(p).map(|(a, b)| format!("{:.2}", b / a)).collect::<Vec<_>>().join(", "));
+    }
+}

@@ -1,0 +1,127 @@
+//! A world's cells in memory. Maps and orders read rectangles of cells on every request, far
+//! more rows than they return when read from an index on (x, y); the cells change rarely (map
+//! edits, captures, sieges, bridges), and every change moves the world's `cells_version` on
+//! (database triggers, so no writer can forget). A copy is kept per (world, version) and used
+//! only while the world row read by the request still names that version: never stale, and
+//! nothing another server process would need lives only here.
+
+use super::error::GameResult;
+use super::worlds;
+use crate::db::models::{CellRow, World};
+use crate::db::schema::worlds as worlds_t;
+use crate::db::DbConnection;
+use crate::rules::state::{Area, Cell};
+use crate::rules::Pos;
+use diesel::prelude::*;
+use std::sync::{Arc, Mutex};
+
+/// Worlds kept at once (a 1000×1000 world takes about 24 MB).
+const KEEP: usize = 4;
+
+pub struct WorldCells {
+    width: i32,
+    height: i32,
+    cells: Vec<Cell>,
+}
+
+impl WorldCells {
+    fn from_rows(w: &World, rows: &[CellRow]) -> WorldCells {
+        let (width, height) = (w.width.max(0), w.height.max(0));
+        let mut cells = vec![Cell::plain(); (width as usize) * (height as usize)];
+        for r in rows {
+            if r.x >= 0 && r.y >= 0 && r.x < width && r.y < height {
+                cells[(r.y * width + r.x) as usize] = worlds::cell_of(r);
+            }
+        }
+        WorldCells {
+            width,
+            height,
+            cells,
+        }
+    }
+
+    pub fn get(&self, p: Pos) -> Option<&Cell> {
+        (p.x >= 0 && p.y >= 0 && p.x < self.width && p.y < self.height)
+            .then(|| &self.cells[(p.y * self.width + p.x) as usize])
+    }
+
+    /// The engine's window on the rectangle (clipped to the map).
+    pub fn area(&self, w: &World, x0: i32, y0: i32, x1: i32, y1: i32) -> Area {
+        let mut area = Area::new(worlds::bounds_of(w), worlds::season_of(w), x0, y0, x1, y1);
+        for y in y0.max(0)..=y1.min(self.height - 1) {
+            for x in x0.max(0)..=x1.min(self.width - 1) {
+                let p = Pos::new(x, y);
+                if let Some(c) = self.get(p) {
+                    area.set_cell(p, c.clone());
+                }
+            }
+        }
+        area
+    }
+
+    /// The cells of a rectangle (clipped to the map), row by row.
+    pub fn rect(&self, x0: i32, y0: i32, x1: i32, y1: i32) -> Vec<(Pos, &Cell)> {
+        let mut out = Vec::new();
+        for y in y0.max(0)..=y1.min(self.height - 1) {
+            for x in x0.max(0)..=x1.min(self.width - 1) {
+                let p = Pos::new(x, y);
+                if let Some(c) = self.get(p) {
+                    out.push((p, c));
+                }
+            }
+        }
+        out
+    }
+}
+
+struct Entry {
+    world: i32,
+    version: i64,
+    cells: Arc<WorldCells>,
+}
+
+static CACHE: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
+/// One loader at a time: after a change, the first request reloads and the others wait for
+/// its copy instead of all reading the whole world at once.
+static LOADING: Mutex<()> = Mutex::new(());
+
+fn cached(w: &World) -> Option<Arc<WorldCells>> {
+    let cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    cache
+        .iter()
+        .find(|e| e.world == w.id && e.version == w.cells_version)
+        .map(|e| e.cells.clone())
+}
+
+/// The cells of `w` as of the version its row names (or newer, when they changed since).
+pub fn of(conn: &mut DbConnection, w: &World) -> GameResult<Arc<WorldCells>> {
+    if let Some(c) = cached(w) {
+        return Ok(c);
+    }
+    let _loading = LOADING.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(c) = cached(w) {
+        return Ok(c);
+    }
+    let rows = worlds::all_cells(conn, w.id)?;
+    let cells = Arc::new(WorldCells::from_rows(w, &rows));
+    // Keep the copy only if no change slipped in between the world row and the cells.
+    let now: Option<i64> = worlds_t::table
+        .find(w.id)
+        .select(worlds_t::cells_version)
+        .first(conn)
+        .optional()?;
+    if now == Some(w.cells_version) {
+        let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+        // Versions of one world id in two databases (tests) are unrelated: keep the newest.
+        cache.retain(|e| e.world != w.id);
+        if cache.len() >= KEEP {
+            cache.remove(0);
+        }
+        cache.push(Entry {
+            world: w.id,
+            version: w.cells_version,
+            cells: cells.clone(),
+        });
+    }
+    Ok(cells)
+}

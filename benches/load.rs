@@ -143,7 +143,8 @@ impl Http {
 }
 
 fn get(path: &str, auth: &str) -> Vec<u8> {
-    format!("GET {path} HTTP/1.1\r\nHost: bench\r\nAccept-Encoding: gzip\r\n{auth}\r\n").into_bytes()
+    format!("GET {path} HTTP/1.1\r\nHost: bench\r\nAccept-Encoding: gzip\r\n{auth}\r\n")
+        .into_bytes()
 }
 
 fn post_json(path: &str, auth: &str, body: &str) -> Vec<u8> {
@@ -294,7 +295,10 @@ fn build(conn: &mut DbConnection, config: &Config) -> World {
             }
         }
     }
-    assert!(spots.len() >= PLAYERS * PER_PLAYER, "not enough plain spots");
+    assert!(
+        spots.len() >= PLAYERS * PER_PLAYER,
+        "not enough plain spots"
+    );
     // Spread the companies over the whole map.
     let stride = spots.len() / (PLAYERS * PER_PLAYER);
     let hash = accounts::hash_password("bench password 1").expect("hash");
@@ -454,7 +458,12 @@ fn run(backend: Backend) -> Vec<f64> {
     let page = load(&addr, dur, |i| {
         vec![get(&format!("/worlds/{}", w.id), &cookie(i))]
     });
-    row("`GET /worlds/{w}` (logged in, default view)", &page, "healthz", page.rate() / hr);
+    row(
+        "`GET /worlds/{w}` (logged in, default view)",
+        &page,
+        "healthz",
+        page.rate() / hr,
+    );
     let map = load(&addr, dur, |i| {
         let (_, x, y, owner) = company(i);
         vec![get(
@@ -469,27 +478,60 @@ fn run(backend: Backend) -> Vec<f64> {
             &bearer(owner),
         )]
     });
-    row("`GET /api/v1/worlds/{w}/map` 31×21", &map, "healthz", map.rate() / hr);
+    row(
+        "`GET /api/v1/worlds/{w}/map` 31×21",
+        &map,
+        "healthz",
+        map.rate() / hr,
+    );
     let read = load(&addr, dur, |i| {
         let (id, _, _, owner) = company(i);
         vec![get(&format!("/api/v1/companies/{id}"), &bearer(owner))]
     });
-    row("`GET /api/v1/companies/{c}`", &read, "healthz", read.rate() / hr);
+    row(
+        "`GET /api/v1/companies/{c}`",
+        &read,
+        "healthz",
+        read.rate() / hr,
+    );
     let ids: Vec<i32> = w.companies.iter().map(|c| c.0).collect();
     let raw = raw_writes(&pool, &ids, dur);
-    row("raw write transaction (read + update one row)", &raw, "—", 1.0);
+    row(
+        "raw write transaction (read + update one row)",
+        &raw,
+        "—",
+        1.0,
+    );
     // Each connection moves its own company one step east and back.
     let moves = |i: usize| {
         let (id, x, y, owner) = company(i);
         let path = format!("/api/v1/companies/{id}/move");
         vec![
-            post_json(&path, &bearer(owner), &format!("{{\"path\": [[{}, {y}]]}}", x + 1)),
-            post_json(&path, &bearer(owner), &format!("{{\"path\": [[{x}, {y}]]}}")),
+            post_json(
+                &path,
+                &bearer(owner),
+                &format!("{{\"path\": [[{}, {y}]]}}", x + 1),
+            ),
+            post_json(
+                &path,
+                &bearer(owner),
+                &format!("{{\"path\": [[{x}, {y}]]}}"),
+            ),
         ]
     };
     let mv = load(&addr, dur, moves);
-    row("`POST /api/v1/companies/{c}/move` one step", &mv, "raw write tx", mv.rate() / raw.rate());
-    let mut ratios = vec![page.rate() / hr, map.rate() / hr, read.rate() / hr, mv.rate() / raw.rate()];
+    row(
+        "`POST /api/v1/companies/{c}/move` one step",
+        &mv,
+        "raw write tx",
+        mv.rate() / raw.rate(),
+    );
+    let mut ratios = vec![
+        page.rate() / hr,
+        map.rate() / hr,
+        read.rate() / hr,
+        mv.rate() / raw.rate(),
+    ];
     let big = std::env::var("GROGNARD_BENCH_BIG").map_or(true, |v| v != "0");
     if big {
         let big_world = {
@@ -549,7 +591,13 @@ fn main() {
         results.push(("PostgreSQL", run(Backend::Postgres)));
     }
     if let [(_, s), (_, p)] = &results[..] {
-        println!("\nPostgreSQL against SQLite, ratio by ratio (world, map, company, move): {}",
-            s.iter().zip(p).map(|(a, b)| format!("{:.2}", b / a)).collect::<Vec<_>>().join(", "));
+        println!(
+            "\nPostgreSQL against SQLite, ratio by ratio (world, map, company, move): {}",
+            s.iter()
+                .zip(p)
+                .map(|(a, b)| format!("{:.2}", b / a))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
     }
 }

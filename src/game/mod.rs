@@ -2,9 +2,9 @@
 //! needs, asks `rules` and writes rows and events.
 
 pub mod access;
-pub mod cells;
 pub mod accounts;
 pub mod audit;
+pub mod cells;
 pub mod editor;
 pub mod error;
 pub mod events;

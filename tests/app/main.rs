@@ -8,6 +8,7 @@ mod accounts;
 mod browser;
 mod foundation;
 mod gm;
+mod hot_paths;
 mod pages;
 mod play;
 mod time;

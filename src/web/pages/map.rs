@@ -26,7 +26,13 @@ pub struct Viewport {
 impl Viewport {
     /// The rectangle of zoom level `zoom` (clamped to 1–3) centred on `centre` as near as the
     /// world's edges allow.
-    pub fn around(zooms: &Zooms, width: i32, height: i32, centre: (i32, i32), zoom: i32) -> Viewport {
+    pub fn around(
+        zooms: &Zooms,
+        width: i32,
+        height: i32,
+        centre: (i32, i32),
+        zoom: i32,
+    ) -> Viewport {
         let zoom = zoom.clamp(1, 3);
         let (cell_px, cols, rows) = zooms[(zoom - 1) as usize];
         let (c, r) = (cols.min(width).max(1), rows.min(height).max(1));
@@ -175,7 +181,7 @@ pub fn escape(out: &mut String, s: &str) {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
+            '\'' => out.push_str("&#x27;"),
             c => out.push(c),
         }
     }
@@ -200,7 +206,11 @@ impl MapView {
             self.unit_svg(&mut o, u);
         }
         for l in &self.labels {
-            let _ = write!(o, "<text class=\"town-label\" x=\"{}\" y=\"{}\">", l.px, l.py);
+            let _ = write!(
+                o,
+                "<text class=\"town-label\" x=\"{}\" y=\"{}\">",
+                l.px, l.py
+            );
             escape(&mut o, &l.name);
             o.push_str("</text>\n");
         }
@@ -476,5 +486,47 @@ impl MapView {
                 "cell": self.cell, "x0": self.x0, "y0": self.y0}),
         );
         ctx.insert("map_svg", &self.svg());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const Z: Zooms = [(14, 48, 32), (22, 30, 20), (34, 18, 12)];
+
+    #[test]
+    fn the_viewport_centres_and_stops_at_the_edges() {
+        let vp = Viewport::around(&Z, 120, 120, (60, 60), 2);
+        assert_eq!(vp.rect(), (45, 50, 74, 69));
+        assert_eq!((vp.cols(), vp.rows(), vp.cell_px), (30, 20, 22));
+        // Near a corner the rectangle keeps its size and stays on the map.
+        let corner = Viewport::around(&Z, 120, 120, (1, 119), 2);
+        assert_eq!(corner.rect(), (0, 100, 29, 119));
+        // A world smaller than the zoom's rectangle is shown whole; zoom is clamped to 1–3.
+        let small = Viewport::around(&Z, 16, 10, (8, 5), 9);
+        assert_eq!((small.rect(), small.zoom), ((0, 0, 15, 9), 3));
+        // Centres far outside the map (or near i32's ends) do not overflow.
+        let far = Viewport::around(&Z, 120, 120, (i32::MIN, i32::MAX), 1);
+        assert_eq!(far.rect(), (0, 88, 47, 119));
+    }
+
+    #[test]
+    fn pan_links_go_half_a_screen_and_only_where_the_world_goes_on() {
+        let vp = Viewport::around(&Z, 120, 120, (0, 60), 2);
+        let pan = vp.pan(120, 120, |x, y, z| format!("{x},{y},{z}"));
+        assert_eq!(pan.west, None);
+        assert_eq!(pan.east.as_deref(), Some("29,59,2"));
+        assert_eq!(pan.north.as_deref(), Some("14,49,2"));
+        let zooms = vp.zoom_links(|x, y, z| format!("{x},{y},{z}"));
+        assert_eq!(zooms.iter().filter(|z| z.current).count(), 1);
+        assert_eq!(zooms[0].href, "14,59,1");
+    }
+
+    #[test]
+    fn escape_covers_markup_and_quotes() {
+        let mut s = String::new();
+        escape(&mut s, "<a href=\"x\">'&'</a>");
+        assert_eq!(s, "&lt;a href=&quot;x&quot;&gt;&#x27;&amp;&#x27;&lt;/a&gt;");
     }
 }

@@ -1,0 +1,92 @@
+//! The hot paths kept fast without going stale: the world's cells held in memory follow every
+//! change to the cells, whoever makes it; each company draws dice from its own stream.
+
+use crate::both;
+use crate::play::arena;
+use serde_json::{json, Value};
+
+fn map_cell(map: &Value, x: i64, y: i64) -> Value {
+    map["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["x"] == x && c["y"] == y)
+        .cloned()
+        .unwrap_or_else(|| panic!("no cell ({x}, {y}) in {map}"))
+}
+
+both!(the_map_follows_every_change_to_the_cells, |b| {
+    let mut a = arena(b);
+    let id = a.raise(&mut a.blue.clone(), "infantry", "Watchers");
+    a.put(id, 2, 2);
+    let url = format!("/api/v1/worlds/{}/map?x0=0&y0=0&x1=15&y1=9", a.world);
+    let before = a.blue.get_json(&url).json();
+    assert_eq!(map_cell(&before, 5, 5)["terrain"], "plain");
+    // A change made outside the server (straight in the database) shows at once.
+    a.paint(5, 5, "forest", None, None);
+    let after = a.blue.get_json(&url).json();
+    assert_eq!(map_cell(&after, 5, 5)["terrain"], "forest");
+    // A capture by an order: the mine's owner changes in the same request's answer and after.
+    a.paint(3, 2, "mine", Some("Red"), None);
+    let owned = a.blue.get_json(&url).json();
+    assert_eq!(map_cell(&owned, 3, 2)["owner"], "Red");
+    let r = a.act(&mut a.blue.clone(), id, "move", json!({"path": [[3, 2]]}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let captured = a.blue.get_json(&url).json();
+    assert_eq!(map_cell(&captured, 3, 2)["owner"], "Blue");
+    // The engine reads the same copy: an enemy fort put in the way now stops a move.
+    a.paint(4, 2, "fort", Some("Red"), Some(15));
+    let r = a.act(&mut a.blue.clone(), id, "move", json!({"path": [[4, 2]]}));
+    assert_eq!(r.status, 422, "{}", r.body);
+    assert_eq!(r.json()["error"]["code"], "enemy_fort");
+});
+
+both!(each_company_draws_dice_from_its_own_stream, |b| {
+    let a = arena(b);
+    let one = a.raise(&mut a.blue.clone(), "infantry", "First");
+    let two = a.raise(&mut a.blue.clone(), "infantry", "Second");
+    a.put(one, 2, 2);
+    a.put(two, 6, 6);
+    let world_pos = |a: &crate::play::Arena| {
+        a.app.count(&format!(
+            "SELECT rng_word_pos AS n FROM worlds WHERE id = {}",
+            a.world
+        ))
+    };
+    let start = world_pos(&a);
+    let rng_of = |event_id: &Value| -> Value {
+        let data: String = {
+            use diesel::prelude::*;
+            #[derive(QueryableByName)]
+            struct D {
+                #[diesel(sql_type = diesel::sql_types::Text)]
+                data: String,
+            }
+            diesel::sql_query(format!(
+                "SELECT data FROM events WHERE id = {}",
+                event_id.as_i64().unwrap()
+            ))
+            .get_result::<D>(&mut a.app.conn())
+            .unwrap()
+            .data
+        };
+        serde_json::from_str::<Value>(&data).unwrap()["rng"].clone()
+    };
+    let m1 = a.act(&mut a.blue.clone(), one, "move", json!({"path": [[3, 2]]}));
+    let m2 = a.act(&mut a.blue.clone(), one, "move", json!({"path": [[4, 2]]}));
+    let m3 = a.act(&mut a.blue.clone(), two, "move", json!({"path": [[7, 6]]}));
+    for m in [&m1, &m2, &m3] {
+        assert_eq!(m.status, 200, "{}", m.body);
+    }
+    let (r1, r2, r3) = (
+        rng_of(&m1.json()["event_id"]),
+        rng_of(&m2.json()["event_id"]),
+        rng_of(&m3.json()["event_id"]),
+    );
+    assert_eq!(r1, json!({"stream": one, "word_pos": 0}));
+    assert_eq!(r2, json!({"stream": one, "word_pos": 1024}));
+    assert_eq!(r3, json!({"stream": two, "word_pos": 0}));
+    // No order writes the world's row any more, and the seed is not published.
+    assert_eq!(world_pos(&a), start);
+    assert!(r1.get("seed").is_none());
+});

@@ -4,6 +4,7 @@
 //! It builds a 120×120 generated world with 60 players in two nations and 180 companies, starts
 //! the server as `serve` does (default settings, scheduler off), then drives each request with
 //! 64 keep-alive connections for a few seconds, from a small HTTP/1.1 client on plain sockets.
+//! Pages are asked for as a browser does (accepting gzip), the API as a script does.
 //! References: `GET /healthz` for the reads, and raw write transactions on the same database
 //! with the same connection settings (read one company row, update it, commit) for the move.
 //! The last line runs the move load again while a turn tick runs over 100,000 companies, to
@@ -142,14 +143,20 @@ impl Http {
     }
 }
 
-fn get(path: &str, auth: &str) -> Vec<u8> {
+/// A page request as a browser sends it (accepting gzip).
+fn page(path: &str, auth: &str) -> Vec<u8> {
     format!("GET {path} HTTP/1.1\r\nHost: bench\r\nAccept-Encoding: gzip\r\n{auth}\r\n")
         .into_bytes()
 }
 
+/// An API request as a script sends it (no compression asked for).
+fn get(path: &str, auth: &str) -> Vec<u8> {
+    format!("GET {path} HTTP/1.1\r\nHost: bench\r\n{auth}\r\n").into_bytes()
+}
+
 fn post_json(path: &str, auth: &str, body: &str) -> Vec<u8> {
     format!(
-        "POST {path} HTTP/1.1\r\nHost: bench\r\nAccept-Encoding: gzip\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        "POST {path} HTTP/1.1\r\nHost: bench\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     )
     .into_bytes()
@@ -207,7 +214,18 @@ fn load(addr: &str, dur: Duration, requests: impl Fn(usize) -> Vec<Vec<u8>>) -> 
                             lat.push(t.elapsed());
                             bytes += n;
                         }
-                        _ => errors += 1,
+                        Ok((status, _)) => {
+                            errors += 1;
+                            if errors == 1 {
+                                eprintln!("connection {i}: HTTP {status}");
+                            }
+                        }
+                        Err(e) => {
+                            errors += 1;
+                            if errors == 1 {
+                                eprintln!("connection {i}: {e}");
+                            }
+                        }
                     }
                     k += 1;
                 }
@@ -227,29 +245,45 @@ fn load(addr: &str, dur: Duration, requests: impl Fn(usize) -> Vec<Vec<u8>>) -> 
     Measure::of(lat, errors, started.elapsed().as_secs_f64(), bytes)
 }
 
-/// Raw write transactions on the database: read one company row, update it, commit, on one
-/// connection with the server's settings (SQLite admits one writer at a time).
+/// Raw write transactions on the database: read one company row, update it, commit, with the
+/// server's connection settings: on one connection for SQLite (it admits one writer at a
+/// time), on as many as the server's pool for PostgreSQL (which commits them side by side).
 fn raw_writes(pool: &Pool, ids: &[i32], dur: Duration) -> Measure {
-    let mut conn = pool.get().expect("connection");
-    let sqlite = conn.is_sqlite();
+    let sqlite = pool.get().expect("connection").is_sqlite();
+    let threads = if sqlite { 1 } else { pool.max_size() as usize };
     let started = Instant::now();
-    let mut lat = Vec::new();
-    let mut k = 0;
-    while started.elapsed() < dur {
-        let t = Instant::now();
-        let id = ids[k % ids.len()];
-        let begin = if sqlite { "BEGIN IMMEDIATE" } else { "BEGIN" };
-        conn.batch_execute(begin).expect("begin");
-        let _: Vec<Id> = diesel::sql_query(format!("SELECT id FROM companies WHERE id = {id}"))
-            .load(&mut *conn)
-            .expect("read");
-        conn.batch_execute(&format!(
-            "UPDATE companies SET morale = morale WHERE id = {id}; COMMIT"
-        ))
-        .expect("update");
-        lat.push(t.elapsed());
-        k += 1;
-    }
+    let handles: Vec<_> = (0..threads)
+        .map(|t| {
+            let pool = pool.clone();
+            let ids: Vec<i32> = ids.iter().skip(t).step_by(threads).copied().collect();
+            std::thread::spawn(move || {
+                let mut conn = pool.get().expect("connection");
+                let begin = if sqlite { "BEGIN IMMEDIATE" } else { "BEGIN" };
+                let mut lat = Vec::new();
+                let mut k = 0;
+                while started.elapsed() < dur {
+                    let t = Instant::now();
+                    let id = ids[k % ids.len()];
+                    conn.batch_execute(begin).expect("begin");
+                    let _: Vec<Id> =
+                        diesel::sql_query(format!("SELECT id FROM companies WHERE id = {id}"))
+                            .load(&mut *conn)
+                            .expect("read");
+                    conn.batch_execute(&format!(
+                        "UPDATE companies SET morale = morale WHERE id = {id}; COMMIT"
+                    ))
+                    .expect("update");
+                    lat.push(t.elapsed());
+                    k += 1;
+                }
+                lat
+            })
+        })
+        .collect();
+    let lat: Vec<Duration> = handles
+        .into_iter()
+        .flat_map(|h| h.join().expect("raw writer"))
+        .collect();
     Measure::of(lat, 0, started.elapsed().as_secs_f64(), 0)
 }
 
@@ -456,7 +490,7 @@ fn run(backend: Backend) -> Vec<f64> {
     row("`GET /healthz`", &health, "—", 1.0);
     let hr = health.rate();
     let page = load(&addr, dur, |i| {
-        vec![get(&format!("/worlds/{}", w.id), &cookie(i))]
+        vec![page(&format!("/worlds/{}", w.id), &cookie(i))]
     });
     row(
         "`GET /worlds/{w}` (logged in, default view)",
@@ -519,6 +553,17 @@ fn run(backend: Backend) -> Vec<f64> {
             ),
         ]
     };
+    // Every company starts a move line at home, so that the first step (east) is allowed.
+    let home = |pool: &Pool| {
+        let mut conn = pool.get().expect("connection");
+        for (id, x, y, _) in &w.companies {
+            conn.batch_execute(&format!(
+                "UPDATE companies SET x = {x}, y = {y} WHERE id = {id}"
+            ))
+            .expect("home");
+        }
+    };
+    home(&pool);
     let mv = load(&addr, dur, moves);
     row(
         "`POST /api/v1/companies/{c}/move` one step",
@@ -559,6 +604,7 @@ fn run(backend: Backend) -> Vec<f64> {
             }
             (n, busy)
         });
+        home(&pool);
         let mv2 = load(&addr, dur, moves);
         ticking.store(false, Ordering::Relaxed);
         let (n, took) = ticker.join().expect("ticker");

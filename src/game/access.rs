@@ -3,8 +3,8 @@
 
 use super::accounts::{role_of, Role};
 use super::error::{GameError, GameResult};
-use crate::db::models::{Company, Player, User};
-use crate::db::schema::{companies, players};
+use crate::db::models::{Company, Player, User, World};
+use crate::db::schema::{companies, players, worlds};
 use crate::db::DbConnection;
 use diesel::prelude::*;
 
@@ -54,6 +54,27 @@ pub fn own_company(
         .filter(companies::id.eq(company_id))
         .filter(players::user_id.eq(actor.user_id))
         .select((Company::as_select(), Player::as_select()))
+        .first(conn)
+        .optional()?
+        .ok_or_else(|| GameError::not_found("company of yours"))
+}
+
+/// A company the actor commands, with its player and world rows in one query: what every
+/// order starts from. Anyone else's company is not found.
+pub fn own_company_and_world(
+    conn: &mut DbConnection,
+    actor: &Actor,
+    company_id: i32,
+) -> GameResult<(Company, Player, World)> {
+    companies::table
+        .inner_join(players::table.inner_join(worlds::table))
+        .filter(companies::id.eq(company_id))
+        .filter(players::user_id.eq(actor.user_id))
+        .select((
+            Company::as_select(),
+            Player::as_select(),
+            World::as_select(),
+        ))
         .first(conn)
         .optional()?
         .ok_or_else(|| GameError::not_found("company of yours"))

@@ -53,8 +53,10 @@ pub fn execute(
     order: Order,
 ) -> GameResult<Outcome> {
     db::write(conn, |conn| {
-        let (company, player) = access::own_company(conn, actor, company_id)?;
-        let w = load::active_world(conn, company.world_id)?;
+        let (company, player, w) = access::own_company_and_world(conn, actor, company_id)?;
+        if w.paused {
+            return Err(GameError::Paused);
+        }
         let me = Placed {
             company,
             nation_id: player.nation_id,

@@ -3,6 +3,7 @@
 
 use super::error::{ApiError, PageError};
 use super::AppState;
+use crate::db::DbConnection;
 use crate::game::access::Actor;
 use crate::game::sessions::{self, Expiry, Session};
 use crate::game::{tokens, GameError, GameResult};
@@ -120,6 +121,60 @@ impl Viewer {
     }
 }
 
+/// What a page request carries to say who sends it, read without the database: resolved
+/// with `resolve` on the connection the handler uses anyway, so that a page costs one trip
+/// to the blocking pool, not two.
+pub struct ViewerCookies {
+    session_token: Option<String>,
+    anon_csrf: Option<String>,
+    expiry: Expiry,
+}
+
+impl ViewerCookies {
+    pub fn of(state: &AppState, req: &HttpRequest) -> ViewerCookies {
+        ViewerCookies {
+            session_token: req
+                .cookie(&cookie_name(state, SESSION))
+                .map(|c| c.value().to_string()),
+            anon_csrf: req
+                .cookie(&cookie_name(state, ANON_CSRF))
+                .map(|c| c.value().to_string())
+                .filter(|v| v.len() == 48),
+            expiry: expiry(state),
+        }
+    }
+
+    pub fn resolve(self, conn: &mut DbConnection) -> GameResult<Viewer> {
+        let session = match &self.session_token {
+            Some(t) => sessions::load(conn, t, self.expiry)?,
+            None => None,
+        };
+        Ok(Viewer {
+            session,
+            anon_csrf: self.anon_csrf,
+        })
+    }
+}
+
+fn app_state(req: &HttpRequest) -> GameResult<web::Data<AppState>> {
+    req.app_data::<web::Data<AppState>>()
+        .cloned()
+        .ok_or_else(|| GameError::Internal("no state".into()))
+}
+
+impl FromRequest for ViewerCookies {
+    type Error = PageError;
+    type Future = std::future::Ready<Result<ViewerCookies, PageError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        std::future::ready(
+            app_state(req)
+                .map(|state| ViewerCookies::of(&state, req))
+                .map_err(PageError),
+        )
+    }
+}
+
 impl FromRequest for Viewer {
     type Error = PageError;
     type Future = Pin<Box<dyn Future<Output = Result<Viewer, PageError>>>>;
@@ -127,30 +182,97 @@ impl FromRequest for Viewer {
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let req = req.clone();
         Box::pin(async move {
-            let state = req
-                .app_data::<web::Data<AppState>>()
-                .ok_or_else(|| PageError(GameError::Internal("no state".into())))?
-                .clone();
-            let anon_csrf = req
-                .cookie(&cookie_name(&state, ANON_CSRF))
-                .map(|c| c.value().to_string())
-                .filter(|v| v.len() == 48);
-            let token = req
-                .cookie(&cookie_name(&state, SESSION))
-                .map(|c| c.value().to_string());
-            let session = match token {
-                Some(t) => {
-                    let exp = expiry(&state);
-                    state.db(move |conn| sessions::load(conn, &t, exp)).await?
-                }
-                None => None,
-            };
-            Ok(Viewer { session, anon_csrf })
+            let state = app_state(&req)?;
+            let cookies = ViewerCookies::of(&state, &req);
+            Ok(state.db(move |conn| cookies.resolve(conn)).await?)
         })
     }
 }
 
-/// The caller of the JSON API, from `Authorization: Bearer …`.
+/// What an API request carries to say who sends it, read without the database (see
+/// `ViewerCookies`): a bearer token, or the site's own scripts' session cookie with the
+/// session's CSRF token in `X-CSRF-Token`, which other sites cannot send.
+pub enum ApiCredentials {
+    Bearer(String),
+    Session {
+        token: String,
+        csrf_sent: String,
+        expiry: Expiry,
+    },
+    Missing,
+}
+
+impl ApiCredentials {
+    pub fn of(state: &AppState, req: &HttpRequest) -> ApiCredentials {
+        let header = req
+            .headers()
+            .get("Authorization")
+            .and_then(|h| h.to_str().ok())
+            .unwrap_or("");
+        if let Some(secret) = header.strip_prefix("Bearer ") {
+            return ApiCredentials::Bearer(secret.trim().to_string());
+        }
+        match req.cookie(&cookie_name(state, SESSION)) {
+            Some(c) => ApiCredentials::Session {
+                token: c.value().to_string(),
+                csrf_sent: req
+                    .headers()
+                    .get("X-CSRF-Token")
+                    .and_then(|h| h.to_str().ok())
+                    .unwrap_or("")
+                    .to_string(),
+                expiry: expiry(state),
+            },
+            None => ApiCredentials::Missing,
+        }
+    }
+
+    /// The actor these credentials stand for, or `unauthorized` / `forbidden`.
+    pub fn resolve(self, conn: &mut DbConnection) -> GameResult<Actor> {
+        match self {
+            ApiCredentials::Bearer(secret) => match tokens::authenticate(conn, &secret)? {
+                Some(u) => Ok(Actor::of(&u)),
+                None => Err(GameError::Unauthorized(
+                    "this API token is not valid".into(),
+                )),
+            },
+            ApiCredentials::Session {
+                token,
+                csrf_sent,
+                expiry,
+            } => match sessions::load(conn, &token, expiry)? {
+                Some(s) if !csrf_sent.is_empty() && same_secret(&s.csrf, &csrf_sent) => {
+                    Ok(Actor::of(&s.user))
+                }
+                Some(_) => Err(GameError::Forbidden(
+                    "send the page's CSRF token in X-CSRF-Token".into(),
+                )),
+                None => Err(GameError::Unauthorized(
+                    "your session has ended; log in again".into(),
+                )),
+            },
+            ApiCredentials::Missing => Err(GameError::Unauthorized(
+                "send an API token: Authorization: Bearer <token>".into(),
+            )),
+        }
+    }
+}
+
+impl FromRequest for ApiCredentials {
+    type Error = ApiError;
+    type Future = std::future::Ready<Result<ApiCredentials, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        std::future::ready(
+            app_state(req)
+                .map(|state| ApiCredentials::of(&state, req))
+                .map_err(ApiError),
+        )
+    }
+}
+
+/// The caller of the JSON API, resolved before the handler runs (for handlers that need the
+/// actor before their own database work).
 pub struct ApiActor(pub Actor);
 
 impl FromRequest for ApiActor {
@@ -160,58 +282,10 @@ impl FromRequest for ApiActor {
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let req = req.clone();
         Box::pin(async move {
-            let state = req
-                .app_data::<web::Data<AppState>>()
-                .ok_or_else(|| ApiError(GameError::Internal("no state".into())))?
-                .clone();
-            let header = req
-                .headers()
-                .get("Authorization")
-                .and_then(|h| h.to_str().ok())
-                .unwrap_or("")
-                .to_string();
-            let Some(secret) = header.strip_prefix("Bearer ").map(|s| s.trim().to_string()) else {
-                // The site's own scripts (the map editor) call the API with the session cookie
-                // and the session's CSRF token in a header, which other sites cannot send.
-                if let Some(token) = req
-                    .cookie(&cookie_name(&state, SESSION))
-                    .map(|c| c.value().to_string())
-                {
-                    let sent = req
-                        .headers()
-                        .get("X-CSRF-Token")
-                        .and_then(|h| h.to_str().ok())
-                        .unwrap_or("")
-                        .to_string();
-                    let exp = expiry(&state);
-                    let session = state
-                        .db(move |conn| sessions::load(conn, &token, exp))
-                        .await?;
-                    return match session {
-                        Some(s) if !sent.is_empty() && same_secret(&s.csrf, &sent) => {
-                            Ok(ApiActor(Actor::of(&s.user)))
-                        }
-                        Some(_) => Err(ApiError(GameError::Forbidden(
-                            "send the page's CSRF token in X-CSRF-Token".into(),
-                        ))),
-                        None => Err(ApiError(GameError::Unauthorized(
-                            "your session has ended; log in again".into(),
-                        ))),
-                    };
-                }
-                return Err(ApiError(GameError::Unauthorized(
-                    "send an API token: Authorization: Bearer <token>".into(),
-                )));
-            };
-            let user = state
-                .db(move |conn| tokens::authenticate(conn, &secret))
-                .await?;
-            match user {
-                Some(u) => Ok(ApiActor(Actor::of(&u))),
-                None => Err(ApiError(GameError::Unauthorized(
-                    "this API token is not valid".into(),
-                ))),
-            }
+            let state = app_state(&req)?;
+            let credentials = ApiCredentials::of(&state, &req);
+            let actor = state.db(move |conn| credentials.resolve(conn)).await?;
+            Ok(ApiActor(actor))
         })
     }
 }

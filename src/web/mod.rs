@@ -5,6 +5,7 @@ pub mod api;
 pub mod assets;
 pub mod auth;
 pub mod error;
+pub mod middleware;
 pub mod pages;
 pub mod routes;
 pub mod templates;
@@ -13,7 +14,7 @@ use crate::config::Config;
 use crate::db::{DbConnection, Pool};
 use crate::game::{GameError, GameResult};
 use actix_web::dev::Server;
-use actix_web::middleware::{Compress, DefaultHeaders};
+use actix_web::middleware::{from_fn, Compress, DefaultHeaders};
 use actix_web::{web, App, HttpServer};
 use std::net::TcpListener;
 use std::sync::Arc;
@@ -24,14 +25,19 @@ pub struct AppState {
     pub pool: Pool,
     pub config: Arc<Config>,
     pub tera: Tera,
+    /// One permit per pooled connection: requests wait their turn here, first come first
+    /// served, rather than as blocked threads all woken for each connection given back.
+    db_slots: Arc<tokio::sync::Semaphore>,
 }
 
 impl AppState {
     pub fn new(pool: Pool, config: Arc<Config>) -> Result<AppState, tera::Error> {
+        let slots = pool.max_size().max(1) as usize;
         Ok(AppState {
             pool,
             config,
             tera: templates::build()?,
+            db_slots: Arc::new(tokio::sync::Semaphore::new(slots)),
         })
     }
 
@@ -41,6 +47,11 @@ impl AppState {
         T: Send + 'static,
         F: FnOnce(&mut DbConnection) -> GameResult<T> + Send + 'static,
     {
+        let _slot = self
+            .db_slots
+            .acquire()
+            .await
+            .map_err(|e| GameError::Internal(format!("database slots closed: {e}")))?;
         let pool = self.pool.clone();
         web::block(move || {
             let mut conn = pool
@@ -80,8 +91,10 @@ impl Application {
         let mut server = HttpServer::new(move || {
             App::new()
                 .wrap(security_headers())
+                .wrap(from_fn(middleware::mark_small))
                 .wrap(Compress::default())
-                .wrap(tracing_actix_web::TracingLogger::default())
+                .wrap(from_fn(middleware::unmark_small))
+                .wrap(tracing_actix_web::TracingLogger::<middleware::RequestLine>::new())
                 .app_data(data.clone())
                 .configure(routes::configure)
         })

@@ -9,6 +9,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .app_data(api::query_config())
         .app_data(api::form_config())
         .app_data(web::PayloadConfig::new(32 * 1024 * 1024))
+        .route("/worlds/{w}", web::get().to(pages::world::show))
         .route("/healthz", web::get().to(pages::health::healthz))
         .route("/metrics", web::get().to(pages::metrics::metrics))
         .route("/static/{file}", web::get().to(assets::serve))
@@ -32,7 +33,6 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             "/admin/users/{id}",
             web::post().to(pages::admin::update_user),
         )
-        .route("/worlds/{w}", web::get().to(pages::world::show))
         .route("/worlds/{w}/join", web::post().to(pages::orders::join))
         .route(
             "/worlds/{w}/companies",
@@ -69,6 +69,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         )
         .service(
             web::scope("/api/v1")
+                // Routes are tried in order: the requests of the turn change come first.
+                .route("/companies/{c}/{action}", web::post().to(api::play::act))
+                .route("/companies/{c}", web::get().to(api::play::company))
+                .route("/worlds/{w}/map", web::get().to(api::play::map))
                 .route("/users", web::post().to(api::accounts::register))
                 .route("/tokens", web::post().to(api::accounts::create_token))
                 .route("/tokens", web::get().to(api::accounts::list_tokens))
@@ -112,7 +116,6 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .route("/worlds/{w}/ticks", web::post().to(api::gm::tick))
                 .route("/worlds/{w}/join", web::post().to(api::play::join))
                 .route("/worlds/{w}/companies", web::post().to(api::play::raise))
-                .route("/worlds/{w}/map", web::get().to(api::play::map))
                 .route("/worlds/{w}/events", web::get().to(api::play::events))
                 .route("/worlds/{w}/nations", web::get().to(api::play::nations))
                 .route(
@@ -127,8 +130,6 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                     "/worlds/{w}/regiments/{r}/headquarters",
                     web::put().to(api::play::set_headquarters),
                 )
-                .route("/companies/{c}", web::get().to(api::play::company))
-                .route("/companies/{c}/{action}", web::post().to(api::play::act))
                 .default_service(web::to(api::not_found)),
         )
         .default_service(web::to(pages::not_found));

@@ -3,7 +3,7 @@
 use crate::game::orders::{self, Order};
 use crate::game::{access, play, reports, views, worlds, GameError};
 use crate::rules::Pos;
-use crate::web::auth::ApiActor;
+use crate::web::auth::{ApiActor, ApiCredentials};
 use crate::web::error::ApiError;
 use crate::web::AppState;
 use actix_web::{web, HttpResponse};
@@ -60,13 +60,14 @@ pub async fn raise(
 
 pub async fn company(
     state: web::Data<AppState>,
-    ApiActor(actor): ApiActor,
+    who: ApiCredentials,
     path: web::Path<i32>,
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
     let st = state.clone();
     let view = state
         .db(move |conn| {
+            let actor = who.resolve(conn)?;
             let (c, _) = access::own_company(conn, &actor, id)?;
             play::view(conn, &st.config.rules, &c)
         })
@@ -148,18 +149,22 @@ pub fn order_of(action: &str, body: &Value) -> Result<Order, GameError> {
 
 pub async fn act(
     state: web::Data<AppState>,
-    ApiActor(actor): ApiActor,
+    who: ApiCredentials,
     path: web::Path<(i32, String)>,
     body: Option<web::Json<Value>>,
 ) -> Result<HttpResponse, ApiError> {
     let (id, action) = path.into_inner();
     let body = body.map(|b| b.into_inner()).unwrap_or(Value::Null);
-    let order = order_of(&action, &body)?;
     let st = state.clone();
+    let is_move = action == "move";
     let out = state
-        .db(move |conn| orders::execute(conn, &st.config.rules, &actor, id, order))
+        .db(move |conn| {
+            let actor = who.resolve(conn)?;
+            let order = order_of(&action, &body)?;
+            orders::execute(conn, &st.config.rules, &actor, id, order)
+        })
         .await?;
-    if action == "move" {
+    if is_move {
         let mut v = serde_json::to_value(&out.company).unwrap_or(Value::Null);
         v["steps"] = out.report["steps"].clone();
         v["cost"] = out.report["cost"].clone();
@@ -192,7 +197,7 @@ pub struct MapAnswer {
 
 pub async fn map(
     state: web::Data<AppState>,
-    ApiActor(actor): ApiActor,
+    who: ApiCredentials,
     path: web::Path<i32>,
     q: web::Query<Rect>,
 ) -> Result<HttpResponse, ApiError> {
@@ -201,6 +206,7 @@ pub async fn map(
     let st = state.clone();
     let v = state
         .db(move |conn| {
+            let actor = who.resolve(conn)?;
             let w = worlds::get(conn, wid)?;
             let rect = views::clip(
                 &w,

@@ -198,9 +198,14 @@ impl MapView {
     /// Keeps the markup the scripts and tests rely on (`g.cell[data-x][data-y]`, `rect.bg`,
     /// `g.unit[data-company]`).
     pub fn svg(&self) -> String {
-        let mut o = String::with_capacity(self.cells.len() * 260 + self.units.len() * 500 + 512);
+        let mut o = String::with_capacity(self.cells.len() * 160 + self.units.len() * 500 + 512);
+        let href = self.cell_href.as_deref().map(|h| {
+            let mut e = String::with_capacity(h.len() + 16);
+            escape(&mut e, h);
+            e
+        });
         for v in &self.cells {
-            self.cell_svg(&mut o, v);
+            self.cell_svg(&mut o, v, href.as_deref());
         }
         for u in &self.units {
             self.unit_svg(&mut o, u);
@@ -235,11 +240,13 @@ impl MapView {
         o
     }
 
-    fn cell_svg(&self, o: &mut String, v: &CellView) {
+    /// One cell; `href` is the cell links' common start, already escaped. The cell says what
+    /// it is in its data attributes (the cell panel and the legend say the rest), which keeps
+    /// the page small: there are hundreds of cells.
+    fn cell_svg(&self, o: &mut String, v: &CellView, href: Option<&str>) {
         let c = self.cell;
-        if let Some(h) = &self.cell_href {
-            open_link(o, h);
-            let _ = write!(o, "{},{}\" class=\"cell-link\">", v.x, v.y);
+        if let Some(h) = href {
+            let _ = write!(o, "<a href=\"{h}{},{}\" class=\"cell-link\">", v.x, v.y);
         }
         let t = v.terrain.as_str();
         let _ = write!(o, "<g class=\"cell t-{t}");
@@ -300,20 +307,8 @@ impl MapView {
                 f = (c - 4) * pct / 100
             );
         }
-        let _ = write!(o, "<title>({}, {}) {t}", v.x, v.y);
-        if let Some(town) = &v.town {
-            o.push_str(" · ");
-            escape(o, town);
-        }
-        if let Some(owner) = &v.owner {
-            o.push_str(" · ");
-            escape(o, owner);
-        }
-        if let Some(s) = v.structure {
-            let _ = write!(o, " · structure {s}");
-        }
-        o.push_str("</title></g>");
-        if self.cell_href.is_some() {
+        o.push_str("</g>");
+        if href.is_some() {
             o.push_str("</a>");
         }
         o.push('\n');

@@ -9,7 +9,7 @@ use crate::game::views::{self, CellInfo, PlayerMap};
 use crate::game::{access, orders, play, worlds, GameResult};
 use crate::rules::{Kind, Pos, Terrain};
 use crate::scheduler;
-use crate::web::auth::Viewer;
+use crate::web::auth::{Viewer, ViewerCookies};
 use crate::web::error::PageError;
 use crate::web::AppState;
 use actix_web::{web, HttpResponse};
@@ -48,10 +48,18 @@ struct View {
 
 impl View {
     fn href(&self) -> String {
-        let mut s = format!(
-            "/worlds/{}?x={}&y={}&zoom={}",
-            self.world, self.cx, self.cy, self.zoom
-        );
+        format!("/worlds/{}?{}", self.world, self.query_string())
+    }
+
+    /// The query of a changed copy of this view.
+    fn query(&self, f: impl FnOnce(&mut View)) -> String {
+        let mut v = *self;
+        f(&mut v);
+        v.query_string()
+    }
+
+    fn query_string(&self) -> String {
+        let mut s = format!("x={}&y={}&zoom={}", self.cx, self.cy, self.zoom);
         if let Some(c) = self.company {
             s.push_str(&format!("&company={c}"));
         }
@@ -204,21 +212,22 @@ fn possibilities(
 
 pub async fn show(
     state: web::Data<AppState>,
-    viewer: Viewer,
+    cookies: ViewerCookies,
     path: web::Path<i32>,
     q: web::Query<WorldQuery>,
 ) -> Result<HttpResponse, PageError> {
     let wid = path.into_inner();
     let q = q.into_inner();
-    let actor = viewer.actor();
-    // Spectators see the widest view; players start near their companies.
-    let zoom = q.zoom.unwrap_or(if actor.is_some() { 2 } else { 1 });
     let st = state.clone();
     let (qx, qy) = (q.x, q.y);
     let (cell, company) = (q.cell.as_deref().and_then(parse_cell), q.company);
-    let (l, vp) = state
+    let (viewer, (l, vp)) = state
         .db(move |conn| {
-            load(conn, &st, actor.as_ref(), wid, &q, |w, selected, spawn| {
+            let viewer = cookies.resolve(conn)?;
+            let actor = viewer.actor();
+            // Spectators see the widest view; players start near their companies.
+            let zoom = q.zoom.unwrap_or(if actor.is_some() { 2 } else { 1 });
+            let loaded = load(conn, &st, actor.as_ref(), wid, &q, |w, selected, spawn| {
                 let centre = match (qx, qy) {
                     (Some(x), Some(y)) => Pos::new(x, y),
                     _ => selected
@@ -227,7 +236,8 @@ pub async fn show(
                         .unwrap_or(Pos::new(w.width / 2, w.height / 2)),
                 };
                 Viewport::around(&ZOOMS, w.width, w.height, (centre.x, centre.y), zoom)
-            })
+            })?;
+            Ok((viewer, loaded))
         })
         .await?;
     let (cx, cy) = vp.centre();
@@ -256,7 +266,8 @@ fn render(
         &l.map.cells,
         &l.nations,
         l.player.is_some(),
-        Some(format!("{}&cell=", view.with(|v| v.cell = None))),
+        // Relative to the page itself: the world's path need not be repeated on every cell.
+        Some(format!("?{}&cell=", view.query(|v| v.cell = None))),
     );
     m.selected = view.cell.map(|p| (p.x, p.y));
     m.units = l

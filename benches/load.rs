@@ -430,6 +430,8 @@ fn build_big(conn: &mut DbConnection) -> i32 {
     ))
     .expect("companies");
     conn.batch_execute("COMMIT").expect("commit");
+    // As the database's own statistics job would: the turn's plan depends on them.
+    conn.batch_execute("ANALYZE").expect("analyze");
     wid
 }
 

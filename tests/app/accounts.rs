@@ -419,3 +419,29 @@ both!(pages_and_api_send_security_headers, |b| {
     let body = c.get("/worlds/1").body;
     assert!(!body.contains("<script>") && !body.contains("onclick="));
 });
+
+both!(login_follows_only_paths_of_this_site, |b| {
+    let app = TestApp::spawn(b);
+    let _ = player(&app, "wanderer");
+    for (next, expected) in [
+        ("/worlds/1?x=3&y=4", "/worlds/1?x=3&y=4"),
+        ("/\t/evil.example", "/"),
+        ("/\\evil.example", "/"),
+        ("//evil.example", "/"),
+        ("https://evil.example/", "/"),
+    ] {
+        let mut c = app.client();
+        let csrf = c.get("/login").csrf();
+        let r = c.post_form(
+            "/login",
+            &[
+                ("csrf", &csrf),
+                ("username", "wanderer"),
+                ("password", PASSWORD),
+                ("next", next),
+            ],
+        );
+        assert_eq!(r.status, 303, "{next:?}: {}", r.body);
+        assert_eq!(r.header("location"), Some(expected), "{next:?}");
+    }
+});

@@ -38,7 +38,7 @@ pub struct ControlForm {
 }
 
 fn safe_back(back: Option<&str>, default: String) -> String {
-    back.filter(|b| b.starts_with('/') && !b.starts_with("//") && !b.contains('\\'))
+    back.and_then(super::same_site_path)
         .map(str::to_string)
         .unwrap_or(default)
 }

@@ -31,12 +31,9 @@ pub struct Next {
     pub next: Option<String>,
 }
 
-/// Only same-site relative paths are followed after login.
+/// Only paths of this site are followed after login.
 fn safe_next(next: Option<&str>) -> &str {
-    match next {
-        Some(n) if n.starts_with('/') && !n.starts_with("//") && !n.contains('\\') => n,
-        _ => "/",
-    }
+    next.and_then(super::same_site_path).unwrap_or("/")
 }
 
 /// Renders the form again with the error and what the visitor typed (never the password).

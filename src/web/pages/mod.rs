@@ -77,6 +77,15 @@ pub fn page(
     render_with(state, StatusCode::OK, name, &ctx, fresh)
 }
 
+/// `s` if it is a path of this site to send a browser back to, else None. Only printable
+/// ASCII without spaces or backslashes, starting with one slash: browsers drop tabs and line
+/// breaks inside URLs and read a backslash as a slash, so "/<tab>/evil.example" or
+/// "/<backslash>evil.example" would otherwise leave the site.
+pub fn same_site_path(s: &str) -> Option<&str> {
+    let printable = s.bytes().all(|b| b.is_ascii_graphic() && b != b'\\');
+    (printable && s.len() <= 500 && s.starts_with('/') && !s.starts_with("//")).then_some(s)
+}
+
 /// A redirect after a successful form POST.
 pub fn see_other(location: &str) -> HttpResponse {
     HttpResponse::SeeOther()
@@ -91,4 +100,32 @@ pub async fn not_found() -> HttpResponse {
             StatusCode::NOT_FOUND,
             "there is no page at this address",
         ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_site_path;
+
+    #[test]
+    fn only_paths_of_this_site_are_followed() {
+        for ok in ["/", "/worlds/1?x=3&y=4&cell=3,4", "/companies/7", "/a%09b"] {
+            assert_eq!(same_site_path(ok), Some(ok), "{ok}");
+        }
+        for bad in [
+            "//evil.example",
+            "/\t/evil.example",
+            "/\n/evil.example",
+            "/\\evil.example",
+            "\\/evil.example",
+            "https://evil.example/",
+            "evil.example",
+            "/ /evil.example",
+            "/\u{0}",
+            "/é",
+            "",
+        ] {
+            assert_eq!(same_site_path(bad), None, "{bad:?}");
+        }
+        assert_eq!(same_site_path(&format!("/{}", "a".repeat(600))), None);
+    }
 }

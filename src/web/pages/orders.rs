@@ -29,10 +29,7 @@ pub struct OrderForm {
 
 /// Only pages of this site are returned to.
 fn safe_back(back: Option<&str>) -> Option<String> {
-    back.filter(|b| {
-        b.starts_with('/') && !b.starts_with("//") && !b.contains('\\') && b.len() < 500
-    })
-    .map(str::to_string)
+    back.and_then(super::same_site_path).map(str::to_string)
 }
 
 fn with_report(back: &str, event: i32) -> String {

@@ -177,7 +177,10 @@ impl Ctx<'_> {
         let u = self.unit();
         let margin = u.ap.clamp(1, 64);
         let (area, _) = load::window(conn, self.w, &[u.pos, to], margin)?;
-        Ok(movement::find_path(self.rs, &area, &u, to)?)
+        // Planned with what the nation sees: a path that bends around an unseen company, or
+        // a preview that calls its cell occupied, would give it away.
+        let known = vision::as_seen_by(self.rs, &area, self.player.nation_id);
+        Ok(movement::find_path(self.rs, &known, &u, to)?)
     }
 
     fn move_along(&self, conn: &mut DbConnection, path: Vec<Pos>) -> GameResult<(NewEvent, Value)> {

@@ -283,13 +283,15 @@ pub fn melee(
         .kind(attacker.kind)
         .melee
         .ok_or(Refusal::CannotMelee(attacker.kind))?;
+    // Whether the nation sees the target comes first: any other refusal would tell where an
+    // unseen company stands.
+    let target = enemy_target(rs, area, attacker, at)?;
     if !attacker.pos.is_adjacent(at) {
         return Err(Refusal::NotAdjacent {
             from: attacker.pos,
             to: at,
         });
     }
-    let target = enemy_target(rs, area, attacker, at)?;
     let cell = area.cell(at).ok_or(Refusal::NotSeen)?;
     let ct = cell.combat_terrain(rs);
     if ct.has(Flag::RangedOnly) {

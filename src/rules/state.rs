@@ -137,6 +137,11 @@ impl Area {
         self.units.insert(u.pos, u);
     }
 
+    /// Takes the company off `p`, if one stands there.
+    pub fn remove(&mut self, p: Pos) -> Option<Unit> {
+        self.units.remove(&p)
+    }
+
     pub fn units(&self) -> impl Iterator<Item = &Unit> {
         self.units.values()
     }

@@ -89,6 +89,26 @@ pub fn nation_sees(rs: &Ruleset, area: &Area, nation: NationId, target: &Unit) -
     )
 }
 
+/// The area as `nation` knows it: the companies it does not see are left out. What a player
+/// plans with (paths, previews), so that no answer tells where an unseen enemy stands.
+pub fn as_seen_by(rs: &Ruleset, area: &Area, nation: NationId) -> Area {
+    let eyes = observers(rs, area, nation);
+    let unseen: Vec<Pos> = area
+        .units()
+        .filter(|u| u.nation != nation)
+        .filter(|u| {
+            let on = area.terrain(u.pos).unwrap_or(Terrain::Plain);
+            !sees_unit(rs, &eyes, u.pos, is_hidden(rs, u, on))
+        })
+        .map(|u| u.pos)
+        .collect();
+    let mut known = area.clone();
+    for p in unseen {
+        known.remove(p);
+    }
+    known
+}
+
 /// Line of sight from `from` to `to`: the first blocking cell between them, if any. End cells
 /// never block; a shooter on elevated ground fires over blockers that are not elevated too.
 pub fn line_of_sight(rs: &Ruleset, area: &Area, from: Pos, to: Pos) -> Result<(), Pos> {

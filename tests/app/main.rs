@@ -6,6 +6,7 @@ mod support;
 
 mod accounts;
 mod browser;
+mod fog;
 mod foundation;
 mod gm;
 mod hot_paths;

@@ -7,7 +7,7 @@ use crate::play::arena;
 use crate::support::{Backend, Client};
 
 /// Joins world `w` through the form and raises one company; returns its id.
-fn join_and_raise(c: &mut Client, w: i64, nation: &str, kind: &str, name: &str) -> i64 {
+pub fn join_and_raise(c: &mut Client, w: i64, nation: &str, kind: &str, name: &str) -> i64 {
     let page = c.get(&format!("/worlds/{w}"));
     assert_eq!(page.status, 200);
     assert!(page.body.contains("Join this world"));

@@ -328,3 +328,21 @@ fn hidden_voltigeurs_can_be_attacked_in_melee() {
     a.place(unit(2, 2, Kind::Voltigeurs, 1, 0));
     assert!(melee(&rs(), &a, &att, p(1, 0), &mut dice(&[10, 6])).is_ok());
 }
+
+#[test]
+fn an_unseen_target_is_not_found_before_any_other_refusal() {
+    // 12 cells apart: beyond every perception, so the refusal must not be `not_adjacent`
+    // (which would name the target's cell).
+    let mut a = map(Season::Summer, &["............."]);
+    let inf = unit(1, 1, Kind::Infantry, 0, 0);
+    a.place(inf.clone());
+    a.place(unit(2, 2, Kind::Infantry, 12, 0));
+    assert_eq!(
+        melee(&rs(), &a, &inf, p(12, 0), &mut dice(&[10, 10])),
+        Err(Refusal::NotSeen)
+    );
+    assert_eq!(
+        volley(&rs(), &a, &inf, p(12, 0), &mut dice(&[10])),
+        Err(Refusal::NotSeen)
+    );
+}

@@ -1,6 +1,6 @@
 use super::support::*;
 use crate::rules::vision::{
-    is_hidden, line_of_sight, nation_sees, observers, perception, visible_cells,
+    as_seen_by, is_hidden, line_of_sight, nation_sees, observers, perception, visible_cells,
 };
 use crate::rules::{Kind, Season, Terrain};
 
@@ -126,4 +126,24 @@ fn a_shooter_on_a_plateau_fires_over_forest_but_not_over_mountains() {
         line_of_sight(&rs, &a, p(0, 0), p(2, 0)).is_ok(),
         "a mountain shooter too"
     );
+}
+
+#[test]
+fn a_nation_plans_with_the_companies_it_sees_only() {
+    let mut a = map(Season::Summer, &["..............", "....f........."]);
+    a.place(unit(1, 1, Kind::Infantry, 0, 0)); // ours
+    a.place(unit(2, 1, Kind::Cavalry, 13, 0)); // ours too, far away: always known
+    a.place(unit(3, 2, Kind::Infantry, 2, 0)); // enemy in sight
+    a.place(unit(4, 2, Kind::Infantry, 8, 0)); // 8 from our infantry, 5 from our cavalry
+    a.place(unit(5, 2, Kind::Voltigeurs, 4, 1)); // hidden in the forest, 4 away
+    let known = as_seen_by(&rs(), &a, 1);
+    let ids: Vec<i32> = {
+        let mut v: Vec<i32> = known.units().map(|u| u.id).collect();
+        v.sort();
+        v
+    };
+    // Perceptions are 3 and 4: the enemy at (8, 0) and the hidden voltigeurs are left out.
+    assert_eq!(ids, vec![1, 2, 3]);
+    // Cells are untouched.
+    assert_eq!(known.terrain(p(4, 1)), a.terrain(p(4, 1)));
 }

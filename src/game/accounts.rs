@@ -163,6 +163,9 @@ pub fn create_user(
 }
 
 pub fn find_by_name(conn: &mut DbConnection, name: &str) -> GameResult<Option<User>> {
+    if check_username(name).is_err() {
+        return Ok(None);
+    }
     Ok(users::table
         .filter(users::username_key.eq(name.to_lowercase()))
         .select(User::as_select())

@@ -265,6 +265,12 @@ pub fn create_regiment(
             "a regiment name has 1 to 40 characters".into(),
         ));
     }
+    if name.chars().any(char::is_control) {
+        return Err(GameError::Invalid(
+            "a regiment name cannot hold control characters".into(),
+        ));
+    }
+    let taken_msg = format!("there is already a regiment called `{name}`");
     db::write(conn, |conn| {
         let player = access::require_player(conn, actor, world_id)?;
         let taken: i64 = regiments::table
@@ -273,10 +279,9 @@ pub fn create_regiment(
             .count()
             .get_result(conn)?;
         if taken > 0 {
-            return Err(GameError::Conflict(format!(
-                "there is already a regiment called `{name}`"
-            )));
+            return Err(GameError::Conflict(taken_msg.clone()));
         }
+        // Two players naming a regiment at once on PostgreSQL: the unique index decides.
         let id: i32 = diesel::insert_into(regiments::table)
             .values((
                 regiments::world_id.eq(world_id),
@@ -285,7 +290,14 @@ pub fn create_regiment(
                 regiments::created_at.eq(db::now()),
             ))
             .returning(regiments::id)
-            .get_result(conn)?;
+            .get_result(conn)
+            .map_err(|e| match e {
+                diesel::result::Error::DatabaseError(
+                    diesel::result::DatabaseErrorKind::UniqueViolation,
+                    _,
+                ) => GameError::Conflict(taken_msg.clone()),
+                other => other.into(),
+            })?;
         diesel::update(players::table.find(player.id))
             .set(players::regiment_id.eq(Some(id)))
             .execute(conn)?;

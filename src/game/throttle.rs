@@ -13,10 +13,14 @@ pub struct Limit {
 }
 
 fn buckets(account: &str, addr: &str) -> [String; 2] {
-    [
-        format!("account:{}", account.to_lowercase()),
-        format!("addr:{addr}"),
-    ]
+    // A name no account can have (a NUL byte, 10 KB of text) shares one bucket: it locks
+    // nobody out and never reaches the database as it was typed.
+    let account = if super::accounts::check_username(account).is_ok() {
+        account.to_lowercase()
+    } else {
+        "-".into()
+    };
+    [format!("account:{account}"), format!("addr:{addr}")]
 }
 
 /// Refuses with `rate_limited` (and when to retry) once either bucket is full.

@@ -27,6 +27,11 @@ pub fn create(conn: &mut DbConnection, user_id: i32, name: &str) -> GameResult<(
             "a token name has at most 60 characters".into(),
         ));
     }
+    if name.chars().any(char::is_control) {
+        return Err(GameError::Invalid(
+            "a token name cannot hold control characters".into(),
+        ));
+    }
     let secret = format!("{PREFIX}{}", random_hex(32));
     let id = db::write(conn, |conn| {
         diesel::insert_into(api_tokens::table)

@@ -9,6 +9,7 @@ mod browser;
 mod fog;
 mod foundation;
 mod gm;
+mod hostile;
 mod hot_paths;
 mod pages;
 mod play;

@@ -1,0 +1,85 @@
+//! Hostile input that used to reach the database as typed: a clear 4xx, never a 500, and
+//! nothing written.
+
+use crate::accounts::{api_player, PASSWORD};
+use crate::both;
+use crate::play::arena;
+use serde_json::json;
+
+both!(
+    names_with_nul_bytes_or_no_end_are_refused_not_crashed_on,
+    |b| {
+        let a = arena(b);
+        let failures = |a: &crate::play::Arena| a.app.count("SELECT COUNT(*) FROM login_failures");
+        let before = a.app.count("SELECT COUNT(*) FROM api_tokens");
+        let mut c = a.app.client();
+        let r = c.post_json(
+            "/api/v1/tokens",
+            json!({"username": "blue_player", "password": PASSWORD, "name": "bad\u{0}name"}),
+        );
+        assert_eq!(r.status, 422, "{}", r.body);
+        assert_eq!(r.json()["error"]["code"], "invalid");
+        assert_eq!(a.app.count("SELECT COUNT(*) FROM api_tokens"), before);
+        let r = a.blue.clone().post_json(
+            &format!("/api/v1/worlds/{}/regiments", a.world),
+            json!({"name": "Garde\u{0}"}),
+        );
+        assert_eq!(r.status, 422, "{}", r.body);
+        assert_eq!(a.app.count("SELECT COUNT(*) FROM regiments"), 0);
+        for name in ["blue\u{0}player", &"x".repeat(10_000), "blue_player\u{0}"] {
+            let r = c.post_json(
+                "/api/v1/tokens",
+                json!({"username": name, "password": PASSWORD}),
+            );
+            // Refused, or throttled once the address has failed too often: never a 500.
+            assert!([401, 429].contains(&r.status), "{}", r.body);
+            let form = c.get("/login");
+            let csrf = form.csrf();
+            let r = c.post_form(
+                "/login",
+                &[("csrf", &csrf), ("username", name), ("password", PASSWORD)],
+            );
+            assert!((400..500).contains(&r.status), "{}: {}", r.status, r.body);
+        }
+        // Failed logins are still counted (against the address), under a name no account has.
+        assert!(failures(&a) > 0);
+    }
+);
+
+both!(
+    players_racing_for_one_regiment_name_get_one_201_and_409s,
+    |b| {
+        let a = arena(b);
+        let world = a.world;
+        let players: Vec<_> = (0..8)
+            .map(|i| {
+                let mut p = api_player(&a.app, &format!("racer_{i}"));
+                let r = p.post_json(
+                    &format!("/api/v1/worlds/{world}/join"),
+                    json!({"nation": if i % 2 == 0 { "Blue" } else { "Red" }}),
+                );
+                assert_eq!(r.status, 201, "{}", r.body);
+                p
+            })
+            .collect();
+        let barrier = std::sync::Arc::new(std::sync::Barrier::new(players.len()));
+        let handles: Vec<_> = players
+            .into_iter()
+            .map(|mut p| {
+                let barrier = barrier.clone();
+                std::thread::spawn(move || {
+                    barrier.wait();
+                    p.post_json(
+                        &format!("/api/v1/worlds/{world}/regiments"),
+                        json!({"name": "Vieille Garde"}),
+                    )
+                    .status
+                })
+            })
+            .collect();
+        let mut statuses: Vec<u16> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+        statuses.sort();
+        assert_eq!(statuses, vec![201, 409, 409, 409, 409, 409, 409, 409]);
+        assert_eq!(a.app.count("SELECT COUNT(*) FROM regiments"), 1);
+    }
+);

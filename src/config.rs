@@ -62,6 +62,8 @@ pub struct SecuritySettings {
     pub login_attempts: u32,
     pub login_window_seconds: i64,
     pub trust_forwarded_for: bool,
+    /// The bearer token `/metrics` asks for; empty: `/metrics` is not served at all.
+    pub metrics_token: String,
 }
 
 /// Everything the server needs from its configuration directory.

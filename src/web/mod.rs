@@ -64,9 +64,17 @@ impl AppState {
     }
 }
 
-/// Security headers on every response.
-pub fn security_headers() -> DefaultHeaders {
-    DefaultHeaders::new()
+/// Security headers on every response (a handler's own header of the same name wins): pages
+/// and answers are private to their viewer and never stored by caches (static files say
+/// otherwise); over HTTPS, browsers are told to use nothing else for a year.
+pub fn security_headers(https: bool) -> DefaultHeaders {
+    let headers = DefaultHeaders::new().add(("Cache-Control", "no-store"));
+    let headers = if https {
+        headers.add(("Strict-Transport-Security", "max-age=31536000"))
+    } else {
+        headers
+    };
+    headers
         .add((
             "Content-Security-Policy",
             "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
@@ -87,10 +95,11 @@ impl Application {
     pub fn build(state: AppState, listener: TcpListener) -> std::io::Result<Application> {
         let port = listener.local_addr()?.port();
         let workers = state.config.settings.server.workers;
+        let https = state.config.settings.server.https;
         let data = web::Data::new(state);
         let mut server = HttpServer::new(move || {
             App::new()
-                .wrap(security_headers())
+                .wrap(security_headers(https))
                 .wrap(from_fn(middleware::mark_small))
                 .wrap(Compress::default())
                 .wrap(from_fn(middleware::unmark_small))

@@ -414,10 +414,22 @@ both!(pages_and_api_send_security_headers, |b| {
             "{path}"
         );
         assert!(r.header("referrer-policy").is_some(), "{path}");
+        assert_eq!(r.header("cache-control"), Some("no-store"), "{path}");
+        assert_eq!(r.header("strict-transport-security"), None, "{path}");
     }
+    // Static files may be cached.
+    let css = c.get("/static/style.css");
+    assert!(css.header("cache-control").unwrap().starts_with("public"));
     // No inline script anywhere in a page.
     let body = c.get("/worlds/1").body;
     assert!(!body.contains("<script>") && !body.contains("onclick="));
+    // Over HTTPS, browsers are told to keep to it.
+    let secure = TestApp::spawn_with(b, |s| s.server.https = true, true);
+    let r = secure.client().get("/");
+    assert_eq!(
+        r.header("strict-transport-security"),
+        Some("max-age=31536000")
+    );
 });
 
 both!(login_follows_only_paths_of_this_site, |b| {

@@ -229,8 +229,19 @@ fn a_bad_config_stops_start_up_naming_the_key() {
     let _ = Backend::Sqlite;
 }
 
-both!(metrics_are_prometheus_text, |b| {
-    let app = TestApp::spawn(b);
+both!(metrics_are_prometheus_text_for_the_operator_only, |b| {
+    // Not served unless configured.
+    let plain = TestApp::spawn(b);
+    assert_eq!(plain.client().get("/metrics").status, 404);
+    let app = TestApp::spawn_with(
+        b,
+        |s| s.security.metrics_token = "operator-secret-1".into(),
+        true,
+    );
+    assert_eq!(app.client().get("/metrics").status, 401);
+    let mut wrong = app.client();
+    wrong.bearer = Some("operator-secret-2".into());
+    assert_eq!(wrong.get_json("/metrics").status, 401);
     grognard::game::ticks::apply(
         &mut app.conn(),
         &app.config.rules,
@@ -240,7 +251,9 @@ both!(metrics_are_prometheus_text, |b| {
         false,
     )
     .unwrap();
-    let r = app.client().get("/metrics");
+    let mut operator = app.client();
+    operator.bearer = Some("operator-secret-1".into());
+    let r = operator.get_json("/metrics");
     assert_eq!(r.status, 200);
     assert!(r.header("content-type").unwrap().starts_with("text/plain"));
     assert!(r.body.contains("grognard_worlds 1\n"), "{}", r.body);

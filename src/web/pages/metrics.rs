@@ -2,8 +2,9 @@
 
 use crate::db::schema::{companies, players, ticks, users, worlds};
 use crate::game::GameResult;
+use crate::web::auth::same_secret;
 use crate::web::AppState;
-use actix_web::{web, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse};
 use diesel::prelude::*;
 
 fn gather(conn: &mut crate::db::DbConnection) -> GameResult<String> {
@@ -51,7 +52,24 @@ fn gather(conn: &mut crate::db::DbConnection) -> GameResult<String> {
     Ok(out)
 }
 
-pub async fn metrics(state: web::Data<AppState>) -> HttpResponse {
+/// Operators only: 404 unless a token is configured, 401 without it.
+pub async fn metrics(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
+    let token = &state.config.settings.security.metrics_token;
+    if token.is_empty() {
+        return super::not_found().await;
+    }
+    let sent = req
+        .headers()
+        .get("Authorization")
+        .and_then(|h| h.to_str().ok())
+        .and_then(|h| h.strip_prefix("Bearer "))
+        .unwrap_or("");
+    if !same_secret(sent.trim(), token) {
+        return HttpResponse::Unauthorized()
+            .insert_header(("WWW-Authenticate", "Bearer"))
+            .content_type("text/plain")
+            .body("send the metrics token: Authorization: Bearer <token>\n");
+    }
     match state.db(gather).await {
         Ok(text) => HttpResponse::Ok()
             .content_type("text/plain; version=0.0.4")

@@ -318,13 +318,9 @@ fn regiment_of_nation(
         .select(Regiment::as_select())
         .first(conn)
         .optional()?
-        .filter(|r: &Regiment| r.world_id == player.world_id)
-        .ok_or_else(|| GameError::not_found("regiment"))?;
-    if r.nation_id != player.nation_id {
-        return Err(GameError::Forbidden(
-            "that regiment belongs to another nation".into(),
-        ));
-    }
+        // Another nation's regiment is not found, as for any other of its objects.
+        .filter(|r: &Regiment| r.world_id == player.world_id && r.nation_id == player.nation_id)
+        .ok_or_else(|| GameError::not_found("regiment of your nation"))?;
     Ok(r)
 }
 

@@ -958,14 +958,17 @@ both!(regiments_and_their_headquarters, |b| {
     );
     assert_eq!(r.status, 201, "{}", r.body);
     let rid = r.json()["id"].as_i64().unwrap();
-    assert_eq!(
-        red.post_json(
-            &format!("/api/v1/worlds/{w}/regiments/{rid}/join"),
-            json!({})
-        )
-        .code(),
-        "forbidden"
+    // Another nation's regiment answers as one that does not exist.
+    let r = red.post_json(
+        &format!("/api/v1/worlds/{w}/regiments/{rid}/join"),
+        json!({}),
     );
+    assert_eq!((r.status, r.code()), (404, "not_found".to_string()));
+    let r = red.post_json(
+        &format!("/api/v1/worlds/{w}/regiments/999999/join"),
+        json!({}),
+    );
+    assert_eq!((r.status, r.code()), (404, "not_found".to_string()));
     assert_eq!(
         blue.post_json(
             &format!("/api/v1/worlds/{w}/regiments"),

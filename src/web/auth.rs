@@ -189,6 +189,10 @@ impl FromRequest for Viewer {
     }
 }
 
+fn no_credentials() -> GameError {
+    GameError::Unauthorized("send an API token: Authorization: Bearer <token>".into())
+}
+
 /// What an API request carries to say who sends it, read without the database (see
 /// `ViewerCookies`): a bearer token, or the site's own scripts' session cookie with the
 /// session's CSRF token in `X-CSRF-Token`, which other sites cannot send.
@@ -251,9 +255,7 @@ impl ApiCredentials {
                     "your session has ended; log in again".into(),
                 )),
             },
-            ApiCredentials::Missing => Err(GameError::Unauthorized(
-                "send an API token: Authorization: Bearer <token>".into(),
-            )),
+            ApiCredentials::Missing => Err(no_credentials()),
         }
     }
 }
@@ -263,9 +265,14 @@ impl FromRequest for ApiCredentials {
     type Future = std::future::Ready<Result<ApiCredentials, ApiError>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        // No credentials at all: refused at once, before any body is read.
         std::future::ready(
             app_state(req)
                 .map(|state| ApiCredentials::of(&state, req))
+                .and_then(|c| match c {
+                    ApiCredentials::Missing => Err(no_credentials()),
+                    c => Ok(c),
+                })
                 .map_err(ApiError),
         )
     }
@@ -286,6 +293,42 @@ impl FromRequest for ApiActor {
             let credentials = ApiCredentials::of(&state, &req);
             let actor = state.db(move |conn| credentials.resolve(conn)).await?;
             Ok(ApiActor(actor))
+        })
+    }
+}
+
+/// A game master calling the API: anyone else is refused before the request's body is read
+/// (the routes that take whole maps accept large bodies).
+pub struct GmActor(pub Actor);
+
+impl FromRequest for GmActor {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<GmActor, ApiError>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let actor = ApiActor::from_request(req, payload);
+        Box::pin(async move {
+            let ApiActor(actor) = actor.await?;
+            actor.require_gm()?;
+            Ok(GmActor(actor))
+        })
+    }
+}
+
+/// A game master on a page: anyone else is refused before the form is read (the world
+/// creation form takes whole maps).
+pub struct GmViewer(pub Viewer);
+
+impl FromRequest for GmViewer {
+    type Error = PageError;
+    type Future = Pin<Box<dyn Future<Output = Result<GmViewer, PageError>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let viewer = Viewer::from_request(req, payload);
+        Box::pin(async move {
+            let viewer = viewer.await?;
+            viewer.require()?.require_gm()?;
+            Ok(GmViewer(viewer))
         })
     }
 }

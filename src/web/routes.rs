@@ -1,14 +1,14 @@
 //! Every route of the site and the API, in one place.
 
 use super::{api, assets, pages};
-use actix_web::web;
+use actix_web::{guard, web};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.app_data(api::json_config())
         .app_data(api::path_config())
         .app_data(api::query_config())
         .app_data(api::form_config())
-        .app_data(web::PayloadConfig::new(32 * 1024 * 1024))
+        .app_data(web::PayloadConfig::new(api::BODY_LIMIT))
         .route("/worlds/{w}", web::get().to(pages::world::show))
         .route("/healthz", web::get().to(pages::health::healthz))
         .route("/metrics", web::get().to(pages::metrics::metrics))
@@ -53,7 +53,13 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             web::post().to(pages::orders::set_headquarters),
         )
         .route("/gm/worlds", web::get().to(pages::gm::worlds_page))
-        .route("/gm/worlds", web::post().to(pages::gm::create_world))
+        .service(
+            web::resource("/gm/worlds")
+                .guard(guard::Post())
+                .app_data(api::form_config_up_to(api::MAP_BODY_LIMIT))
+                .app_data(web::PayloadConfig::new(api::MAP_BODY_LIMIT))
+                .route(web::post().to(pages::gm::create_world)),
+        )
         .route("/gm/worlds/{w}", web::get().to(pages::gm::editor_page))
         .route("/gm/worlds/{w}/control", web::post().to(pages::gm::control))
         .route("/gm/worlds/{w}/cells", web::post().to(pages::gm::edit_cell))
@@ -82,18 +88,30 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 )
                 .route("/me", web::get().to(api::accounts::me))
                 .route("/worlds", web::get().to(api::worlds::list))
-                .route("/worlds", web::post().to(api::editor::create_world))
+                .service(
+                    web::resource("/worlds")
+                        .guard(guard::Post())
+                        .app_data(api::json_config_up_to(api::MAP_BODY_LIMIT))
+                        .route(web::post().to(api::editor::create_world)),
+                )
                 .route(
                     "/worlds/generate",
                     web::post().to(api::editor::generate_world),
                 )
-                .route(
-                    "/worlds/import-tiled",
-                    web::post().to(api::editor::import_tiled),
+                .service(
+                    web::resource("/worlds/import-tiled")
+                        .guard(guard::Post())
+                        .app_data(web::PayloadConfig::new(api::MAP_BODY_LIMIT))
+                        .route(web::post().to(api::editor::import_tiled)),
                 )
                 .route("/worlds/{w}/export", web::get().to(api::editor::export))
                 .route("/worlds/{w}/audit", web::get().to(api::editor::audit_log))
-                .route("/worlds/{w}/cells", web::put().to(api::editor::put_cells))
+                .service(
+                    web::resource("/worlds/{w}/cells")
+                        .guard(guard::Put())
+                        .app_data(api::json_config_up_to(api::MAP_BODY_LIMIT))
+                        .route(web::put().to(api::editor::put_cells)),
+                )
                 .route(
                     "/worlds/{w}/cells/{x}/{y}",
                     web::put().to(api::editor::put_cell),

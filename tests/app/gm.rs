@@ -9,7 +9,7 @@ use crate::support::{cli, Client, TestApp};
 use grognard::game::accounts::Role;
 use serde_json::{json, Value};
 
-fn gm_api(app: &TestApp, name: &str) -> Client {
+pub fn gm_api(app: &TestApp, name: &str) -> Client {
     let c = api_player(app, name);
     diesel::RunQueryDsl::execute(
         diesel::sql_query(format!(

@@ -83,3 +83,43 @@ both!(
         assert_eq!(a.app.count("SELECT COUNT(*) FROM regiments"), 1);
     }
 );
+
+both!(
+    bodies_are_limited_per_route_and_big_ones_are_for_game_masters,
+    |b| {
+        let a = arena(b);
+        let id = a.raise(&mut a.blue.clone(), "infantry", "Heavy");
+        a.put(id, 2, 2);
+        // An order with 120 KB of path: refused, nothing moved.
+        let steps: Vec<[i32; 2]> = (0..20_000).map(|_| [3, 2]).collect();
+        let r = a.act(&mut a.blue.clone(), id, "move", json!({ "path": steps }));
+        assert_eq!(r.status, 422, "{}", &r.body[..r.body.len().min(300)]);
+        assert_eq!(r.code(), "invalid");
+        assert!(r.body.contains("larger than"), "{}", r.body);
+        assert_eq!(a.company(&mut a.blue.clone(), id)["x"], 2);
+        // A whole map (well over the 64 KB of other routes) is refused to a player before it is read...
+        let mut gm = crate::gm::gm_api(&a.app, "mapmaker");
+        let r = gm.post_json(
+            "/api/v1/worlds/generate",
+            json!({"width": 200, "height": 200, "seed": 3}),
+        );
+        assert_eq!(r.status, 201, "{}", r.body);
+        let big = gm.get_json(&format!("/api/v1/worlds/{}/export", r.json()["id"]));
+        assert!(big.body.len() > 2 * 65_536, "{}", big.body.len());
+        let worlds = a.app.count("SELECT COUNT(*) FROM worlds");
+        let r = a.blue.clone().post_json("/api/v1/worlds", big.json());
+        assert_eq!((r.status, r.code()), (403, "forbidden".to_string()));
+        let r = a
+            .blue
+            .clone()
+            .post_raw("/api/v1/worlds/import-tiled", "text/plain", &big.body);
+        assert_eq!((r.status, r.code()), (403, "forbidden".to_string()));
+        assert_eq!(a.app.count("SELECT COUNT(*) FROM worlds"), worlds);
+        // ...and taken from a game master.
+        let mut copy = big.json();
+        copy["name"] = json!("Copy");
+        let r = gm.post_json("/api/v1/worlds", copy);
+        assert_eq!(r.status, 201, "{}", &r.body[..r.body.len().min(300)]);
+        assert_eq!(a.app.count("SELECT COUNT(*) FROM worlds"), worlds + 1);
+    }
+);

@@ -10,10 +10,21 @@ use super::error::ApiError;
 use crate::game::GameError;
 use actix_web::{error, web, HttpRequest, HttpResponse};
 
+/// What a request body may weigh: orders, forms and small edits everywhere; whole maps only on
+/// the game masters' routes that take them, whose extractor refuses anyone else before the
+/// body is read.
+pub const BODY_LIMIT: usize = 64 * 1024;
+pub const MAP_BODY_LIMIT: usize = 16 * 1024 * 1024;
+
 /// Malformed JSON bodies answer `invalid` with the parser's reason.
 pub fn json_config() -> web::JsonConfig {
+    json_config_up_to(BODY_LIMIT)
+}
+
+/// The JSON body rules with another size limit.
+pub fn json_config_up_to(limit: usize) -> web::JsonConfig {
     web::JsonConfig::default()
-        .limit(32 * 1024 * 1024)
+        .limit(limit)
         .error_handler(|err, _req| {
             let msg = match &err {
                 error::JsonPayloadError::ContentType => {
@@ -52,8 +63,12 @@ pub fn query_config() -> web::QueryConfig {
 
 /// A form body that cannot be read is a bad request page.
 pub fn form_config() -> web::FormConfig {
+    form_config_up_to(BODY_LIMIT)
+}
+
+pub fn form_config_up_to(limit: usize) -> web::FormConfig {
     web::FormConfig::default()
-        .limit(16 * 1024 * 1024)
+        .limit(limit)
         .error_handler(|err, _req| {
             super::error::PageError(GameError::Invalid(format!(
                 "this form could not be read: {err}"
@@ -64,4 +79,31 @@ pub fn form_config() -> web::FormConfig {
 
 pub async fn not_found() -> Result<HttpResponse, ApiError> {
     Err(ApiError(GameError::NotFound("no such API endpoint".into())))
+}
+
+/// A JSON body that may be left out (orders such as `heal` take none): no body reads as
+/// `null`; a body that is there goes through the JSON rules, size limit included. (actix's
+/// `Option<Json<_>>` would read an oversized or malformed body as no body at all.)
+pub struct OptionalJson(pub serde_json::Value);
+
+impl actix_web::FromRequest for OptionalJson {
+    type Error = actix_web::Error;
+    type Future = std::pin::Pin<
+        Box<dyn std::future::Future<Output = Result<OptionalJson, actix_web::Error>>>,
+    >;
+
+    fn from_request(req: &HttpRequest, payload: &mut actix_web::dev::Payload) -> Self::Future {
+        let headers = req.headers();
+        let empty = headers
+            .get(actix_web::http::header::CONTENT_LENGTH)
+            .is_none_or(|v| v.as_bytes() == b"0")
+            && !headers.contains_key(actix_web::http::header::TRANSFER_ENCODING);
+        if empty {
+            return Box::pin(std::future::ready(Ok(OptionalJson(
+                serde_json::Value::Null,
+            ))));
+        }
+        let json = web::Json::<serde_json::Value>::from_request(req, payload);
+        Box::pin(async move { Ok(OptionalJson(json.await?.into_inner())) })
+    }
 }

@@ -3,6 +3,7 @@
 use crate::game::orders::{self, Order};
 use crate::game::{access, play, reports, views, worlds, GameError};
 use crate::rules::Pos;
+use crate::web::api::OptionalJson;
 use crate::web::auth::{ApiActor, ApiCredentials};
 use crate::web::error::ApiError;
 use crate::web::AppState;
@@ -151,10 +152,9 @@ pub async fn act(
     state: web::Data<AppState>,
     who: ApiCredentials,
     path: web::Path<(i32, String)>,
-    body: Option<web::Json<Value>>,
+    OptionalJson(body): OptionalJson,
 ) -> Result<HttpResponse, ApiError> {
     let (id, action) = path.into_inner();
-    let body = body.map(|b| b.into_inner()).unwrap_or(Value::Null);
     let st = state.clone();
     let is_move = action == "move";
     let out = state

@@ -12,7 +12,7 @@ use crate::game::mapfile::{self, MapFile, MapNation};
 use crate::game::sketch::PALETTE;
 use crate::game::{audit, gm, tiled_import, views, worlds, GameError, GameResult};
 use crate::rules::{Pos, Terrain};
-use crate::web::auth::Viewer;
+use crate::web::auth::{GmViewer, Viewer};
 use crate::web::error::PageError;
 use crate::web::AppState;
 use actix_web::{web, HttpResponse};
@@ -185,10 +185,9 @@ fn new_map(rs: &crate::rules::Ruleset, f: &NewWorldForm) -> GameResult<MapFile> 
 
 pub async fn create_world(
     state: web::Data<AppState>,
-    viewer: Viewer,
+    GmViewer(viewer): GmViewer,
     form: web::Form<NewWorldForm>,
 ) -> Result<HttpResponse, PageError> {
-    gm_actor(&viewer)?;
     viewer.check_csrf(form.csrf.as_deref())?;
     let st = state.clone();
     let form = form.into_inner();

@@ -22,7 +22,8 @@ pub fn init_logging() {
 /// Opens the pool and brings the schema up to date.
 pub fn open(config: &Config) -> Result<Pool, String> {
     let s = &config.settings.database;
-    let pool = db::open_pool(&s.url, s.pool_size, s.busy_timeout_ms).map_err(|e| e.to_string())?;
+    let pool = db::open_pool_waiting(&s.url, s.pool_size, s.busy_timeout_ms, s.pool_wait_ms)
+        .map_err(|e| e.to_string())?;
     let mut conn = pool.get().map_err(|e| format!("database: {e}"))?;
     db::migrate(&mut conn).map_err(|e| e.to_string())?;
     Ok(pool)

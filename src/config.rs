@@ -36,6 +36,8 @@ pub struct DatabaseSettings {
     pub url: String,
     pub pool_size: u32,
     pub busy_timeout_ms: u32,
+    /// How long a request waits for a free connection before answering 503.
+    pub pool_wait_ms: u64,
 }
 
 #[derive(Clone, Debug, Deserialize)]

@@ -142,8 +142,19 @@ pub enum DbError {
     Migrate(String),
 }
 
-/// Opens a pool on `url` (creating the SQLite file's directory if needed).
+/// Opens a pool on `url` (creating the SQLite file's directory if needed), waiting up to
+/// 10 s for a free connection.
 pub fn open_pool(url: &str, size: u32, busy_timeout_ms: u32) -> Result<Pool, DbError> {
+    open_pool_waiting(url, size, busy_timeout_ms, 10_000)
+}
+
+/// `open_pool`, waiting at most `wait_ms` for a free connection before giving up.
+pub fn open_pool_waiting(
+    url: &str,
+    size: u32,
+    busy_timeout_ms: u32,
+    wait_ms: u64,
+) -> Result<Pool, DbError> {
     let target = Target::parse(url);
     let described = target.describe();
     if let Target::Sqlite(path) = &target {
@@ -156,7 +167,7 @@ pub fn open_pool(url: &str, size: u32, busy_timeout_ms: u32) -> Result<Pool, DbE
     }
     r2d2::Pool::builder()
         .max_size(size)
-        .connection_timeout(Duration::from_secs(10))
+        .connection_timeout(Duration::from_millis(wait_ms.max(1)))
         .connection_customizer(Box::new(SqlitePragmas { busy_timeout_ms }))
         .build(Manager { target })
         .map_err(|e| DbError::Open {

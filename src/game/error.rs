@@ -21,6 +21,10 @@ pub enum GameError {
     RateLimited { retry_after: i64 },
     #[error("the world is paused")]
     Paused,
+    /// Every database connection is taken (or the database is locked): nothing was done, and
+    /// the same request may be sent again a moment later.
+    #[error("the server is busy; try again in {retry_after} seconds")]
+    Busy { retry_after: i64 },
     #[error("database error: {0}")]
     Db(#[from] diesel::result::Error),
     #[error("{0}")]
@@ -44,6 +48,7 @@ impl GameError {
             GameError::Conflict(_) => "conflict",
             GameError::RateLimited { .. } => "rate_limited",
             GameError::Paused => "paused",
+            GameError::Busy { .. } => "unavailable",
             GameError::Db(_) | GameError::Internal(_) => "internal",
         }
     }
@@ -64,6 +69,7 @@ impl GameError {
             GameError::Conflict(_) => 409,
             GameError::RateLimited { .. } => 429,
             GameError::Paused => 409,
+            GameError::Busy { .. } => 503,
             GameError::Db(_) | GameError::Internal(_) => 500,
         }
     }

@@ -22,7 +22,7 @@ fn public_message(e: &GameError) -> String {
 }
 
 fn retry_after(e: &GameError, resp: &mut actix_web::HttpResponseBuilder) {
-    if let GameError::RateLimited { retry_after } = e {
+    if let GameError::RateLimited { retry_after } | GameError::Busy { retry_after } = e {
         resp.insert_header(("Retry-After", retry_after.max(&1).to_string()));
     }
 }

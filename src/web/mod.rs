@@ -54,9 +54,10 @@ impl AppState {
             .map_err(|e| GameError::Internal(format!("database slots closed: {e}")))?;
         let pool = self.pool.clone();
         web::block(move || {
-            let mut conn = pool
-                .get()
-                .map_err(|e| GameError::Internal(format!("no database connection: {e}")))?;
+            let mut conn = pool.get().map_err(|e| {
+                tracing::warn!(error = %e, "no database connection");
+                GameError::Busy { retry_after: 2 }
+            })?;
             f(&mut conn)
         })
         .await

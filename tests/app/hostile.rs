@@ -123,3 +123,27 @@ both!(
         assert_eq!(a.app.count("SELECT COUNT(*) FROM worlds"), worlds + 1);
     }
 );
+
+both!(
+    a_server_out_of_connections_answers_503_with_retry_after,
+    |b| {
+        let app = crate::support::TestApp::spawn_with(
+            b,
+            |s| {
+                s.database.pool_size = 1;
+                s.database.pool_wait_ms = 200;
+            },
+            true,
+        );
+        let mut c = app.client();
+        let held = app.conn();
+        let r = c.get_json("/api/v1/worlds");
+        assert_eq!(r.status, 503, "{}", r.body);
+        assert_eq!(r.code(), "unavailable");
+        assert_eq!(r.header("retry-after"), Some("2"));
+        let page = c.get("/worlds/1");
+        assert_eq!(page.status, 503);
+        drop(held);
+        assert_eq!(c.get_json("/api/v1/worlds").status, 200);
+    }
+);

@@ -96,7 +96,24 @@ pub fn run_tick(
     actor.require_gm()?;
     let kind = TickKind::parse(kind)?;
     worlds::get(conn, world_id)?;
-    let out = ticks::apply_now(conn, rs, world_id, kind)?;
+    // The tick and its audit row are one transaction: both or neither.
+    let out = db::write(conn, |conn| {
+        let out = ticks::apply_now(conn, rs, world_id, kind)?;
+        audit::record(
+            conn,
+            audit::Entry {
+                world_id: Some(world_id),
+                user_id: actor.user_id,
+                action: ("tick").to_string(),
+                target: (kind.as_str()).to_string(),
+                at: None,
+                before: None,
+                after: Some(json!({"turn": out.turn, "season": out.season, "rows": out.rows})),
+                batch: None,
+            },
+        )?;
+        Ok::<_, GameError>(out)
+    })?;
     tracing::info!(
         world = world_id,
         kind = kind.as_str(),
@@ -105,18 +122,5 @@ pub fn run_tick(
         turn = out.turn,
         "manual tick applied"
     );
-    audit::record(
-        conn,
-        audit::Entry {
-            world_id: Some(world_id),
-            user_id: actor.user_id,
-            action: ("tick").to_string(),
-            target: (kind.as_str()).to_string(),
-            at: None,
-            before: None,
-            after: Some(json!({"turn": out.turn, "season": out.season, "rows": out.rows})),
-            batch: None,
-        },
-    )?;
     Ok(out)
 }

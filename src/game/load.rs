@@ -74,10 +74,35 @@ pub fn window(
     points: &[Pos],
     margin: i32,
 ) -> GameResult<(Area, Vec<Placed>)> {
-    let x0 = points.iter().map(|p| p.x).min().unwrap_or(0) - margin;
-    let x1 = points.iter().map(|p| p.x).max().unwrap_or(0) + margin;
-    let y0 = points.iter().map(|p| p.y).min().unwrap_or(0) - margin;
-    let y1 = points.iter().map(|p| p.y).max().unwrap_or(0) + margin;
+    // Clipped to the map: points named by a caller may lie anywhere an i32 reaches.
+    let x0 = (points
+        .iter()
+        .map(|p| p.x)
+        .min()
+        .unwrap_or(0)
+        .saturating_sub(margin))
+    .max(0);
+    let x1 = (points
+        .iter()
+        .map(|p| p.x)
+        .max()
+        .unwrap_or(0)
+        .saturating_add(margin))
+    .min(w.width - 1);
+    let y0 = (points
+        .iter()
+        .map(|p| p.y)
+        .min()
+        .unwrap_or(0)
+        .saturating_sub(margin))
+    .max(0);
+    let y1 = (points
+        .iter()
+        .map(|p| p.y)
+        .max()
+        .unwrap_or(0)
+        .saturating_add(margin))
+    .min(w.height - 1);
     let mut area = worlds::load_area(conn, w, x0, y0, x1, y1)?;
     let placed = companies_in(conn, w.id, x0, y0, x1, y1)?;
     for p in &placed {

@@ -15,8 +15,12 @@ impl Pos {
     }
 
     /// Chebyshev distance: `max(|dx|, |dy|)`.
+    /// Chebyshev distance; saturates at `i32::MAX` for points at the ends of the integers.
     pub fn distance(self, o: Pos) -> i32 {
-        (self.x - o.x).abs().max((self.y - o.y).abs())
+        let d = (i64::from(self.x) - i64::from(o.x))
+            .abs()
+            .max((i64::from(self.y) - i64::from(o.y)).abs());
+        i32::try_from(d).unwrap_or(i32::MAX)
     }
 
     pub fn is_adjacent(self, o: Pos) -> bool {
@@ -110,6 +114,7 @@ mod tests {
 
     #[test]
     fn distance_is_chebyshev() {
+        assert_eq!(Pos::new(i32::MIN, 0).distance(Pos::new(i32::MAX, 0)), i32::MAX);
         assert_eq!(Pos::new(0, 0).distance(Pos::new(3, 1)), 3);
         assert_eq!(Pos::new(2, 7).distance(Pos::new(-1, 3)), 4);
         assert_eq!(Pos::new(4, 4).distance(Pos::new(4, 4)), 0);

@@ -147,3 +147,42 @@ both!(
         assert_eq!(c.get_json("/api/v1/worlds").status, 200);
     }
 );
+
+both!(
+    coordinates_at_the_ends_of_the_integers_are_refused_not_crashed_on,
+    |b| {
+        let a = arena(b);
+        let id = a.raise(&mut a.blue.clone(), "sappers", "Far");
+        a.put(id, 2, 2);
+        let mut web = crate::accounts::player(&a.app, "edgewalker");
+        let ends = [i32::MAX, i32::MIN, i32::MAX - 1, i32::MIN + 1];
+        for &x in &ends {
+            for &y in &ends {
+                for (action, body) in [
+                    ("move", json!({"path": [[x, y]]})),
+                    ("move", json!({"path": [[3, 2], [x, y]]})),
+                    ("move", json!({"to": [x, y]})),
+                    ("bombard", json!({"at": [x, y]})),
+                    ("repair", json!({"at": [x, y]})),
+                    ("build-bridge", json!({"at": [x, y]})),
+                ] {
+                    let r = a.act(&mut a.blue.clone(), id, action, body.clone());
+                    assert!(
+                        (400..500).contains(&r.status),
+                        "{action} {body}: {} {}",
+                        r.status,
+                        r.body
+                    );
+                }
+                let r = a.blue.clone().get_json(&format!(
+                    "/api/v1/worlds/{}/map?x0={x}&y0={y}&x1={y}&y1={x}",
+                    a.world
+                ));
+                assert!(r.status < 500, "map {x} {y}: {}", r.body);
+                let page = web.get(&format!("/worlds/{}?x={x}&y={y}&cell={x},{y}", a.world));
+                assert!(page.status < 500, "page {x} {y}: {}", page.status);
+            }
+        }
+        assert_eq!(a.company(&mut a.blue.clone(), id)["x"], 2);
+    }
+);

@@ -64,6 +64,8 @@ pub struct SecuritySettings {
     pub login_attempts: u32,
     pub login_window_seconds: i64,
     pub trust_forwarded_for: bool,
+    /// Accounts one client address may create per hour.
+    pub registrations_per_hour: u32,
     /// The bearer token `/metrics` asks for; empty: `/metrics` is not served at all.
     pub metrics_token: String,
 }

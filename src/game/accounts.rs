@@ -117,6 +117,24 @@ pub fn dummy_hash() -> &'static str {
     HASH.get_or_init(|| hash_password("not a real password at all").unwrap_or_default())
 }
 
+/// An account checked and with its password hashed: the slow part of registering, done
+/// without holding a database connection.
+pub struct NewAccount {
+    name: String,
+    hash: String,
+}
+
+impl NewAccount {
+    pub fn check(name: &str, password: &str) -> GameResult<NewAccount> {
+        check_username(name)?;
+        check_password(password)?;
+        Ok(NewAccount {
+            name: name.to_string(),
+            hash: hash_password(password)?,
+        })
+    }
+}
+
 /// Creates an account; usernames are unique regardless of case.
 pub fn create_user(
     conn: &mut DbConnection,
@@ -124,9 +142,12 @@ pub fn create_user(
     password: &str,
     role: Role,
 ) -> GameResult<User> {
-    check_username(name)?;
-    check_password(password)?;
-    let hash = hash_password(password)?;
+    insert_user(conn, &NewAccount::check(name, password)?, role)
+}
+
+/// Stores a checked account.
+pub fn insert_user(conn: &mut DbConnection, account: &NewAccount, role: Role) -> GameResult<User> {
+    let (name, hash) = (account.name.as_str(), &account.hash);
     let key = name.to_lowercase();
     db::write(conn, |conn| {
         let taken: i64 = users::table

@@ -114,7 +114,10 @@ mod tests {
 
     #[test]
     fn distance_is_chebyshev() {
-        assert_eq!(Pos::new(i32::MIN, 0).distance(Pos::new(i32::MAX, 0)), i32::MAX);
+        assert_eq!(
+            Pos::new(i32::MIN, 0).distance(Pos::new(i32::MAX, 0)),
+            i32::MAX
+        );
         assert_eq!(Pos::new(0, 0).distance(Pos::new(3, 1)), 3);
         assert_eq!(Pos::new(2, 7).distance(Pos::new(-1, 3)), 4);
         assert_eq!(Pos::new(4, 4).distance(Pos::new(4, 4)), 0);

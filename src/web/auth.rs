@@ -6,7 +6,7 @@ use super::AppState;
 use crate::db::DbConnection;
 use crate::game::access::Actor;
 use crate::game::sessions::{self, Expiry, Session};
-use crate::game::{tokens, GameError, GameResult};
+use crate::game::{accounts, throttle, tokens, GameError, GameResult};
 use actix_web::cookie::{time::Duration as CookieDuration, Cookie, SameSite};
 use actix_web::dev::Payload;
 use actix_web::{web, FromRequest, HttpRequest};
@@ -331,4 +331,36 @@ impl FromRequest for GmViewer {
             Ok(GmViewer(viewer))
         })
     }
+}
+
+/// Registers an account for a client: at most `registrations_per_hour` per address, and the
+/// password hashed while no database connection is held (parallel registrations would
+/// otherwise hold the whole pool for the length of a hash each).
+pub async fn register(
+    state: &AppState,
+    req: &HttpRequest,
+    name: String,
+    password: String,
+) -> GameResult<crate::db::models::User> {
+    let limit = throttle::Limit {
+        attempts: state.config.settings.security.registrations_per_hour,
+        window: 3600,
+    };
+    let bucket = format!("register:{}", client_addr(state, req));
+    let check = bucket.clone();
+    state
+        .db(move |conn| throttle::check_bucket(conn, limit, &check))
+        .await?;
+    let account = state
+        .cpu(move || accounts::NewAccount::check(&name, &password))
+        .await?;
+    state
+        .db(move |conn| {
+            crate::db::write(conn, |conn| {
+                let user = accounts::insert_user(conn, &account, accounts::Role::Player)?;
+                throttle::record(conn, limit, &bucket)?;
+                Ok(user)
+            })
+        })
+        .await
 }

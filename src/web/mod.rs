@@ -41,6 +41,18 @@ impl AppState {
         })
     }
 
+    /// Runs CPU-heavy work (password hashing) in the blocking thread pool, holding no
+    /// database connection.
+    pub async fn cpu<T, F>(&self, f: F) -> GameResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce() -> GameResult<T> + Send + 'static,
+    {
+        web::block(f)
+            .await
+            .map_err(|e| GameError::Internal(format!("blocking task failed: {e}")))?
+    }
+
     /// Runs `f` on a pooled connection in the blocking thread pool (diesel is synchronous).
     pub async fn db<T, F>(&self, f: F) -> GameResult<T>
     where

@@ -186,3 +186,49 @@ both!(
         assert_eq!(a.company(&mut a.blue.clone(), id)["x"], 2);
     }
 );
+
+both!(registrations_are_limited_per_address, |b| {
+    let app =
+        crate::support::TestApp::spawn_with(b, |s| s.security.registrations_per_hour = 3, true);
+    let mut c = app.client();
+    for i in 0..3 {
+        let r = c.post_json(
+            "/api/v1/users",
+            json!({"username": format!("recruit_{i}"), "password": PASSWORD}),
+        );
+        assert_eq!(r.status, 201, "{}", r.body);
+    }
+    // The page and the API count together; refused registrations change nothing.
+    let users = app.count("SELECT COUNT(*) FROM users");
+    let r = c.post_json(
+        "/api/v1/users",
+        json!({"username": "recruit_3", "password": PASSWORD}),
+    );
+    assert_eq!((r.status, r.code()), (429, "rate_limited".to_string()));
+    assert!(r.header("retry-after").is_some());
+    let csrf = c.get("/register").csrf();
+    let r = c.post_form(
+        "/register",
+        &[
+            ("csrf", &csrf),
+            ("username", "recruit_4"),
+            ("password", PASSWORD),
+        ],
+    );
+    assert_eq!(r.status, 429, "{}", r.body);
+    assert_eq!(app.count("SELECT COUNT(*) FROM users"), users);
+    // A refused name does not use up the address's registrations.
+    let app2 =
+        crate::support::TestApp::spawn_with(b, |s| s.security.registrations_per_hour = 1, true);
+    let mut c2 = app2.client();
+    let r = c2.post_json(
+        "/api/v1/users",
+        json!({"username": "x", "password": PASSWORD}),
+    );
+    assert_eq!(r.status, 422);
+    let r = c2.post_json(
+        "/api/v1/users",
+        json!({"username": "valid_name", "password": PASSWORD}),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+});

@@ -1,6 +1,6 @@
 //! `/api/v1/users`, `/api/v1/tokens`, `/api/v1/me`.
 
-use crate::game::accounts::{self, Role};
+use crate::game::accounts;
 use crate::game::throttle::Limit;
 use crate::game::tokens;
 use crate::web::auth::{client_addr, ApiActor};
@@ -20,14 +20,17 @@ pub struct Credentials {
 
 pub async fn register(
     state: web::Data<AppState>,
+    req: HttpRequest,
     body: web::Json<Credentials>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
-    let user = state
-        .db(move |conn| {
-            accounts::create_user(conn, body.username.trim(), &body.password, Role::Player)
-        })
-        .await?;
+    let user = crate::web::auth::register(
+        &state,
+        &req,
+        body.username.trim().to_string(),
+        body.password,
+    )
+    .await?;
     Ok(HttpResponse::Created()
         .json(json!({"id": user.id, "username": user.username, "role": user.role})))
 }

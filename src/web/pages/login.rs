@@ -1,7 +1,7 @@
 //! `/register`, `/login`, `/logout`.
 
 use super::{context, render_with, see_other};
-use crate::game::accounts::{self, Role};
+use crate::game::accounts;
 use crate::game::throttle::Limit;
 use crate::game::{sessions, GameError};
 use crate::web::auth::{clear_session_cookie, client_addr, session_cookie, Viewer};
@@ -111,15 +111,13 @@ async fn start_session(
 
 pub async fn register(
     state: web::Data<AppState>,
+    req: HttpRequest,
     viewer: Viewer,
     form: web::Form<Credentials>,
 ) -> Result<HttpResponse, PageError> {
     viewer.check_csrf(form.csrf.as_deref())?;
     let (name, pw) = (form.username.trim().to_string(), form.password.clone());
-    match state
-        .db(move |conn| accounts::create_user(conn, &name, &pw, Role::Player))
-        .await
-    {
+    match crate::web::auth::register(&state, &req, name, pw).await {
         Ok(user) => start_session(&state, &viewer, user.id, "/").await,
         Err(e @ (GameError::Invalid(_) | GameError::Conflict(_))) => {
             form_again(&state, &viewer, "register.html", &form.username, None, &e)

@@ -63,6 +63,9 @@ pub struct SecuritySettings {
     pub session_absolute_hours: i64,
     pub login_attempts: u32,
     pub login_window_seconds: i64,
+    /// Failed logins on one account, from anywhere, past which only addresses that have not
+    /// failed on it may still try.
+    pub login_account_cap: u32,
     pub trust_forwarded_for: bool,
     /// Accounts one client address may create per hour.
     pub registrations_per_hour: u32,

@@ -205,34 +205,45 @@ pub fn get(conn: &mut DbConnection, id: i32) -> GameResult<User> {
 
 /// Checks credentials under the failed-login throttle. Every refusal says the same thing, so
 /// that the form does not reveal which usernames exist.
-pub fn login(
+/// The first half of a login: the attempt counted (refused with `rate_limited` past the
+/// limits) and the account looked up. The password is checked next, holding no connection.
+pub fn begin_login(
     conn: &mut DbConnection,
-    limit: super::throttle::Limit,
+    limits: super::throttle::LoginLimits,
     name: &str,
-    password: &str,
     addr: &str,
-) -> GameResult<User> {
-    super::throttle::check(conn, limit, name, addr)?;
-    let user = find_by_name(conn, name)?;
-    let ok = match &user {
+) -> GameResult<(Option<User>, super::throttle::Reservation)> {
+    let reservation = super::throttle::reserve(conn, limits, name, addr)?;
+    Ok((find_by_name(conn, name)?, reservation))
+}
+
+/// Whether `password` is the account's; as slow for an unknown account as for a known one.
+pub fn password_matches(user: Option<&User>, password: &str) -> bool {
+    match user {
         Some(u) => verify_password(password, &u.password_hash),
         None => {
             verify_password(password, dummy_hash());
             false
         }
-    };
+    }
+}
+
+/// The second half: a wrong password stays counted; a right one is forgiven.
+pub fn finish_login(
+    conn: &mut DbConnection,
+    user: Option<User>,
+    matched: bool,
+    reservation: super::throttle::Reservation,
+) -> GameResult<User> {
     match user {
-        Some(u) if ok => {
+        Some(u) if matched => {
             if u.banned {
                 return Err(GameError::Forbidden("this account is banned".into()));
             }
-            super::throttle::clear_account(conn, name)?;
+            super::throttle::succeeded(conn, reservation)?;
             Ok(u)
         }
-        _ => {
-            super::throttle::fail(conn, limit, name, addr)?;
-            Err(GameError::Unauthorized("wrong username or password".into()))
-        }
+        _ => Err(GameError::Unauthorized("wrong username or password".into())),
     }
 }
 

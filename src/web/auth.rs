@@ -364,3 +364,33 @@ pub async fn register(
         })
         .await
 }
+
+/// Logs a client in with a name and password: the attempt is counted first (per account and
+/// address, per address, per account), then the password is checked while no database
+/// connection is held.
+pub async fn login(
+    state: &AppState,
+    req: &HttpRequest,
+    name: String,
+    password: String,
+) -> GameResult<crate::db::models::User> {
+    let s = &state.config.settings.security;
+    let limits = throttle::LoginLimits {
+        attempts: s.login_attempts,
+        account_cap: s.login_account_cap,
+        window: s.login_window_seconds,
+    };
+    let addr = client_addr(state, req);
+    let (user, reservation) = state
+        .db(move |conn| accounts::begin_login(conn, limits, &name, &addr))
+        .await?;
+    let (user, matched) = state
+        .cpu(move || {
+            let matched = accounts::password_matches(user.as_ref(), &password);
+            Ok((user, matched))
+        })
+        .await?;
+    state
+        .db(move |conn| accounts::finish_login(conn, user, matched, reservation))
+        .await
+}

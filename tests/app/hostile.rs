@@ -232,3 +232,99 @@ both!(registrations_are_limited_per_address, |b| {
     );
     assert_eq!(r.status, 201, "{}", r.body);
 });
+
+both!(an_attacker_cannot_lock_a_player_out_of_their_account, |b| {
+    let app = crate::support::TestApp::spawn_with(
+        b,
+        |s| {
+            s.security.trust_forwarded_for = true;
+            s.security.login_account_cap = 3;
+        },
+        true,
+    );
+    let _ = crate::accounts::player(&app, "victim");
+    let from = |addr: &str| {
+        let mut c = app.client();
+        c.forwarded_for = Some(addr.into());
+        c
+    };
+    let guess = |c: &mut crate::support::Client, password: &str| {
+        c.post_json(
+            "/api/v1/tokens",
+            json!({"username": "victim", "password": password}),
+        )
+    };
+    // Guesses from four addresses put the account over its cap.
+    for i in 1..=4 {
+        let r = guess(&mut from(&format!("192.0.2.{i}")), "wrong password!");
+        assert_eq!(r.status, 401, "{}", r.body);
+    }
+    // An address that has failed on it is shut out at once; a new one gets one guess.
+    let r = guess(&mut from("192.0.2.1"), "wrong password!");
+    assert_eq!((r.status, r.code()), (429, "rate_limited".to_string()));
+    let mut fresh = from("192.0.2.9");
+    assert_eq!(guess(&mut fresh, "wrong password!").status, 401);
+    assert_eq!(guess(&mut fresh, "wrong password!").status, 429);
+    // The owner, from an address of their own, still gets in with the right password.
+    let r = guess(&mut from("198.51.100.7"), PASSWORD);
+    assert_eq!(r.status, 201, "{}", r.body);
+    // Five failures from one address on one account shut that pair out, whatever the cap.
+    let relaxed =
+        crate::support::TestApp::spawn_with(b, |s| s.security.trust_forwarded_for = true, true);
+    let _ = crate::accounts::player(&relaxed, "victim");
+    let mut one = relaxed.client();
+    one.forwarded_for = Some("192.0.2.77".into());
+    for _ in 0..5 {
+        let r = one.post_json(
+            "/api/v1/tokens",
+            json!({"username": "victim", "password": "wrong password!"}),
+        );
+        assert_eq!(r.status, 401);
+    }
+    let r = one.post_json(
+        "/api/v1/tokens",
+        json!({"username": "victim", "password": PASSWORD}),
+    );
+    assert_eq!(
+        r.status, 429,
+        "even the right password waits on that address"
+    );
+    let mut other = relaxed.client();
+    other.forwarded_for = Some("198.51.100.8".into());
+    let r = other.post_json(
+        "/api/v1/tokens",
+        json!({"username": "victim", "password": PASSWORD}),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+});
+
+both!(parallel_guesses_cannot_slip_under_the_limit, |b| {
+    let app = crate::support::TestApp::spawn(b);
+    let _ = crate::accounts::player(&app, "target");
+    let barrier = std::sync::Arc::new(std::sync::Barrier::new(12));
+    let handles: Vec<_> = (0..12)
+        .map(|_| {
+            let mut c = app.client();
+            let barrier = barrier.clone();
+            std::thread::spawn(move || {
+                barrier.wait();
+                c.post_json(
+                    "/api/v1/tokens",
+                    json!({"username": "target", "password": "wrong password!"}),
+                )
+                .status
+            })
+        })
+        .collect();
+    let statuses: Vec<u16> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+    assert_eq!(
+        statuses.iter().filter(|s| **s == 401).count(),
+        5,
+        "{statuses:?}"
+    );
+    assert_eq!(
+        statuses.iter().filter(|s| **s == 429).count(),
+        7,
+        "{statuses:?}"
+    );
+});

@@ -1,9 +1,7 @@
 //! `/api/v1/users`, `/api/v1/tokens`, `/api/v1/me`.
 
-use crate::game::accounts;
-use crate::game::throttle::Limit;
 use crate::game::tokens;
-use crate::web::auth::{client_addr, ApiActor};
+use crate::web::auth::ApiActor;
 use crate::web::error::ApiError;
 use crate::web::AppState;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -42,15 +40,15 @@ pub async fn create_token(
     body: web::Json<Credentials>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
-    let s = &state.config.settings.security;
-    let limit = Limit {
-        attempts: s.login_attempts,
-        window: s.login_window_seconds,
-    };
-    let addr = client_addr(&state, &req);
+    let user = crate::web::auth::login(
+        &state,
+        &req,
+        body.username.trim().to_string(),
+        body.password,
+    )
+    .await?;
     let (id, token) = state
         .db(move |conn| {
-            let user = accounts::login(conn, limit, body.username.trim(), &body.password, &addr)?;
             let name = if body.name.trim().is_empty() {
                 "api"
             } else {

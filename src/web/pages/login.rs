@@ -1,10 +1,8 @@
 //! `/register`, `/login`, `/logout`.
 
 use super::{context, render_with, see_other};
-use crate::game::accounts;
-use crate::game::throttle::Limit;
 use crate::game::{sessions, GameError};
-use crate::web::auth::{clear_session_cookie, client_addr, session_cookie, Viewer};
+use crate::web::auth::{clear_session_cookie, session_cookie, Viewer};
 use crate::web::error::PageError;
 use crate::web::AppState;
 use actix_web::http::StatusCode;
@@ -133,17 +131,8 @@ pub async fn login(
     form: web::Form<Credentials>,
 ) -> Result<HttpResponse, PageError> {
     viewer.check_csrf(form.csrf.as_deref())?;
-    let s = &state.config.settings.security;
-    let limit = Limit {
-        attempts: s.login_attempts,
-        window: s.login_window_seconds,
-    };
-    let addr = client_addr(&state, &req);
     let (name, pw) = (form.username.trim().to_string(), form.password.clone());
-    match state
-        .db(move |conn| accounts::login(conn, limit, &name, &pw, &addr))
-        .await
-    {
+    match crate::web::auth::login(&state, &req, name, pw).await {
         Ok(user) => start_session(&state, &viewer, user.id, safe_next(form.next.as_deref())).await,
         Err(
             e @ (GameError::Unauthorized(_)

@@ -12,6 +12,8 @@ pub struct Client {
     agent: Agent,
     pub cookies: BTreeMap<String, String>,
     pub bearer: Option<String>,
+    /// Sent as `X-Forwarded-For` by `json` (for servers that trust a proxy).
+    pub forwarded_for: Option<String>,
 }
 
 #[derive(Debug)]
@@ -72,6 +74,7 @@ impl Client {
             base: base.to_string(),
             agent,
             cookies: BTreeMap::new(),
+            forwarded_for: None,
             bearer: None,
         }
     }
@@ -157,6 +160,7 @@ impl Client {
         let text = body.map(|b| b.to_string()).unwrap_or_default();
         let cookie = self.cookie_header();
         let bearer = self.bearer.clone().map(|t| format!("Bearer {t}"));
+        let forwarded = self.forwarded_for.clone();
         macro_rules! headers {
             ($req:expr) => {{
                 let mut req = $req.header("Content-Type", "application/json");
@@ -165,6 +169,9 @@ impl Client {
                 }
                 if !cookie.is_empty() {
                     req = req.header("Cookie", &cookie);
+                }
+                if let Some(f) = &forwarded {
+                    req = req.header("X-Forwarded-For", f);
                 }
                 req
             }};

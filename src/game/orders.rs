@@ -52,6 +52,12 @@ pub fn execute(
     company_id: i32,
     order: Order,
 ) -> GameResult<Outcome> {
+    // The search for a path (bounded by the window it reads) runs before the write lock is
+    // taken; the move itself checks the path again under the lock, as any path sent.
+    let order = match order {
+        Order::MoveTo(to) => Order::MovePath(preview_move(conn, rs, actor, company_id, to)?.0),
+        other => other,
+    };
     db::write(conn, |conn| {
         let (company, player, w) = access::own_company_and_world(conn, actor, company_id)?;
         if w.paused {
@@ -71,6 +77,7 @@ pub fn execute(
         };
         let (event, report) = match order {
             Order::MovePath(path) => ctx.move_along(conn, path)?,
+            // Turned into a path before the lock, above.
             Order::MoveTo(to) => {
                 let (path, _) = ctx.path_to(conn, to)?;
                 ctx.move_along(conn, path)?

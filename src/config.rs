@@ -48,6 +48,10 @@ pub struct SchedulerSettings {
     pub season: String,
     pub max_catch_up: Option<u32>,
     pub poll_ms: u64,
+    /// How often the scheduler purges what has outlived its use, in minutes.
+    pub purge_every_minutes: u64,
+    /// Events (and so reports) older than this many days are purged; 0 keeps them forever.
+    pub keep_events_days: i64,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -71,6 +75,8 @@ pub struct SecuritySettings {
     pub registrations_per_hour: u32,
     /// The bearer token `/metrics` asks for; empty: `/metrics` is not served at all.
     pub metrics_token: String,
+    /// API tokens stop working this many days after they were made; 0: they never expire.
+    pub api_token_days: i64,
 }
 
 /// Everything the server needs from its configuration directory.

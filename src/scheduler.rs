@@ -143,11 +143,31 @@ pub fn start(pool: Pool, config: Arc<Config>) -> SchedulerHandle {
     let thread = std::thread::Builder::new()
         .name("scheduler".into())
         .spawn(move || {
+            let purge_every =
+                Duration::from_secs(config.settings.scheduler.purge_every_minutes.max(1) * 60);
+            let mut last_purge: Option<std::time::Instant> = None;
             while !flag.load(Ordering::SeqCst) {
                 match pool.get() {
                     Ok(mut conn) => {
                         if let Err(e) = run_once(&mut conn, &config, crate::db::now()) {
                             tracing::error!(error = %e, "scheduler pass failed");
+                        }
+                        if last_purge.is_none_or(|t| t.elapsed() >= purge_every) {
+                            last_purge = Some(std::time::Instant::now());
+                            match crate::game::retention::purge(
+                                &mut conn,
+                                &config,
+                                crate::db::now(),
+                            ) {
+                                Ok(p) => tracing::info!(
+                                    sessions = p.sessions,
+                                    tokens = p.tokens,
+                                    throttle = p.throttle,
+                                    events = p.events,
+                                    "purged"
+                                ),
+                                Err(e) => tracing::error!(error = %e, "purge failed"),
+                            }
                         }
                     }
                     Err(e) => tracing::error!(error = %e, "scheduler: no database connection"),

@@ -15,6 +15,7 @@ pub mod mapfile;
 pub mod orders;
 pub mod play;
 pub mod reports;
+pub mod retention;
 pub mod sessions;
 pub mod sketch;
 pub mod throttle;

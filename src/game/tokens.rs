@@ -74,21 +74,34 @@ pub fn revoke(conn: &mut DbConnection, user_id: i32, token_id: i32) -> GameResul
     Ok(())
 }
 
-/// The user behind a bearer secret, if the token exists and the user is not banned.
-pub fn authenticate(conn: &mut DbConnection, secret: &str) -> GameResult<Option<User>> {
+/// The user behind a bearer secret, if the token exists, was made after `made_after` (tokens
+/// expire when set), and the user is not banned.
+pub fn authenticate(
+    conn: &mut DbConnection,
+    secret: &str,
+    made_after: Option<i64>,
+) -> GameResult<Option<User>> {
     if !secret.starts_with(PREFIX) || secret.len() > 100 {
         return Ok(None);
     }
     let hash = sha256_hex(secret);
-    let found: Option<(i32, Option<i64>, User)> = api_tokens::table
+    let found: Option<(i32, i64, Option<i64>, User)> = api_tokens::table
         .inner_join(users::table)
         .filter(api_tokens::token_hash.eq(&hash))
-        .select((api_tokens::id, api_tokens::last_used_at, User::as_select()))
+        .select((
+            api_tokens::id,
+            api_tokens::created_at,
+            api_tokens::last_used_at,
+            User::as_select(),
+        ))
         .first(conn)
         .optional()?;
-    let Some((id, last_used, user)) = found else {
+    let Some((id, created, last_used, user)) = found else {
         return Ok(None);
     };
+    if made_after.is_some_and(|t| created < t) {
+        return Ok(None);
+    }
     if user.banned {
         return Ok(None);
     }

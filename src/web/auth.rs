@@ -197,7 +197,11 @@ fn no_credentials() -> GameError {
 /// `ViewerCookies`): a bearer token, or the site's own scripts' session cookie with the
 /// session's CSRF token in `X-CSRF-Token`, which other sites cannot send.
 pub enum ApiCredentials {
-    Bearer(String),
+    Bearer {
+        secret: String,
+        /// Tokens made before this instant have expired (None: tokens never expire).
+        made_after: Option<i64>,
+    },
     Session {
         token: String,
         csrf_sent: String,
@@ -214,7 +218,10 @@ impl ApiCredentials {
             .and_then(|h| h.to_str().ok())
             .unwrap_or("");
         if let Some(secret) = header.strip_prefix("Bearer ") {
-            return ApiCredentials::Bearer(secret.trim().to_string());
+            return ApiCredentials::Bearer {
+                secret: secret.trim().to_string(),
+                made_after: crate::game::retention::token_cutoff(&state.config, crate::db::now()),
+            };
         }
         match req.cookie(&cookie_name(state, SESSION)) {
             Some(c) => ApiCredentials::Session {
@@ -234,12 +241,14 @@ impl ApiCredentials {
     /// The actor these credentials stand for, or `unauthorized` / `forbidden`.
     pub fn resolve(self, conn: &mut DbConnection) -> GameResult<Actor> {
         match self {
-            ApiCredentials::Bearer(secret) => match tokens::authenticate(conn, &secret)? {
-                Some(u) => Ok(Actor::of(&u)),
-                None => Err(GameError::Unauthorized(
-                    "this API token is not valid".into(),
-                )),
-            },
+            ApiCredentials::Bearer { secret, made_after } => {
+                match tokens::authenticate(conn, &secret, made_after)? {
+                    Some(u) => Ok(Actor::of(&u)),
+                    None => Err(GameError::Unauthorized(
+                        "this API token is not valid".into(),
+                    )),
+                }
+            }
             ApiCredentials::Session {
                 token,
                 csrf_sent,

@@ -328,3 +328,58 @@ both!(parallel_guesses_cannot_slip_under_the_limit, |b| {
         "{statuses:?}"
     );
 });
+
+both!(what_outlives_its_use_is_purged_and_old_tokens_expire, |b| {
+    let a = crate::support::TestApp::spawn_with(b, |s| s.security.api_token_days = 30, true);
+    let mut api = crate::accounts::api_player(&a, "keeper");
+    let _web = crate::accounts::player(&a, "stayer");
+    assert_eq!(api.get_json("/api/v1/me").status, 200);
+    let exec = |sql: &str| {
+        diesel::RunQueryDsl::execute(diesel::sql_query(sql), &mut a.conn()).unwrap();
+    };
+    let now = grognard::db::now();
+    // One of each kind made long ago, next to fresh ones.
+    let user = a.count("SELECT CAST(MIN(id) AS BIGINT) AS n FROM users");
+    exec(&format!(
+        "INSERT INTO sessions (id, user_id, csrf_token, created_at, last_seen_at) VALUES ('old', {user}, 'x', {}, {})",
+        now - 40 * 86_400,
+        now - 40 * 86_400
+    ));
+    exec(&format!(
+        "INSERT INTO login_failures (bucket, at) VALUES ('addr:old', {})",
+        now - 7200
+    ));
+    exec(&format!(
+        "INSERT INTO events (world_id, turn, at, kind, summary, data) VALUES (1, 0, {}, 'move', 'old', '{{}}')",
+        now - 400 * 86_400
+    ));
+    exec(&format!(
+        "INSERT INTO events (world_id, turn, at, kind, summary, data) VALUES (1, 0, {now}, 'move', 'new', '{{}}')"
+    ));
+    let sessions = a.count("SELECT COUNT(*) FROM sessions");
+    let purged = grognard::game::retention::purge(&mut a.conn(), &a.config, now).unwrap();
+    assert_eq!(
+        (
+            purged.sessions,
+            purged.tokens,
+            purged.throttle,
+            purged.events
+        ),
+        (1, 0, 1, 1)
+    );
+    assert_eq!(a.count("SELECT COUNT(*) FROM sessions"), sessions - 1);
+    assert_eq!(
+        a.count("SELECT COUNT(*) FROM events WHERE summary = 'new'"),
+        1
+    );
+    // A token older than api_token_days stops working, then is purged.
+    exec(&format!(
+        "UPDATE api_tokens SET created_at = {}",
+        now - 31 * 86_400
+    ));
+    let r = api.get_json("/api/v1/me");
+    assert_eq!((r.status, r.code()), (401, "unauthorized".to_string()));
+    let purged = grognard::game::retention::purge(&mut a.conn(), &a.config, now).unwrap();
+    assert_eq!(purged.tokens, 1);
+    assert_eq!(a.count("SELECT COUNT(*) FROM api_tokens"), 0);
+});

@@ -13,4 +13,5 @@ mod hostile;
 mod hot_paths;
 mod pages;
 mod play;
+mod routes;
 mod time;

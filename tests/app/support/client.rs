@@ -194,6 +194,34 @@ impl Client {
         self.json("GET", path, None)
     }
 
+    /// Any method with raw bytes and a content type, with the bearer token and cookies (for
+    /// hostile-input tests).
+    pub fn raw(&mut self, method: &str, path: &str, content_type: &str, body: &[u8]) -> Resp {
+        let uri = self.url(path);
+        let cookie = self.cookie_header();
+        let bearer = self.bearer.clone().map(|t| format!("Bearer {t}"));
+        macro_rules! headers {
+            ($req:expr) => {{
+                let mut req = $req.header("Content-Type", content_type);
+                if let Some(b) = &bearer {
+                    req = req.header("Authorization", b);
+                }
+                if !cookie.is_empty() {
+                    req = req.header("Cookie", &cookie);
+                }
+                req
+            }};
+        }
+        let r = match method {
+            "GET" => headers!(self.agent.get(&uri)).call(),
+            "DELETE" => headers!(self.agent.delete(&uri)).call(),
+            "PUT" => headers!(self.agent.put(&uri)).send(body),
+            "PATCH" => headers!(self.agent.patch(&uri)).send(body),
+            _ => headers!(self.agent.post(&uri)).send(body),
+        };
+        self.finish(r)
+    }
+
     /// Sends raw bytes with a content type (for malformed-input tests).
     pub fn post_raw(&mut self, path: &str, content_type: &str, body: &str) -> Resp {
         let mut req = self

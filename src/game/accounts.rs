@@ -183,6 +183,17 @@ pub fn insert_user(conn: &mut DbConnection, account: &NewAccount, role: Role) ->
     })
 }
 
+/// Sets a new password hash (checked and hashed beforehand with `NewAccount::check`-like
+/// care, off the connection) and ends every session of the account.
+pub fn set_password(conn: &mut DbConnection, user_id: i32, hash: &str) -> GameResult<()> {
+    db::write(conn, |conn| {
+        diesel::update(users::table.find(user_id))
+            .set(users::password_hash.eq(hash))
+            .execute(conn)?;
+        super::sessions::delete_all(conn, user_id)
+    })
+}
+
 pub fn find_by_name(conn: &mut DbConnection, name: &str) -> GameResult<Option<User>> {
     if check_username(name).is_err() {
         return Ok(None);

@@ -25,6 +25,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             web::post().to(pages::account::create_token),
         )
         .route(
+            "/account/password",
+            web::post().to(pages::account::change_password),
+        )
+        .route(
             "/account/tokens/{id}/revoke",
             web::post().to(pages::account::revoke_token),
         )

@@ -457,3 +457,42 @@ both!(login_follows_only_paths_of_this_site, |b| {
         assert_eq!(r.header("location"), Some(expected), "{next:?}");
     }
 });
+
+both!(
+    a_player_changes_their_password_and_other_sessions_end,
+    |b| {
+        let app = TestApp::spawn(b);
+        let mut c = player(&app, "soult");
+        let mut other = app.client();
+        assert_eq!(login(&mut other, "soult", PASSWORD).status, 303);
+        let change = |c: &mut Client, current: &str, new: &str| {
+            let csrf = c.get("/account").csrf();
+            c.post_form(
+                "/account/password",
+                &[("csrf", &csrf), ("current", current), ("new", new)],
+            )
+        };
+        let r = change(&mut c, "not my password", "a new password 1");
+        assert_eq!(r.status, 401);
+        assert!(r.body.contains("the current password is not right"));
+        let r = change(&mut c, PASSWORD, "short");
+        assert_eq!(r.status, 422);
+        assert!(r.body.contains("at least 10 characters"), "{}", r.body);
+        // Without the form's token, nothing happens.
+        let r = c.post_form(
+            "/account/password",
+            &[("current", PASSWORD), ("new", "a new password 1")],
+        );
+        assert_eq!(r.status, 403);
+        let r = change(&mut c, PASSWORD, "a new password 1");
+        assert_eq!(r.status, 303, "{}", r.body);
+        assert_eq!(r.header("location"), Some("/account?changed=1"));
+        let page = c.get("/account?changed=1");
+        assert_eq!(page.status, 200, "this browser keeps a fresh session");
+        assert!(page.body.contains("Your password has changed"));
+        assert_eq!(other.get("/account").status, 303, "the other session ended");
+        let mut fresh = app.client();
+        assert_eq!(login(&mut fresh, "soult", PASSWORD).status, 401);
+        assert_eq!(login(&mut fresh, "soult", "a new password 1").status, 303);
+    }
+);

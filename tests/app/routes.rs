@@ -26,6 +26,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("POST", "/logout"),
     ("GET", "/account"),
     ("POST", "/account/tokens"),
+    ("POST", "/account/password"),
     ("POST", "/account/tokens/{id}/revoke"),
     ("GET", "/admin/users"),
     ("POST", "/admin/users/{id}"),

@@ -1,10 +1,12 @@
-//! `/account`: the player's API tokens, created (shown once) and revoked here.
+//! `/account`: the player's API tokens, created (shown once) and revoked here, and the
+//! password.
 
 use super::{page, see_other};
-use crate::game::tokens;
-use crate::web::auth::Viewer;
+use crate::game::{accounts, sessions, tokens, GameError};
+use crate::web::auth::{session_cookie, Viewer};
 use crate::web::error::PageError;
 use crate::web::AppState;
+use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
 
@@ -20,10 +22,27 @@ pub struct CsrfOnly {
     pub csrf: Option<String>,
 }
 
+#[derive(Deserialize)]
+pub struct PasswordForm {
+    pub csrf: Option<String>,
+    #[serde(default)]
+    pub current: String,
+    #[serde(default)]
+    pub new: String,
+}
+
+/// What the page says after a form: a new token, or how the password change went.
+#[derive(Default)]
+struct Notice {
+    created: Option<String>,
+    flash: Option<String>,
+    error: Option<String>,
+}
+
 async fn show(
     state: &AppState,
     viewer: &Viewer,
-    created: Option<String>,
+    notice: Notice,
 ) -> Result<HttpResponse, PageError> {
     let actor = viewer.require()?;
     let list = state
@@ -31,12 +50,79 @@ async fn show(
         .await?;
     Ok(page(state, viewer, "account.html", |ctx| {
         ctx.insert("tokens", &list);
-        ctx.insert("created", &created);
+        ctx.insert("created", &notice.created);
+        ctx.insert("flash", &notice.flash);
+        ctx.insert("error", &notice.error);
     })?)
 }
 
-pub async fn index(state: web::Data<AppState>, viewer: Viewer) -> Result<HttpResponse, PageError> {
-    show(&state, &viewer, None).await
+#[derive(Deserialize)]
+pub struct AccountQuery {
+    pub changed: Option<String>,
+}
+
+pub async fn index(
+    state: web::Data<AppState>,
+    viewer: Viewer,
+    q: web::Query<AccountQuery>,
+) -> Result<HttpResponse, PageError> {
+    let notice = Notice {
+        flash: q.changed.as_ref().map(|_| {
+            "Your password has changed; every other session of your account has ended.".into()
+        }),
+        ..Notice::default()
+    };
+    show(&state, &viewer, notice).await
+}
+
+/// Changes the password: the current one first, then the new one hashed (neither while a
+/// database connection is held); every session of the account ends, and this browser gets a
+/// fresh one.
+pub async fn change_password(
+    state: web::Data<AppState>,
+    viewer: Viewer,
+    form: web::Form<PasswordForm>,
+) -> Result<HttpResponse, PageError> {
+    let actor = viewer.require()?;
+    viewer.check_csrf(form.csrf.as_deref())?;
+    let form = form.into_inner();
+    let uid = actor.user_id;
+    let user = state.db(move |conn| accounts::get(conn, uid)).await?;
+    let checked = state
+        .cpu(move || {
+            if !accounts::password_matches(Some(&user), &form.current) {
+                return Err(GameError::Unauthorized(
+                    "the current password is not right".into(),
+                ));
+            }
+            accounts::check_password(&form.new)?;
+            accounts::hash_password(&form.new)
+        })
+        .await;
+    let hash = match checked {
+        Ok(h) => h,
+        Err(e @ (GameError::Unauthorized(_) | GameError::Invalid(_))) => {
+            let notice = Notice {
+                error: Some(e.to_string()),
+                ..Notice::default()
+            };
+            let mut resp = show(&state, &viewer, notice).await?;
+            *resp.status_mut() =
+                StatusCode::from_u16(e.status()).unwrap_or(StatusCode::BAD_REQUEST);
+            return Ok(resp);
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let token = state
+        .db(move |conn| {
+            accounts::set_password(conn, uid, &hash)?;
+            sessions::create(conn, uid)
+        })
+        .await?;
+    Ok(HttpResponse::SeeOther()
+        .cookie(session_cookie(&state, token))
+        .insert_header(("Location", "/account?changed=1"))
+        .finish())
 }
 
 pub async fn create_token(
@@ -50,7 +136,11 @@ pub async fn create_token(
     let (_, secret) = state
         .db(move |conn| tokens::create(conn, actor.user_id, &name))
         .await?;
-    show(&state, &viewer, Some(secret)).await
+    let notice = Notice {
+        created: Some(secret),
+        ..Notice::default()
+    };
+    show(&state, &viewer, notice).await
 }
 
 pub async fn revoke_token(

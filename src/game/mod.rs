@@ -12,6 +12,7 @@ pub mod generate;
 pub mod gm;
 pub mod load;
 pub mod mapfile;
+pub mod order_input;
 pub mod orders;
 pub mod play;
 pub mod reports;

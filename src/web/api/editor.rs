@@ -117,7 +117,7 @@ pub async fn spawn(
 ) -> Result<HttpResponse, ApiError> {
     let (w, nation) = path.into_inner();
     actor.require_gm()?;
-    let at = super::play::pos(body.get("at").unwrap_or(&Value::Null), "at")?;
+    let at = crate::game::order_input::cell(body.get("at").unwrap_or(&Value::Null), "at")?;
     let n = state
         .db(move |conn| editor::set_spawn(conn, &actor, w, &nation, at))
         .await?;

@@ -1,8 +1,7 @@
 //! The player's API: joining, raising, orders, the map, events, nations and regiments.
 
-use crate::game::orders::{self, Order};
 use crate::game::{access, play, reports, views, worlds, GameError};
-use crate::rules::Pos;
+use crate::game::{order_input, orders};
 use crate::web::api::OptionalJson;
 use crate::web::auth::{ApiActor, ApiCredentials};
 use crate::web::error::ApiError;
@@ -76,78 +75,6 @@ pub async fn company(
     Ok(HttpResponse::Ok().json(view))
 }
 
-pub fn pos(v: &Value, what: &str) -> Result<Pos, GameError> {
-    let bad = || GameError::Invalid(format!("{what} is a cell [x, y]"));
-    let a = v.as_array().ok_or_else(bad)?;
-    match a.as_slice() {
-        [x, y] => {
-            let x = x
-                .as_i64()
-                .filter(|x| i32::try_from(*x).is_ok())
-                .ok_or_else(bad)?;
-            let y = y
-                .as_i64()
-                .filter(|y| i32::try_from(*y).is_ok())
-                .ok_or_else(bad)?;
-            Ok(Pos::new(x as i32, y as i32))
-        }
-        _ => Err(bad()),
-    }
-}
-
-fn field<'a>(body: &'a Value, name: &str) -> Result<&'a Value, GameError> {
-    body.get(name)
-        .ok_or_else(|| GameError::Invalid(format!("`{name}` is missing")))
-}
-
-fn int(body: &Value, name: &str) -> Result<i32, GameError> {
-    field(body, name)?
-        .as_i64()
-        .and_then(|v| i32::try_from(v).ok())
-        .ok_or_else(|| GameError::Invalid(format!("`{name}` must be a whole number")))
-}
-
-/// Reads an order from an action name and its JSON body.
-pub fn order_of(action: &str, body: &Value) -> Result<Order, GameError> {
-    Ok(match action {
-        "move" => match (body.get("path"), body.get("to")) {
-            (Some(p), None) => {
-                let steps = p.as_array().ok_or_else(|| {
-                    GameError::Invalid("path is a list of cells [[x, y], …]".into())
-                })?;
-                Order::MovePath(
-                    steps
-                        .iter()
-                        .map(|s| pos(s, "each step"))
-                        .collect::<Result<_, _>>()?,
-                )
-            }
-            (None, Some(to)) => Order::MoveTo(pos(to, "to")?),
-            _ => return Err(GameError::Invalid("send either `path` or `to`".into())),
-        },
-        "volley" => Order::Volley {
-            target: int(body, "target")?,
-        },
-        "melee" => Order::Melee {
-            target: int(body, "target")?,
-        },
-        "bombard" => Order::Bombard {
-            at: pos(field(body, "at")?, "at")?,
-        },
-        "build-bridge" => Order::BuildBridge {
-            at: pos(field(body, "at")?, "at")?,
-        },
-        "repair" => Order::Repair {
-            at: pos(field(body, "at")?, "at")?,
-        },
-        "heal" => Order::Heal,
-        "reinforce" => Order::Reinforce {
-            men: int(body, "men")?,
-        },
-        other => return Err(GameError::NotFound(format!("no action `{other}`"))),
-    })
-}
-
 pub async fn act(
     state: web::Data<AppState>,
     who: ApiCredentials,
@@ -160,7 +87,7 @@ pub async fn act(
     let out = state
         .db(move |conn| {
             let actor = who.resolve(conn)?;
-            let order = order_of(&action, &body)?;
+            let order = order_input::parse(&action, &body)?;
             orders::execute(conn, &st.config.rules, &actor, id, order)
         })
         .await?;
@@ -317,7 +244,7 @@ pub async fn set_headquarters(
     body: web::Json<Value>,
 ) -> Result<HttpResponse, ApiError> {
     let (wid, rid) = path.into_inner();
-    let at = pos(field(&body, "at")?, "at")?;
+    let at = order_input::cell(body.get("at").unwrap_or(&Value::Null), "at")?;
     let st = state.clone();
     let r = state
         .db(move |conn| play::set_headquarters(conn, &st.config.rules, &actor, wid, rid, at))

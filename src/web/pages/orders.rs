@@ -1,11 +1,9 @@
 //! The form posts of the game pages: joining, raising, company orders and regiments. They go
 //! through the same `game::` functions as the API, then redirect to the page with the report.
 
-use super::world::parse_cell;
 use super::{context, render_with, see_other};
-use crate::game::orders::{self, Order};
+use crate::game::{order_input, orders};
 use crate::game::{play, GameError};
-use crate::rules::Pos;
 use crate::web::auth::Viewer;
 use crate::web::error::PageError;
 use crate::web::AppState;
@@ -37,59 +35,23 @@ fn with_report(back: &str, event: i32) -> String {
     format!("{back}{sep}report={event}")
 }
 
-fn cell(field: Option<&str>, what: &str) -> Result<Pos, GameError> {
-    field
-        .and_then(parse_cell)
-        .ok_or_else(|| GameError::Invalid(format!("give {what} as x,y")))
-}
-
-fn number(field: Option<&str>, what: &str) -> Result<i32, GameError> {
-    field
-        .and_then(|s| s.trim().parse().ok())
-        .ok_or_else(|| GameError::Invalid(format!("give {what} as a whole number")))
-}
-
-/// Reads an order from a form: `to` or `path` (cells `x,y` separated by spaces or `;`),
-/// `target` (a company id), `at` (`x,y`), `men`.
-pub fn order_of(action: &str, f: &OrderForm) -> Result<Order, GameError> {
-    Ok(match action {
-        "move" => match (
-            f.path.as_deref().map(str::trim).filter(|p| !p.is_empty()),
-            f.to.as_deref().filter(|t| !t.trim().is_empty()),
-        ) {
-            (Some(p), _) => Order::MovePath(
-                p.split(|c: char| c == ';' || c.is_whitespace())
-                    .filter(|s| !s.is_empty())
-                    .map(|s| {
-                        parse_cell(s)
-                            .ok_or_else(|| GameError::Invalid(format!("`{s}` is not a cell x,y")))
-                    })
-                    .collect::<Result<_, _>>()?,
-            ),
-            (None, Some(t)) => Order::MoveTo(cell(Some(t), "the destination")?),
-            (None, None) => return Err(GameError::Invalid("give a destination or a path".into())),
-        },
-        "volley" => Order::Volley {
-            target: number(f.target.as_deref(), "the target")?,
-        },
-        "melee" => Order::Melee {
-            target: number(f.target.as_deref(), "the target")?,
-        },
-        "bombard" => Order::Bombard {
-            at: cell(f.at.as_deref(), "the cell")?,
-        },
-        "build-bridge" => Order::BuildBridge {
-            at: cell(f.at.as_deref(), "the cell")?,
-        },
-        "repair" => Order::Repair {
-            at: cell(f.at.as_deref(), "the cell")?,
-        },
-        "heal" => Order::Heal,
-        "reinforce" => Order::Reinforce {
-            men: number(f.men.as_deref(), "the number of men")?,
-        },
-        other => return Err(GameError::NotFound(format!("no action `{other}`"))),
-    })
+impl OrderForm {
+    /// The order's fields as the one order reader takes them (a form's are strings).
+    fn fields(&self) -> serde_json::Value {
+        let mut m = serde_json::Map::new();
+        for (name, v) in [
+            ("to", &self.to),
+            ("path", &self.path),
+            ("target", &self.target),
+            ("at", &self.at),
+            ("men", &self.men),
+        ] {
+            if let Some(v) = v {
+                m.insert(name.into(), serde_json::Value::String(v.clone()));
+            }
+        }
+        serde_json::Value::Object(m)
+    }
 }
 
 /// After a form: back to `back` when it worked, the refusal page when not.
@@ -136,7 +98,7 @@ pub async fn act(
     viewer.check_csrf(form.csrf.as_deref())?;
     let (id, action) = path.into_inner();
     let back = safe_back(form.back.as_deref()).unwrap_or_else(|| format!("/companies/{id}"));
-    let order = match order_of(&action, &form) {
+    let order = match order_input::parse(&action, &form.fields()) {
         Ok(o) => o,
         Err(e) => return refused_page(&state, &viewer, &e, Some(&back)),
     };
@@ -249,7 +211,10 @@ pub async fn set_headquarters(
     viewer.check_csrf(form.csrf.as_deref())?;
     let (wid, rid) = path.into_inner();
     let back = format!("/worlds/{wid}/nations");
-    let at = match cell(form.at.as_deref(), "the farm") {
+    let at = match order_input::cell(
+        &serde_json::Value::String(form.at.clone().unwrap_or_default()),
+        "the farm",
+    ) {
         Ok(p) => p,
         Err(e) => return refused_page(&state, &viewer, &e, Some(&back)),
     };

@@ -459,6 +459,9 @@ pub fn read_file(path: &Path, name: Option<&str>) -> GameResult<MapFile> {
         .as_deref()
     {
         Some("tmx") => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| bad(format!("{}: {e}", path.display())))?;
+            check_tmx_text(&text)?;
             let map = tiled::Loader::new()
                 .load_tmx_map(path)
                 .map_err(|e| bad(format!("{}: {e}", path.display())))?;
@@ -476,10 +479,95 @@ pub fn read_file(path: &Path, name: Option<&str>) -> GameResult<MapFile> {
     }
 }
 
+/// The attributes of every `<tag …>` in an XML text, as written (no entity decoding: the
+/// numbers and keywords looked at here need none).
+fn xml_tags<'a>(text: &'a str, tag: &str) -> Vec<Vec<(&'a str, &'a str)>> {
+    let open = format!("<{tag}");
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(i) = rest.find(&open) {
+        let after = &rest[i + open.len()..];
+        rest = after;
+        if !after.starts_with(|c: char| c.is_whitespace() || c == '>' || c == '/') {
+            continue;
+        }
+        let end = after.find('>').unwrap_or(after.len());
+        let mut attrs = Vec::new();
+        let mut a = &after[..end];
+        while let Some(eq) = a.find('=') {
+            let key = a[..eq].trim();
+            let v = a[eq + 1..].trim_start();
+            let Some(q) = v.chars().next().filter(|c| *c == '"' || *c == '\'') else {
+                break;
+            };
+            let Some(close) = v[1..].find(q) else {
+                break;
+            };
+            attrs.push((
+                key.rsplit(char::is_whitespace).next().unwrap_or(key),
+                &v[1..1 + close],
+            ));
+            a = &v[close + 2..];
+        }
+        out.push(attrs);
+    }
+    out
+}
+
+/// What the TMX reader would be asked to allocate or inflate, checked on the text before it
+/// runs: the map's and each layer's size within a world's, no infinite (chunked) maps, no
+/// compressed layers (a few kilobytes of zlib can stand for gigabytes), tilesets of a sane
+/// tile count.
+fn check_tmx_text(text: &str) -> GameResult<()> {
+    let num = |attrs: &[(&str, &str)], key: &str| -> Option<i64> {
+        attrs
+            .iter()
+            .find(|(k, _)| *k == key)
+            .and_then(|(_, v)| v.trim().parse().ok())
+    };
+    let maps = xml_tags(text, "map");
+    let [map] = maps.as_slice() else {
+        return Err(bad("a TMX map has one <map> element"));
+    };
+    check_size(
+        num(map, "width").unwrap_or(0),
+        num(map, "height").unwrap_or(0),
+    )?;
+    if num(map, "infinite").unwrap_or(0) != 0 {
+        return Err(bad(
+            "infinite Tiled maps are not supported: give the map a fixed size",
+        ));
+    }
+    for layer in xml_tags(text, "layer") {
+        check_size(
+            num(&layer, "width").unwrap_or(1),
+            num(&layer, "height").unwrap_or(1),
+        )?;
+    }
+    for data in xml_tags(text, "data") {
+        if data
+            .iter()
+            .any(|(k, v)| *k == "compression" && !v.is_empty())
+        {
+            return Err(bad(
+                "compressed layers are not accepted: save the map as CSV or uncompressed Base64",
+            ));
+        }
+    }
+    let max_tiles = 1 << 16;
+    for set in xml_tags(text, "tileset") {
+        if num(&set, "tilecount").unwrap_or(0) > max_tiles {
+            return Err(bad(format!("a tileset has at most {max_tiles} tiles")));
+        }
+    }
+    Ok(())
+}
+
 /// Reads an uploaded Tiled map (tilesets embedded); `format` is `tmx` or `json`.
 pub fn read_text(text: &str, format: &str, name: Option<&str>) -> GameResult<MapFile> {
     match format {
         "tmx" => {
+            check_tmx_text(text)?;
             let path = PathBuf::from("uploaded.tmx");
             let mut loader = tiled::Loader::with_reader(OneFile {
                 path: path.clone(),
@@ -492,5 +580,57 @@ pub fn read_text(text: &str, format: &str, name: Option<&str>) -> GameResult<Map
         }
         "json" | "tmj" => from_json(text, None, name, "Tiled map"),
         other => Err(bad(format!("unknown Tiled format `{other}` (tmx or json)"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SMALL: &str = r#"<?xml version="1.0"?>
+<map version="1.10" width="3" height="2" tilewidth="32" tileheight="32" infinite="0">
+ <tileset firstgid="1" name="t" tilecount="4" columns="2"/>
+ <layer id="1" name="ground" width="3" height="2"><data encoding="csv">0,0,0,0,0,0</data></layer>
+</map>"#;
+
+    #[test]
+    fn what_the_tmx_reader_would_allocate_is_checked_first() {
+        assert!(check_tmx_text(SMALL).is_ok());
+        for (bomb, says) in [
+            (
+                SMALL.replace(
+                    r#"width="3" height="2" tilewidth"#,
+                    r#"width="100000" height="100000" tilewidth"#,
+                ),
+                "cells on each side",
+            ),
+            (
+                SMALL.replace(
+                    r#"name="ground" width="3""#,
+                    r#"name="ground" width="2000000000""#,
+                ),
+                "cells on each side",
+            ),
+            (
+                SMALL.replace(r#"infinite="0""#, r#"infinite="1""#),
+                "infinite",
+            ),
+            (
+                SMALL.replace(
+                    r#"encoding="csv""#,
+                    r#"encoding="base64" compression="zlib""#,
+                ),
+                "compressed",
+            ),
+            (
+                SMALL.replace(r#"tilecount="4""#, r#"tilecount="4000000000""#),
+                "at most",
+            ),
+            (SMALL.replace("<map ", "<mapx "), "one <map>"),
+        ] {
+            let e = check_tmx_text(&bomb).unwrap_err().to_string();
+            assert!(e.contains(says), "{e}");
+            assert!(read_text(&bomb, "tmx", None).is_err());
+        }
     }
 }

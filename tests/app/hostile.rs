@@ -383,3 +383,33 @@ both!(what_outlives_its_use_is_purged_and_old_tokens_expire, |b| {
     assert_eq!(purged.tokens, 1);
     assert_eq!(a.count("SELECT COUNT(*) FROM api_tokens"), 0);
 });
+
+both!(
+    a_tiled_map_that_would_blow_up_in_memory_is_refused_first,
+    |b| {
+        let a = arena(b);
+        let mut gm = crate::gm::gm_api(&a.app, "bomber");
+        let worlds = a.app.count("SELECT COUNT(*) FROM worlds");
+        let huge = r#"<?xml version="1.0"?>
+<map version="1.10" width="1000000" height="1000000" tilewidth="32" tileheight="32" infinite="0">
+ <layer id="1" name="ground" width="1000000" height="1000000"><data encoding="base64" compression="zlib">eJzt</data></layer>
+</map>"#;
+        let r = gm.post_raw("/api/v1/worlds/import-tiled?format=tmx", "text/plain", huge);
+        assert_eq!(
+            (r.status, r.code()),
+            (422, "invalid".to_string()),
+            "{}",
+            r.body
+        );
+        assert!(r.body.contains("cells on each side"), "{}", r.body);
+        let zipped = huge.replace("1000000", "10");
+        let r = gm.post_raw(
+            "/api/v1/worlds/import-tiled?format=tmx",
+            "text/plain",
+            &zipped,
+        );
+        assert_eq!(r.status, 422, "{}", r.body);
+        assert!(r.body.contains("compressed"), "{}", r.body);
+        assert_eq!(a.app.count("SELECT COUNT(*) FROM worlds"), worlds);
+    }
+);

@@ -340,11 +340,11 @@ fn build(conn: &mut DbConnection, config: &Config) -> World {
     let mut companies = Vec::new();
     for i in 0..PLAYERS {
         conn.batch_execute(&format!(
-            "INSERT INTO users (username, username_key, password_hash, role, banned, created_at) VALUES ('p{i}', 'p{i}', '{hash}', '{}', FALSE, 0)",
+            "INSERT INTO users (username, username_key, password_hash, role, banned, created_at) VALUES ('player{i}', 'player{i}', '{hash}', '{}', FALSE, 0)",
             Role::Player.as_str()
         ))
         .expect("user");
-        let user = accounts::find_by_name(conn, &format!("p{i}"))
+        let user = accounts::find_by_name(conn, &format!("player{i}"))
             .expect("find")
             .expect("user");
         let actor = Actor::of(&user);

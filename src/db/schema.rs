@@ -185,6 +185,14 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    dice_seeds (world_id, turn) {
+        world_id -> Integer,
+        turn -> Integer,
+        seed -> BigInt,
+    }
+}
+
 diesel::joinable!(nations -> worlds (world_id));
 diesel::joinable!(towns -> worlds (world_id));
 diesel::joinable!(cells -> worlds (world_id));
@@ -196,6 +204,7 @@ diesel::joinable!(sessions -> users (user_id));
 diesel::joinable!(api_tokens -> users (user_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
+    dice_seeds,
     worlds,
     nations,
     towns,

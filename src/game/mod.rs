@@ -5,6 +5,7 @@ pub mod access;
 pub mod accounts;
 pub mod audit;
 pub mod cells;
+pub mod dice;
 pub mod editor;
 pub mod error;
 pub mod events;

@@ -217,6 +217,7 @@ pub fn apply(
                         .bind::<Integer, _>(world_id)
                         .execute(conn)? as i64;
                 }
+                super::dice::next_turn(conn, world_id, turn)?;
                 (
                     turn + 1,
                     season.clone(),

@@ -134,6 +134,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                     web::delete().to(api::editor::delete_company),
                 )
                 .route("/worlds/{w}", web::get().to(api::worlds::show))
+                .route(
+                    "/worlds/{w}/dice/{turn}",
+                    web::get().to(api::worlds::dice_seed),
+                )
                 .route("/worlds/{w}", web::patch().to(api::gm::patch_world))
                 .route("/worlds/{w}/ticks", web::post().to(api::gm::tick))
                 .route("/worlds/{w}/join", web::post().to(api::play::join))

@@ -70,6 +70,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("PATCH", "/api/v1/companies/{c}"),
     ("DELETE", "/api/v1/companies/{c}"),
     ("GET", "/api/v1/worlds/{w}"),
+    ("GET", "/api/v1/worlds/{w}/dice/{turn}"),
     ("PATCH", "/api/v1/worlds/{w}"),
     ("POST", "/api/v1/worlds/{w}/ticks"),
     ("POST", "/api/v1/worlds/{w}/join"),
@@ -230,6 +231,7 @@ fn concrete(path: &str, p: &[String; 8]) -> String {
         .replace("{x}", &p[4])
         .replace("{y}", &p[5])
         .replace("{action}", &p[6])
+        .replace("{turn}", &p[3])
         .replace("{file}", &p[7])
 }
 

@@ -1,6 +1,6 @@
 //! `/api/v1/worlds`: what worlds there are and where each stands.
 
-use crate::game::worlds;
+use crate::game::{dice, worlds};
 use crate::scheduler;
 use crate::web::error::ApiError;
 use crate::web::AppState;
@@ -38,8 +38,25 @@ pub async fn show(
         "turn": w.turn, "season": w.season, "paused": w.paused,
         "next_turn_at": scheduler::iso(next_turn),
         "next_season_at": scheduler::iso(next_season),
+        // This turn's dice: the seed itself is revealed at /dice/{turn} once the turn ends.
+        "dice": {"turn": w.turn, "commitment": dice::commitment(w.rng_seed)},
         "nations": nations.iter().map(|n| json!({
             "id": n.id, "name": n.name, "color": n.color, "treasury": n.treasury,
         })).collect::<Vec<_>>(),
     })))
+}
+
+/// `GET /api/v1/worlds/{w}/dice/{turn}`: the seed of an ended turn, to replay its reports.
+pub async fn dice_seed(
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+) -> Result<HttpResponse, ApiError> {
+    let (w, turn) = path.into_inner();
+    let seed = state
+        .db(move |conn| {
+            worlds::get(conn, w)?;
+            dice::revealed(conn, w, turn)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(seed))
 }

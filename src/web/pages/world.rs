@@ -30,9 +30,9 @@ pub struct WorldQuery {
     pub report: Option<i32>,
 }
 
+/// A cell named in a query or form field, `x,y`, read by the one order reader.
 pub fn parse_cell(s: &str) -> Option<Pos> {
-    let (x, y) = s.split_once(',')?;
-    Some(Pos::new(x.trim().parse().ok()?, y.trim().parse().ok()?))
+    crate::game::order_input::cell(&Value::String(s.to_string()), "the cell").ok()
 }
 
 /// The page's state, enough to build every link on it.

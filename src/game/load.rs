@@ -75,34 +75,23 @@ pub fn window(
     margin: i32,
 ) -> GameResult<(Area, Vec<Placed>)> {
     // Clipped to the map: points named by a caller may lie anywhere an i32 reaches.
-    let x0 = (points
-        .iter()
-        .map(|p| p.x)
-        .min()
-        .unwrap_or(0)
-        .saturating_sub(margin))
-    .max(0);
-    let x1 = (points
-        .iter()
-        .map(|p| p.x)
-        .max()
-        .unwrap_or(0)
-        .saturating_add(margin))
-    .min(w.width - 1);
-    let y0 = (points
-        .iter()
-        .map(|p| p.y)
-        .min()
-        .unwrap_or(0)
-        .saturating_sub(margin))
-    .max(0);
-    let y1 = (points
-        .iter()
-        .map(|p| p.y)
-        .max()
-        .unwrap_or(0)
-        .saturating_add(margin))
-    .min(w.height - 1);
+    let span = |c: fn(&Pos) -> i32, size: i32| {
+        let lo = points
+            .iter()
+            .map(c)
+            .min()
+            .unwrap_or(0)
+            .saturating_sub(margin);
+        let hi = points
+            .iter()
+            .map(c)
+            .max()
+            .unwrap_or(0)
+            .saturating_add(margin);
+        (lo.max(0), hi.min(size - 1))
+    };
+    let (x0, x1) = span(|p| p.x, w.width);
+    let (y0, y1) = span(|p| p.y, w.height);
     let mut area = worlds::load_area(conn, w, x0, y0, x1, y1)?;
     let placed = companies_in(conn, w.id, x0, y0, x1, y1)?;
     for p in &placed {

@@ -215,6 +215,17 @@ fn open_link(o: &mut String, href: &str) {
 }
 
 impl MapView {
+    /// Puts the map into a page's context: `map` for the frame's sizes, `map_svg` for the
+    /// drawing (already escaped).
+    pub fn insert_into(&self, ctx: &mut tera::Context) {
+        ctx.insert(
+            "map",
+            &serde_json::json!({"width_px": self.width_px, "height_px": self.height_px,
+                "cell": self.cell, "x0": self.x0, "y0": self.y0}),
+        );
+        ctx.insert("map_svg", &self.svg());
+    }
+
     /// The inside of the map's `<svg>` element: cells, companies, town names and pan edges.
     /// Keeps the markup the scripts and tests rely on (`g.cell[data-x][data-y]`, `rect.bg`,
     /// `g.unit[data-company]`).
@@ -490,19 +501,6 @@ pub fn letter(kind: &str) -> &'static str {
         "artillery" => "A",
         "sappers" => "S",
         _ => "I",
-    }
-}
-
-impl MapView {
-    /// Puts the map into a page's context: `map` for the frame's sizes, `map_svg` for the
-    /// drawing (already escaped).
-    pub fn insert_into(&self, ctx: &mut tera::Context) {
-        ctx.insert(
-            "map",
-            &serde_json::json!({"width_px": self.width_px, "height_px": self.height_px,
-                "cell": self.cell, "x0": self.x0, "y0": self.y0}),
-        );
-        ctx.insert("map_svg", &self.svg());
     }
 }
 

@@ -60,16 +60,15 @@
     // Shows a terrain at once; the server's answer confirms or the page reloads.
     function show(g, t) {
       g.setAttribute("class", "cell t-" + t);
-      g.setAttribute("data-terrain", t);
       var use = g.querySelector("use");
       var rect = g.querySelector("rect.bg");
       if (t === "plain") { if (use) use.remove(); return; }
       if (!use) {
         use = document.createElementNS("http://www.w3.org/2000/svg", "use");
-        ["x", "y", "width", "height"].forEach(function (a) { use.setAttribute(a, rect.getAttribute(a)); });
+        ["x", "y"].forEach(function (a) { use.setAttribute(a, rect.getAttribute(a)); });
         rect.after(use);
       }
-      use.setAttribute("href", "#s-" + t);
+      use.setAttribute("href", "#c-" + t);
     }
 
     function add(x, y) {

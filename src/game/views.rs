@@ -76,25 +76,43 @@ pub fn clip(w: &World, x0: i32, y0: i32, x1: i32, y1: i32) -> (i32, i32, i32, i3
 /// Vision needs only the observers that can see into the rectangle: the companies within
 /// the farthest perception of it, and the ground under each (from the world's cells in
 /// memory); what each sees is marked on the rectangle alone.
+/// Who looks at a map: the user (whose own companies show their figures) and their nation
+/// (what it sees), if they play in the world.
+#[derive(Clone, Copy, Debug)]
+pub struct Onlooker {
+    pub user_id: i32,
+    pub nation_id: Option<i32>,
+}
+
+impl Onlooker {
+    pub fn of(conn: &mut DbConnection, world_id: i32, actor: &Actor) -> GameResult<Onlooker> {
+        let nation_id = players::table
+            .filter(players::world_id.eq(world_id))
+            .filter(players::user_id.eq(actor.user_id))
+            .select(players::nation_id)
+            .first(conn)
+            .optional()?;
+        Ok(Onlooker {
+            user_id: actor.user_id,
+            nation_id,
+        })
+    }
+}
+
+/// The cells of `rect` and the companies on them that `who` sees (all of them with `all`);
+/// `nations` are the world's, as the caller has them already.
 pub fn player_map(
     conn: &mut DbConnection,
     rs: &Ruleset,
-    viewer: Option<&Actor>,
+    who: Option<Onlooker>,
     w: &World,
+    nations: Vec<Nation>,
     rect: (i32, i32, i32, i32),
     all: bool,
 ) -> GameResult<PlayerMap> {
     let (x0, y0, x1, y1) = rect;
     let world_cells = super::cells::of(conn, w)?;
-    let nation_id: Option<i32> = match viewer {
-        Some(a) => players::table
-            .filter(players::world_id.eq(w.id))
-            .filter(players::user_id.eq(a.user_id))
-            .select(players::nation_id)
-            .first(conn)
-            .optional()?,
-        None => None,
-    };
+    let nation_id = who.and_then(|o| o.nation_id);
     let m = vision::max_perception(rs);
     let placed = load::companies_in(conn, w.id, x0 - m, y0 - m, x1 + m, y1 + m)?;
     let terrain_at = |p: Pos| world_cells.get(p).map_or(Terrain::Plain, |c| c.terrain);
@@ -112,7 +130,6 @@ pub fn player_map(
             .collect(),
         None => Vec::new(),
     };
-    let nations = worlds::nations_of(conn, w.id)?;
     let by_id: HashMap<i32, &Nation> = nations.iter().map(|n| (n.id, n)).collect();
     let towns: HashMap<i32, String> = if world_cells
         .rect(x0, y0, x1, y1)
@@ -153,7 +170,7 @@ pub fn player_map(
         if !(all || own || vision::sees_unit(rs, &observers, unit.pos, hidden)) {
             continue;
         }
-        let mine = viewer.is_some_and(|a| a.user_id == p.user_id);
+        let mine = who.is_some_and(|o| o.user_id == p.user_id);
         let n = by_id.get(&p.nation_id);
         let figures = mine || all;
         shown.push(SeenCompany {

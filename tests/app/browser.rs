@@ -72,9 +72,7 @@ both!(a_game_master_paints_a_cell_in_the_editor, |b| {
 
     br.goto(&format!("{base}/gm/worlds/1?x=6&y=6&zoom=3"));
     let target = "g.cell[data-x='3'][data-y='5']";
-    assert!(br
-        .source()
-        .contains("data-x=\"3\" data-y=\"5\" data-terrain=\"plain\""));
+    br.find(&format!("{target}.t-plain"));
     br.click(".palette button[data-terrain='marsh']");
     br.screenshot("01-editor");
     br.click(&format!("{target} rect.bg"));

@@ -4,7 +4,7 @@
 use super::map::{self, MapView, Viewport, Zooms};
 use super::orders::{after_form, refused_page};
 use super::world::parse_cell;
-use super::{page, see_other};
+use super::{map_page, page, see_other};
 use crate::game::access::Actor;
 use crate::game::editor::{self, CellEdit, CompanyPatch};
 use crate::game::generate::{self, Options};
@@ -20,7 +20,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 /// (cell size, columns, rows) of the editor's three zoom levels.
-const ZOOMS: Zooms = [(10, 100, 70), (16, 60, 40), (26, 36, 24)];
+pub const ZOOMS: Zooms = [(10, 100, 70), (16, 60, 40), (26, 36, 24)];
 
 fn gm_actor(viewer: &Viewer) -> GameResult<Actor> {
     let a = viewer.require()?;
@@ -252,14 +252,24 @@ pub async fn editor_page(
             let w = worlds::get(conn, wid)?;
             let centre = (q.x.unwrap_or(w.width / 2), q.y.unwrap_or(w.height / 2));
             let vp = Viewport::around(&ZOOMS, w.width, w.height, centre, zoom);
-            let pm = views::player_map(conn, &st.config.rules, Some(&actor), &w, vp.rect(), true)?;
+            let who = views::Onlooker::of(conn, w.id, &actor)?;
+            let nations = worlds::nations_of(conn, wid)?;
+            let pm = views::player_map(
+                conn,
+                &st.config.rules,
+                Some(who),
+                &w,
+                nations,
+                vp.rect(),
+                true,
+            )?;
             let info = match selected {
                 Some(p) => views::cell_info(conn, &st.config.rules, &w, p)?,
                 None => None,
             };
             Ok((
                 w.clone(),
-                worlds::nations_of(conn, wid)?,
+                pm.nations.clone(),
                 worlds::towns_of(conn, wid)?,
                 pm,
                 info,
@@ -308,9 +318,8 @@ pub async fn editor_page(
     let pan = vp.pan(w.width, w.height, here);
     let season = worlds::season_of(&w);
     let companies: Vec<_> = pm.companies.iter().map(|u| json!({"id": u.id, "name": u.name, "kind": u.kind, "nation": u.nation, "x": u.x, "y": u.y, "men": u.men, "wounded": u.wounded, "ap": u.ap, "morale": u.morale})).collect();
-    Ok(page(&state, &viewer, "gm_editor.html", |ctx| {
+    Ok(map_page(&state, &viewer, "gm_editor.html", &m, |ctx| {
         ctx.insert("world", &json!({"id": w.id, "name": w.name, "width": w.width, "height": w.height, "turn": w.turn, "season": w.season, "paused": w.paused}));
-        m.insert_into(ctx);
         ctx.insert("pan", &pan);
         ctx.insert("zooms", &vp.zoom_links(here));
         ctx.insert("here", &here(cx, cy, vp.zoom));

@@ -214,41 +214,82 @@ fn open_link(o: &mut String, href: &str) {
     escape(o, href);
 }
 
+/// Where a page's template prints `map_svg`: the drawing is written there after the template
+/// is rendered, instead of being copied through the template engine.
+pub const MARK: &str = "<!--map-->";
+
 impl MapView {
-    /// Puts the map into a page's context: `map` for the frame's sizes, `map_svg` for the
-    /// drawing (already escaped).
+    /// Puts the map into a page's context: `map` for the frame's sizes, `map_svg` for where the
+    /// drawing goes (see [`MapView::write_into`]).
     pub fn insert_into(&self, ctx: &mut tera::Context) {
         ctx.insert(
             "map",
             &serde_json::json!({"width_px": self.width_px, "height_px": self.height_px,
                 "cell": self.cell, "x0": self.x0, "y0": self.y0}),
         );
-        ctx.insert("map_svg", &self.svg());
+        ctx.insert("map_svg", MARK);
     }
 
-    /// The inside of the map's `<svg>` element: cells, companies, town names and pan edges.
-    /// Keeps the markup the scripts and tests rely on (`g.cell[data-x][data-y]`, `rect.bg`,
-    /// `g.unit[data-company]`).
+    /// A rendered page with the drawing written where the template printed `map_svg`.
+    pub fn write_into(&self, page: String) -> String {
+        let Some(at) = page.find(MARK) else {
+            return page;
+        };
+        let mut o = String::with_capacity(page.len() + self.size_hint());
+        o.push_str(&page[..at]);
+        self.write_svg(&mut o);
+        o.push_str(&page[at + MARK.len()..]);
+        o
+    }
+
+    fn size_hint(&self) -> usize {
+        self.cells.len() * 150 + self.units.len() * 500 + 2048
+    }
+
+    /// The inside of the map's `<svg>` element.
     pub fn svg(&self) -> String {
-        let mut o = String::with_capacity(self.cells.len() * 160 + self.units.len() * 500 + 512);
+        let mut o = String::with_capacity(self.size_hint());
+        self.write_svg(&mut o);
+        o
+    }
+
+    /// Cells, companies, town names and pan edges. Keeps the markup the scripts and tests rely
+    /// on (`g.cell[data-x][data-y]`, `rect.bg`, `g.unit[data-company]`). What every cell has in
+    /// common is said once: the sizes of its rectangles in the style sheet (one rule per cell
+    /// size, see [`cell_size_rule`]), its terrain's picture at this size in a `<use>` that the
+    /// cells use in turn.
+    fn write_svg(&self, o: &mut String) {
+        let c = self.cell;
+        o.push_str("<defs>");
+        for t in Terrain::ALL.iter().filter(|t| **t != Terrain::Plain) {
+            let t = t.as_str();
+            o.push_str("<use id=\"c-");
+            o.push_str(t);
+            o.push_str("\" href=\"#s-");
+            o.push_str(t);
+            o.push('"');
+            attr(o, "width", c);
+            attr(o, "height", c);
+            o.push_str("/>");
+        }
+        o.push_str("</defs>\n");
         let href = self.cell_href.as_deref().map(|h| {
             let mut e = String::with_capacity(h.len() + 16);
             escape(&mut e, h);
             e
         });
         for v in &self.cells {
-            self.cell_svg(&mut o, v, href.as_deref());
+            self.cell_svg(o, v, href.as_deref());
         }
         for u in &self.units {
-            self.unit_svg(&mut o, u);
+            self.unit_svg(o, u);
         }
         for l in &self.labels {
-            let _ = write!(
-                o,
-                "<text class=\"town-label\" x=\"{}\" y=\"{}\">",
-                l.px, l.py
-            );
-            escape(&mut o, &l.name);
+            o.push_str("<text class=\"town-label\"");
+            attr(o, "x", l.px);
+            attr(o, "y", l.py);
+            o.push('>');
+            escape(o, &l.name);
             o.push_str("</text>\n");
         }
         if let Some(p) = &self.pan {
@@ -261,7 +302,7 @@ impl MapView {
             ];
             for (href, name, (x, y, ew, eh)) in edges {
                 if let Some(href) = href {
-                    open_link(&mut o, href);
+                    open_link(o, href);
                     let _ = write!(
                         o,
                         "\" class=\"pan-edge\" aria-label=\"pan {name}\"><rect x=\"{x}\" y=\"{y}\" width=\"{ew}\" height=\"{eh}\"/></a>"
@@ -269,12 +310,11 @@ impl MapView {
                 }
             }
         }
-        o
     }
 
     /// One cell; `href` is the cell links' common start, already escaped. The cell says what
-    /// it is in its data attributes (the cell panel and the legend say the rest), which keeps
-    /// the page small: there are hundreds of cells.
+    /// it is in its classes and data attributes (the cell panel and the legend say the rest),
+    /// which keeps the page small: there are hundreds of cells.
     fn cell_svg(&self, o: &mut String, v: &CellView, href: Option<&str>) {
         // Plain pushes and `itoa`: `write!` with its formatting machinery, per attribute of
         // every cell, was a fifth of the page's time.
@@ -299,9 +339,6 @@ impl MapView {
         o.push('"');
         attr(o, "data-x", v.x);
         attr(o, "data-y", v.y);
-        o.push_str(" data-terrain=\"");
-        o.push_str(t);
-        o.push('"');
         if let Some(owner) = &v.owner {
             o.push_str(" data-owner=\"");
             escape(o, owner);
@@ -317,18 +354,21 @@ impl MapView {
         }
         let (px, py) = (v.px, v.py);
         o.push_str("><rect class=\"bg\"");
-        rect_attrs(o, px, py, c, c);
+        attr(o, "x", px);
+        attr(o, "y", py);
         o.push_str("/>");
         if v.terrain != Terrain::Plain {
-            o.push_str("<use href=\"#s-");
+            o.push_str("<use href=\"#c-");
             o.push_str(t);
             o.push('"');
-            rect_attrs(o, px, py, c, c);
+            attr(o, "x", px);
+            attr(o, "y", py);
             o.push_str("/>");
         }
         if let Some(color) = &v.owner_color {
             o.push_str("<rect class=\"owner\"");
-            rect_attrs(o, px + 1, py + 1, c - 2, c - 2);
+            attr(o, "x", px + 1);
+            attr(o, "y", py + 1);
             o.push_str(" stroke=\"");
             escape(o, color);
             o.push_str("\"/>");
@@ -493,6 +533,16 @@ pub fn build(
     }
 }
 
+/// The style sheet's rule that sizes the cells of a map drawn at `cell` pixels a cell: cells
+/// carry only their position, and the page's security policy admits no inline style.
+pub fn cell_size_rule(cell: i32) -> String {
+    format!(
+        "svg.map[data-cell=\"{cell}\"] .bg {{ width: {cell}px; height: {cell}px; }} \
+         svg.map[data-cell=\"{cell}\"] .owner {{ width: {o}px; height: {o}px; }}",
+        o = cell - 2
+    )
+}
+
 /// The letter drawn on a company's token.
 pub fn letter(kind: &str) -> &'static str {
     match kind {
@@ -568,13 +618,17 @@ mod tests {
             pan: None,
             selected: Some((3, 4)),
         };
+        let svg = m.svg();
+        let (shared, cells) = svg.split_once("</defs>\n").expect("defs");
+        assert!(shared.contains("<use id=\"c-fort\" href=\"#s-fort\" width=\"34\" height=\"34\"/>"));
+        assert!(!shared.contains("c-plain"));
         assert_eq!(
-            m.svg(),
+            cells,
             "<a href=\"?x=8&amp;y=5&amp;cell=3,4\" class=\"cell-link\"><g class=\"cell t-fort fog selected\" \
-             data-x=\"3\" data-y=\"4\" data-terrain=\"fort\" data-owner=\"Fr&lt;ance\" data-structure=\"10\">\
-             <rect class=\"bg\" x=\"102\" y=\"136\" width=\"34\" height=\"34\"/>\
-             <use href=\"#s-fort\" x=\"102\" y=\"136\" width=\"34\" height=\"34\"/>\
-             <rect class=\"owner\" x=\"103\" y=\"137\" width=\"32\" height=\"32\" stroke=\"#2b4c9b\"/>\
+             data-x=\"3\" data-y=\"4\" data-owner=\"Fr&lt;ance\" data-structure=\"10\">\
+             <rect class=\"bg\" x=\"102\" y=\"136\"/>\
+             <use href=\"#c-fort\" x=\"102\" y=\"136\"/>\
+             <rect class=\"owner\" x=\"103\" y=\"137\" stroke=\"#2b4c9b\"/>\
              <rect class=\"structure-bg\" x=\"104\" y=\"166\" width=\"30\" height=\"2\"/>\
              <rect class=\"structure\" x=\"104\" y=\"166\" width=\"15\" height=\"2\"/></g></a>\n"
         );

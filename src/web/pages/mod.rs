@@ -54,15 +54,28 @@ pub fn render_with(
     ctx: &Context,
     fresh_csrf: Option<String>,
 ) -> Result<HttpResponse, GameError> {
-    let body = state
+    let body = render(state, name, ctx)?;
+    Ok(respond(state, status, body, fresh_csrf))
+}
+
+fn render(state: &AppState, name: &str, ctx: &Context) -> Result<String, GameError> {
+    state
         .tera
         .render(name, ctx)
-        .map_err(|e| GameError::Internal(format!("template {name}: {e:?}")))?;
+        .map_err(|e| GameError::Internal(format!("template {name}: {e:?}")))
+}
+
+fn respond(
+    state: &AppState,
+    status: StatusCode,
+    body: String,
+    fresh_csrf: Option<String>,
+) -> HttpResponse {
     let mut resp = HttpResponseBuilder::new(status);
     if let Some(t) = fresh_csrf {
         resp.cookie(anon_csrf_cookie(state, t));
     }
-    Ok(resp.content_type("text/html; charset=utf-8").body(body))
+    resp.content_type("text/html; charset=utf-8").body(body)
 }
 
 /// Renders a page for a viewer with status 200.
@@ -75,6 +88,22 @@ pub fn page(
     let (mut ctx, fresh) = context(viewer);
     fill(&mut ctx);
     render_with(state, StatusCode::OK, name, &ctx, fresh)
+}
+
+/// Renders a page that draws a map: the drawing is written straight into the rendered page
+/// rather than passed through the template engine, which copied its hundred kilobytes twice.
+pub fn map_page(
+    state: &AppState,
+    viewer: &Viewer,
+    name: &str,
+    map: &map::MapView,
+    fill: impl FnOnce(&mut Context),
+) -> Result<HttpResponse, GameError> {
+    let (mut ctx, fresh) = context(viewer);
+    map.insert_into(&mut ctx);
+    fill(&mut ctx);
+    let body = map.write_into(render(state, name, &ctx)?);
+    Ok(respond(state, StatusCode::OK, body, fresh))
 }
 
 /// `s` if it is a path of this site to send a browser back to, else None. Only printable
@@ -105,6 +134,15 @@ pub async fn not_found() -> HttpResponse {
 #[cfg(test)]
 mod tests {
     use super::same_site_path;
+
+    #[test]
+    fn the_style_sheet_sizes_the_cells_of_every_zoom_level() {
+        let css = include_str!("../../../static/style.css");
+        for (cell, _, _) in super::world::ZOOMS.iter().chain(super::gm::ZOOMS.iter()) {
+            let rule = super::map::cell_size_rule(*cell);
+            assert!(css.contains(&rule), "static/style.css lacks: {rule}");
+        }
+    }
 
     #[test]
     fn only_paths_of_this_site_are_followed() {

@@ -2,7 +2,7 @@
 //! panel and what the selected company can do there; joining and raising.
 
 use super::map::{self, MapView, UnitView, Viewport, Zooms};
-use super::{page, reports};
+use super::{map_page, reports};
 use crate::db::models::{Company, Player};
 use crate::game::access::Actor;
 use crate::game::views::{self, CellInfo, PlayerMap};
@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 /// (cell size in pixels, columns, rows) for zoom levels 1 (far) to 3 (near).
-const ZOOMS: Zooms = [(14, 48, 32), (22, 30, 20), (34, 18, 12)];
+pub const ZOOMS: Zooms = [(14, 48, 32), (22, 30, 20), (34, 18, 12)];
 
 #[derive(Deserialize, Default)]
 pub struct WorldQuery {
@@ -128,7 +128,11 @@ fn load(
         .and_then(|p| nations.iter().find(|n| n.id == p.nation_id))
         .map(|n| Pos::new(n.spawn_x, n.spawn_y));
     let vp = viewport(&w, selected.or(mine.first()), spawn);
-    let map = views::player_map(conn, rs, actor, &w, vp.rect(), false)?;
+    let who = actor.map(|a| views::Onlooker {
+        user_id: a.user_id,
+        nation_id: player.as_ref().map(|p| p.nation_id),
+    });
+    let map = views::player_map(conn, rs, who, &w, nations.clone(), vp.rect(), false)?;
     let cell_pos = q.cell.as_deref().and_then(parse_cell);
     let cell = match cell_pos {
         Some(p) => views::cell_info(conn, rs, &w, p)?,
@@ -333,10 +337,9 @@ fn render(
         })
         .collect();
     let here = view.href();
-    page(state, viewer, "world.html", |ctx| {
+    map_page(state, viewer, "world.html", &m, |ctx| {
         ctx.insert("world", &json!({"id": l.w.id, "name": l.w.name, "width": l.w.width, "height": l.w.height, "turn": l.w.turn, "season": l.w.season, "paused": l.w.paused}));
         ctx.insert("nations", &l.nations.iter().map(|n| json!({"id": n.id, "name": n.name, "color": n.color, "treasury": n.treasury})).collect::<Vec<_>>());
-        m.insert_into(ctx);
         ctx.insert("legend", &map::legend(rs, season));
         ctx.insert(
             "player",

@@ -13,8 +13,9 @@ use crate::db::schema::{cells, companies, nations, players, towns};
 use crate::db::{self, DbConnection};
 use crate::rules::combat::{self, Battle};
 use crate::rules::movement::{self, Capture};
+use crate::rules::ruleset::Flag;
 use crate::rules::state::Unit;
-use crate::rules::{actions, siege, vision, Pos, Refusal, Ruleset};
+use crate::rules::{actions, siege, vision, Pos, Refusal, Ruleset, Terrain};
 use diesel::prelude::*;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -207,8 +208,12 @@ impl Ctx<'_> {
         after.pos = plan.destination;
         write_unit(conn, &u, &after, plan.cost)?;
         let mut captured = Vec::new();
-        for c in &plan.captures {
-            captured.push(self.capture(conn, c)?);
+        let mut captures = Vec::new();
+        for c in plan.captures {
+            if let Some((said, c)) = self.capture(conn, c)? {
+                captured.push(said);
+                captures.push(c);
+            }
         }
         let summary = format!(
             "{} moved to ({}, {}) for {} AP{}",
@@ -223,14 +228,14 @@ impl Ctx<'_> {
             }
         );
         let data = json!({
-            "steps": plan.steps, "cost": plan.cost, "captures": plan.captures,
+            "steps": plan.steps, "cost": plan.cost, "captures": captures,
             "draws": plan.draws, "rng": {"stream": self.me.company.id, "word_pos": word},
         });
         let mut e = self.event("move", summary, data.clone());
         e.x = Some(plan.destination.x);
         e.y = Some(plan.destination.y);
         // A capture concerns the nation that lost the ground too.
-        e.other_nation_id = plan.captures.iter().find_map(|c| match c {
+        e.other_nation_id = captures.iter().find_map(|c| match c {
             Capture::Mine { from, .. }
             | Capture::Town { from, .. }
             | Capture::Fort { from, .. } => *from,
@@ -238,12 +243,18 @@ impl Ctx<'_> {
         Ok((e, data))
     }
 
-    /// Writes one capture; returns how the report says it.
-    fn capture(&self, conn: &mut DbConnection, c: &Capture) -> GameResult<String> {
+    /// Writes one capture; returns how the report says it and the capture as it happened,
+    /// or None when the ground was the nation's already. A town gives its owner only to its
+    /// cells that can be owned: a world stays one that exports and imports.
+    fn capture(
+        &self,
+        conn: &mut DbConnection,
+        c: Capture,
+    ) -> GameResult<Option<(String, Capture)>> {
         let nation = self.player.nation_id;
         match c {
             Capture::Mine { x, y, .. } | Capture::Fort { x, y, .. } => {
-                diesel::update(cells::table.find((self.w.id, *x, *y)))
+                diesel::update(cells::table.find((self.w.id, x, y)))
                     .set(cells::owner_id.eq(Some(nation)))
                     .execute(conn)?;
                 let what = if matches!(c, Capture::Mine { .. }) {
@@ -251,21 +262,38 @@ impl Ctx<'_> {
                 } else {
                     "the breached fort"
                 };
-                Ok(format!("captured {what} at ({x}, {y})"))
+                Ok(Some((format!("captured {what} at ({x}, {y})"), c)))
             }
-            Capture::Town { town, .. } => {
-                diesel::update(
+            Capture::Town { town, x, y, from } => {
+                let (name, before): (String, Option<i32>) = towns::table
+                    .find(town)
+                    .select((towns::name, towns::owner_id))
+                    .first(conn)?;
+                let ownable: Vec<&str> = Terrain::ALL
+                    .iter()
+                    .filter(|t| self.rs.terrain(**t).has(Flag::Ownable))
+                    .map(|t| t.as_str())
+                    .collect();
+                let changed = diesel::update(
                     cells::table
                         .filter(cells::world_id.eq(self.w.id))
-                        .filter(cells::town_id.eq(*town)),
+                        .filter(cells::town_id.eq(town))
+                        .filter(cells::terrain.eq_any(ownable))
+                        .filter(cells::owner_id.is_null().or(cells::owner_id.ne(nation))),
                 )
                 .set(cells::owner_id.eq(Some(nation)))
                 .execute(conn)?;
-                diesel::update(towns::table.find(*town))
+                if changed == 0 && before == Some(nation) {
+                    return Ok(None);
+                }
+                diesel::update(towns::table.find(town))
                     .set(towns::owner_id.eq(Some(nation)))
                     .execute(conn)?;
-                let name: String = towns::table.find(*town).select(towns::name).first(conn)?;
-                Ok(format!("took the town of {name}"))
+                let from = before.filter(|b| *b != nation).or(from);
+                Ok(Some((
+                    format!("took the town of {name}"),
+                    Capture::Town { town, x, y, from },
+                )))
             }
         }
     }

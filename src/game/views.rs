@@ -356,7 +356,7 @@ pub fn cell_info(
             .optional()?,
         None => None,
     };
-    let ct = cell.combat_terrain(rs);
+    let ct = cell.defence(rs);
     Ok(Some(CellInfo {
         x: at.x,
         y: at.y,

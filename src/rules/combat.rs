@@ -5,7 +5,7 @@ use super::dice::{Draw, Roll};
 use super::grid::Pos;
 use super::names::Terrain;
 use super::refusal::Refusal;
-use super::ruleset::{Flag, Ruleset};
+use super::ruleset::Ruleset;
 use super::state::{Area, Unit};
 use super::vision::{is_hidden, line_of_sight, nation_sees};
 use serde::Serialize;
@@ -237,7 +237,7 @@ pub fn volley(
     let d = dice.roll("volley damage", attack.min, attack.max);
     let raw = raw_losses(d, shooter.men, rs.kind(shooter.kind).full_strength);
     let cell = area.cell(at).ok_or(Refusal::NotSeen)?;
-    let ct = cell.combat_terrain(rs);
+    let ct = cell.defence(rs);
     let mut defender = target.clone();
     let mut def_side = take_losses(
         rs,
@@ -293,8 +293,8 @@ pub fn melee(
         });
     }
     let cell = area.cell(at).ok_or(Refusal::NotSeen)?;
-    let ct = cell.combat_terrain(rs);
-    if ct.has(Flag::RangedOnly) {
+    let ct = cell.defence(rs);
+    if ct.ranged_only {
         return Err(Refusal::RangedOnly {
             terrain: cell.terrain,
         });
@@ -333,7 +333,7 @@ pub fn melee(
     fighter.ap -= attack.cost;
     let att_conf = area
         .cell(attacker.pos)
-        .map_or(0, |c| c.combat_terrain(rs).confidence);
+        .map_or(0, |c| c.defence(rs).confidence);
     let mut att_side = take_losses(
         rs,
         &mut fighter,

@@ -166,14 +166,13 @@ pub fn plan_move(
 }
 
 /// What entering `cell` takes for `nation`: a mine, a whole town through its church, or an
-/// empty breached fort.
+/// empty breached fort. A church already the nation's still takes its town: the town's other
+/// cells may be another's (the game layer writes only what changes).
 pub fn captures_on_entry(rs: &Ruleset, nation: NationId, p: Pos, cell: &Cell) -> Vec<Capture> {
     let t = rs.terrain(cell.terrain);
+    let ours = cell.owner == Some(nation);
     let mut out = Vec::new();
-    if cell.owner == Some(nation) {
-        return out;
-    }
-    if t.has(Flag::CapturedOnEntry) {
+    if t.has(Flag::CapturedOnEntry) && !ours {
         out.push(Capture::Mine {
             x: p.x,
             y: p.y,
@@ -186,11 +185,11 @@ pub fn captures_on_entry(rs: &Ruleset, nation: NationId, p: Pos, cell: &Cell) ->
                 town,
                 x: p.x,
                 y: p.y,
-                from: cell.owner,
+                from: cell.owner.filter(|o| *o != nation),
             });
         }
     }
-    if t.has(Flag::OwnNationOnly) && cell.is_breached(rs) {
+    if t.has(Flag::OwnNationOnly) && cell.is_breached(rs) && !ours {
         out.push(Capture::Fort {
             x: p.x,
             y: p.y,

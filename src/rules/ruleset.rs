@@ -182,6 +182,13 @@ pub struct CombatRules {
     pub heal_men: i32,
     pub hidden_visible_at: i32,
     pub min_perception: i32,
+    /// Whether a breached ranged-only cell (fort, fortifications) may be attacked in melee.
+    #[serde(default = "yes")]
+    pub breach_opens_melee: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]

@@ -3,12 +3,23 @@
 
 use super::grid::{Bounds, Pos};
 use super::names::{Kind, Season, Terrain};
-use super::ruleset::{Flag, Ruleset, TerrainRules};
+use super::ruleset::{Flag, Ruleset};
 use std::collections::HashMap;
 
 pub type NationId = i32;
 pub type TownId = i32;
 pub type CompanyId = i32;
+
+/// What protects a company on a cell in combat; see [`Cell::defence`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Defence<'a> {
+    pub volley_protection: i32,
+    pub melee_protection: i32,
+    /// When not empty, melee protection applies only against attackers standing on these.
+    pub melee_protection_against: &'a [Terrain],
+    pub confidence: i32,
+    pub ranged_only: bool,
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cell {
@@ -33,12 +44,23 @@ impl Cell {
         rs.terrain(self.terrain).structure.is_some() && self.structure.unwrap_or(0) <= 0
     }
 
-    /// The terrain rules that apply to combat on this cell: a breached cell fights as plain.
-    pub fn combat_terrain<'a>(&self, rs: &'a Ruleset) -> &'a TerrainRules {
-        if self.is_breached(rs) {
+    /// How a company standing on this cell is protected (RULES.md §6). A breached cell has
+    /// the protection of plain; it keeps its terrain's confidence, and it stays ranged-only
+    /// unless the ruleset's `combat.breach_opens_melee` says a breach lets melee in.
+    pub fn defence<'a>(&self, rs: &'a Ruleset) -> Defence<'a> {
+        let own = rs.terrain(self.terrain);
+        let breached = self.is_breached(rs);
+        let guard = if breached {
             rs.terrain(Terrain::Plain)
         } else {
-            rs.terrain(self.terrain)
+            own
+        };
+        Defence {
+            volley_protection: guard.volley_protection,
+            melee_protection: guard.melee_protection,
+            melee_protection_against: &guard.melee_protection_against,
+            confidence: own.confidence,
+            ranged_only: own.has(Flag::RangedOnly) && !(breached && rs.combat.breach_opens_melee),
         }
     }
 
@@ -179,7 +201,7 @@ mod tests {
     }
 
     #[test]
-    fn a_fort_at_zero_structure_is_breached_and_fights_as_plain() {
+    fn a_fort_at_zero_structure_is_breached_protects_as_plain_and_keeps_its_confidence() {
         let rs = Ruleset::shipped();
         let mut fort = Cell {
             terrain: Terrain::Fort,
@@ -190,11 +212,21 @@ mod tests {
         assert!(!fort.is_breached(&rs));
         assert!(fort.closed_to(&rs, 2));
         assert!(!fort.closed_to(&rs, 1));
-        assert_eq!(fort.combat_terrain(&rs).volley_protection, 85);
+        let whole = fort.defence(&rs);
+        assert_eq!((whole.volley_protection, whole.melee_protection), (85, 100));
+        assert_eq!((whole.confidence, whole.ranged_only), (30, true));
         fort.structure = Some(0);
         assert!(fort.is_breached(&rs));
         assert!(!fort.closed_to(&rs, 2));
-        assert_eq!(fort.combat_terrain(&rs).volley_protection, 0);
-        assert_eq!(fort.combat_terrain(&rs).melee_protection, 0);
+        // Protection of plain, confidence of a fort; the shipped ruleset lets melee in.
+        let breached = fort.defence(&rs);
+        assert_eq!(
+            (breached.volley_protection, breached.melee_protection),
+            (0, 0)
+        );
+        assert_eq!((breached.confidence, breached.ranged_only), (30, false));
+        let mut closed = rs.clone();
+        closed.combat.breach_opens_melee = false;
+        assert!(fort.defence(&closed).ranged_only);
     }
 }

@@ -748,6 +748,69 @@ both!(
     }
 );
 
+both!(
+    a_church_already_ours_still_takes_its_town_and_the_world_exports_and_imports,
+    |b| {
+        let a = arena(b);
+        let mut blue = a.blue.clone();
+        let id = a.raise(&mut blue, "cavalry", "Lanciers");
+        let (blue_n, red_n) = (a.nation("Blue"), a.nation("Red"));
+        let town = a.app.count(&format!(
+            "SELECT CAST(id AS BIGINT) AS n FROM towns WHERE world_id = {}",
+            a.world
+        ));
+        // The church is Blue's already (a game master gave it), the rest of the town Red's;
+        // a road runs through the town and cannot be owned.
+        for (x, t, owner) in [
+            (8, "village", Some("Red")),
+            (9, "church", Some("Blue")),
+            (10, "town", Some("Red")),
+            (11, "road", None),
+        ] {
+            a.paint(x, 5, t, owner, None);
+            a.exec(&format!(
+                "UPDATE cells SET town_id = {town} WHERE world_id = {} AND x = {x} AND y = 5",
+                a.world
+            ));
+        }
+        a.put(id, 7, 5);
+        let r = a.act(&mut blue, id, "move", json!({"path": [[8, 5], [9, 5]]}));
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(r.json()["captures"][0]["what"], "town", "{}", r.body);
+        assert_eq!(r.json()["captures"][0]["from"], red_n, "{}", r.body);
+        for x in [8, 9, 10] {
+            assert_eq!(a.cell_owner(x, 5), blue_n, "cell {x}");
+        }
+        assert_eq!(
+            a.app.count(&format!(
+                "SELECT COUNT(*) FROM cells WHERE world_id = {} AND x = 11 AND y = 5 AND owner_id IS NULL",
+                a.world
+            )),
+            1,
+            "the road stays without an owner"
+        );
+        // Entering the church again takes nothing and says nothing.
+        a.put(id, 9, 4);
+        let r = a.act(&mut blue, id, "move", json!({"path": [[9, 5]]}));
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(r.json()["captures"], json!([]), "{}", r.body);
+        assert_eq!(r.json()["summary"], "Lanciers moved to (9, 5) for 1 AP");
+        // The world after the capture exports, and the export imports as a new world.
+        let file = grognard::game::worlds::export(&mut a.app.conn(), a.world as i32).unwrap();
+        let mut text = serde_json::to_value(&file).unwrap();
+        text["name"] = json!("Arena again");
+        let again = grognard::game::worlds::import_text(
+            &mut a.app.conn(),
+            &a.app.config.rules,
+            &text.to_string(),
+            None,
+        )
+        .expect("the exported world imports");
+        assert_ne!(again as i64, a.world);
+        assert_ne!(blue_n, red_n);
+    }
+);
+
 both!(entering_captures_mines_towns_and_breached_forts, |b| {
     let a = arena(b);
     let mut blue = a.blue.clone();

@@ -73,6 +73,31 @@ fn volley_on_forest_applies_25_percent_protection_and_forest_confidence() {
 }
 
 #[test]
+fn a_breached_fort_protects_as_plain_but_keeps_the_forts_confidence() {
+    let mut a = map(Season::Summer, &["..."]);
+    a.set_cell(
+        p(2, 0),
+        Cell {
+            terrain: Terrain::Fort,
+            town: None,
+            owner: Some(2),
+            structure: Some(0),
+        },
+    );
+    let shooter = unit(1, 1, Kind::Infantry, 0, 0);
+    a.place(shooter.clone());
+    a.place(unit(2, 2, Kind::Infantry, 2, 0));
+    let b = volley(&rs(), &a, &shooter, p(2, 0), &mut dice(&[10])).unwrap();
+    // No protection: 10 losses. m = 5 + 30/10 = 8; wounded = round(10/2 × 8/5) = 8.
+    assert_eq!(b.defender.protection, 0);
+    assert_eq!(b.defender.confidence, 30);
+    assert_eq!(
+        (b.defender.losses, b.defender.killed, b.defender.wounded),
+        (10, 2, 8)
+    );
+}
+
+#[test]
 fn volley_on_a_village_from_a_half_strength_company() {
     let mut a = map(Season::Summer, &["..v"]);
     let mut shooter = unit(1, 1, Kind::Infantry, 0, 0);
@@ -294,7 +319,8 @@ fn melee_refusals() {
         melee(&rs, &a, &gun, p(0, 1), &mut dice(&[10, 10])),
         Err(Refusal::CannotMelee(Kind::Artillery))
     );
-    // A breached fort fights as plain: melee is allowed.
+    // A breached fort protects as plain and, in the shipped ruleset, lets melee in; a ruleset
+    // may keep it ranged-only.
     a.set_cell(
         p(1, 0),
         Cell {
@@ -305,6 +331,14 @@ fn melee_refusals() {
         },
     );
     assert!(melee(&rs, &a, &inf, p(1, 0), &mut dice(&[10, 10])).is_ok());
+    let mut closed = rs.clone();
+    closed.combat.breach_opens_melee = false;
+    assert_eq!(
+        melee(&closed, &a, &inf, p(1, 0), &mut dice(&[10, 10]))
+            .unwrap_err()
+            .code(),
+        "ranged_only"
+    );
 }
 
 #[test]

@@ -520,8 +520,14 @@ impl Ctx<'_> {
         let mut after = u.clone();
         after.men = r.men_after;
         write_unit(conn, &u, &after, r.ap_cost)?;
+        let short = match r.limited_by {
+            Some("room") => format!(" ({} asked: the company is at full strength)", r.asked),
+            Some("reserve") => format!(" ({} asked: the reserve is empty)", r.asked),
+            Some(_) => format!(" ({} asked: the treasury is spent)", r.asked),
+            None => String::new(),
+        };
         let summary = format!(
-            "{} took {} men from the reserve for {}",
+            "{} took {} men from the reserve for {}{short}",
             self.name(),
             r.men,
             r.cost

@@ -368,9 +368,7 @@ pub fn set_headquarters(
             .first(conn)?;
         let t: Terrain = terrain.parse().unwrap_or(Terrain::Plain);
         if !rs.terrain(t).has(Flag::Headquarters) {
-            return Err(GameError::Invalid(format!(
-                "a headquarters needs a farm, not {t}"
-            )));
+            return Err(Refusal::NotHeadquarters(t).into());
         }
         if owner != Some(player.nation_id) {
             return Err(Refusal::NotOwned(at).into());

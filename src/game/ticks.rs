@@ -7,7 +7,7 @@ use super::events;
 use crate::db::models::NewEvent;
 use crate::db::schema::{ticks, worlds};
 use crate::db::{self, DbConnection};
-use crate::rules::ruleset::Ruleset;
+use crate::rules::ruleset::{Flag, Ruleset};
 use crate::rules::{Kind, Season, Terrain};
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Integer};
@@ -80,6 +80,16 @@ fn by_kind(rs: &Ruleset, f: impl Fn(&crate::rules::ruleset::KindRules) -> i32) -
     format!("(CASE kind{arms} ELSE 0 END)")
 }
 
+/// Terrain names as an SQL list; `NULL` when there are none, which matches nothing.
+fn quoted<'a>(terrains: impl Iterator<Item = &'a Terrain>) -> String {
+    let names: Vec<String> = terrains.map(|t| format!("'{}'", t.as_str())).collect();
+    if names.is_empty() {
+        "NULL".into()
+    } else {
+        names.join(", ")
+    }
+}
+
 /// The statements of a turn over one world, in order.
 pub fn turn_statements(rs: &Ruleset, conn: &DbConnection) -> Vec<String> {
     let d = dialect(conn);
@@ -94,13 +104,18 @@ pub fn turn_statements(rs: &Ruleset, conn: &DbConnection) -> Vec<String> {
         heal = t.wounded_healed
     );
     // Companies of a regiment within its radius of a headquarters on a farm the regiment's
-    // nation still owns.
-    // Companies of a regiment within its radius of a headquarters on a farm the regiment's
     // nation still owns: one set computed up front, so the update probes a hash, not a join.
+    // `rules::tick::headquarters_holds` in SQL: a terrain that can hold one, owned by the nation.
+    let hq_terrains = quoted(
+        Terrain::ALL
+            .iter()
+            .filter(|tr| rs.terrain(**tr).has(Flag::Headquarters)),
+    );
     let near = format!(
         "WITH near AS (SELECT c.id FROM companies c JOIN players p ON p.id = c.player_id \
            JOIN regiments r ON r.id = p.regiment_id \
            JOIN cells hq ON hq.world_id = r.world_id AND hq.x = r.hq_x AND hq.y = r.hq_y AND hq.owner_id = r.nation_id \
+             AND hq.terrain IN ({hq_terrains}) \
            WHERE c.world_id = $1 AND ABS(r.hq_x - c.x) <= {radius} AND ABS(r.hq_y - c.y) <= {radius}) ",
         radius = t.regiment_radius,
     );
@@ -137,15 +152,11 @@ pub fn turn_statements(rs: &Ruleset, conn: &DbConnection) -> Vec<String> {
             .iter()
             .map(|(tr, o)| format!(" WHEN '{}' THEN {o}", tr.as_str()))
             .collect();
-        let names: Vec<String> = outputs
-            .iter()
-            .map(|(tr, _)| format!("'{}'", tr.as_str()))
-            .collect();
+        let names = quoted(outputs.iter().map(|(tr, _)| tr));
         stmts.push(format!(
             "UPDATE nations SET treasury = treasury + COALESCE((SELECT SUM(CASE c.terrain{case} ELSE 0 END) \
                FROM cells c WHERE c.world_id = nations.world_id AND c.owner_id = nations.id \
-               AND c.terrain IN ({})), 0) WHERE world_id = $1",
-            names.join(", ")
+               AND c.terrain IN ({names})), 0) WHERE world_id = $1"
         ));
     }
     stmts.push("UPDATE worlds SET turn = turn + 1 WHERE id = $1".into());

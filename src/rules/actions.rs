@@ -21,12 +21,10 @@ pub struct Healed {
 pub fn heal(rs: &Ruleset, unit: &Unit, on: &Cell) -> Result<Healed, Refusal> {
     let full = rs.kind(unit.kind).full_strength;
     if unit.wounded <= 0 {
-        return Err(Refusal::Invalid("the company has no wounded".into()));
+        return Err(Refusal::NoWounded);
     }
     if unit.men >= full {
-        return Err(Refusal::Invalid(format!(
-            "the company is already at its full strength of {full}"
-        )));
+        return Err(Refusal::FullStrength(full));
     }
     let cost = rs.actions.heal;
     if unit.ap < cost {
@@ -47,7 +45,12 @@ pub fn heal(rs: &Ruleset, unit: &Unit, on: &Cell) -> Result<Healed, Refusal> {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Reinforced {
+    /// Men who joined: as many as asked, or fewer when the company's room, the reserve or the
+    /// treasury gave out first.
     pub men: i32,
+    pub asked: i32,
+    /// What stopped it short of `asked`: `room` (full strength), `reserve` or `treasury`.
+    pub limited_by: Option<&'static str>,
     pub cost: i64,
     pub men_after: i32,
     pub reserve_after: i32,
@@ -55,8 +58,9 @@ pub struct Reinforced {
     pub ap_cost: i32,
 }
 
-/// Men from the player's reserve join a company standing on an own town, village or farm,
-/// paid from the nation's treasury.
+/// Men from the player's reserve join a company standing on an own town, village or farm, up
+/// to full strength, each paid from the nation's treasury (RULES.md §7). A smaller reserve,
+/// treasury or room reinforces as far as it goes; only when not one man can join is it refused.
 pub fn reinforce(
     rs: &Ruleset,
     unit: &Unit,
@@ -67,10 +71,7 @@ pub fn reinforce(
     men: i32,
 ) -> Result<Reinforced, Refusal> {
     if !rs.terrain(on.terrain).has(Flag::Reinforce) {
-        return Err(Refusal::Invalid(format!(
-            "reinforcements join only in a town, village or farm, not on {}",
-            on.terrain
-        )));
+        return Err(Refusal::NoReinforcementHere(on.terrain));
     }
     if on.owner != Some(unit.nation) {
         return Err(Refusal::NotOwned(at));
@@ -78,22 +79,23 @@ pub fn reinforce(
     if men <= 0 {
         return Err(Refusal::Invalid("ask for at least one man".into()));
     }
-    if men > reserve {
-        return Err(Refusal::Invalid(format!(
-            "your reserve holds only {reserve} men"
-        )));
+    let full = rs.kind(unit.kind).full_strength;
+    let room = full - unit.men;
+    if room <= 0 {
+        return Err(Refusal::FullStrength(full));
     }
-    let room = rs.kind(unit.kind).full_strength - unit.men;
-    if men > room {
-        return Err(Refusal::Invalid(format!(
-            "the company has room for only {} more men",
-            room.max(0)
-        )));
+    if reserve <= 0 {
+        return Err(Refusal::ReserveEmpty);
     }
-    let cost = men as i64 * rs.limits.reinforce_cost_per_man;
-    if cost > treasury {
+    let per_man = rs.limits.reinforce_cost_per_man;
+    let affordable = if per_man > 0 {
+        (treasury.max(0) / per_man).min(i32::MAX as i64) as i32
+    } else {
+        i32::MAX
+    };
+    if affordable <= 0 {
         return Err(Refusal::Treasury {
-            need: cost,
+            need: per_man,
             have: treasury,
         });
     }
@@ -104,11 +106,24 @@ pub fn reinforce(
             have: unit.ap,
         });
     }
+    let joined = men.min(room).min(reserve).min(affordable);
+    let limited_by = if joined == men {
+        None
+    } else if joined == room {
+        Some("room")
+    } else if joined == reserve {
+        Some("reserve")
+    } else {
+        Some("treasury")
+    };
+    let cost = joined as i64 * per_man;
     Ok(Reinforced {
-        men,
+        men: joined,
+        asked: men,
+        limited_by,
         cost,
-        men_after: unit.men + men,
-        reserve_after: reserve - men,
+        men_after: unit.men + joined,
+        reserve_after: reserve - joined,
         treasury_after: treasury - cost,
         ap_cost,
     })

@@ -164,9 +164,7 @@ fn enemy_target<'a>(
 ) -> Result<&'a Unit, Refusal> {
     let target = area.unit_at(at).ok_or(Refusal::NotSeen)?;
     if target.nation == attacker.nation {
-        return Err(Refusal::Invalid(
-            "you cannot attack a company of your own nation".into(),
-        ));
+        return Err(Refusal::OwnNation);
     }
     if !nation_sees(rs, area, attacker.nation, target) {
         return Err(Refusal::NotSeen);

@@ -211,7 +211,7 @@ pub fn find_path(
         return Err(Refusal::OutOfMap(to));
     }
     if to == unit.pos {
-        return Err(Refusal::Invalid("the company is already there".into()));
+        return Err(Refusal::AlreadyThere);
     }
     let dest_cell = cell_at(area, to)?;
     if area.unit_at(to).is_some() {

@@ -54,6 +54,24 @@ pub enum Refusal {
         need: i64,
         have: i64,
     },
+    /// An attack or a bombardment of the acting nation's own company or ground.
+    OwnNation,
+    NoStructure {
+        at: Pos,
+        terrain: Terrain,
+    },
+    CannotBombard(Kind),
+    AlreadyBreached(Pos),
+    FullStructure {
+        at: Pos,
+        max: i32,
+    },
+    NoWounded,
+    FullStrength(i32),
+    NoReinforcementHere(Terrain),
+    ReserveEmpty,
+    NotHeadquarters(Terrain),
+    AlreadyThere,
 }
 
 impl Refusal {
@@ -81,6 +99,17 @@ impl Refusal {
             Refusal::NotOwned(_) => "not_owned",
             Refusal::CompanyLimit(_) => "company_limit",
             Refusal::Treasury { .. } => "treasury",
+            Refusal::OwnNation => "own_nation",
+            Refusal::NoStructure { .. } => "no_structure",
+            Refusal::CannotBombard(_) => "cannot_bombard",
+            Refusal::AlreadyBreached(_) => "already_breached",
+            Refusal::FullStructure { .. } => "full_structure",
+            Refusal::NoWounded => "no_wounded",
+            Refusal::FullStrength(_) => "full_strength",
+            Refusal::NoReinforcementHere(_) => "no_reinforcement_here",
+            Refusal::ReserveEmpty => "reserve_empty",
+            Refusal::NotHeadquarters(_) => "not_headquarters",
+            Refusal::AlreadyThere => "already_there",
         }
     }
 }
@@ -139,6 +168,32 @@ impl fmt::Display for Refusal {
             Refusal::Treasury { need, have } => {
                 write!(f, "the nation's treasury holds {have}; this costs {need}")
             }
+            Refusal::OwnNation => {
+                f.write_str("that belongs to your own nation: attack only another nation's")
+            }
+            Refusal::NoStructure { at, terrain } => {
+                write!(f, "{terrain} at {at} has no structure to bombard or repair")
+            }
+            Refusal::CannotBombard(k) => write!(f, "{k} cannot bombard: only artillery can"),
+            Refusal::AlreadyBreached(p) => {
+                write!(f, "{p} is breached already: there is nothing left to knock down")
+            }
+            Refusal::FullStructure { at, max } => {
+                write!(f, "{at} is whole already, at its full {max} points")
+            }
+            Refusal::NoWounded => f.write_str("the company has no wounded to heal"),
+            Refusal::FullStrength(full) => {
+                write!(f, "the company is at its full strength of {full} already")
+            }
+            Refusal::NoReinforcementHere(t) => write!(
+                f,
+                "reinforcements join only on ground that takes them (a town, village or farm), not on {t}"
+            ),
+            Refusal::ReserveEmpty => f.write_str("your reserve holds no men: it grows each turn"),
+            Refusal::NotHeadquarters(t) => {
+                write!(f, "a headquarters needs ground that can hold one (a farm), not {t}")
+            }
+            Refusal::AlreadyThere => f.write_str("the company is there already"),
         }
     }
 }

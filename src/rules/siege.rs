@@ -49,10 +49,10 @@ fn structure_cell<'a>(rs: &Ruleset, area: &'a Area, at: Pos) -> Result<(&'a Cell
     let cell = area.cell(at).ok_or(Refusal::OutOfMap(at))?;
     match rs.terrain(cell.terrain).structure {
         Some(max) => Ok((cell, max)),
-        None => Err(Refusal::Invalid(format!(
-            "{} at {at} has no structure to bombard or repair",
-            cell.terrain
-        ))),
+        None => Err(Refusal::NoStructure {
+            at,
+            terrain: cell.terrain,
+        }),
     }
 }
 
@@ -65,15 +65,15 @@ pub fn bombard(
     dice: &mut impl Roll,
 ) -> Result<StructureChange, Refusal> {
     if !rs.kind(gun.kind).can(Ability::Bombard) {
-        return Err(Refusal::Invalid(format!("{} cannot bombard", gun.kind)));
+        return Err(Refusal::CannotBombard(gun.kind));
     }
     let (cell, max) = structure_cell(rs, area, at)?;
     if cell.owner == Some(gun.nation) {
-        return Err(Refusal::Invalid(format!("{at} belongs to your own nation")));
+        return Err(Refusal::OwnNation);
     }
     let before = cell.structure.unwrap_or(0);
     if before <= 0 {
-        return Err(Refusal::Invalid(format!("{at} is already breached")));
+        return Err(Refusal::AlreadyBreached(at));
     }
     let range = rs.kind(gun.kind).volley.map_or(1, |v| v.range);
     ranged_check(rs, area, gun, at, range)?;
@@ -120,9 +120,7 @@ pub fn repair(
     }
     let before = cell.structure.unwrap_or(0);
     if before >= max {
-        return Err(Refusal::Invalid(format!(
-            "{at} is already at its full {max} points"
-        )));
+        return Err(Refusal::FullStructure { at, max });
     }
     pay(sappers, rs.actions.repair)?;
     let after = (before + rs.combat.repair_points).min(max);

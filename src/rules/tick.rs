@@ -3,7 +3,8 @@
 
 use super::grid::Pos;
 use super::names::{Kind, Season};
-use super::ruleset::Ruleset;
+use super::ruleset::{Flag, Ruleset};
+use super::state::{Cell, NationId};
 
 /// The parts of a company a turn changes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,6 +41,13 @@ pub fn turn_company(
         morale: (c.morale + rs.turn.morale_gain + bonus).min(rs.combat.morale_max),
         volley_recency: (c.volley_recency - 1).max(0),
     }
+}
+
+/// Whether a regiment of `nation` still has its headquarters on `cell`: a terrain that can hold
+/// one (a farm in the shipped rules), owned by the nation. A farm the game master turned into
+/// another terrain, or ground the nation lost, holds none.
+pub fn headquarters_holds(rs: &Ruleset, cell: &Cell, nation: NationId) -> bool {
+    rs.terrain(cell.terrain).has(Flag::Headquarters) && cell.owner == Some(nation)
 }
 
 /// Whether a company at `pos` is close enough to its regiment's headquarters for the bonus.

@@ -659,7 +659,13 @@ both!(every_combat_refusal_has_its_code, |b| {
     );
     // Own nation's company, unknown company, another player's company acting.
     a.put(cav, 1, 3);
-    a.refused(&mut blue, cav, "melee", json!({"target": inf}), "invalid");
+    a.refused(
+        &mut blue,
+        cav,
+        "melee",
+        json!({"target": inf}),
+        "own_nation",
+    );
     a.refused(
         &mut blue,
         cav,
@@ -902,7 +908,13 @@ both!(bombard_repair_bridge_heal_and_reinforce, |b| {
         json!({"at": [6, 2]}),
         "not_sappers",
     );
-    a.refused(&mut red, sap, "repair", json!({"at": [1, 1]}), "invalid");
+    a.refused(
+        &mut red,
+        sap,
+        "repair",
+        json!({"at": [1, 1]}),
+        "no_structure",
+    );
     a.refused(
         &mut red,
         sap,
@@ -954,7 +966,13 @@ both!(bombard_repair_bridge_heal_and_reinforce, |b| {
         (Some(175), Some(5))
     );
     // Reinforce on an owned farm: reserve men in, one resource each.
-    a.refused(&mut blue, inf, "reinforce", json!({"men": 10}), "invalid");
+    a.refused(
+        &mut blue,
+        inf,
+        "reinforce",
+        json!({"men": 10}),
+        "no_reinforcement_here",
+    );
     a.paint(0, 5, "farm", Some("Red"), None);
     a.exec(&format!(
         "UPDATE players SET reserve = 40 WHERE world_id = {}",
@@ -962,7 +980,7 @@ both!(bombard_repair_bridge_heal_and_reinforce, |b| {
     ));
     a.refused(&mut blue, inf, "reinforce", json!({"men": 10}), "not_owned");
     a.paint(0, 5, "farm", Some("Blue"), None);
-    a.refused(&mut blue, inf, "reinforce", json!({"men": 41}), "invalid");
+    a.refused(&mut blue, inf, "reinforce", json!({"men": 0}), "invalid");
     let treasury = |a: &Arena| {
         a.app.count(&format!(
             "SELECT CAST(treasury AS BIGINT) AS n FROM nations WHERE id = {}",
@@ -974,11 +992,55 @@ both!(bombard_repair_bridge_heal_and_reinforce, |b| {
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(a.company(&mut blue, inf)["men"].as_i64(), Some(195));
     assert_eq!(treasury(&a), before - 20);
+    // 3 resources left: 3 of the 5 asked join, and the answer says so.
+    a.set(inf, "men = 150");
     a.exec(&format!(
         "UPDATE nations SET treasury = 3 WHERE id = {}",
         a.nation("Blue")
     ));
+    let r = a.act(&mut blue, inf, "reinforce", json!({"men": 5}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(
+        (
+            r.json()["report"]["men"].as_i64(),
+            r.json()["report"]["asked"].as_i64()
+        ),
+        (Some(3), Some(5))
+    );
+    assert_eq!(r.json()["report"]["limited_by"], "treasury");
+    assert!(
+        r.json()["summary"]
+            .as_str()
+            .unwrap()
+            .contains("took 3 men from the reserve for 3 (5 asked: the treasury is spent)"),
+        "{}",
+        r.body
+    );
+    assert_eq!(a.company(&mut blue, inf)["men"].as_i64(), Some(153));
+    assert_eq!(treasury(&a), 0);
     a.refused(&mut blue, inf, "reinforce", json!({"men": 5}), "treasury");
+    // The reserve holds 17 (40 less 20 and 3): 30 asked, room for 47, 17 join.
+    a.exec(&format!(
+        "UPDATE nations SET treasury = 1000 WHERE id = {}",
+        a.nation("Blue")
+    ));
+    let r = a.act(&mut blue, inf, "reinforce", json!({"men": 30}));
+    assert_eq!(
+        (
+            r.json()["report"]["men"].as_i64(),
+            r.json()["report"]["limited_by"].as_str()
+        ),
+        (Some(17), Some("reserve")),
+        "{}",
+        r.body
+    );
+    a.refused(
+        &mut blue,
+        inf,
+        "reinforce",
+        json!({"men": 5}),
+        "reserve_empty",
+    );
 });
 
 both!(a_destroyed_company_leaves_the_map, |b| {
@@ -1053,7 +1115,7 @@ both!(regiments_and_their_headquarters, |b| {
         &format!("/api/v1/worlds/{w}/regiments/{rid}/headquarters"),
         Some(json!({"at": [3, 4]})),
     );
-    assert_eq!(r.code(), "invalid");
+    assert_eq!(r.code(), "not_headquarters");
     a.paint(3, 3, "farm", Some("Blue"), None);
     let r = blue.json(
         "PUT",
@@ -1062,6 +1124,29 @@ both!(regiments_and_their_headquarters, |b| {
     );
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.json()["headquarters"], json!([3, 3]));
+    // A company 2 cells from the farm gains the regiment's +1 morale on top of the turn's +1.
+    let id = a.raise(&mut blue, "infantry", "Garde 1");
+    a.put(id, 5, 5);
+    a.set(id, "morale = 2");
+    let rs = a.app.config.rules.clone();
+    let turn = |at: i64| {
+        let out = grognard::game::ticks::apply(
+            &mut a.app.conn(),
+            &rs,
+            w as i32,
+            grognard::game::ticks::TickKind::Turn,
+            at,
+            false,
+        )
+        .unwrap();
+        assert!(out.applied);
+    };
+    turn(1_000_000);
+    assert_eq!(a.company(&mut blue, id)["morale"].as_i64(), Some(4));
+    // The game master turns the farm into a village, still Blue's: no headquarters stands.
+    a.paint(3, 3, "village", Some("Blue"), None);
+    turn(1_000_001);
+    assert_eq!(a.company(&mut blue, id)["morale"].as_i64(), Some(5));
 });
 
 both!(nations_show_holdings_and_members_to_their_own, |b| {

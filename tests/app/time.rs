@@ -8,8 +8,9 @@ use crate::support::{cli, Backend, TestApp};
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Integer, Text};
 use grognard::game::ticks::{self, TickKind};
+use grognard::rules::state::Cell;
 use grognard::rules::tick::{
-    near_headquarters, turn_company, turn_reserve, turn_treasury, CompanyTurn,
+    headquarters_holds, near_headquarters, turn_company, turn_reserve, turn_treasury, CompanyTurn,
 };
 use grognard::rules::{Kind, Pos, Terrain};
 use rand::{Rng, SeedableRng};
@@ -21,6 +22,22 @@ fn exec(app: &TestApp, sql: &str) {
     diesel::sql_query(sql)
         .execute(&mut app.conn())
         .unwrap_or_else(|e| panic!("{sql}: {e}"));
+}
+
+#[derive(QueryableByName)]
+struct HqRow {
+    #[diesel(sql_type = Integer)]
+    player: i32,
+    #[diesel(sql_type = Integer)]
+    nation: i32,
+    #[diesel(sql_type = Integer)]
+    x: i32,
+    #[diesel(sql_type = Integer)]
+    y: i32,
+    #[diesel(sql_type = Text)]
+    terrain: String,
+    #[diesel(sql_type = diesel::sql_types::Nullable<Integer>)]
+    owner: Option<i32>,
 }
 
 #[derive(QueryableByName, Debug, Clone, PartialEq)]
@@ -127,9 +144,12 @@ fn random_world(app: &TestApp, seed: u64) -> i32 {
         ));
         if rng.random_bool(0.6) {
             let (hx, hy) = (rng.random_range(0..w), rng.random_range(0..h));
-            // Most headquarters stand on a farm of their nation; the others on ground it lost.
-            if rng.random_bool(0.7) {
-                exec(app, &format!("UPDATE cells SET terrain = 'farm', owner_id = {nation} WHERE world_id = {world} AND x = {hx} AND y = {hy}"));
+            // Most headquarters stand on a farm of their nation; others on ground it lost, or
+            // on its own ground that a game master made something other than a farm.
+            match rng.random_range(0..10) {
+                0..=6 => exec(app, &format!("UPDATE cells SET terrain = 'farm', owner_id = {nation} WHERE world_id = {world} AND x = {hx} AND y = {hy}")),
+                7 => exec(app, &format!("UPDATE cells SET terrain = 'village', owner_id = {nation} WHERE world_id = {world} AND x = {hx} AND y = {hy}")),
+                _ => {}
             }
             exec(app, &format!("INSERT INTO regiments (world_id, nation_id, name, hq_x, hq_y, created_at) VALUES ({world}, {nation}, 'R{world}_{p}', {hx}, {hy}, 0)"));
             exec(app, &format!("UPDATE players SET regiment_id = (SELECT id FROM regiments WHERE name = 'R{world}_{p}') WHERE id = {player}"));
@@ -163,7 +183,7 @@ both!(the_sql_turn_gives_what_the_rules_engine_computes, |b| {
     let app = TestApp::spawn(b);
     let rs = app.config.rules.clone();
     let mut near_count = 0;
-    for seed in [1u64, 2, 3] {
+    for seed in [1u64, 2, 3, 4, 5] {
         let world = random_world(&app, seed);
         let before = companies(&app, world);
         let reserves = pairs(
@@ -176,15 +196,25 @@ both!(the_sql_turn_gives_what_the_rules_engine_computes, |b| {
             &app,
             &format!("SELECT id, treasury AS value FROM nations WHERE world_id = {world}"),
         );
-        // Headquarters as the rules see them: on a cell still owned by the regiment's nation.
+        // Headquarters as the rules engine judges them, from each regiment's cell.
         let hq: HashMap<i32, Pos> = diesel::sql_query(format!(
-            "SELECT p.id AS id, CAST(r.hq_x * 1000 + r.hq_y AS BIGINT) AS value FROM players p JOIN regiments r ON r.id = p.regiment_id \
-             JOIN cells c ON c.world_id = r.world_id AND c.x = r.hq_x AND c.y = r.hq_y AND c.owner_id = r.nation_id WHERE p.world_id = {world}"
+            "SELECT p.id AS player, r.nation_id AS nation, r.hq_x AS x, r.hq_y AS y, c.terrain AS terrain, c.owner_id AS owner \
+             FROM players p JOIN regiments r ON r.id = p.regiment_id \
+             JOIN cells c ON c.world_id = r.world_id AND c.x = r.hq_x AND c.y = r.hq_y WHERE p.world_id = {world}"
         ))
-        .load::<PairRow>(&mut app.conn())
+        .load::<HqRow>(&mut app.conn())
         .unwrap()
         .into_iter()
-        .map(|r| (r.id, Pos::new((r.value / 1000) as i32, (r.value % 1000) as i32)))
+        .filter(|r| {
+            let cell = Cell {
+                terrain: r.terrain.parse().unwrap(),
+                town: None,
+                owner: r.owner,
+                structure: None,
+            };
+            headquarters_holds(&rs, &cell, r.nation)
+        })
+        .map(|r| (r.player, Pos::new(r.x, r.y)))
         .collect();
         let mine_cells = pairs(&app, &format!("SELECT owner_id AS id, COUNT(*) AS value FROM cells WHERE world_id = {world} AND terrain = 'mine' AND owner_id IS NOT NULL GROUP BY owner_id"));
         let out = ticks::apply(

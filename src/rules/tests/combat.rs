@@ -185,7 +185,7 @@ fn volley_refusals() {
         volley(&rs, &a, &inf, p(1, 1), &mut dice(&[10]))
             .unwrap_err()
             .code(),
-        "invalid",
+        "own_nation",
         "own nation"
     );
     // Line of sight: an infantry at (3,1)... use a shooter at (3,0) firing at (5,0) over the forest.

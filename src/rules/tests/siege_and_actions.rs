@@ -1,7 +1,7 @@
 use super::support::*;
 use crate::rules::actions::{heal, raise, reinforce};
 use crate::rules::siege::{bombard, build_bridge, repair};
-use crate::rules::state::Cell;
+use crate::rules::state::{Cell, Unit};
 use crate::rules::{Kind, Refusal, Season, Terrain};
 
 fn fort(owner: i32, structure: i32) -> Cell {
@@ -52,14 +52,14 @@ fn bombard_refusals() {
         bombard(&rs, &a, &inf, p(5, 0), &mut dice(&[1]))
             .unwrap_err()
             .code(),
-        "invalid"
+        "cannot_bombard"
     );
     let gun = unit(3, 1, Kind::Artillery, 3, 1);
     assert_eq!(
         bombard(&rs, &a, &gun, p(4, 0), &mut dice(&[1]))
             .unwrap_err()
             .code(),
-        "invalid",
+        "no_structure",
         "plain has no structure"
     );
     a.set_cell(p(5, 0), fort(1, 15));
@@ -67,7 +67,7 @@ fn bombard_refusals() {
         bombard(&rs, &a, &gun, p(5, 0), &mut dice(&[1]))
             .unwrap_err()
             .code(),
-        "invalid",
+        "own_nation",
         "own fort"
     );
 }
@@ -123,7 +123,7 @@ fn repair_refusals() {
     a.set_cell(p(2, 0), fort(1, 15));
     assert_eq!(
         repair(&rs, &a, &sap, p(2, 0)).unwrap_err().code(),
-        "invalid",
+        "full_structure",
         "already full"
     );
 }
@@ -174,7 +174,7 @@ fn heal_returns_ten_wounded_and_fifteen_on_animals() {
     u.wounded = 4;
     assert_eq!(heal(&rs, &u, &animals).unwrap().healed, 4);
     u.wounded = 0;
-    assert_eq!(heal(&rs, &u, &plain).unwrap_err().code(), "invalid");
+    assert_eq!(heal(&rs, &u, &plain), Err(Refusal::NoWounded));
     u.wounded = 20;
     u.ap = 3;
     assert_eq!(
@@ -205,23 +205,47 @@ fn reinforce_moves_reserve_men_into_the_company_at_one_resource_each() {
         ),
         (190, 20, 960, 40, 2)
     );
+    // Up to full strength: 51 asked, 50 of room.
+    let r = reinforce(&rs, &u, p(0, 0), &town, 60, 1000, 51).unwrap();
     assert_eq!(
-        reinforce(&rs, &u, p(0, 0), &town, 60, 1000, 51)
+        (r.men, r.asked, r.limited_by, r.men_after, r.cost),
+        (50, 51, Some("room"), 200, 50)
+    );
+    // A smaller reserve reinforces as far as it goes.
+    let r = reinforce(&rs, &u, p(0, 0), &town, 30, 1000, 40).unwrap();
+    assert_eq!(
+        (r.men, r.limited_by, r.reserve_after, r.treasury_after),
+        (30, Some("reserve"), 0, 970)
+    );
+    // So does a smaller treasury, at one resource a man.
+    let r = reinforce(&rs, &u, p(0, 0), &town, 60, 39, 40).unwrap();
+    assert_eq!(
+        (r.men, r.limited_by, r.treasury_after, r.men_after),
+        (39, Some("treasury"), 0, 189)
+    );
+    // Refused only when not one man can join.
+    assert_eq!(
+        reinforce(&rs, &u, p(0, 0), &town, 60, 0, 40),
+        Err(Refusal::Treasury { need: 1, have: 0 })
+    );
+    assert_eq!(
+        reinforce(&rs, &u, p(0, 0), &town, 0, 1000, 40),
+        Err(Refusal::ReserveEmpty)
+    );
+    let full = Unit {
+        men: 200,
+        ..u.clone()
+    };
+    assert_eq!(
+        reinforce(&rs, &full, p(0, 0), &town, 60, 1000, 40),
+        Err(Refusal::FullStrength(200))
+    );
+    assert_eq!(
+        reinforce(&rs, &u, p(0, 0), &town, 60, 1000, 0)
             .unwrap_err()
             .code(),
         "invalid",
-        "past full strength"
-    );
-    assert_eq!(
-        reinforce(&rs, &u, p(0, 0), &town, 30, 1000, 40)
-            .unwrap_err()
-            .code(),
-        "invalid",
-        "reserve too small"
-    );
-    assert_eq!(
-        reinforce(&rs, &u, p(0, 0), &town, 60, 39, 40),
-        Err(Refusal::Treasury { need: 40, have: 39 })
+        "a number of men to ask for"
     );
     let enemy_town = Cell {
         owner: Some(2),
@@ -239,10 +263,19 @@ fn reinforce_moves_reserve_men_into_the_company_at_one_resource_each() {
     };
     assert!(reinforce(&rs, &u, p(0, 0), &farm, 60, 1000, 40).is_ok());
     assert_eq!(
-        reinforce(&rs, &u, p(0, 0), &Cell::plain(), 60, 1000, 40)
+        reinforce(&rs, &u, p(0, 0), &Cell::plain(), 60, 1000, 40),
+        Err(Refusal::NoReinforcementHere(Terrain::Plain))
+    );
+    // The church is its own terrain: in the shipped rules it does not take reinforcements.
+    let church = Cell {
+        terrain: Terrain::Church,
+        ..town.clone()
+    };
+    assert_eq!(
+        reinforce(&rs, &u, p(0, 0), &church, 60, 1000, 40)
             .unwrap_err()
             .code(),
-        "invalid"
+        "no_reinforcement_here"
     );
 }
 

@@ -44,7 +44,6 @@ pub struct Outcome {
 }
 
 /// Longest path a move may name.
-const MAX_PATH: usize = 200;
 
 pub fn execute(
     conn: &mut DbConnection,
@@ -183,7 +182,7 @@ impl Ctx<'_> {
 
     fn path_to(&self, conn: &mut DbConnection, to: Pos) -> GameResult<(Vec<Pos>, i32)> {
         let u = self.unit();
-        let margin = u.ap.clamp(1, 64);
+        let margin = u.ap.clamp(1, self.rs.limits.path_search_margin);
         let (area, _) = load::window(conn, self.w, &[u.pos, to], margin)?;
         // Planned with what the nation sees: a path that bends around an unseen company, or
         // a preview that calls its cell occupied, would give it away.
@@ -192,9 +191,10 @@ impl Ctx<'_> {
     }
 
     fn move_along(&self, conn: &mut DbConnection, path: Vec<Pos>) -> GameResult<(NewEvent, Value)> {
-        if path.len() > MAX_PATH {
+        let max = self.rs.limits.max_path as usize;
+        if path.len() > max {
             return Err(GameError::Invalid(format!(
-                "a path has at most {MAX_PATH} steps"
+                "a path has at most {max} steps"
             )));
         }
         let u = self.unit();

@@ -152,7 +152,10 @@ pub fn raise(
             .first(conn)?;
         let spawn = Pos::new(sx, sy);
         let mut placed = None;
-        for radius in [4, 12, 40] {
+        // Windows that grow to the ruleset's radius: a free cell near the spawn is found
+        // without reading the whole circle.
+        let far = rs.limits.raise_search_radius;
+        for radius in [far / 10, far * 3 / 10, far] {
             let (area, _) = load::window(conn, &w, &[spawn], radius)?;
             match actions::raise(
                 rs,
@@ -163,7 +166,7 @@ pub fn raise(
                 treasury,
                 spawn,
             ) {
-                Err(Refusal::Occupied(_)) if radius < 40 => continue,
+                Err(Refusal::Occupied(_)) if radius < far => continue,
                 other => {
                     placed = Some(other?);
                     break;
@@ -255,15 +258,17 @@ pub fn my_companies(conn: &mut DbConnection, player_id: i32) -> GameResult<Vec<C
 /// Creates a regiment of the actor's nation and joins it.
 pub fn create_regiment(
     conn: &mut DbConnection,
+    rs: &Ruleset,
     actor: &Actor,
     world_id: i32,
     name: &str,
 ) -> GameResult<Regiment> {
     let name = name.trim().to_string();
-    if name.is_empty() || name.chars().count() > 40 {
-        return Err(GameError::Invalid(
-            "a regiment name has 1 to 40 characters".into(),
-        ));
+    let max = rs.limits.regiment_name_max as usize;
+    if name.is_empty() || name.chars().count() > max {
+        return Err(GameError::Invalid(format!(
+            "a regiment name has 1 to {max} characters"
+        )));
     }
     if name.chars().any(char::is_control) {
         return Err(GameError::Invalid(

@@ -186,7 +186,8 @@ pub fn raise(
     Ok(Raised {
         pos,
         men: k.full_strength,
-        ap: k.max_ap,
+        // Raising costs `actions.raise` AP of the new company's first day (0 in the shipped rules).
+        ap: (k.max_ap - rs.actions.raise).max(0),
         morale: rs.limits.raise_morale,
         cost,
     })

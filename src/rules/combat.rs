@@ -68,12 +68,15 @@ pub fn protected_losses(raw: i32, protection: i32, men: i32) -> i32 {
 }
 
 /// Splits losses into (killed, wounded): effective morale
-/// `m = clamp(morale + confidence / 10, 0, max)`, wounded = `min(losses, round(losses/2 × m/5))`
-/// with the seed's 5 read as half the morale maximum.
+/// `m = clamp(morale + confidence / confidence_per_morale, 0, max)`, wounded =
+/// `min(losses, round(losses × wounded_percent/100 × m/(max/2)))`: with the shipped 10 and 50,
+/// the seed's `losses/2 × m/5`.
 pub fn split_losses(rs: &Ruleset, losses: i32, morale: i32, confidence: i32) -> (i32, i32) {
-    let max = rs.combat.morale_max as f64;
-    let m = (morale as f64 + confidence as f64 / 10.0).clamp(0.0, max);
-    let wounded = ((losses as f64 / 2.0 * m / (max / 2.0)).round() as i32).min(losses);
+    let c = &rs.combat;
+    let max = c.morale_max as f64;
+    let m = (morale as f64 + confidence as f64 / c.confidence_per_morale as f64).clamp(0.0, max);
+    let share = c.wounded_percent as f64 / 100.0;
+    let wounded = ((losses as f64 * share * m / (max / 2.0)).round() as i32).min(losses);
     (losses - wounded, wounded)
 }
 

@@ -185,10 +185,32 @@ pub struct CombatRules {
     /// Whether a breached ranged-only cell (fort, fortifications) may be attacked in melee.
     #[serde(default = "yes")]
     pub breach_opens_melee: bool,
+    /// Confidence points worth one point of morale when losses are split.
+    #[serde(default = "ten")]
+    pub confidence_per_morale: i32,
+    /// Percent of the losses that are wounded rather than killed at half the maximum morale.
+    #[serde(default = "fifty")]
+    pub wounded_percent: i32,
 }
 
+// Defaults of keys added after the first ruleset, so that older rule files still load.
 fn yes() -> bool {
     true
+}
+fn ten() -> i32 {
+    10
+}
+fn fifty() -> i32 {
+    50
+}
+fn forty() -> i32 {
+    40
+}
+fn two_hundred() -> i32 {
+    200
+}
+fn sixty_four() -> i32 {
+    64
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -211,6 +233,17 @@ pub struct Limits {
     pub reinforce_cost_per_man: i64,
     pub max_catch_up: i32,
     pub company_name_max: i32,
+    #[serde(default = "forty")]
+    pub regiment_name_max: i32,
+    /// The most steps one move order may carry.
+    #[serde(default = "two_hundred")]
+    pub max_path: i32,
+    /// How far around a company and its destination the path finder looks, in cells.
+    #[serde(default = "sixty_four")]
+    pub path_search_margin: i32,
+    /// How far from the nation's spawn a raised company may be placed when it is crowded.
+    #[serde(default = "forty")]
+    pub raise_search_radius: i32,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -604,6 +637,13 @@ impl RawRuleset {
         non_negative("combat.heal_men", c.heal_men)?;
         non_negative("combat.hidden_visible_at", c.hidden_visible_at)?;
         non_negative("combat.min_perception", c.min_perception)?;
+        positive("combat.confidence_per_morale", c.confidence_per_morale)?;
+        if !(0..=100).contains(&c.wounded_percent) {
+            return err(
+                "combat.wounded_percent",
+                format!("must be between 0 and 100 (got {})", c.wounded_percent),
+            );
+        }
         let t = &self.turn;
         non_negative("turn.morale_gain", t.morale_gain)?;
         non_negative("turn.wounded_healed", t.wounded_healed)?;
@@ -632,6 +672,10 @@ impl RawRuleset {
         }
         non_negative("limits.max_catch_up", l.max_catch_up)?;
         positive("limits.company_name_max", l.company_name_max)?;
+        positive("limits.regiment_name_max", l.regiment_name_max)?;
+        positive("limits.max_path", l.max_path)?;
+        positive("limits.path_search_margin", l.path_search_margin)?;
+        non_negative("limits.raise_search_radius", l.raise_search_radius)?;
         Ok(Ruleset {
             terrains,
             kinds,

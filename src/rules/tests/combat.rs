@@ -35,6 +35,16 @@ fn losses_split_by_effective_morale_with_confidence() {
     assert_eq!(split_losses(&rs, 9, 10, 30), (0, 9));
     // m clamped to 0: everybody hit is killed.
     assert_eq!(split_losses(&rs, 9, 0, -10), (9, 0));
+    // Both factors come from the ruleset: confidence 10 is 2 morale at 5 per point, and all
+    // the losses at half morale are wounded at 100 %: m = 5 + 2 = 7, round(10 × 7/5) = 14 → 10.
+    let mut other = rs.clone();
+    other.combat.confidence_per_morale = 5;
+    other.combat.wounded_percent = 100;
+    assert_eq!(split_losses(&other, 10, 5, 10), (0, 10));
+    // m = 3 + 2 = 5: round(10 × 5/5) = 10 at 100 %, 3 at 30 %.
+    assert_eq!(split_losses(&other, 10, 3, 10), (0, 10));
+    other.combat.wounded_percent = 30;
+    assert_eq!(split_losses(&other, 10, 3, 10), (7, 3));
 }
 
 #[test]

@@ -224,6 +224,56 @@ fn shipped_action_costs_and_constants_match_rules_md() {
         (3, 100, 5, 1000, 8)
     );
     assert_eq!(l.reinforce_cost_per_man, 1);
+    assert_eq!(
+        (
+            l.company_name_max,
+            l.regiment_name_max,
+            l.max_path,
+            l.path_search_margin,
+            l.raise_search_radius
+        ),
+        (40, 40, 200, 64, 40)
+    );
+    let c = &rs.combat;
+    assert_eq!(
+        (
+            c.confidence_per_morale,
+            c.wounded_percent,
+            c.breach_opens_melee
+        ),
+        (10, 50, true)
+    );
+}
+
+#[test]
+fn a_rule_file_from_before_the_newer_keys_still_loads_with_their_defaults() {
+    let mut text = SHIPPED.to_string();
+    for key in [
+        "breach_opens_melee",
+        "confidence_per_morale",
+        "wounded_percent",
+        "regiment_name_max",
+        "max_path",
+        "path_search_margin",
+        "raise_search_radius",
+    ] {
+        text = text
+            .lines()
+            .filter(|l| !l.starts_with(&format!("{key} =")))
+            .collect::<Vec<_>>()
+            .join("\n");
+    }
+    assert_eq!(Ruleset::from_toml(&text).unwrap(), Ruleset::shipped());
+}
+
+#[test]
+fn out_of_range_newer_keys_are_refused_naming_them() {
+    let text = SHIPPED.replace("wounded_percent = 50", "wounded_percent = 150");
+    assert_eq!(refused(&text), "combat.wounded_percent");
+    let text = SHIPPED.replace("confidence_per_morale = 10", "confidence_per_morale = 0");
+    assert_eq!(refused(&text), "combat.confidence_per_morale");
+    let text = SHIPPED.replace("max_path = 200", "max_path = 0");
+    assert_eq!(refused(&text), "limits.max_path");
 }
 
 fn refused(text: &str) -> String {

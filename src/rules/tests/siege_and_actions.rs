@@ -305,4 +305,9 @@ fn raise_places_a_full_company_at_spawn_or_the_nearest_free_cell() {
             have: 99
         })
     );
+    // Raising may cost the new company AP of its first day.
+    let mut tired = rs.clone();
+    tired.actions.raise = 6;
+    let r = raise(&tired, &a, 1, Kind::Infantry, 0, 1000, p(1, 1)).unwrap();
+    assert_eq!(r.ap, 24 - 6);
 }

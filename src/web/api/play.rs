@@ -287,8 +287,9 @@ pub async fn create_regiment(
     body: web::Json<RegimentBody>,
 ) -> Result<HttpResponse, ApiError> {
     let wid = path.into_inner();
+    let st = state.clone();
     let r = state
-        .db(move |conn| play::create_regiment(conn, &actor, wid, &body.name))
+        .db(move |conn| play::create_regiment(conn, &st.config.rules, &actor, wid, &body.name))
         .await?;
     Ok(HttpResponse::Created().json(regiment_json(&r)))
 }

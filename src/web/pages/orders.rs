@@ -179,8 +179,9 @@ pub async fn create_regiment(
     let wid = path.into_inner();
     let name = form.name.clone().unwrap_or_default();
     let back = format!("/worlds/{wid}/nations");
+    let st = state.clone();
     let result = state
-        .db(move |conn| play::create_regiment(conn, &actor, wid, &name))
+        .db(move |conn| play::create_regiment(conn, &st.config.rules, &actor, wid, &name))
         .await;
     after_form(&state, &viewer, result, &back)
 }

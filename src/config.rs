@@ -2,11 +2,11 @@
 //! `GROGNARD__SECTION__KEY` environment variables; `DATABASE_URL` wins for the database.
 
 use crate::rules::Ruleset;
+use crate::schedule::Schedule;
 use figment::providers::{Env, Format, Toml};
 use figment::Figment;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
 
 /// The built-in defaults, identical to the shipped `config/default.toml`.
 const DEFAULTS: &str = include_str!("../config/default.toml");
@@ -85,6 +85,9 @@ pub struct Config {
     pub dir: PathBuf,
     pub settings: Settings,
     pub rules: Ruleset,
+    /// `scheduler.turn` and `scheduler.season`, parsed once.
+    pub turn_schedule: Schedule,
+    pub season_schedule: Schedule,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -143,7 +146,7 @@ impl Settings {
             ("scheduler.turn", &self.scheduler.turn),
             ("scheduler.season", &self.scheduler.season),
         ] {
-            parse_cron(expr).map_err(|m| key_err(key, m))?;
+            Schedule::parse(expr).map_err(|m| key_err(key, m))?;
         }
         if self.database.pool_size == 0 {
             return Err(key_err("database.pool_size", "must be at least 1".into()));
@@ -167,17 +170,6 @@ impl Settings {
         }
         Ok(())
     }
-}
-
-/// A 6-field cron expression (seconds first), checked.
-pub fn parse_cron(expr: &str) -> Result<cron::Schedule, String> {
-    if expr.split_whitespace().count() != 6 {
-        return Err(format!(
-            "`{expr}` must have 6 fields (sec min hour day month weekday)"
-        ));
-    }
-    cron::Schedule::from_str(expr)
-        .map_err(|e| format!("`{expr}` is not a valid cron expression: {e}"))
 }
 
 impl Config {
@@ -206,8 +198,16 @@ impl Config {
                 message: "no such file".into(),
             });
         };
+        let schedule = |key: &str, expr: &str| {
+            Schedule::parse(expr).map_err(|m| ConfigError::Key {
+                key: key.into(),
+                message: m,
+            })
+        };
         Ok(Config {
             dir: dir.to_path_buf(),
+            turn_schedule: schedule("scheduler.turn", &settings.scheduler.turn)?,
+            season_schedule: schedule("scheduler.season", &settings.scheduler.season)?,
             settings,
             rules,
         })

@@ -5,5 +5,6 @@ pub mod config;
 pub mod db;
 pub mod game;
 pub mod rules;
+pub mod schedule;
 pub mod scheduler;
 pub mod web;

@@ -1,8 +1,7 @@
-//! The scheduler: for every world and tick kind, the instants due by the cron strings of the
-//! config (UTC), counted after the last tick stored in the database, applied through
+//! The scheduler: for every world and tick kind, the instants due by the schedules of the
+//! config (cron strings in UTC or intervals, see `schedule`), counted after the last tick stored in the database, applied through
 //! `game::ticks`, each exactly once.
 
-use crate::config::parse_cron;
 use crate::config::Config;
 use crate::db::schema::ticks;
 use crate::db::DbConnection;
@@ -10,7 +9,8 @@ use crate::db::Pool;
 use crate::game::ticks::{self as tick_cases, TickKind};
 use crate::game::worlds;
 use crate::game::GameResult;
-use chrono::{DateTime, TimeZone, Utc};
+use crate::schedule::Schedule;
+use chrono::{TimeZone, Utc};
 use diesel::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -39,37 +39,11 @@ pub fn last_ticks(conn: &mut DbConnection, world_id: i32) -> GameResult<LastTick
     })
 }
 
-fn at(ts: i64) -> DateTime<Utc> {
-    Utc.timestamp_opt(ts, 0).single().unwrap_or_else(Utc::now)
-}
-
-/// The first instant of `expr` after the later of the last applied tick and the anchor
+/// The first instant of `schedule` after the later of the last applied tick and the anchor
 /// (world creation or resume).
-pub fn next_due(expr: &str, last: Option<i64>, anchor: i64) -> Option<i64> {
-    let schedule = parse_cron(expr).ok()?;
+pub fn next_due(schedule: &Schedule, last: Option<i64>, anchor: i64) -> Option<i64> {
     let from = last.map_or(anchor, |l| l.max(anchor));
-    schedule.after(&at(from)).next().map(|t| t.timestamp())
-}
-
-/// The instants of `expr` in `(from, now]`, oldest first, keeping only the latest `cap`:
-/// older missed instants are given up so that a long outage does not replay days of turns.
-pub fn due_instants(expr: &str, from: i64, now: i64, cap: usize) -> Vec<i64> {
-    let Ok(schedule) = parse_cron(expr) else {
-        return Vec::new();
-    };
-    if cap == 0 || now <= from {
-        return Vec::new();
-    }
-    let mut out: Vec<i64> = schedule
-        .after(&at(now + 1))
-        .rev()
-        .map(|t| t.timestamp())
-        .skip_while(|t| *t > now)
-        .take_while(|t| *t > from)
-        .take(cap)
-        .collect();
-    out.reverse();
-    out
+    schedule.next_after(from, anchor)
 }
 
 /// RFC 3339 text for an instant, or null.
@@ -97,7 +71,6 @@ impl SchedulerHandle {
 
 /// Applies every due tick of every unpaused world once; returns how many were applied.
 pub fn run_once(conn: &mut DbConnection, config: &Config, now: i64) -> GameResult<usize> {
-    let s = &config.settings.scheduler;
     let cap = config.max_catch_up() as usize;
     let mut applied = 0;
     for w in worlds::list(conn)? {
@@ -106,12 +79,12 @@ pub fn run_once(conn: &mut DbConnection, config: &Config, now: i64) -> GameResul
         }
         let last = last_ticks(conn, w.id)?;
         for kind in TickKind::ALL {
-            let (expr, last) = match kind {
-                TickKind::Turn => (&s.turn, last.turn),
-                TickKind::Season => (&s.season, last.season),
+            let (schedule, last) = match kind {
+                TickKind::Turn => (&config.turn_schedule, last.turn),
+                TickKind::Season => (&config.season_schedule, last.season),
             };
             let from = last.map_or(w.schedule_anchor, |l| l.max(w.schedule_anchor));
-            for instant in due_instants(expr, from, now, cap) {
+            for instant in schedule.due(from, now, cap, w.schedule_anchor) {
                 let out = tick_cases::apply(conn, &config.rules, w.id, kind, instant, false)?;
                 if out.applied {
                     applied += 1;

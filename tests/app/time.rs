@@ -344,6 +344,46 @@ fn every_second(app_backend: Backend) -> TestApp {
     )
 }
 
+both!(
+    the_season_turns_every_fourteen_days_from_the_world_s_anchor_exactly_once,
+    |b| {
+        let app = TestApp::spawn(b);
+        let day = 86_400;
+        let anchor = app.count("SELECT schedule_anchor AS n FROM worlds WHERE id = 1");
+        let season = || {
+            app.count("SELECT CAST(CASE WHEN season = 'summer' THEN 0 ELSE 1 END AS BIGINT) AS n FROM worlds WHERE id = 1")
+        };
+        let seasons = || app.count("SELECT COUNT(*) FROM ticks WHERE kind = 'season'");
+        let before = season();
+        let mut conn = app.conn();
+        // 13 days and 23 hours: no season yet (turns do run, every 6 hours).
+        grognard::scheduler::run_once(&mut conn, &app.config, anchor + 14 * day - 3600).unwrap();
+        assert_eq!((seasons(), season()), (0, before));
+        // Day 14: one season tick, at anchor + 14 days exactly.
+        grognard::scheduler::run_once(&mut conn, &app.config, anchor + 14 * day).unwrap();
+        assert_eq!((seasons(), season()), (1, 1 - before));
+        assert_eq!(
+            app.count("SELECT MAX(scheduled_for) AS n FROM ticks WHERE kind = 'season'"),
+            anchor + 14 * day
+        );
+        // Two processes finding the same instant due: still once.
+        let other = app.config.clone();
+        grognard::scheduler::run_once(&mut app.conn(), &other, anchor + 14 * day).unwrap();
+        grognard::scheduler::run_once(&mut conn, &app.config, anchor + 28 * day - 1).unwrap();
+        assert_eq!(seasons(), 1);
+        // Day 28: back again.
+        grognard::scheduler::run_once(&mut conn, &app.config, anchor + 28 * day).unwrap();
+        assert_eq!((seasons(), season()), (2, before));
+        // The world API announces the next one, 14 days on.
+        let mut c = app.client();
+        let v = c.get_json("/api/v1/worlds/1").json();
+        let next = chrono::DateTime::parse_from_rfc3339(v["next_season_at"].as_str().unwrap())
+            .unwrap()
+            .timestamp();
+        assert_eq!(next, anchor + 42 * day);
+    }
+);
+
 both!(missed_ticks_are_caught_up_in_order_up_to_the_cap, |b| {
     let app = every_second(b);
     let anchor = app.count("SELECT schedule_anchor AS n FROM worlds WHERE id = 1");

@@ -30,9 +30,9 @@ pub async fn show(
             Ok((w, n, last))
         })
         .await?;
-    let s = &state.config.settings.scheduler;
-    let next_turn = scheduler::next_due(&s.turn, last.turn, w.schedule_anchor);
-    let next_season = scheduler::next_due(&s.season, last.season, w.schedule_anchor);
+    let c = &state.config;
+    let next_turn = scheduler::next_due(&c.turn_schedule, last.turn, w.schedule_anchor);
+    let next_season = scheduler::next_due(&c.season_schedule, last.season, w.schedule_anchor);
     Ok(HttpResponse::Ok().json(json!({
         "id": w.id, "name": w.name, "width": w.width, "height": w.height,
         "turn": w.turn, "season": w.season, "paused": w.paused,

@@ -147,11 +147,7 @@ fn load(
         _ => None,
     };
     let last = scheduler::last_ticks(conn, wid)?;
-    let next_turn = scheduler::next_due(
-        &state.config.settings.scheduler.turn,
-        last.turn,
-        w.schedule_anchor,
-    );
+    let next_turn = scheduler::next_due(&state.config.turn_schedule, last.turn, w.schedule_anchor);
     Ok((
         Loaded {
             w,

@@ -164,16 +164,24 @@ mod tests {
 
     const HOUR: i64 = 3600;
 
+    fn six_hours() -> Schedule {
+        Schedule::parse("0 0 */6 * * *").unwrap()
+    }
+
+    fn due_instants(expr: &str, from: i64, now: i64, cap: usize) -> Vec<i64> {
+        Schedule::parse(expr).unwrap().due(from, now, cap, 0)
+    }
+
     #[test]
     fn next_due_counts_from_the_last_tick_or_the_anchor() {
         // Every 6 hours at :00 UTC; 2026-01-01T00:00:00Z = 1767225600.
         let midnight = 1_767_225_600;
         assert_eq!(
-            next_due("0 0 */6 * * *", None, midnight + 1),
+            next_due(&six_hours(), None, midnight + 1),
             Some(midnight + 6 * HOUR)
         );
         assert_eq!(
-            next_due("0 0 */6 * * *", Some(midnight + 6 * HOUR), midnight),
+            next_due(&six_hours(), Some(midnight + 6 * HOUR), midnight),
             Some(midnight + 12 * HOUR)
         );
     }

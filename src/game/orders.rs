@@ -43,8 +43,6 @@ pub struct Outcome {
     pub report: Value,
 }
 
-/// Longest path a move may name.
-
 pub fn execute(
     conn: &mut DbConnection,
     rs: &Ruleset,

@@ -1,7 +1,10 @@
-// Small enhancements: a live countdown to the next turn, and building a path by clicking the
-// map. Every page works without this file.
+// Small enhancements: a live countdown to the next turn, building a path by clicking the map,
+// and the world page updated in place (selecting a cell, giving an order) instead of reloaded,
+// with the map kept where it was. Every page works without this file.
 (function () {
   "use strict";
+
+  var timers = [];
 
   function ready(fn) {
     if (document.readyState !== "loading") fn();
@@ -9,6 +12,8 @@
   }
 
   function countdowns() {
+    timers.forEach(clearInterval);
+    timers = [];
     document.querySelectorAll(".countdown[data-deadline]").forEach(function (el) {
       var deadline = Number(el.getAttribute("data-deadline")) * 1000;
       function tick() {
@@ -17,39 +22,140 @@
         el.textContent = "in " + (h > 0 ? h + " h " : "") + m + " min " + (s % 60) + " s";
       }
       tick();
-      setInterval(tick, 1000);
+      timers.push(setInterval(tick, 1000));
     });
   }
 
-  function pathBuilding() {
-    var svg = document.getElementById("map");
+  function pathMode() {
     var mode = document.getElementById("path-mode");
-    var input = document.getElementById("path");
-    var clear = document.getElementById("path-clear");
-    if (!svg || !mode || !input) return;
+    return mode && mode.checked ? mode : null;
+  }
+
+  function showScriptParts() {
     document.querySelectorAll(".js-only").forEach(function (e) { e.hidden = false; });
+    var clear = document.getElementById("path-clear");
     if (clear) clear.hidden = false;
-    svg.addEventListener("click", function (ev) {
-      if (!mode.checked) return;
-      var link = ev.target.closest("a.cell-link");
-      if (!link) return;
+    // The image button that takes clicks without JavaScript: cells answer them here.
+    document.querySelectorAll(".map-wrap input.pick").forEach(function (e) { e.remove(); });
+  }
+
+  // The map's scroll box shows the selected cell or company (or the player's first company)
+  // in its middle: on a narrow screen the map is wider than its box.
+  function centreMap() {
+    var wrap = document.querySelector(".map-wrap");
+    if (!wrap) return;
+    var target = document.querySelector("#map g.unit.selected, #map g.cell.selected, #map g.unit.mine");
+    if (!target || !target.getBBox) return;
+    var b = target.getBBox();
+    wrap.scrollLeft = Math.max(0, b.x + b.width / 2 - wrap.clientWidth / 2);
+    wrap.scrollTop = Math.max(0, b.y + b.height / 2 - wrap.clientHeight / 2);
+  }
+
+  // The page a click on a cell leads to: the view's form with the cell added.
+  function cellUrl(form, x, y) {
+    var params = new URLSearchParams(new FormData(form));
+    params.set("cell", x + "," + y);
+    return form.getAttribute("action") + "?" + params.toString();
+  }
+
+  // Fetches a page of this site and puts its content in place of this one's, keeping the
+  // map's scroll and the window's; anything else than a world page is simply opened.
+  function swap(url, init, push) {
+    var wrap = document.querySelector(".map-wrap");
+    var keep = wrap ? [wrap.scrollLeft, wrap.scrollTop] : null;
+    var y = window.scrollY;
+    document.body.classList.add("loading");
+    return fetch(url, init || { credentials: "same-origin" }).then(function (res) {
+      var ct = res.headers.get("content-type") || "";
+      // A refusal is a page of its own at the order's address: shown here, not followed.
+      var same = new URL(res.url).pathname === location.pathname || !res.ok;
+      if (ct.indexOf("text/html") !== 0 || !same) {
+        location.href = res.url;
+        return;
+      }
+      if (!res.ok) push = false;
+      return res.text().then(function (html) {
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        var main = doc.querySelector("main.page");
+        if (!main) { location.href = res.url; return; }
+        document.querySelector("main.page").replaceWith(document.adoptNode(main));
+        document.title = doc.title;
+        if (push !== false) history.pushState(null, "", res.url);
+        start(false);
+        var w = document.querySelector(".map-wrap");
+        if (w && keep) { w.scrollLeft = keep[0]; w.scrollTop = keep[1]; }
+        window.scrollTo(0, y);
+        var report = document.getElementById("last-report");
+        if (report && !report.getBoundingClientRect().top) report.scrollIntoView();
+      });
+    }).catch(function () {
+      location.href = url;
+    }).finally(function () {
+      document.body.classList.remove("loading");
+    });
+  }
+
+  function onClick(ev) {
+    var map = ev.target.closest ? ev.target.closest("#map") : null;
+    if (!map) return;
+    var cell = ev.target.closest("g.cell");
+    var link = ev.target.closest("a");
+    var input = document.getElementById("path");
+    if (cell && pathMode() && input) {
       ev.preventDefault();
-      var cell = link.querySelector("g.cell");
       var step = cell.getAttribute("data-x") + "," + cell.getAttribute("data-y");
       input.value = (input.value.trim() + " " + step).trim();
       cell.classList.add("path");
-    });
-    if (clear) {
-      clear.addEventListener("click", function () {
-        input.value = "";
-        document.querySelectorAll("g.cell.path").forEach(function (g) { g.classList.remove("path"); });
-      });
+      return;
+    }
+    var form = map.closest("form.map-pick");
+    if (!form) return; // the editor handles its own map
+    if (link) {
+      ev.preventDefault();
+      swap(link.getAttribute("href"));
+    } else if (cell) {
+      ev.preventDefault();
+      swap(cellUrl(form, cell.getAttribute("data-x"), cell.getAttribute("data-y")));
     }
   }
 
-  ready(function () {
+  // Orders and the panel's links of the world page go through `swap` too.
+  function onSubmit(ev) {
+    var form = ev.target;
+    if (!document.querySelector("form.map-pick") || !form.closest("main.page")) return;
+    if ((form.getAttribute("method") || "get").toLowerCase() !== "post") return;
+    ev.preventDefault();
+    var body = new URLSearchParams(new FormData(form));
+    if (ev.submitter && ev.submitter.name) body.append(ev.submitter.name, ev.submitter.value);
+    swap(form.action, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: body.toString()
+    });
+  }
+
+  function start(first) {
     countdowns();
-    pathBuilding();
+    showScriptParts();
+    var clear = document.getElementById("path-clear");
+    if (clear) {
+      clear.addEventListener("click", function () {
+        var input = document.getElementById("path");
+        if (input) input.value = "";
+        document.querySelectorAll("g.cell.path").forEach(function (g) { g.classList.remove("path"); });
+      });
+    }
+    if (first) centreMap();
+  }
+
+  ready(function () {
+    document.addEventListener("click", onClick);
+    document.addEventListener("submit", onSubmit);
+    window.addEventListener("popstate", function () {
+      if (document.querySelector("form.map-pick")) swap(location.href, null, false);
+    });
+    start(true);
     if (window.Grognard && window.Grognard.init) window.Grognard.init();
   });
 })();

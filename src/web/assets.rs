@@ -19,6 +19,11 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("../../static/editor.js"),
     ),
     (
+        "pick.svg",
+        "image/svg+xml",
+        include_str!("../../static/pick.svg"),
+    ),
+    (
         "favicon.svg",
         "image/svg+xml",
         include_str!("../../static/favicon.svg"),

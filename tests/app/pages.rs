@@ -44,6 +44,30 @@ fn form_back(b: Backend) {
     assert!(page
         .body
         .contains(&format!("data-company=\"{id}\">24</span>")));
+    // Without JavaScript the map is the image button of the view's form: a click at pixel
+    // (50, 30) of a zoom-2 view (22 px cells) whose corner is (0, 0) selects cell (2, 1).
+    let page = c.get(&format!("/worlds/{w}?company={id}"));
+    assert!(page.body.contains("<form method=\"get\" action=\"/worlds/"));
+    assert!(page
+        .body
+        .contains("<input type=\"image\" class=\"pick\" name=\"at\""));
+    assert!(
+        !page.body.contains("class=\"cell-link\""),
+        "no link per cell"
+    );
+    let picked = c.get(&format!(
+        "/worlds/{w}?x=14&y=9&zoom=2&company={id}&at.x=50&at.y=30"
+    ));
+    assert!(picked
+        .body
+        .contains("class=\"cell t-plain selected\" data-x=\"2\" data-y=\"1\""));
+    assert!(picked.body.contains("Move here (2 AP)"), "{}", picked.body);
+    // A click outside the drawing selects nothing.
+    let outside = c.get(&format!(
+        "/worlds/{w}?x=14&y=9&zoom=2&company={id}&at.x=5000&at.y=30"
+    ));
+    assert_eq!(outside.status, 200);
+    assert!(!outside.body.contains("Move here"));
     // Clicking a cell selects it: the panel tells its cost and offers to move there.
     let page = c.get(&format!("/worlds/{w}?company={id}&cell=2,1"));
     assert!(page

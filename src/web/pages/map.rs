@@ -36,8 +36,16 @@ impl Viewport {
         let zoom = zoom.clamp(1, 3);
         let (cell_px, cols, rows) = zooms[(zoom - 1) as usize];
         let (c, r) = (cols.min(width).max(1), rows.min(height).max(1));
-        let x0 = centre.0.saturating_sub(c / 2).clamp(0, (width - c).max(0));
-        let y0 = centre.1.saturating_sub(r / 2).clamp(0, (height - r).max(0));
+        // `(c - 1) / 2` so that a view made around its own centre is the same view: links
+        // carry the centre, and an even width must not creep a column per click.
+        let x0 = centre
+            .0
+            .saturating_sub((c - 1) / 2)
+            .clamp(0, (width - c).max(0));
+        let y0 = centre
+            .1
+            .saturating_sub((r - 1) / 2)
+            .clamp(0, (height - r).max(0));
         Viewport {
             x0,
             y0,
@@ -62,6 +70,13 @@ impl Viewport {
 
     pub fn centre(&self) -> (i32, i32) {
         ((self.x0 + self.x1) / 2, (self.y0 + self.y1) / 2)
+    }
+
+    /// The cell under a point of the drawing, in pixels from its top left corner.
+    pub fn cell_at(&self, px: i32, py: i32) -> Option<(i32, i32)> {
+        let (w, h) = (self.cols() * self.cell_px, self.rows() * self.cell_px);
+        ((0..w).contains(&px) && (0..h).contains(&py))
+            .then(|| (self.x0 + px / self.cell_px, self.y0 + py / self.cell_px))
     }
 
     /// Centre of the cell `(x, y)` in the drawing's pixels.
@@ -563,7 +578,13 @@ mod tests {
     #[test]
     fn the_viewport_centres_and_stops_at_the_edges() {
         let vp = Viewport::around(&Z, 120, 120, (60, 60), 2);
-        assert_eq!(vp.rect(), (45, 50, 74, 69));
+        assert_eq!(vp.rect(), (46, 51, 75, 70));
+        assert_eq!(vp.centre(), (60, 60));
+        // A view around its own centre is itself, at every zoom: links do not creep.
+        for z in 1..=3 {
+            let v = Viewport::around(&Z, 120, 120, (61, 57), z);
+            assert_eq!(Viewport::around(&Z, 120, 120, v.centre(), z), v);
+        }
         assert_eq!((vp.cols(), vp.rows(), vp.cell_px), (30, 20, 22));
         // Near a corner the rectangle keeps its size and stays on the map.
         let corner = Viewport::around(&Z, 120, 120, (1, 119), 2);
@@ -581,11 +602,11 @@ mod tests {
         let vp = Viewport::around(&Z, 120, 120, (0, 60), 2);
         let pan = vp.pan(120, 120, |x, y, z| format!("{x},{y},{z}"));
         assert_eq!(pan.west, None);
-        assert_eq!(pan.east.as_deref(), Some("29,59,2"));
-        assert_eq!(pan.north.as_deref(), Some("14,49,2"));
+        assert_eq!(pan.east.as_deref(), Some("29,60,2"));
+        assert_eq!(pan.north.as_deref(), Some("14,50,2"));
         let zooms = vp.zoom_links(|x, y, z| format!("{x},{y},{z}"));
         assert_eq!(zooms.iter().filter(|z| z.current).count(), 1);
-        assert_eq!(zooms[0].href, "14,59,1");
+        assert_eq!(zooms[0].href, "14,60,1");
     }
 
     #[test]

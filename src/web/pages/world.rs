@@ -28,6 +28,12 @@ pub struct WorldQuery {
     pub cell: Option<String>,
     pub company: Option<i32>,
     pub report: Option<i32>,
+    /// Where the map was clicked, in pixels, when it is clicked without JavaScript: the map is
+    /// one image button of the page's form (`at`), not hundreds of links.
+    #[serde(rename = "at.x")]
+    pub at_x: Option<i32>,
+    #[serde(rename = "at.y")]
+    pub at_y: Option<i32>,
 }
 
 /// A cell named in a query or form field, `x,y`, read by the one order reader.
@@ -49,13 +55,6 @@ struct View {
 impl View {
     fn href(&self) -> String {
         format!("/worlds/{}?{}", self.world, self.query_string())
-    }
-
-    /// The query of a changed copy of this view.
-    fn query(&self, f: impl FnOnce(&mut View)) -> String {
-        let mut v = *self;
-        f(&mut v);
-        v.query_string()
     }
 
     fn query_string(&self) -> String {
@@ -100,6 +99,8 @@ struct Loaded {
     possible: Option<Possible>,
     report: Option<Value>,
     next_turn: Option<i64>,
+    /// The selected cell: named in the query or clicked on the map.
+    cell_pos: Option<Pos>,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -133,7 +134,11 @@ fn load(
         nation_id: player.as_ref().map(|p| p.nation_id),
     });
     let map = views::player_map(conn, rs, who, &w, nations.clone(), vp.rect(), false)?;
-    let cell_pos = q.cell.as_deref().and_then(parse_cell);
+    let picked = match (q.at_x, q.at_y) {
+        (Some(px), Some(py)) => vp.cell_at(px, py).map(|(x, y)| Pos::new(x, y)),
+        _ => None,
+    };
+    let cell_pos = q.cell.as_deref().and_then(parse_cell).or(picked);
     let cell = match cell_pos {
         Some(p) => views::cell_info(conn, rs, &w, p)?,
         None => None,
@@ -159,6 +164,7 @@ fn load(
             possible,
             report,
             next_turn,
+            cell_pos,
         },
         vp,
     ))
@@ -220,7 +226,7 @@ pub async fn show(
     let q = q.into_inner();
     let st = state.clone();
     let (qx, qy) = (q.x, q.y);
-    let (cell, company) = (q.cell.as_deref().and_then(parse_cell), q.company);
+    let company = q.company;
     let (viewer, (l, vp)) = state
         .db(move |conn| {
             let viewer = cookies.resolve(conn)?;
@@ -246,7 +252,7 @@ pub async fn show(
         cx,
         cy,
         zoom: vp.zoom,
-        cell,
+        cell: l.cell_pos,
         company: company.filter(|id| l.mine.iter().any(|c| c.id == *id)),
     };
     Ok(render(&state, &viewer, l, vp, view)?)
@@ -266,8 +272,8 @@ fn render(
         &l.map.cells,
         &l.nations,
         l.player.is_some(),
-        // Relative to the page itself: the world's path need not be repeated on every cell.
-        Some(format!("?{}&cell=", view.query(|v| v.cell = None))),
+        // No link per cell: the map is the image button of a form that carries the view.
+        None,
     );
     m.selected = view.cell.map(|p| (p.x, p.y));
     m.units = l
@@ -365,6 +371,11 @@ fn render(
         ctx.insert(
             "viewport",
             &json!({"x0": vp.x0, "y0": vp.y0, "x1": vp.x1, "y1": vp.y1}),
+        );
+        // The view a click on the map keeps: the form's hidden fields.
+        ctx.insert(
+            "view",
+            &json!({"x": view.cx, "y": view.cy, "zoom": view.zoom, "company": view.company}),
         );
     })
 }

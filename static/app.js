@@ -5,6 +5,7 @@
   "use strict";
 
   var timers = [];
+  var latest = 0;
 
   function ready(fn) {
     if (document.readyState !== "loading") fn();
@@ -51,6 +52,19 @@
     wrap.scrollTop = Math.max(0, b.y + b.height / 2 - wrap.clientHeight / 2);
   }
 
+  function narrow() {
+    return window.innerWidth < 600;
+  }
+
+  // Whether the selected company (or the player's first) shows inside the map's box.
+  function unitInView() {
+    var wrap = document.querySelector(".map-wrap");
+    var unit = document.querySelector("#map g.unit.selected, #map g.unit.mine");
+    if (!wrap || !unit) return true;
+    var w = wrap.getBoundingClientRect(), u = unit.getBoundingClientRect();
+    return u.left >= w.left && u.right <= w.right && u.top >= w.top && u.bottom <= w.bottom;
+  }
+
   // The page a click on a cell leads to: the view's form with the cell added.
   function cellUrl(form, x, y) {
     var params = new URLSearchParams(new FormData(form));
@@ -64,8 +78,11 @@
     var wrap = document.querySelector(".map-wrap");
     var keep = wrap ? [wrap.scrollLeft, wrap.scrollTop] : null;
     var y = window.scrollY;
+    var mine = ++latest;
     document.body.classList.add("loading");
     return fetch(url, init || { credentials: "same-origin" }).then(function (res) {
+      // Only the latest request shows: an earlier one answering late must not undo it.
+      if (mine !== latest) return;
       var ct = res.headers.get("content-type") || "";
       // A refusal is a page of its own at the order's address: shown here, not followed.
       var same = new URL(res.url).pathname === location.pathname || !res.ok;
@@ -75,18 +92,23 @@
       }
       if (!res.ok) push = false;
       return res.text().then(function (html) {
+        if (mine !== latest) return;
         var doc = new DOMParser().parseFromString(html, "text/html");
         var main = doc.querySelector("main.page");
         if (!main) { location.href = res.url; return; }
         document.querySelector("main.page").replaceWith(document.adoptNode(main));
         document.title = doc.title;
-        if (push !== false) history.pushState(null, "", res.url);
+        if (push === "replace") history.replaceState(null, "", res.url);
+        else if (push !== false) history.pushState(null, "", res.url);
         start(false);
         var w = document.querySelector(".map-wrap");
         if (w && keep) { w.scrollLeft = keep[0]; w.scrollTop = keep[1]; }
         window.scrollTo(0, y);
-        var report = document.getElementById("last-report");
-        if (report && !report.getBoundingClientRect().top) report.scrollIntoView();
+        if (!unitInView()) centreMap();
+        // On a phone the selected cell's panel is a sheet at the bottom: the map goes to the top.
+        if (w && narrow() && document.getElementById("cell-panel")) {
+          window.scrollTo(0, window.scrollY + w.getBoundingClientRect().top - 4);
+        }
       });
     }).catch(function () {
       location.href = url;
@@ -96,8 +118,18 @@
   }
 
   function onClick(ev) {
-    var map = ev.target.closest ? ev.target.closest("#map") : null;
-    if (!map) return;
+    if (!ev.target.closest) return;
+    var map = ev.target.closest("#map");
+    if (!map) {
+      // The world page's own links (pan, zoom, companies, closing the panel) stay in place too.
+      var a = ev.target.closest("main.page a[href]");
+      if (a && document.querySelector("form.map-pick") && !ev.ctrlKey && !ev.metaKey &&
+          new URL(a.href, location.href).pathname === location.pathname) {
+        ev.preventDefault();
+        swap(a.href);
+      }
+      return;
+    }
     var cell = ev.target.closest("g.cell");
     var link = ev.target.closest("a");
     var input = document.getElementById("path");
@@ -146,7 +178,14 @@
         document.querySelectorAll("g.cell.path").forEach(function (g) { g.classList.remove("path"); });
       });
     }
-    if (first) centreMap();
+    if (!first) return;
+    // The server opens the next pages of a narrow screen on the nearest zoom.
+    document.cookie = "grognard_narrow=" + (narrow() ? "1; max-age=31536000" : "; max-age=0") + "; path=/; SameSite=Lax";
+    centreMap();
+    // A phone opens on the nearest zoom, whose cells are big enough for a finger.
+    var zoomed = new URLSearchParams(location.search).has("zoom");
+    var near = document.querySelector('.pan a[href*="zoom=3"]:not(.current)');
+    if (narrow() && !zoomed && near) swap(near.href, null, "replace");
   }
 
   ready(function () {

@@ -146,6 +146,17 @@ pub fn raise(
             .filter(companies::player_id.eq(player.id))
             .count()
             .get_result(conn)?;
+        // Names tell a player's companies apart in orders and reports.
+        let same_name: i64 = companies::table
+            .filter(companies::player_id.eq(player.id))
+            .filter(companies::name.eq(&name))
+            .count()
+            .get_result(conn)?;
+        if same_name > 0 {
+            return Err(GameError::Conflict(format!(
+                "you already command a company called `{name}`: give this one another name"
+            )));
+        }
         let (treasury, sx, sy): (i64, i32, i32) = nations::table
             .find(player.nation_id)
             .select((nations::treasury, nations::spawn_x, nations::spawn_y))

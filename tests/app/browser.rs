@@ -6,41 +6,119 @@ use crate::both;
 use crate::support::webdriver::Browser;
 use crate::support::TestApp;
 
-both!(a_new_player_plays_a_day_in_the_browser, |b| {
+/// Whether the player's (first) company shows on the screen inside the map's box: within the
+/// box, within the window, and not under the cell's panel where that is a sheet.
+fn company_in_view(br: &Browser) -> bool {
+    br.script(
+        "var w = document.querySelector('.map-wrap').getBoundingClientRect();\
+         var u = document.querySelector('#map g.unit.mine').getBoundingClientRect();\
+         var top = Math.max(w.top, 0), bottom = Math.min(w.bottom, window.innerHeight);\
+         var sheet = document.getElementById('cell-panel');\
+         if (sheet && getComputedStyle(sheet).position === 'fixed') bottom = Math.min(bottom, sheet.getBoundingClientRect().top);\
+         return u.left >= w.left && u.right <= w.right && u.top >= top && u.bottom <= bottom;",
+    ) == true
+}
+
+/// The smallest height of the buttons and links a player taps on the world page.
+fn smallest_target(br: &Browser) -> f64 {
+    br.script(
+        "var m = 1e9; document.querySelectorAll('main.page button, .pan a').forEach(function (e) {\
+           var r = e.getBoundingClientRect(); if (r.height > 0) m = Math.min(m, r.height); });\
+         return m;",
+    )
+    .as_f64()
+    .unwrap_or(0.0)
+}
+
+fn no_sideways_scroll(br: &Browser) -> bool {
+    br.script("return document.documentElement.scrollWidth <= window.innerWidth;") == true
+}
+
+/// Register, join, raise, select a cell, move there, read the report: at one window size.
+fn a_new_player_walks_through_the_first_day(b: crate::support::Backend, width: u32, height: u32) {
     let app = TestApp::spawn(b);
-    let br = Browser::start(&format!("screenshots-{b:?}").to_lowercase());
+    let shots = format!("screenshots-{b:?}-{width}x{height}").to_lowercase();
+    let br = Browser::start_sized(&shots, width, height);
     let base = &app.base;
+    br.goto(&format!("{base}/"));
+    assert_eq!(
+        br.script("return window.innerWidth;"),
+        width,
+        "the window is {width} px wide"
+    );
+    let check = |step: &str, company: bool| {
+        assert!(
+            no_sideways_scroll(&br),
+            "{step} at {width}: the page scrolls sideways"
+        );
+        if company {
+            assert!(
+                company_in_view(&br),
+                "{step} at {width}: the company is off the map's box"
+            );
+        }
+        br.screenshot(step);
+    };
 
     br.goto(&format!("{base}/register"));
     br.type_into("#username", "marie_louise");
     br.type_into("#password", "a long enough password");
-    br.screenshot("01-register");
+    check("01-register", false);
     br.click("form.stack button[type=submit]");
     br.find("form[action='/logout']");
 
     br.goto(&format!("{base}/worlds/1"));
     br.find("select#nation");
-    br.screenshot("02-join");
+    if width < 500 {
+        // A phone's first view turns to the nearest zoom: cells of 40 px.
+        br.find("svg#map[data-cell='40']");
+    }
+    check("02-join", false);
     br.click("form[action='/worlds/1/join'] button");
     br.type_into("#raise-name", "1er Grenadiers");
     br.click("form.raise button");
     let ap_css = "span.ap[data-company]";
     assert_eq!(br.text(ap_css), "24", "a fresh infantry company has 24 AP");
     assert!(br.url().contains("company="), "{}", br.url());
-    br.screenshot("03-raised");
+    check("03-raised", true);
 
-    // France spawns at (2, 2): click the cell two columns east, then "Move here".
+    // France spawns at (2, 2): tap the cell two columns east, then "Move here". The page is
+    // updated in place: a mark left on the window survives.
+    br.script("window.grognardMark = 42; return null;");
     br.click("g.cell[data-x='4'][data-y='2'] rect.bg");
     br.find("#cell-panel");
     assert!(br
         .text("#cell-panel")
         .contains("Move cost this season: 1 AP"));
-    br.screenshot("04-cell-selected");
+    check("04-cell-selected", true);
+    if width < 500 {
+        assert!(
+            smallest_target(&br) >= 40.0,
+            "targets of 40 px on a phone: {}",
+            smallest_target(&br)
+        );
+        // The cell's actions are on the screen, next to the map.
+        assert_eq!(
+            br.script("var r = document.getElementById('move-here').getBoundingClientRect(); return r.bottom <= window.innerHeight && r.top >= 0;"),
+            true,
+            "\"Move here\" is on the screen"
+        );
+    }
     br.click("#move-here");
     br.find("#last-report");
     assert_eq!(br.text(ap_css), "22", "two plain steps cost 2 AP");
     assert!(br.text("#last-report").contains("moved to (4, 2) for 2 AP"));
-    br.screenshot("05-moved");
+    assert_eq!(
+        br.script("return window.grognardMark || null;"),
+        42,
+        "selecting and moving did not reload the page"
+    );
+    assert!(
+        br.url().contains("report="),
+        "the address follows: {}",
+        br.url()
+    );
+    check("05-moved", true);
 
     // The unit stands on the clicked cell now.
     assert!(br.source().contains("data-x=\"4\" data-y=\"2\"><circle"));
@@ -49,8 +127,17 @@ both!(a_new_player_plays_a_day_in_the_browser, |b| {
     assert!(br
         .text("main")
         .contains("1er Grenadiers moved to (4, 2) for 2 AP"));
-    let shot = br.screenshot("06-reports");
+    check("06-reports", false);
+    let shot = br.shots_dir().join("06-reports.png");
     assert!(std::fs::metadata(shot).unwrap().len() > 1000);
+}
+
+both!(a_new_player_plays_a_day_in_the_browser, |b| {
+    a_new_player_walks_through_the_first_day(b, 1280, 900);
+});
+
+both!(a_new_player_plays_a_day_on_a_phone, |b| {
+    a_new_player_walks_through_the_first_day(b, 390, 844);
 });
 
 both!(a_game_master_paints_a_cell_in_the_editor, |b| {

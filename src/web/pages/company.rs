@@ -57,7 +57,30 @@ pub async fn show(
     let rs = &state.config.rules;
     let kind: Kind = view.kind.parse().unwrap_or(Kind::Infantry);
     let k = rs.kind(kind);
+    // Offer only the targets an order could take: seen, not hidden, within reach for a
+    // volley (with the ground's range bonus); next to the company for a charge.
+    let ground: Option<crate::rules::Terrain> = cell.as_ref().and_then(|c| c.terrain.parse().ok());
+    let reach = k.volley.map(|v| {
+        v.range
+            + ground
+                .and_then(|t| rs.terrain(t).range_bonus.get(&kind).copied())
+                .unwrap_or(0)
+    });
+    let distance = |e: &serde_json::Value| e["distance"].as_i64().unwrap_or(i64::MAX);
+    let volley_targets: Vec<&serde_json::Value> = enemies
+        .iter()
+        .filter(|e| e["hidden"] != true && reach.is_some_and(|r| distance(e) <= r as i64))
+        .collect();
+    let melee_targets: Vec<&serde_json::Value> =
+        enemies.iter().filter(|e| distance(e) == 1).collect();
+    let room = (k.full_strength - view.men).max(0);
     Ok(page(&state, &viewer, "company.html", |ctx| {
+        ctx.insert("volley_targets", &volley_targets);
+        ctx.insert("melee_targets", &melee_targets);
+        ctx.insert("reach", &reach);
+        ctx.insert("room", &room);
+        ctx.insert("reinforce_max", &reserve.min(room));
+        ctx.insert("reserve_gain", &rs.turn.reserve_gain);
         ctx.insert("company", &view);
         ctx.insert("world", &json!({"id": w.id, "name": w.name, "turn": w.turn, "season": w.season, "paused": w.paused}));
         ctx.insert("cell", &cell);

@@ -20,7 +20,17 @@ struct WorldItem {
     nations: Vec<(String, String)>,
 }
 
-pub async fn index(state: web::Data<AppState>, viewer: Viewer) -> Result<HttpResponse, PageError> {
+#[derive(serde::Deserialize)]
+pub struct IndexQuery {
+    /// Set by the redirect after registering: the page greets the new player.
+    welcome: Option<String>,
+}
+
+pub async fn index(
+    state: web::Data<AppState>,
+    viewer: Viewer,
+    q: web::Query<IndexQuery>,
+) -> Result<HttpResponse, PageError> {
     let actor = viewer.actor();
     let (items, summary) = state
         .db(move |conn| {
@@ -50,6 +60,17 @@ pub async fn index(state: web::Data<AppState>, viewer: Viewer) -> Result<HttpRes
         .await?;
     Ok(page(&state, &viewer, "index.html", |ctx| {
         ctx.insert("worlds", &items);
+        if q.welcome.is_some() {
+            if let Some(s) = &viewer.session {
+                ctx.insert(
+                    "flash",
+                    &format!(
+                        "Welcome, {}: your account is ready. Open a world below and join a nation to raise your first company.",
+                        s.user.username
+                    ),
+                );
+            }
+        }
         ctx.insert("summary", &summary);
     })?)
 }

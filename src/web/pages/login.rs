@@ -116,7 +116,7 @@ pub async fn register(
     viewer.check_csrf(form.csrf.as_deref())?;
     let (name, pw) = (form.username.trim().to_string(), form.password.clone());
     match crate::web::auth::register(&state, &req, name, pw).await {
-        Ok(user) => start_session(&state, &viewer, user.id, "/").await,
+        Ok(user) => start_session(&state, &viewer, user.id, "/?welcome=1").await,
         Err(e @ (GameError::Invalid(_) | GameError::Conflict(_))) => {
             form_again(&state, &viewer, "register.html", &form.username, None, &e)
         }

@@ -17,7 +17,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 /// (cell size in pixels, columns, rows) for zoom levels 1 (far) to 3 (near).
-pub const ZOOMS: Zooms = [(14, 48, 32), (22, 30, 20), (34, 18, 12)];
+/// The cookie `static/app.js` sets on a screen narrower than 600 px.
+pub const NARROW: &str = "grognard_narrow";
+
+pub const ZOOMS: Zooms = [(14, 48, 32), (22, 30, 20), (40, 18, 12)];
 
 #[derive(Deserialize, Default)]
 pub struct WorldQuery {
@@ -221,18 +224,25 @@ pub async fn show(
     cookies: ViewerCookies,
     path: web::Path<i32>,
     q: web::Query<WorldQuery>,
+    req: actix_web::HttpRequest,
 ) -> Result<HttpResponse, PageError> {
     let wid = path.into_inner();
     let q = q.into_inner();
     let st = state.clone();
     let (qx, qy) = (q.x, q.y);
+    // Set by the page's script on a narrow screen: the nearest zoom, whose cells fit a finger.
+    let narrow = req.cookie(NARROW).is_some_and(|c| c.value() == "1");
     let company = q.company;
     let (viewer, (l, vp)) = state
         .db(move |conn| {
             let viewer = cookies.resolve(conn)?;
             let actor = viewer.actor();
             // Spectators see the widest view; players start near their companies.
-            let zoom = q.zoom.unwrap_or(if actor.is_some() { 2 } else { 1 });
+            let zoom = q.zoom.unwrap_or(match (narrow, actor.is_some()) {
+                (true, _) => 3,
+                (false, true) => 2,
+                (false, false) => 1,
+            });
             let loaded = load(conn, &st, actor.as_ref(), wid, &q, |w, selected, spawn| {
                 let centre = match (qx, qy) {
                     (Some(x), Some(y)) => Pos::new(x, y),
@@ -345,11 +355,17 @@ fn render(
         ctx.insert("legend", &map::legend(rs, season));
         ctx.insert(
             "player",
-            &l.player.as_ref().map(
-                |p| json!({"reserve": p.reserve, "nation": my_nation.map(|n| n.name.clone())}),
-            ),
+            &l.player.as_ref().map(|p| {
+                json!({"reserve": p.reserve, "nation": my_nation.map(|n| n.name.clone()),
+                       "treasury": my_nation.map(|n| n.treasury)})
+            }),
         );
         ctx.insert("companies", &mine);
+        ctx.insert("reserve_gain", &rs.turn.reserve_gain);
+        ctx.insert(
+            "fogged",
+            &(l.player.is_some() && l.map.cells.iter().any(|c| !c.seen)),
+        );
         ctx.insert("company_limit", &rs.limits.max_companies_per_player);
         ctx.insert("raise_cost", &rs.limits.raise_cost);
         ctx.insert(
@@ -362,6 +378,7 @@ fn render(
         ctx.insert("report", &l.report);
         ctx.insert("zooms", &zoom_links);
         ctx.insert("here", &here);
+        ctx.insert("unselect", &view.with(|v| v.cell = None));
         ctx.insert("pan", &m.pan);
         ctx.insert("next_turn_at", &l.next_turn);
         ctx.insert(

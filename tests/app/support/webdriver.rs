@@ -36,6 +36,11 @@ fn find_binary(names: &[&str]) -> String {
 impl Browser {
     /// Starts chromedriver on a free port and opens a headless Chromium session.
     pub fn start(shots_dir: &str) -> Browser {
+        Browser::start_sized(shots_dir, 1280, 900)
+    }
+
+    /// A browser whose window is `width × height` CSS pixels (390 × 844: a phone).
+    pub fn start_sized(shots_dir: &str, width: u32, height: u32) -> Browser {
         let driver_bin = find_binary(&["chromedriver"]);
         let chromium = find_binary(&["chromium", "chromium-browser"]);
         let port = std::net::TcpListener::bind("127.0.0.1:0")
@@ -73,14 +78,22 @@ impl Browser {
         }
         let profile =
             std::env::temp_dir().join(format!("grognard-chromium-{}-{port}", std::process::id()));
+        let mut options = json!({"binary": chromium, "args": [
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--disable-quic", "--no-first-run", "--disable-sync",
+            "--disable-dev-shm-usage", format!("--window-size={},{height}", width.max(500)),
+            format!("--user-data-dir={}", profile.display()),
+        ]});
+        // A headless window is at least 500 px wide: narrower screens are emulated as a
+        // phone (touch, the page's viewport meta tag honoured).
+        if width < 500 {
+            options["mobileEmulation"] = json!({"deviceMetrics": {
+                "width": width, "height": height, "pixelRatio": 1, "touch": true, "mobile": true
+            }});
+        }
         let caps = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
-            "goog:chromeOptions": {"binary": chromium, "args": [
-                "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--disable-quic", "--no-first-run", "--disable-sync",
-                "--disable-dev-shm-usage", "--window-size=1280,900",
-                format!("--user-data-dir={}", profile.display()),
-            ]}
+            "goog:chromeOptions": options,
         }}});
         let mut b = Browser {
             agent,
@@ -198,11 +211,27 @@ impl Browser {
             .to_string()
     }
 
+    /// Runs `js` (a function body) in the page and returns what it returns.
+    pub fn script(&self, js: &str) -> Value {
+        let v = self.call(
+            "POST",
+            &self.s("/execute/sync"),
+            Some(json!({"script": js, "args": []})),
+        );
+        assert!(v.get("error").is_none(), "script: {v}");
+        v
+    }
+
     pub fn source(&self) -> String {
         self.call("GET", &self.s("/source"), None)
             .as_str()
             .unwrap_or("")
             .to_string()
+    }
+
+    /// The folder the screenshots go to.
+    pub fn shots_dir(&self) -> &std::path::Path {
+        &self.shots
     }
 
     /// Saves a PNG screenshot as `<name>.png` in the screenshot folder under `target/`.

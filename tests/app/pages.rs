@@ -236,3 +236,102 @@ both!(the_home_page_tells_a_returning_player_what_happened, |b| {
         "not the player's own orders"
     );
 });
+
+both!(
+    a_newcomer_is_told_what_happened_and_offered_only_what_can_be_done,
+    |b| {
+        let a = arena(b);
+        let w = a.world;
+        let mut c = a.app.client();
+        // Registering greets the new player by name on the worlds page.
+        let r = crate::accounts::register(&mut c, "newcomer", crate::accounts::PASSWORD);
+        assert_eq!(r.header("location"), Some("/?welcome=1"));
+        let home = c.get("/?welcome=1");
+        assert!(home
+            .body
+            .contains("Welcome, newcomer: your account is ready."));
+        // Joining says whom the player serves and what raising costs.
+        let page = c.get(&format!("/worlds/{w}"));
+        let csrf = page.csrf();
+        c.post_form(
+            &format!("/worlds/{w}/join"),
+            &[("csrf", &csrf), ("nation", "Blue")],
+        );
+        let page = c.get(&format!("/worlds/{w}"));
+        assert!(page
+            .body
+            .contains("You serve Blue. Raise your first company below"));
+        assert!(page.body.contains("Treasury of Blue: 1000"));
+        assert!(page
+            .body
+            .contains("Raise a company: 100 from the treasury, at full strength"));
+        assert!(page.body.contains("Shaded cells are out of sight"));
+        let raise = |c: &mut Client, name: &str| {
+            c.post_form(
+                &format!("/worlds/{w}/companies"),
+                &[("csrf", &csrf), ("kind", "infantry"), ("name", name)],
+            )
+        };
+        assert_eq!(raise(&mut c, "Garde").status, 303);
+        // A second company of the same name is refused, and says why.
+        let again = raise(&mut c, "Garde");
+        assert_eq!(again.status, 409, "{}", again.body);
+        assert!(again.body.contains("you already command a company called"));
+        assert_eq!(
+            a.app.count(&format!(
+                "SELECT COUNT(*) FROM companies WHERE world_id = {w}"
+            )),
+            1
+        );
+        // The company page offers no volley without a target and no reinforcement from an empty
+        // reserve, and says why.
+        let id = a.app.count(&format!(
+            "SELECT CAST(id AS BIGINT) AS n FROM companies WHERE world_id = {w}"
+        ));
+        let page = c.get(&format!("/companies/{id}"));
+        assert!(page
+            .body
+            .contains("At full strength: no room for reinforcements."));
+        a.set(id, "men = 190");
+        let page = c.get(&format!("/companies/{id}"));
+        assert!(page
+            .body
+            .contains("No enemy in sight within range (2 cells) to fire at."));
+        assert!(!page
+            .body
+            .contains(&format!("action=\"/companies/{id}/volley\"")));
+        assert!(page
+            .body
+            .contains("No enemy next to the company to charge."));
+        assert!(page
+            .body
+            .contains("Your reserve is empty: it grows by 15 men each turn"));
+        assert!(!page
+            .body
+            .contains(&format!("action=\"/companies/{id}/reinforce\"")));
+        // With an enemy two cells away and men in the reserve, both are offered, within bounds.
+        let mut red = a.red.clone();
+        let enemy = a.raise(&mut red, "infantry", "Ennemi");
+        let (x, y) = (
+            a.app.count(&format!(
+                "SELECT CAST(x AS BIGINT) AS n FROM companies WHERE id = {id}"
+            )) as i32,
+            a.app.count(&format!(
+                "SELECT CAST(y AS BIGINT) AS n FROM companies WHERE id = {id}"
+            )) as i32,
+        );
+        a.put(enemy, x + 2, y);
+        a.exec(&format!(
+            "UPDATE players SET reserve = 30 WHERE world_id = {w}"
+        ));
+        let page = c.get(&format!("/companies/{id}"));
+        assert!(page.body.contains("Ennemi (2 away)"), "{}", page.body);
+        assert!(page
+            .body
+            .contains("No enemy next to the company to charge."));
+        assert!(
+            page.body.contains("max=\"10\" value=\"10\""),
+            "room for 10 of the 30 in reserve"
+        );
+    }
+);

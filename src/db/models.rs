@@ -112,6 +112,14 @@ pub struct Player {
     pub reserve: i32,
     pub regiment_id: Option<i32>,
     pub joined_at: i64,
+    /// On leave until this instant: the player's companies neither act nor can be attacked.
+    pub leave_until: Option<i64>,
+}
+
+impl Player {
+    pub fn on_leave(&self, now: i64) -> bool {
+        crate::rules::leave::on_leave(self.leave_until, now)
+    }
 }
 
 #[derive(Clone, Debug, Queryable, Selectable, Identifiable)]

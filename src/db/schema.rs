@@ -114,6 +114,7 @@ diesel::table! {
         reserve -> Integer,
         regiment_id -> Nullable<Integer>,
         joined_at -> BigInt,
+        leave_until -> Nullable<BigInt>,
     }
 }
 

@@ -427,6 +427,7 @@ pub fn patch_company(
                 company: c.clone(),
                 nation_id: nation,
                 user_id: 0,
+                leave_until: None,
             });
             unit.pos = at;
             movement::can_enter(rs, &unit, at, &worlds::cell_of(&row))?;

@@ -22,6 +22,8 @@ pub struct Placed {
     pub company: Company,
     pub nation_id: i32,
     pub user_id: i32,
+    /// The end of its player's leave, if they took one.
+    pub leave_until: Option<i64>,
 }
 
 pub fn unit_of(p: &Placed) -> Unit {
@@ -49,19 +51,25 @@ pub fn companies_in(
     x1: i32,
     y1: i32,
 ) -> GameResult<Vec<Placed>> {
-    let rows: Vec<(Company, i32, i32)> = companies::table
+    let rows: Vec<(Company, i32, i32, Option<i64>)> = companies::table
         .inner_join(players::table)
         .filter(companies::world_id.eq(world_id))
         .filter(companies::x.between(x0, x1))
         .filter(companies::y.between(y0, y1))
-        .select((Company::as_select(), players::nation_id, players::user_id))
+        .select((
+            Company::as_select(),
+            players::nation_id,
+            players::user_id,
+            players::leave_until,
+        ))
         .load(conn)?;
     Ok(rows
         .into_iter()
-        .map(|(company, nation_id, user_id)| Placed {
+        .map(|(company, nation_id, user_id, leave_until)| Placed {
             company,
             nation_id,
             user_id,
+            leave_until,
         })
         .collect())
 }

@@ -11,6 +11,7 @@ pub mod error;
 pub mod events;
 pub mod generate;
 pub mod gm;
+pub mod leave;
 pub mod load;
 pub mod mapfile;
 pub mod order_input;

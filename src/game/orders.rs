@@ -15,7 +15,7 @@ use crate::rules::combat::{self, Battle};
 use crate::rules::movement::{self, Capture};
 use crate::rules::ruleset::Flag;
 use crate::rules::state::Unit;
-use crate::rules::{actions, siege, vision, Pos, Refusal, Ruleset, Terrain};
+use crate::rules::{actions, leave, siege, vision, Pos, Refusal, Ruleset, Terrain};
 use diesel::prelude::*;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -61,10 +61,14 @@ pub fn execute(
         if w.paused {
             return Err(GameError::Paused);
         }
+        if let Some(until) = player.leave_until.filter(|t| *t > db::now()) {
+            return Err(Refusal::OnLeave(until).into());
+        }
         let me = Placed {
             company,
             nation_id: player.nation_id,
             user_id: actor.user_id,
+            leave_until: player.leave_until,
         };
         let ctx = Ctx {
             rs,
@@ -320,9 +324,13 @@ impl Ctx<'_> {
             combat::melee(self.rs, &area, &u, at, &mut dice)?
         };
         let defender_before = area.unit_at(at).cloned().ok_or(Refusal::NotSeen)?;
+        let def = placed.iter().find(|p| p.company.id == defender_before.id);
+        // Asked only once the nation is known to see the target: a leave tells nothing more.
+        if def.is_some_and(|p| leave::on_leave(p.leave_until, db::now())) {
+            return Err(Refusal::TargetOnLeave.into());
+        }
         write_unit(conn, &u, &battle.attacker_after, battle.ap_cost)?;
         write_unit(conn, &defender_before, &battle.defender_after, 0)?;
-        let def = placed.iter().find(|p| p.company.id == defender_before.id);
         let def_name = def.map(|p| p.company.name.clone()).unwrap_or_default();
         let (a, d) = (&battle.attacker, &battle.defender);
         let mut summary = format!(
@@ -549,6 +557,7 @@ pub fn preview_move(
         company,
         nation_id: player.nation_id,
         user_id: actor.user_id,
+        leave_until: player.leave_until,
     };
     let ctx = Ctx {
         rs,

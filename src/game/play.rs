@@ -41,6 +41,7 @@ pub fn view(conn: &mut DbConnection, rs: &Ruleset, c: &Company) -> GameResult<Co
         company: c.clone(),
         nation_id: 0,
         user_id: 0,
+        leave_until: None,
     };
     let hidden = is_hidden(
         rs,
@@ -138,6 +139,9 @@ pub fn raise(
     db::write(conn, |conn| {
         let w = load::active_world(conn, world_id)?;
         let player = access::require_player(conn, actor, world_id)?;
+        if let Some(until) = player.leave_until.filter(|t| *t > db::now()) {
+            return Err(Refusal::OnLeave(until).into());
+        }
         // Lock the player's row first: two raises of one player queue here, so the limit holds.
         diesel::update(players::table.find(player.id))
             .set(players::reserve.eq(players::reserve))

@@ -90,8 +90,8 @@ fn quoted<'a>(terrains: impl Iterator<Item = &'a Terrain>) -> String {
     }
 }
 
-/// The statements of a turn over one world, in order.
-pub fn turn_statements(rs: &Ruleset, conn: &DbConnection) -> Vec<String> {
+/// The statements of a turn over one world scheduled for the instant `at`, in order.
+pub fn turn_statements(rs: &Ruleset, conn: &DbConnection, at: i64) -> Vec<String> {
     let d = dialect(conn);
     let t = &rs.turn;
     let max_ap = by_kind(rs, |k| k.max_ap);
@@ -128,6 +128,7 @@ pub fn turn_statements(rs: &Ruleset, conn: &DbConnection) -> Vec<String> {
         .map(|tr| (*tr, rs.terrain(*tr).output))
         .filter(|(_, o)| *o > 0)
         .collect();
+    // Companies of players on leave at the turn's instant are frozen: the turn passes them by.
     let mut stmts = vec![
         format!(
             "{near}UPDATE companies SET \
@@ -136,7 +137,8 @@ pub fn turn_statements(rs: &Ruleset, conn: &DbConnection) -> Vec<String> {
                men = men + {healed}, \
                wounded = wounded - {healed}, \
                volley_recency = {greatest}(volley_recency - 1, 0) \
-             WHERE world_id = $1",
+             WHERE world_id = $1 \
+               AND player_id NOT IN (SELECT id FROM players WHERE world_id = $1 AND leave_until > {at})",
             least = d.least,
             greatest = d.greatest,
             gain = t.morale_gain,
@@ -222,7 +224,7 @@ pub fn apply(
         let mut rows = 0i64;
         let (new_turn, new_season, summary) = match kind {
             TickKind::Turn => {
-                for sql in turn_statements(rs, conn) {
+                for sql in turn_statements(rs, conn, scheduled_for) {
                     let sql = bind_world(conn, &sql);
                     rows += diesel::sql_query(sql)
                         .bind::<Integer, _>(world_id)

@@ -30,6 +30,8 @@ pub struct SeenCompany {
     pub color: String,
     pub mine: bool,
     pub hidden: bool,
+    /// Its player is on leave: it neither acts nor can be attacked.
+    pub on_leave: bool,
     /// Figures shown only for the viewer's own companies.
     pub men: Option<i32>,
     pub wounded: Option<i32>,
@@ -186,6 +188,7 @@ pub fn player_map(
                 .unwrap_or_else(|| "#000000".into()),
             mine,
             hidden,
+            on_leave: crate::rules::leave::on_leave(p.leave_until, crate::db::now()),
             men: figures.then_some(c.men),
             wounded: figures.then_some(c.wounded),
             ap: figures.then_some(c.ap),

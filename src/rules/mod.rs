@@ -9,6 +9,7 @@ pub mod actions;
 pub mod combat;
 pub mod dice;
 pub mod grid;
+pub mod leave;
 pub mod movement;
 pub mod names;
 pub mod refusal;

@@ -72,6 +72,16 @@ pub enum Refusal {
     ReserveEmpty,
     NotHeadquarters(Terrain),
     AlreadyThere,
+    /// The acting player is on leave until this instant.
+    OnLeave(i64),
+    /// The target's player is on leave.
+    TargetOnLeave,
+    LeaveLength {
+        min: i32,
+        max: i32,
+    },
+    /// A fight too recent for leave; leave may start from this instant.
+    RecentFight(i64),
 }
 
 impl Refusal {
@@ -110,6 +120,9 @@ impl Refusal {
             Refusal::ReserveEmpty => "reserve_empty",
             Refusal::NotHeadquarters(_) => "not_headquarters",
             Refusal::AlreadyThere => "already_there",
+            Refusal::OnLeave(_) | Refusal::TargetOnLeave => "on_leave",
+            Refusal::LeaveLength { .. } => "leave_length",
+            Refusal::RecentFight(_) => "recent_fight",
         }
     }
 }
@@ -194,8 +207,31 @@ impl fmt::Display for Refusal {
                 write!(f, "a headquarters needs ground that can hold one (a farm), not {t}")
             }
             Refusal::AlreadyThere => f.write_str("the company is there already"),
+            Refusal::OnLeave(until) => write!(
+                f,
+                "you are on leave until {}: your companies take no orders until then",
+                instant(*until)
+            ),
+            Refusal::TargetOnLeave => f.write_str(
+                "that company is on leave: it cannot be attacked until its player comes back",
+            ),
+            Refusal::LeaveLength { min, max } => {
+                write!(f, "a leave lasts {min} to {max} days")
+            }
+            Refusal::RecentFight(from) => write!(
+                f,
+                "one of your companies fought too recently: leave may start from {}",
+                instant(*from)
+            ),
         }
     }
 }
 
 impl std::error::Error for Refusal {}
+
+/// An instant as people read it, in UTC, to the minute (the pages say instants so too).
+pub fn instant(t: i64) -> String {
+    chrono::DateTime::from_timestamp(t, 0)
+        .map(|d| d.format("%Y-%m-%d %H:%M UTC").to_string())
+        .unwrap_or_else(|| t.to_string())
+}

@@ -246,6 +246,26 @@ pub struct Limits {
     pub raise_search_radius: i32,
 }
 
+/// Leave (vacation): a player freezes their companies for a while.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LeaveRules {
+    pub min_days: i32,
+    pub max_days: i32,
+    /// No leave starts within this many hours of a fight of one of the player's companies.
+    pub cooldown_hours: i32,
+}
+
+impl Default for LeaveRules {
+    fn default() -> Self {
+        LeaveRules {
+            min_days: 2,
+            max_days: 21,
+            cooldown_hours: 24,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ScoreRules {
@@ -265,6 +285,7 @@ pub struct Ruleset {
     pub turn: TurnRules,
     pub limits: Limits,
     pub score: ScoreRules,
+    pub leave: LeaveRules,
 }
 
 impl Ruleset {
@@ -344,6 +365,8 @@ struct RawRuleset {
     turn: TurnRules,
     limits: Limits,
     score: ScoreRules,
+    #[serde(default)]
+    leave: LeaveRules,
 }
 
 #[derive(Deserialize)]
@@ -673,6 +696,15 @@ impl RawRuleset {
         non_negative("limits.max_catch_up", l.max_catch_up)?;
         positive("limits.company_name_max", l.company_name_max)?;
         positive("limits.regiment_name_max", l.regiment_name_max)?;
+        let v = &self.leave;
+        positive("leave.min_days", v.min_days)?;
+        if v.max_days < v.min_days {
+            return err(
+                "leave.max_days",
+                format!("must not be below leave.min_days ({})", v.min_days),
+            );
+        }
+        non_negative("leave.cooldown_hours", v.cooldown_hours)?;
         positive("limits.max_path", l.max_path)?;
         positive("limits.path_search_margin", l.path_search_margin)?;
         non_negative("limits.raise_search_radius", l.raise_search_radius)?;
@@ -684,6 +716,7 @@ impl RawRuleset {
             turn: self.turn,
             limits: self.limits,
             score: self.score,
+            leave: self.leave,
         })
     }
 }

@@ -49,6 +49,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             web::post().to(pages::orders::create_regiment),
         )
         .route(
+            "/worlds/{w}/leave",
+            web::post().to(pages::orders::take_leave),
+        )
+        .route(
             "/worlds/{w}/regiments/{r}/join",
             web::post().to(pages::orders::join_regiment),
         )
@@ -148,6 +152,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                     "/worlds/{w}/regiments",
                     web::post().to(api::play::create_regiment),
                 )
+                .route("/worlds/{w}/leave", web::post().to(api::play::take_leave))
                 .route(
                     "/worlds/{w}/regiments/{r}/join",
                     web::post().to(api::play::join_regiment),

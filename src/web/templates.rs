@@ -39,9 +39,7 @@ fn datetime(value: &tera::Value, _: &HashMap<String, tera::Value>) -> tera::Resu
 }
 
 pub fn format_time(ts: i64) -> String {
-    chrono::DateTime::from_timestamp(ts, 0)
-        .map(|d| d.format("%Y-%m-%d %H:%M UTC").to_string())
-        .unwrap_or_default()
+    crate::rules::refusal::instant(ts)
 }
 
 pub fn build() -> Result<Tera, tera::Error> {

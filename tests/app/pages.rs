@@ -335,3 +335,40 @@ both!(
         );
     }
 );
+
+both!(leave_is_taken_from_the_world_page_and_shown_there, |b| {
+    let a = arena(b);
+    let w = a.world;
+    let mut c = player(&a.app, "vacances");
+    join_and_raise(&mut c, w, "Blue", "infantry", "Garde");
+    let page = c.get(&format!("/worlds/{w}"));
+    assert!(page.body.contains("Go on leave"));
+    let csrf = page.csrf();
+    // A bad number of days is refused with the reason, and changes nothing.
+    let r = c.post_form(
+        &format!("/worlds/{w}/leave"),
+        &[("csrf", &csrf), ("days", "30")],
+    );
+    assert_eq!(r.status, 422, "{}", r.body);
+    assert!(r.body.contains("a leave lasts 2 to 21 days"), "{}", r.body);
+    let r = c.post_form(
+        &format!("/worlds/{w}/leave"),
+        &[("csrf", &csrf), ("days", "soon")],
+    );
+    assert_eq!(r.status, 422, "{}", r.body);
+    assert_eq!(
+        a.app.count(&format!(
+            "SELECT COUNT(*) FROM players WHERE world_id = {w} AND leave_until IS NOT NULL"
+        )),
+        0
+    );
+    let r = c.post_form(
+        &format!("/worlds/{w}/leave"),
+        &[("csrf", &csrf), ("days", "3")],
+    );
+    assert_eq!(r.status, 303, "{}", r.body);
+    let page = c.get(&format!("/worlds/{w}"));
+    assert!(page.body.contains("On leave until"), "{}", page.body);
+    assert!(!page.body.contains("Go on leave</button>"));
+    assert!(page.body.contains("class=\"unit mine leave\""));
+});

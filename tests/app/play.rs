@@ -1269,3 +1269,95 @@ both!(two_companies_racing_for_one_cell_one_wins, |b| {
         a.exec(&format!("DELETE FROM companies WHERE id IN ({c1}, {c2})"));
     }
 });
+
+both!(
+    a_player_on_leave_is_frozen_neither_acting_nor_attacked_and_cannot_dodge_a_battle,
+    |b| {
+        let a = arena(b);
+        let w = a.world;
+        let mut blue = a.blue.clone();
+        let mut red = a.red.clone();
+        let inf = a.raise(&mut blue, "infantry", "Ligne");
+        let foe = a.raise(&mut red, "infantry", "Feinde");
+        a.put(inf, 5, 5);
+        a.put(foe, 7, 5);
+        let leave = |c: &mut Client, days: i32| {
+            c.post_json(&format!("/api/v1/worlds/{w}/leave"), json!({"days": days}))
+        };
+        // 2 to 21 days.
+        for days in [1, 22] {
+            let r = leave(&mut blue, days);
+            assert_eq!(
+                (r.status, r.code().as_str()),
+                (422, "leave_length"),
+                "{}",
+                r.body
+            );
+        }
+        // Red fires at Blue: Blue cannot slip away on leave for 24 hours.
+        let r = a.act(&mut red, foe, "volley", json!({"target": inf}));
+        assert_eq!(r.status, 200, "{}", r.body);
+        let r = leave(&mut blue, 5);
+        assert_eq!(r.code(), "recent_fight", "{}", r.body);
+        assert!(r.body.contains("fought too recently"), "{}", r.body);
+        // A day later it may.
+        a.exec(&format!(
+            "UPDATE events SET at = at - 90000 WHERE world_id = {w}"
+        ));
+        let r = leave(&mut blue, 5);
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert!(r.json()["leave_until"].as_str().is_some(), "{}", r.body);
+        // Frozen: no orders, no new company, no second leave (none cut short either).
+        a.refused(
+            &mut blue,
+            inf,
+            "move",
+            json!({"path": [[5, 6]]}),
+            "on_leave",
+        );
+        let r = blue.post_json(
+            &format!("/api/v1/worlds/{w}/companies"),
+            json!({"kind": "cavalry", "name": "Hussards"}),
+        );
+        assert_eq!(r.code(), "on_leave", "{}", r.body);
+        assert_eq!(leave(&mut blue, 2).code(), "on_leave");
+        // Not attacked: the enemy sees it "on leave" and its volley is refused, changing nothing.
+        let m = red
+            .get_json(&format!("/api/v1/worlds/{w}/map?x0=0&y0=0&x1=15&y1=9"))
+            .json();
+        let seen = m["companies"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"].as_i64() == Some(inf))
+            .cloned()
+            .unwrap();
+        assert_eq!(seen["on_leave"], true);
+        a.refused(&mut red, foe, "volley", json!({"target": inf}), "on_leave");
+        a.put(foe, 6, 5);
+        a.refused(&mut red, foe, "melee", json!({"target": inf}), "on_leave");
+        // The turn passes it by; the enemy's company takes its AP.
+        a.set(inf, "ap = 3");
+        a.set(foe, "ap = 3");
+        let rs = a.app.config.rules.clone();
+        grognard::game::ticks::apply(
+            &mut a.app.conn(),
+            &rs,
+            w as i32,
+            grognard::game::ticks::TickKind::Turn,
+            grognard::db::now(),
+            false,
+        )
+        .unwrap();
+        assert_eq!(a.company(&mut blue, inf)["ap"].as_i64(), Some(3));
+        assert_eq!(a.company(&mut red, foe)["ap"].as_i64(), Some(3 + 6));
+        // The leave ends at its date: then all is as before.
+        a.exec(&format!(
+            "UPDATE players SET leave_until = {} WHERE world_id = {w} AND nation_id = {}",
+            grognard::db::now() - 1,
+            a.nation("Blue")
+        ));
+        let r = a.act(&mut blue, inf, "move", json!({"path": [[5, 6]]}));
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
+);

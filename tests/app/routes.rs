@@ -37,6 +37,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("POST", "/worlds/{w}/regiments"),
     ("POST", "/worlds/{w}/regiments/{r}/join"),
     ("POST", "/worlds/{w}/regiments/{r}/headquarters"),
+    ("POST", "/worlds/{w}/leave"),
     ("GET", "/gm/worlds"),
     ("POST", "/gm/worlds"),
     ("GET", "/gm/worlds/{w}"),
@@ -80,6 +81,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("POST", "/api/v1/worlds/{w}/regiments"),
     ("POST", "/api/v1/worlds/{w}/regiments/{r}/join"),
     ("PUT", "/api/v1/worlds/{w}/regiments/{r}/headquarters"),
+    ("POST", "/api/v1/worlds/{w}/leave"),
 ];
 
 /// The (method, path) pairs declared in `routes.rs`, read from its text: `.route("…", web::m()`

@@ -138,7 +138,13 @@ fn random_world(app: &TestApp, seed: u64) -> i32 {
             "SELECT CAST(id AS BIGINT) AS n FROM users WHERE username = '{name}'"
         ));
         let nation = nation_ids[p % nations];
-        exec(app, &format!("INSERT INTO players (world_id, user_id, nation_id, reserve, joined_at) VALUES ({world}, {user}, {nation}, {}, 0)", rng.random_range(0..300)));
+        // Some players on leave at the turn's instant (1,000,000), some back from one.
+        let leave = match rng.random_range(0..6) {
+            0 => "2000000",
+            1 => "999999",
+            _ => "NULL",
+        };
+        exec(app, &format!("INSERT INTO players (world_id, user_id, nation_id, reserve, joined_at, leave_until) VALUES ({world}, {user}, {nation}, {}, 0, {leave})", rng.random_range(0..300)));
         let player = app.count(&format!(
             "SELECT CAST(id AS BIGINT) AS n FROM players WHERE user_id = {user}"
         ));
@@ -183,6 +189,7 @@ both!(the_sql_turn_gives_what_the_rules_engine_computes, |b| {
     let app = TestApp::spawn(b);
     let rs = app.config.rules.clone();
     let mut near_count = 0;
+    let mut frozen_count = 0;
     for seed in [1u64, 2, 3, 4, 5] {
         let world = random_world(&app, seed);
         let before = companies(&app, world);
@@ -216,6 +223,10 @@ both!(the_sql_turn_gives_what_the_rules_engine_computes, |b| {
         })
         .map(|r| (r.player, Pos::new(r.x, r.y)))
         .collect();
+        let leaves = pairs(
+            &app,
+            &format!("SELECT id, COALESCE(leave_until, 0) AS value FROM players WHERE world_id = {world}"),
+        );
         let mine_cells = pairs(&app, &format!("SELECT owner_id AS id, COUNT(*) AS value FROM cells WHERE world_id = {world} AND terrain = 'mine' AND owner_id IS NOT NULL GROUP BY owner_id"));
         let out = ticks::apply(
             &mut app.conn(),
@@ -233,18 +244,23 @@ both!(the_sql_turn_gives_what_the_rules_engine_computes, |b| {
             let kind: Kind = b.kind.parse().unwrap();
             let near = near_headquarters(&rs, Pos::new(b.x, b.y), hq.get(&b.player_id).copied());
             near_count += near as usize;
-            let expect = turn_company(
-                &rs,
-                kind,
-                CompanyTurn {
-                    men: b.men,
-                    wounded: b.wounded,
-                    ap: b.ap,
-                    morale: b.morale,
-                    volley_recency: b.volley_recency,
-                },
-                near,
+            let before_turn = CompanyTurn {
+                men: b.men,
+                wounded: b.wounded,
+                ap: b.ap,
+                morale: b.morale,
+                volley_recency: b.volley_recency,
+            };
+            let frozen = grognard::rules::leave::on_leave(
+                leaves.get(&b.player_id).copied().filter(|t| *t > 0),
+                1_000_000,
             );
+            frozen_count += frozen as usize;
+            let expect = if frozen {
+                before_turn
+            } else {
+                turn_company(&rs, kind, before_turn, near)
+            };
             let got = CompanyTurn {
                 men: a.men,
                 wounded: a.wounded,
@@ -291,6 +307,7 @@ both!(the_sql_turn_gives_what_the_rules_engine_computes, |b| {
         near_count > 0,
         "some companies stood near their headquarters"
     );
+    assert!(frozen_count > 0, "some companies were on leave");
 });
 
 both!(four_concurrent_attempts_at_one_tick_apply_it_once, |b| {

@@ -272,6 +272,36 @@ pub async fn nations(
 }
 
 #[derive(Deserialize)]
+pub struct LeaveBody {
+    pub days: i32,
+}
+
+/// `POST /api/v1/worlds/{w}/leave`.
+#[derive(Serialize)]
+pub struct LeaveAnswer {
+    pub days: i32,
+    pub leave_until: Value,
+}
+
+pub async fn take_leave(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    path: web::Path<i32>,
+    body: web::Json<LeaveBody>,
+) -> Result<HttpResponse, ApiError> {
+    let wid = path.into_inner();
+    let days = body.days;
+    let st = state.clone();
+    let until = state
+        .db(move |conn| crate::game::leave::take(conn, &st.config.rules, &actor, wid, days))
+        .await?;
+    Ok(HttpResponse::Ok().json(LeaveAnswer {
+        days,
+        leave_until: crate::scheduler::iso(Some(until)),
+    }))
+}
+
+#[derive(Deserialize)]
 pub struct RegimentBody {
     pub name: String,
 }
@@ -375,6 +405,7 @@ mod tests {
                 color: "#2b4c9b".into(),
                 mine: true,
                 hidden: false,
+                on_leave: false,
                 men: Some(200),
                 wounded: None,
                 ap: Some(24),

@@ -307,6 +307,7 @@ pub async fn editor_page(
                 letter: map::letter(&u.kind),
                 mine: false,
                 selected: false,
+                on_leave: u.on_leave,
                 men: u.men,
                 ap: u.ap,
                 men_pct: 0,

@@ -181,6 +181,7 @@ pub struct UnitView {
     pub letter: &'static str,
     pub mine: bool,
     pub selected: bool,
+    pub on_leave: bool,
     pub men: Option<i32>,
     pub ap: Option<i32>,
     pub men_pct: i32,
@@ -410,9 +411,10 @@ impl MapView {
         }
         let _ = write!(
             o,
-            "<g class=\"unit {}{}\" data-company=\"{}\" data-x=\"{}\" data-y=\"{}\"><circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"",
+            "<g class=\"unit {}{}{}\" data-company=\"{}\" data-x=\"{}\" data-y=\"{}\"><circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"",
             if u.mine { "mine" } else { "enemy" },
             if u.selected { " selected" } else { "" },
+            if u.on_leave { " leave" } else { "" },
             u.id,
             u.x,
             u.y,
@@ -447,6 +449,9 @@ impl MapView {
         o.push_str(", ");
         escape(o, &u.nation);
         o.push(')');
+        if u.on_leave {
+            o.push_str(" · on leave");
+        }
         if u.mine {
             let _ = write!(
                 o,

@@ -162,6 +162,36 @@ pub async fn raise(
 }
 
 #[derive(Deserialize)]
+pub struct LeaveForm {
+    pub csrf: Option<String>,
+    pub days: Option<String>,
+}
+
+pub async fn take_leave(
+    state: web::Data<AppState>,
+    viewer: Viewer,
+    path: web::Path<i32>,
+    form: web::Form<LeaveForm>,
+) -> Result<HttpResponse, PageError> {
+    let actor = viewer.require()?;
+    viewer.check_csrf(form.csrf.as_deref())?;
+    let wid = path.into_inner();
+    let back = format!("/worlds/{wid}");
+    let days = match form.days.as_deref().map(str::trim).map(str::parse::<i32>) {
+        Some(Ok(d)) => d,
+        _ => {
+            let e = GameError::Invalid("give the number of days of leave".into());
+            return refused_page(&state, &viewer, &e, Some(&back));
+        }
+    };
+    let st = state.clone();
+    let result = state
+        .db(move |conn| crate::game::leave::take(conn, &st.config.rules, &actor, wid, days))
+        .await;
+    after_form(&state, &viewer, result, &back)
+}
+
+#[derive(Deserialize)]
 pub struct RegimentForm {
     pub csrf: Option<String>,
     pub name: Option<String>,

@@ -308,6 +308,7 @@ fn render(
                 letter: map::letter(&c.kind),
                 mine: c.mine,
                 selected: Some(c.id) == view.company,
+                on_leave: c.on_leave,
                 men: c.men,
                 ap: c.ap,
                 men_pct: c.men.map_or(0, |m| (m * 100 / full).clamp(0, 100)),
@@ -357,11 +358,18 @@ fn render(
             "player",
             &l.player.as_ref().map(|p| {
                 json!({"reserve": p.reserve, "nation": my_nation.map(|n| n.name.clone()),
-                       "treasury": my_nation.map(|n| n.treasury)})
+                       "treasury": my_nation.map(|n| n.treasury),
+                       "leave_until": p.leave_until.filter(|t| *t > crate::db::now())
+                           .map(crate::web::templates::format_time)})
             }),
         );
         ctx.insert("companies", &mine);
         ctx.insert("reserve_gain", &rs.turn.reserve_gain);
+        ctx.insert(
+            "leave",
+            &json!({"min_days": rs.leave.min_days, "max_days": rs.leave.max_days,
+                    "cooldown_hours": rs.leave.cooldown_hours}),
+        );
         ctx.insert(
             "fogged",
             &(l.player.is_some() && l.map.cells.iter().any(|c| !c.seen)),

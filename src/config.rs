@@ -19,6 +19,37 @@ pub struct Settings {
     pub scheduler: SchedulerSettings,
     pub rules: RulesSettings,
     pub security: SecuritySettings,
+    #[serde(default)]
+    pub mail: MailSettings,
+}
+
+/// Alerts by e-mail through an SMTP server; without `smtp_host` no mail is sent.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct MailSettings {
+    pub smtp_host: String,
+    pub smtp_port: u16,
+    /// `starttls`, `tls` (implicit, port 465) or `none` (a local relay only).
+    pub tls: String,
+    pub username: String,
+    pub password: String,
+    pub from: String,
+    /// At most one mail per player in this many minutes; alerts wait and go together.
+    pub every_minutes: i64,
+}
+
+impl Default for MailSettings {
+    fn default() -> Self {
+        MailSettings {
+            smtp_host: String::new(),
+            smtp_port: 587,
+            tls: "starttls".into(),
+            username: String::new(),
+            password: String::new(),
+            from: "Grognard <grognard@localhost>".into(),
+            every_minutes: 60,
+        }
+    }
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -52,6 +83,13 @@ pub struct SchedulerSettings {
     pub purge_every_minutes: u64,
     /// Events (and so reports) older than this many days are purged; 0 keeps them forever.
     pub keep_events_days: i64,
+    /// Players are alerted this many minutes before a turn begins; 0: never.
+    #[serde(default = "thirty")]
+    pub turn_soon_minutes: i64,
+}
+
+fn thirty() -> i64 {
+    30
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -164,6 +202,15 @@ impl Settings {
                 "security.login_window_seconds",
                 "must be positive".into(),
             ));
+        }
+        if !["starttls", "tls", "none"].contains(&self.mail.tls.as_str()) {
+            return Err(key_err(
+                "mail.tls",
+                format!("`{}` is not starttls, tls or none", self.mail.tls),
+            ));
+        }
+        if self.mail.every_minutes <= 0 {
+            return Err(key_err("mail.every_minutes", "must be positive".into()));
         }
         if self.scheduler.poll_ms == 0 {
             return Err(key_err("scheduler.poll_ms", "must be positive".into()));

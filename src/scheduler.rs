@@ -101,7 +101,33 @@ pub fn run_once(conn: &mut DbConnection, config: &Config, now: i64) -> GameResul
             }
         }
     }
+    alert_turns_soon(conn, config, now)?;
     Ok(applied)
+}
+
+/// Tells the players of every unpaused world whose next turn begins within
+/// `scheduler.turn_soon_minutes` (once per player and turn).
+pub fn alert_turns_soon(conn: &mut DbConnection, config: &Config, now: i64) -> GameResult<usize> {
+    let lead = config.settings.scheduler.turn_soon_minutes * 60;
+    if lead <= 0 {
+        return Ok(0);
+    }
+    let mut told = 0;
+    for w in worlds::list(conn)? {
+        if w.paused {
+            continue;
+        }
+        let last = last_ticks(conn, w.id)?;
+        let Some(next) = next_due(&config.turn_schedule, last.turn, w.schedule_anchor) else {
+            continue;
+        };
+        if next > now && next - now <= lead {
+            let minutes = (next - now + 59) / 60;
+            let summary = format!("{}: turn {} begins in {minutes} min", w.name, w.turn + 1);
+            told += crate::game::alerts::turn_soon(conn, w.id, next, &summary)?;
+        }
+    }
+    Ok(told)
 }
 
 /// Starts the scheduler thread (or a no-op handle when disabled in config).
@@ -119,11 +145,19 @@ pub fn start(pool: Pool, config: Arc<Config>) -> SchedulerHandle {
             let purge_every =
                 Duration::from_secs(config.settings.scheduler.purge_every_minutes.max(1) * 60);
             let mut last_purge: Option<std::time::Instant> = None;
+            let mailer = crate::mail::transport(&config.settings.mail);
             while !flag.load(Ordering::SeqCst) {
                 match pool.get() {
                     Ok(mut conn) => {
                         if let Err(e) = run_once(&mut conn, &config, crate::db::now()) {
                             tracing::error!(error = %e, "scheduler pass failed");
+                        }
+                        if let Some(t) = &mailer {
+                            match crate::mail::send_due(&mut conn, &config, t, crate::db::now()) {
+                                Ok(0) => {}
+                                Ok(n) => tracing::info!(mails = n, "alert mails sent"),
+                                Err(e) => tracing::error!(error = %e, "alert mails failed"),
+                            }
                         }
                         if last_purge.is_none_or(|t| t.elapsed() >= purge_every) {
                             last_purge = Some(std::time::Instant::now());

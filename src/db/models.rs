@@ -100,6 +100,11 @@ pub struct User {
     pub created_at: i64,
     pub last_login_at: Option<i64>,
     pub previous_login_at: Option<i64>,
+    pub unread_alerts: i32,
+    pub email: Option<String>,
+    pub alert_mail: bool,
+    pub last_mail_at: Option<i64>,
+    pub unsubscribe_token: Option<String>,
 }
 
 #[derive(Clone, Debug, Queryable, Selectable, Identifiable)]

@@ -61,6 +61,25 @@ diesel::table! {
         created_at -> BigInt,
         last_login_at -> Nullable<BigInt>,
         previous_login_at -> Nullable<BigInt>,
+        unread_alerts -> Integer,
+        email -> Nullable<Text>,
+        alert_mail -> Bool,
+        last_mail_at -> Nullable<BigInt>,
+        unsubscribe_token -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    alerts (id) {
+        id -> Integer,
+        user_id -> Integer,
+        world_id -> Integer,
+        event_id -> Nullable<Integer>,
+        kind -> Text,
+        summary -> Text,
+        at -> BigInt,
+        read_at -> Nullable<BigInt>,
+        mailed_at -> Nullable<BigInt>,
     }
 }
 
@@ -205,6 +224,7 @@ diesel::joinable!(sessions -> users (user_id));
 diesel::joinable!(api_tokens -> users (user_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
+    alerts,
     dice_seeds,
     worlds,
     nations,

@@ -5,9 +5,12 @@ use crate::db::schema::events;
 use crate::db::DbConnection;
 use diesel::prelude::*;
 
+/// Stores an event and, in the same transaction, the alerts it calls for.
 pub fn record(conn: &mut DbConnection, e: NewEvent) -> QueryResult<i32> {
-    diesel::insert_into(events::table)
+    let id = diesel::insert_into(events::table)
         .values(&e)
         .returning(events::id)
-        .get_result(conn)
+        .get_result(conn)?;
+    super::alerts::from_event(conn, &e, id)?;
+    Ok(id)
 }

@@ -3,6 +3,7 @@
 
 pub mod access;
 pub mod accounts;
+pub mod alerts;
 pub mod audit;
 pub mod cells;
 pub mod dice;

@@ -20,6 +20,16 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/login", web::post().to(pages::login::login))
         .route("/logout", web::post().to(pages::login::logout))
         .route("/account", web::get().to(pages::account::index))
+        .route("/account/alerts", web::post().to(pages::alerts::set_mail))
+        .route("/alerts", web::get().to(pages::alerts::index))
+        .route(
+            "/unsubscribe/{token}",
+            web::get().to(pages::alerts::unsubscribe),
+        )
+        .route(
+            "/unsubscribe/{token}",
+            web::post().to(pages::alerts::unsubscribe),
+        )
         .route(
             "/account/tokens",
             web::post().to(pages::account::create_token),
@@ -95,6 +105,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                     web::delete().to(api::accounts::revoke_token),
                 )
                 .route("/me", web::get().to(api::accounts::me))
+                .route("/alerts", web::get().to(api::accounts::alerts))
                 .route("/worlds", web::get().to(api::worlds::list))
                 .service(
                     web::resource("/worlds")

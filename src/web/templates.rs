@@ -16,6 +16,8 @@ const TEMPLATES: &[(&str, &str)] = templates!(
     "login.html",
     "register.html",
     "account.html",
+    "alerts.html",
+    "unsubscribed.html",
     "admin_users.html",
     "company.html",
     "reports.html",

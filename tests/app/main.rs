@@ -5,6 +5,7 @@
 mod support;
 
 mod accounts;
+mod alerts;
 mod browser;
 mod fog;
 mod foundation;

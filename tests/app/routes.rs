@@ -38,6 +38,10 @@ const ROUTES: &[(&str, &str)] = &[
     ("POST", "/worlds/{w}/regiments/{r}/join"),
     ("POST", "/worlds/{w}/regiments/{r}/headquarters"),
     ("POST", "/worlds/{w}/leave"),
+    ("GET", "/alerts"),
+    ("POST", "/account/alerts"),
+    ("GET", "/unsubscribe/{token}"),
+    ("POST", "/unsubscribe/{token}"),
     ("GET", "/gm/worlds"),
     ("POST", "/gm/worlds"),
     ("GET", "/gm/worlds/{w}"),
@@ -82,6 +86,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("POST", "/api/v1/worlds/{w}/regiments/{r}/join"),
     ("PUT", "/api/v1/worlds/{w}/regiments/{r}/headquarters"),
     ("POST", "/api/v1/worlds/{w}/leave"),
+    ("GET", "/api/v1/alerts"),
 ];
 
 /// The (method, path) pairs declared in `routes.rs`, read from its text: `.route("…", web::m()`
@@ -235,6 +240,8 @@ fn concrete(path: &str, p: &[String; 8]) -> String {
         .replace("{action}", &p[6])
         .replace("{turn}", &p[3])
         .replace("{file}", &p[7])
+        // A well-formed unsubscribe token that is nobody's.
+        .replace("{token}", &"ab".repeat(24))
 }
 
 /// Bodies: none, broken, hostile values in the right shape, and one over every limit.

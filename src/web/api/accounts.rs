@@ -82,6 +82,17 @@ pub async fn revoke_token(
     Ok(HttpResponse::NoContent().finish())
 }
 
+/// `GET /api/v1/alerts`: the latest alerts, newest first; reading them marks them read.
+pub async fn alerts(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+) -> Result<HttpResponse, ApiError> {
+    let list = state
+        .db(move |conn| crate::game::alerts::seen(conn, actor.user_id, 100))
+        .await?;
+    Ok(HttpResponse::Ok().json(json!({"alerts": list})))
+}
+
 pub async fn me(ApiActor(actor): ApiActor) -> HttpResponse {
     HttpResponse::Ok()
         .json(json!({"id": actor.user_id, "username": actor.username, "role": actor.role}))

@@ -37,6 +37,7 @@ struct Notice {
     created: Option<String>,
     flash: Option<String>,
     error: Option<String>,
+    mail_saved: bool,
 }
 
 async fn show(
@@ -48,8 +49,15 @@ async fn show(
     let list = state
         .db(move |conn| tokens::list(conn, actor.user_id))
         .await?;
+    let user = viewer.session.as_ref().map(|s| &s.user);
     Ok(page(state, viewer, "account.html", |ctx| {
         ctx.insert("tokens", &list);
+        ctx.insert(
+            "email",
+            &user.and_then(|u| u.email.clone()).unwrap_or_default(),
+        );
+        ctx.insert("alert_mail", &user.is_some_and(|u| u.alert_mail));
+        ctx.insert("mail_saved", &notice.mail_saved);
         ctx.insert("created", &notice.created);
         ctx.insert("flash", &notice.flash);
         ctx.insert("error", &notice.error);
@@ -59,6 +67,7 @@ async fn show(
 #[derive(Deserialize)]
 pub struct AccountQuery {
     pub changed: Option<String>,
+    pub mail: Option<String>,
 }
 
 pub async fn index(
@@ -70,6 +79,7 @@ pub async fn index(
         flash: q.changed.as_ref().map(|_| {
             "Your password has changed; every other session of your account has ended.".into()
         }),
+        mail_saved: q.mail.is_some(),
         ..Notice::default()
     };
     show(&state, &viewer, notice).await

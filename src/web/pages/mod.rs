@@ -2,6 +2,7 @@
 
 pub mod account;
 pub mod admin;
+pub mod alerts;
 pub mod company;
 pub mod gm;
 pub mod health;
@@ -39,7 +40,8 @@ pub fn context(viewer: &Viewer) -> (Context, Option<String>) {
     if let Some(s) = &viewer.session {
         ctx.insert(
             "viewer",
-            &json!({"id": s.user.id, "username": s.user.username, "role": s.user.role}),
+            &json!({"id": s.user.id, "username": s.user.username, "role": s.user.role,
+                    "alerts": s.user.unread_alerts}),
         );
     }
     ctx.insert("csrf", &csrf);

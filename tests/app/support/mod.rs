@@ -2,6 +2,7 @@
 
 pub mod client;
 pub mod db;
+pub mod smtp;
 pub mod webdriver;
 
 pub use client::Client;

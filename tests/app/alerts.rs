@@ -1,0 +1,212 @@
+//! Issue: the player's day beyond the peers. Alerts while away: on the site (a badge and a
+//! list, read once seen) and by mail through a real SMTP conversation with a sink started here,
+//! at most one mail an hour, with a one-click way out.
+
+use crate::both;
+use crate::play::arena;
+use crate::support::smtp::SmtpSink;
+use grognard::game::alerts;
+use serde_json::json;
+
+both!(
+    alerts_reach_the_player_on_the_site_and_by_mail_at_most_hourly,
+    |b| {
+        let a = arena(b);
+        let w = a.world;
+        let mut blue = a.blue.clone();
+        let mut red = a.red.clone();
+        let inf = a.raise(&mut blue, "infantry", "Ligne");
+        let foe = a.raise(&mut red, "infantry", "Feinde");
+        a.put(inf, 5, 5);
+        a.put(foe, 7, 5);
+        let blue_id = a
+            .app
+            .count("SELECT CAST(id AS BIGINT) AS n FROM users WHERE username = 'blue_player'")
+            as i32;
+        let unread = || {
+            a.app.count(&format!(
+                "SELECT CAST(unread_alerts AS BIGINT) AS n FROM users WHERE id = {blue_id}"
+            ))
+        };
+        alerts::set_mail(
+            &mut a.app.conn(),
+            blue_id,
+            Some("blue@example.org".into()),
+            true,
+        )
+        .unwrap();
+        let sink = SmtpSink::start();
+        let mut config = (*a.app.config).clone();
+        config.settings.mail.smtp_host = "127.0.0.1".into();
+        config.settings.mail.smtp_port = sink.port;
+        config.settings.mail.tls = "none".into();
+        let smtp = grognard::mail::transport(&config.settings.mail).unwrap();
+        let send =
+            |at: i64| grognard::mail::send_due(&mut a.app.conn(), &config, &smtp, at).unwrap();
+
+        // Red fires twice at Blue's company: two alerts for Blue, none for Red.
+        for _ in 0..2 {
+            let r = a.act(&mut red, foe, "volley", json!({"target": inf}));
+            assert_eq!(r.status, 200, "{}", r.body);
+        }
+        assert_eq!(unread(), 2);
+        assert_eq!(
+            a.app
+                .count("SELECT COUNT(*) FROM alerts WHERE kind = 'attacked'"),
+            2
+        );
+        // One mail with both, and the way out.
+        let now = grognard::db::now();
+        assert_eq!(send(now), 1);
+        let mails = sink.delivered();
+        assert_eq!(mails.len(), 1);
+        assert_eq!(mails[0].to, vec!["blue@example.org".to_string()]);
+        let data = mails[0].data.replace("=\r\n", "");
+        assert!(
+            data.contains("Subject: Grognard: 2 things happened while you were away"),
+            "{data}"
+        );
+        assert_eq!(
+            data.matches("Feinde fired a volley at Ligne").count(),
+            2,
+            "{data}"
+        );
+        assert!(
+            data.contains("List-Unsubscribe-Post: List-Unsubscribe=One-Click"),
+            "{data}"
+        );
+        let token = a
+            .app
+            .count("SELECT COUNT(*) FROM users WHERE unsubscribe_token IS NOT NULL");
+        assert_eq!(token, 1);
+        let link_at = data.find("/unsubscribe/").expect("an unsubscribe link");
+        let link: String = data[link_at..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '/')
+            .collect();
+        // Nothing new: no mail. A third shot within the hour waits for the hour.
+        assert_eq!(send(now), 0);
+        let r = a.act(&mut red, foe, "volley", json!({"target": inf}));
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(send(now + 60), 0);
+        assert_eq!(send(now + 3600), 1);
+        let third = sink.delivered()[1].data.replace("=\r\n", "");
+        assert!(
+            third.contains("Subject: Grognard: 1 thing happened"),
+            "{third}"
+        );
+        // On the site: a badge, then the list, which marks them read.
+        let r = blue.get_json("/api/v1/alerts");
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(r.json()["alerts"].as_array().unwrap().len(), 3);
+        assert_eq!(unread(), 0);
+        // One click on the link (no session needed): no more mail.
+        let mut stranger = a.app.client();
+        let page = stranger.get(&link);
+        assert_eq!(page.status, 200, "{}", page.body);
+        assert!(page.body.contains("You will get no more alert mails"));
+        let page = stranger.get(&link);
+        assert!(page.body.contains("no longer in use"));
+        let r = a.act(&mut red, foe, "volley", json!({"target": inf}));
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(send(now + 8000), 0);
+        assert_eq!(sink.delivered().len(), 2);
+
+        // Ground lost: every player of the nation is told.
+        a.paint(9, 5, "mine", Some("Blue"), None);
+        a.put(foe, 8, 5);
+        let r = a.act(&mut red, foe, "move", json!({"path": [[9, 5]]}));
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(
+            a.app.count(&format!(
+                "SELECT COUNT(*) FROM alerts WHERE kind = 'lost_ground' AND user_id = {blue_id}"
+            )),
+            1
+        );
+        // A turn about to begin: each player told once, whoever looks.
+        let anchor = a.app.count(&format!(
+            "SELECT schedule_anchor AS n FROM worlds WHERE id = {w}"
+        ));
+        let next = grognard::scheduler::next_due(&config.turn_schedule, None, anchor).unwrap();
+        let told =
+            grognard::scheduler::alert_turns_soon(&mut a.app.conn(), &config, next - 600).unwrap();
+        assert!(told >= 2, "both players of the arena: {told}");
+        assert_eq!(
+            grognard::scheduler::alert_turns_soon(&mut a.app.conn(), &config, next - 300).unwrap(),
+            0
+        );
+        assert_eq!(
+            a.app.count(&format!("SELECT COUNT(*) FROM alerts WHERE kind = 'turn_soon' AND user_id = {blue_id} AND at = {next}")),
+            1
+        );
+        // Long before the turn, nobody is told.
+        assert_eq!(
+            grognard::scheduler::alert_turns_soon(&mut a.app.conn(), &config, next - 7200).unwrap(),
+            0
+        );
+    }
+);
+
+both!(the_badge_the_list_and_the_mail_settings_in_the_pages, |b| {
+    let a = arena(b);
+    let w = a.world;
+    let mut c = crate::accounts::player(&a.app, "lecteur");
+    let id = crate::pages::join_and_raise(&mut c, w, "Blue", "infantry", "Garde");
+    let mut red = a.red.clone();
+    let foe = a.raise(&mut red, "infantry", "Feinde");
+    let (x, y) = (
+        a.app.count(&format!(
+            "SELECT CAST(x AS BIGINT) AS n FROM companies WHERE id = {id}"
+        )) as i32,
+        a.app.count(&format!(
+            "SELECT CAST(y AS BIGINT) AS n FROM companies WHERE id = {id}"
+        )) as i32,
+    );
+    a.put(foe, x + 1, y);
+    assert_eq!(
+        a.act(&mut red, foe, "melee", json!({"target": id})).status,
+        200
+    );
+    let page = c.get(&format!("/worlds/{w}"));
+    assert!(
+        page.body.contains("id=\"alerts-badge\">1</span>"),
+        "a badge with one alert"
+    );
+    let list = c.get("/alerts");
+    assert!(list.body.contains("Feinde charged Garde"), "{}", list.body);
+    assert!(!list.body.contains("alerts-badge"));
+    assert!(!c.get(&format!("/worlds/{w}")).body.contains("alerts-badge"));
+    // Mail settings: a bad address is refused and changes nothing; a good one is kept.
+    let account = c.get("/account");
+    let csrf = account.csrf();
+    let r = c.post_form(
+        "/account/alerts",
+        &[("csrf", &csrf), ("email", "not an address"), ("mail", "on")],
+    );
+    assert_eq!(r.status, 422, "{}", r.body);
+    let r = c.post_form(
+        "/account/alerts",
+        &[("csrf", &csrf), ("email", ""), ("mail", "on")],
+    );
+    assert_eq!(r.status, 422, "{}", r.body);
+    assert_eq!(
+        a.app
+            .count("SELECT COUNT(*) FROM users WHERE alert_mail = TRUE"),
+        0
+    );
+    let r = c.post_form(
+        "/account/alerts",
+        &[
+            ("csrf", &csrf),
+            ("email", "lecteur@example.org"),
+            ("mail", "on"),
+        ],
+    );
+    assert_eq!(r.status, 303, "{}", r.body);
+    let account = c.get("/account?mail=1");
+    assert!(account.body.contains("value=\"lecteur@example.org\""));
+    assert!(account.body.contains("name=\"mail\" value=\"on\" checked"));
+    // Without CSRF: refused.
+    let r = c.post_form("/account/alerts", &[("email", "x@example.org")]);
+    assert_eq!(r.status, 403);
+});

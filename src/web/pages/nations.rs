@@ -37,6 +37,7 @@ pub async fn index(
         })
         .await?;
     Ok(page(&state, &viewer, "nations.html", |ctx| {
+        ctx.insert("name_max", &state.config.rules.limits.regiment_name_max);
         ctx.insert(
             "world",
             &json!({"id": w.id, "name": w.name, "turn": w.turn}),

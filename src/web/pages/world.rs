@@ -365,6 +365,7 @@ fn render(
         );
         ctx.insert("companies", &mine);
         ctx.insert("reserve_gain", &rs.turn.reserve_gain);
+        ctx.insert("name_max", &rs.limits.company_name_max);
         ctx.insert(
             "leave",
             &json!({"min_days": rs.leave.min_days, "max_days": rs.leave.max_days,

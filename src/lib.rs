@@ -4,6 +4,7 @@ pub mod commands;
 pub mod config;
 pub mod db;
 pub mod game;
+pub mod i18n;
 pub mod mail;
 pub mod rules;
 pub mod schedule;

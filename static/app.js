@@ -105,9 +105,14 @@
         if (w && keep) { w.scrollLeft = keep[0]; w.scrollTop = keep[1]; }
         window.scrollTo(0, y);
         if (!unitInView()) centreMap();
-        // On a phone the selected cell's panel is a sheet at the bottom: the map goes to the top.
-        if (w && narrow() && document.getElementById("cell-panel")) {
-          window.scrollTo(0, window.scrollY + w.getBoundingClientRect().top - 4);
+        // On a phone the map goes to the top of the screen when a cell is selected (its panel
+        // is a sheet at the bottom) or when the map is out of sight (after an order given
+        // below it): the player sees what the order did.
+        if (w && narrow()) {
+          var r = w.getBoundingClientRect();
+          if (document.getElementById("cell-panel") || r.top < 0 || r.top > window.innerHeight / 2) {
+            window.scrollTo(0, window.scrollY + r.top - 4);
+          }
         }
       });
     }).catch(function () {

@@ -105,6 +105,7 @@ pub struct User {
     pub alert_mail: bool,
     pub last_mail_at: Option<i64>,
     pub unsubscribe_token: Option<String>,
+    pub lang: Option<String>,
 }
 
 #[derive(Clone, Debug, Queryable, Selectable, Identifiable)]

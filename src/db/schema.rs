@@ -66,6 +66,7 @@ diesel::table! {
         alert_mail -> Bool,
         last_mail_at -> Nullable<BigInt>,
         unsubscribe_token -> Nullable<Text>,
+        lang -> Nullable<Text>,
     }
 }
 

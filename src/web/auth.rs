@@ -7,6 +7,7 @@ use crate::db::DbConnection;
 use crate::game::access::Actor;
 use crate::game::sessions::{self, Expiry, Session};
 use crate::game::{accounts, throttle, tokens, GameError, GameResult};
+use crate::i18n::Lang;
 use actix_web::cookie::{time::Duration as CookieDuration, Cookie, SameSite};
 use actix_web::dev::Payload;
 use actix_web::{web, FromRequest, HttpRequest};
@@ -50,6 +51,11 @@ pub fn clear_session_cookie(state: &AppState) -> Cookie<'static> {
     build_cookie(state, SESSION, String::new(), CookieDuration::ZERO)
 }
 
+/// Keeps the language chosen on this browser for a year.
+pub fn lang_cookie(state: &AppState, lang: Lang) -> Cookie<'static> {
+    build_cookie(state, LANG, lang.code().into(), CookieDuration::days(365))
+}
+
 pub fn anon_csrf_cookie(state: &AppState, token: String) -> Cookie<'static> {
     build_cookie(state, ANON_CSRF, token, CookieDuration::hours(12))
 }
@@ -89,6 +95,9 @@ pub struct Viewer {
     pub session: Option<Session>,
     /// The anonymous visitor's CSRF cookie, if any (for the login and registration forms).
     pub anon_csrf: Option<String>,
+    /// The pages' language: the one chosen on this browser, else the account's, else the
+    /// browser's `Accept-Language`, else English.
+    pub lang: Lang,
 }
 
 impl Viewer {
@@ -128,7 +137,12 @@ pub struct ViewerCookies {
     session_token: Option<String>,
     anon_csrf: Option<String>,
     expiry: Expiry,
+    chosen_lang: Option<Lang>,
+    browser_lang: Option<Lang>,
 }
+
+/// The cookie that keeps the language chosen on a browser.
+pub const LANG: &str = "grognard_lang";
 
 impl ViewerCookies {
     pub fn of(state: &AppState, req: &HttpRequest) -> ViewerCookies {
@@ -141,6 +155,14 @@ impl ViewerCookies {
                 .map(|c| c.value().to_string())
                 .filter(|v| v.len() == 48),
             expiry: expiry(state),
+            chosen_lang: req
+                .cookie(&cookie_name(state, LANG))
+                .and_then(|c| Lang::parse(c.value())),
+            browser_lang: req
+                .headers()
+                .get(actix_web::http::header::ACCEPT_LANGUAGE)
+                .and_then(|v| v.to_str().ok())
+                .and_then(Lang::from_accept_language),
         }
     }
 
@@ -149,9 +171,18 @@ impl ViewerCookies {
             Some(t) => sessions::load(conn, t, self.expiry)?,
             None => None,
         };
+        let account_lang = session
+            .as_ref()
+            .and_then(|s| s.user.lang.as_deref())
+            .and_then(Lang::parse);
         Ok(Viewer {
             session,
             anon_csrf: self.anon_csrf,
+            lang: self
+                .chosen_lang
+                .or(account_lang)
+                .or(self.browser_lang)
+                .unwrap_or_default(),
         })
     }
 }

@@ -22,6 +22,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/account", web::get().to(pages::account::index))
         .route("/account/alerts", web::post().to(pages::alerts::set_mail))
         .route("/alerts", web::get().to(pages::alerts::index))
+        .route("/lang/{code}", web::get().to(pages::lang::choose))
         .route(
             "/unsubscribe/{token}",
             web::get().to(pages::alerts::unsubscribe),

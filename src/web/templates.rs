@@ -44,9 +44,40 @@ pub fn format_time(ts: i64) -> String {
     crate::rules::refusal::instant(ts)
 }
 
+/// `{{ t(k="key", l=lang, name=…) }}`: the message `key` in the page's language, the other
+/// arguments as its values (already escaped by the message's own HTML when it has some).
+fn translate(args: &HashMap<String, tera::Value>) -> tera::Result<tera::Value> {
+    let key = args
+        .get("k")
+        .and_then(|v| v.as_str())
+        .ok_or_else(|| tera::Error::msg("t() needs k, the message's key"))?;
+    let lang = args
+        .get("l")
+        .and_then(|v| v.as_str())
+        .and_then(crate::i18n::Lang::parse)
+        .unwrap_or_default();
+    let values: Vec<(&str, fluent_bundle::FluentValue)> = args
+        .iter()
+        .filter(|(k, _)| k.as_str() != "k" && k.as_str() != "l")
+        .map(|(k, v)| {
+            let value = match v {
+                tera::Value::Number(n) => match n.as_i64() {
+                    Some(i) => fluent_bundle::FluentValue::from(i),
+                    None => fluent_bundle::FluentValue::from(n.as_f64().unwrap_or(0.0)),
+                },
+                tera::Value::String(s) => fluent_bundle::FluentValue::from(s.clone()),
+                other => fluent_bundle::FluentValue::from(other.to_string()),
+            };
+            (k.as_str(), value)
+        })
+        .collect();
+    Ok(tera::Value::String(crate::i18n::tr(lang, key, &values)))
+}
+
 pub fn build() -> Result<Tera, tera::Error> {
     let mut tera = Tera::default();
     tera.register_filter("datetime", datetime);
+    tera.register_function("t", translate);
     tera.add_raw_templates(TEMPLATES.iter().copied())?;
     tera.autoescape_on(vec![".html"]);
     Ok(tera)

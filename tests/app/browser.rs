@@ -47,6 +47,7 @@ fn a_new_player_walks_through_the_first_day(b: crate::support::Backend, width: u
         "the window is {width} px wide"
     );
     let check = |step: &str, company: bool| {
+        br.screenshot(step);
         assert!(
             no_sideways_scroll(&br),
             "{step} at {width}: the page scrolls sideways"
@@ -57,7 +58,6 @@ fn a_new_player_walks_through_the_first_day(b: crate::support::Backend, width: u
                 "{step} at {width}: the company is off the map's box"
             );
         }
-        br.screenshot(step);
     };
 
     br.goto(&format!("{base}/register"));

@@ -372,3 +372,56 @@ both!(leave_is_taken_from_the_world_page_and_shown_there, |b| {
     assert!(!page.body.contains("Go on leave</button>"));
     assert!(page.body.contains("class=\"unit mine leave\""));
 });
+
+both!(
+    the_pages_speak_french_or_english_as_the_player_chooses,
+    |b| {
+        let a = arena(b);
+        let w = a.world;
+        let mut c = a.app.client();
+        let fr = [("Accept-Language", "fr-FR,fr;q=0.9,en;q=0.5")];
+        // The browser's language first.
+        let page = c.get_with(&format!("/worlds/{w}"), &fr);
+        assert!(page.body.contains("<html lang=\"fr\">"));
+        assert!(page.body.contains(
+            "Connectez-vous</a> ou <a href=\"/register\">inscrivez-vous</a> pour jouer."
+        ));
+        assert!(page
+            .body
+            .contains("Légende : les marques de la carte et ses terrains"));
+        assert!(
+            page.body.contains("forêt"),
+            "terrain names from the French file"
+        );
+        let page = c.get(&format!("/worlds/{w}"));
+        assert!(page.body.contains("<html lang=\"en\">"));
+        assert!(page.body.contains("to play."));
+        // A choice on this browser wins over the browser's language, and goes back where it was.
+        let back = format!("{}/worlds/{w}?zoom=2", a.app.base);
+        let r = c.get_with("/lang/en", &[("Referer", &back)]);
+        assert_eq!(r.status, 303);
+        assert_eq!(r.header("location"), Some(&*format!("/worlds/{w}?zoom=2")));
+        assert!(c
+            .get_with(&format!("/worlds/{w}"), &fr)
+            .body
+            .contains("<html lang=\"en\">"));
+        // A referrer from elsewhere is not followed.
+        let r = c.get_with("/lang/fr", &[("Referer", "https://evil.example/worlds/1")]);
+        assert_eq!(r.header("location"), Some("/"));
+        assert_eq!(c.get("/lang/de").status, 404);
+        // A signed-in player's choice is kept on the account: another browser follows it.
+        let mut p = crate::accounts::player(&a.app, "francophone");
+        p.get("/lang/fr");
+        assert_eq!(
+            a.app
+                .count("SELECT COUNT(*) FROM users WHERE username = 'francophone' AND lang = 'fr'"),
+            1
+        );
+        let mut other = a.app.client();
+        let r = crate::accounts::login(&mut other, "francophone", crate::accounts::PASSWORD);
+        assert_eq!(r.status, 303);
+        let page = other.get(&format!("/worlds/{w}"));
+        assert!(page.body.contains("Rejoindre ce monde"), "{}", page.body);
+        assert!(page.body.contains(">Alertes<"));
+    }
+);

@@ -39,6 +39,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("POST", "/worlds/{w}/regiments/{r}/headquarters"),
     ("POST", "/worlds/{w}/leave"),
     ("GET", "/alerts"),
+    ("GET", "/lang/{code}"),
     ("POST", "/account/alerts"),
     ("GET", "/unsubscribe/{token}"),
     ("POST", "/unsubscribe/{token}"),
@@ -240,6 +241,7 @@ fn concrete(path: &str, p: &[String; 8]) -> String {
         .replace("{action}", &p[6])
         .replace("{turn}", &p[3])
         .replace("{file}", &p[7])
+        .replace("{code}", &p[7])
         // A well-formed unsubscribe token that is nobody's.
         .replace("{token}", &"ab".repeat(24))
 }

@@ -64,9 +64,10 @@ pub async fn index(
             if let Some(s) = &viewer.session {
                 ctx.insert(
                     "flash",
-                    &format!(
-                        "Welcome, {}: your account is ready. Open a world below and join a nation to raise your first company.",
-                        s.user.username
+                    &crate::i18n::tr(
+                        viewer.lang,
+                        "welcome",
+                        &[("name", s.user.username.clone().into())],
                     ),
                 );
             }

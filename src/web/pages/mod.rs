@@ -7,6 +7,7 @@ pub mod company;
 pub mod gm;
 pub mod health;
 pub mod home;
+pub mod lang;
 pub mod login;
 pub mod map;
 pub mod metrics;
@@ -45,6 +46,7 @@ pub fn context(viewer: &Viewer) -> (Context, Option<String>) {
         );
     }
     ctx.insert("csrf", &csrf);
+    ctx.insert("lang", viewer.lang.code());
     (ctx, fresh)
 }
 

@@ -125,7 +125,15 @@ impl Client {
     }
 
     pub fn get(&mut self, path: &str) -> Resp {
+        self.get_with(path, &[])
+    }
+
+    /// A GET with extra headers (a browser's `Accept-Language`, `Referer`).
+    pub fn get_with(&mut self, path: &str, headers: &[(&str, &str)]) -> Resp {
         let mut req = self.agent.get(&self.url(path));
+        for (k, v) in headers {
+            req = req.header(*k, *v);
+        }
         if !self.cookies.is_empty() {
             req = req.header("Cookie", &self.cookie_header());
         }

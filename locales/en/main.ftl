@@ -1,0 +1,132 @@
+# The site's words in English. Keys are shared with locales/fr/main.ftl.
+
+## Header and footer
+nav-alerts = Alerts
+nav-game-master = Game master
+nav-users = Users
+nav-log-out = Log out
+nav-log-in = Log in
+nav-register = Register
+footer-language = Language
+
+## Worlds
+worlds-title = Worlds
+worlds-intro = Command companies of Napoleonic soldiers on a shared map. Turns come every few hours; log in once or twice a day to give your orders.
+worlds-since = Since your last visit
+worlds-none = No world yet.
+worlds-turn = turn { $turn }
+worlds-paused = paused
+welcome = Welcome, { $name }: your account is ready. Open a world below and join a nation to raise your first company.
+
+## Seasons
+season-summer = summer
+season-winter = winter
+
+## The world page
+world-turn = Turn { $turn }
+world-paused = paused
+world-next-turn = next turn
+world-nations = Nations
+world-reports = Reports
+world-report = Report
+pan-north = ▲ North
+pan-south = ▼ South
+pan-west = ◀ West
+pan-east = East ▶
+zoom = zoom
+choose-cell = Choose a cell on the map
+log-in-to-play = <a href="/login">Log in</a> or <a href="/register">register</a> to play.
+join-title = Join this world
+join-nation = Nation
+join-button = Join
+joined = You serve { $nation }. Raise your first company below: it appears at your nation's spawn cell.
+treasury-reserve = Treasury of { $nation }: { $treasury } · your reserve: { $reserve } men
+reserve-note = (men waiting to reinforce your companies; { $gain } more each turn)
+fog-note = Shaded cells are out of sight of your nation's companies: enemies there are not shown.
+company-line = { $men } men · { $ap } AP
+orders = orders
+raise-label = Raise a company: { $cost } from the treasury, at full strength (not from your reserve)
+raise-placeholder = name
+raise-button = Raise
+on-leave = On leave until { $until }: your companies neither take orders nor can be attacked, and turns pass them by, until then.
+leave-title = Go on leave
+leave-for = for
+leave-days = days
+leave-button = Go on leave
+leave-note = Your companies are frozen: they take no orders and cannot be attacked. The leave cannot be cut short, and cannot start within { $hours } hours of a fight.
+gm-title = Game master
+gm-run-turn = Run a turn now
+gm-change-season = Change the season now
+gm-pause = Pause
+gm-resume = Resume
+gm-editor = Map editor and world tools
+close-panel = Close the cell's panel
+move-cost = Move cost this season: <strong>{ $ap } AP</strong>
+stops-movement = stops movement
+blocks-los = blocks line of sight
+protection = Protection: volley { $volley } %, melee { $melee } % · confidence { $confidence } · vision { $vision }
+owner = Owner: { $owner }
+town = Town: { $town }
+structure = Structure: { $structure } / { $max }
+breached = breached
+stands-here = { $name } stands here
+cells-away = { $n ->
+    [one] 1 cell away
+   *[other] { $n } cells away
+}
+hidden = hidden
+move-here = Move here ({ $ap } AP)
+cannot-move = Cannot move here: { $why }
+volley = Volley
+melee = Melee
+bombard = Bombard
+repair = Repair
+build-bridge = Build a bridge
+select-company = Select one of your companies to see what it can do here.
+path-label = Path (cells x,y separated by spaces)
+path-button = Move along the path
+path-clear = Clear
+path-help = Click cells to select them;
+path-mode = tick “build a path” to add them to the path instead:
+path-mode-box = build a path
+
+## The legend
+legend-summary = Legend: the map's marks and its terrains
+legend-company = a company in its nation's colour, with its kind's letter (I infantry, V voltigeurs, C cavalry, A artillery, S sappers); yours carry two bars, men (green) and AP (blue); a dashed black ring marks an enemy.
+legend-fog = shaded: out of sight of your nation's companies; enemies there are not shown.
+legend-owner = an outline in a nation's colour: the cell is that nation's (a town, mine, farm or fort).
+legend-structure = a yellow bar under a fort or fortifications: its structure left; at none it is breached.
+legend-selected = red: the selected cell.
+legend-path = orange: a path being built.
+legend-terrain = terrain
+legend-ap = AP
+legend-volley = volley prot.
+legend-melee = melee prot.
+
+## Terrains
+terrain-plain = plain
+terrain-marsh = marsh
+terrain-forest = forest
+terrain-river = river
+terrain-mountain = mountain
+terrain-plateau = plateau
+terrain-slope = slope
+terrain-village = village
+terrain-town = town
+terrain-church = church
+terrain-farm = farm
+terrain-mine = mine
+terrain-mill = mill
+terrain-fields = fields
+terrain-animals = animals
+terrain-road = road
+terrain-bridge = bridge
+terrain-fort = fort
+terrain-fortifications = fortifications
+
+## Kinds of company
+kind-infantry = infantry
+kind-voltigeurs = voltigeurs
+kind-cavalry = cavalry
+kind-artillery = artillery
+kind-sappers = sappers

@@ -1,0 +1,132 @@
+# Les mots du site en français. Les clés sont celles de locales/en/main.ftl.
+
+## En-tête et pied de page
+nav-alerts = Alertes
+nav-game-master = Maître du jeu
+nav-users = Joueurs
+nav-log-out = Se déconnecter
+nav-log-in = Se connecter
+nav-register = S'inscrire
+footer-language = Langue
+
+## Les mondes
+worlds-title = Mondes
+worlds-intro = Commandez des compagnies de soldats napoléoniens sur une carte partagée. Un tour passe toutes les quelques heures : connectez-vous une ou deux fois par jour pour donner vos ordres.
+worlds-since = Depuis votre dernière visite
+worlds-none = Aucun monde pour l'instant.
+worlds-turn = tour { $turn }
+worlds-paused = en pause
+welcome = Bienvenue, { $name } : votre compte est prêt. Ouvrez un monde ci-dessous et rejoignez une nation pour lever votre première compagnie.
+
+## Saisons
+season-summer = été
+season-winter = hiver
+
+## La page du monde
+world-turn = Tour { $turn }
+world-paused = en pause
+world-next-turn = prochain tour
+world-nations = Nations
+world-reports = Rapports
+world-report = Rapport
+pan-north = ▲ Nord
+pan-south = ▼ Sud
+pan-west = ◀ Ouest
+pan-east = Est ▶
+zoom = zoom
+choose-cell = Choisir une case sur la carte
+log-in-to-play = <a href="/login">Connectez-vous</a> ou <a href="/register">inscrivez-vous</a> pour jouer.
+join-title = Rejoindre ce monde
+join-nation = Nation
+join-button = Rejoindre
+joined = Vous servez la nation { $nation }. Levez ci-dessous votre première compagnie : elle apparaîtra sur la case de départ de votre nation.
+treasury-reserve = Trésor de { $nation } : { $treasury } · votre réserve : { $reserve } hommes
+reserve-note = (des hommes qui attendent de renforcer vos compagnies ; { $gain } de plus à chaque tour)
+fog-note = Les cases assombries sont hors de vue des compagnies de votre nation : les ennemis qui s'y trouvent ne sont pas affichés.
+company-line = { $men } hommes · { $ap } PA
+orders = ordres
+raise-label = Lever une compagnie : { $cost } pris sur le trésor, à effectif complet (sans puiser dans votre réserve)
+raise-placeholder = nom
+raise-button = Lever
+on-leave = En permission jusqu'au { $until } : d'ici là, vos compagnies ne reçoivent aucun ordre, ne peuvent pas être attaquées, et les tours passent sans elles.
+leave-title = Partir en permission
+leave-for = pour
+leave-days = jours
+leave-button = Partir en permission
+leave-note = Vos compagnies sont figées : elles ne reçoivent aucun ordre et ne peuvent pas être attaquées. La permission ne peut pas être écourtée, ni commencer moins de { $hours } heures après un combat.
+gm-title = Maître du jeu
+gm-run-turn = Jouer un tour maintenant
+gm-change-season = Changer de saison maintenant
+gm-pause = Mettre en pause
+gm-resume = Reprendre
+gm-editor = Éditeur de carte et outils du monde
+close-panel = Fermer le panneau de la case
+move-cost = Coût pour y entrer cette saison : <strong>{ $ap } PA</strong>
+stops-movement = arrête le mouvement
+blocks-los = bloque la ligne de vue
+protection = Protection : feu { $volley } %, mêlée { $melee } % · confiance { $confidence } · vue { $vision }
+owner = Propriétaire : { $owner }
+town = Ville : { $town }
+structure = Structure : { $structure } / { $max }
+breached = ouverte d'une brèche
+stands-here = { $name } est sur cette case
+cells-away = { $n ->
+    [one] à 1 case
+   *[other] à { $n } cases
+}
+hidden = cachée
+move-here = S'y rendre ({ $ap } PA)
+cannot-move = Impossible d'y aller : { $why }
+volley = Feu de salve
+melee = Charger
+bombard = Bombarder
+repair = Réparer
+build-bridge = Construire un pont
+select-company = Choisissez une de vos compagnies pour voir ce qu'elle peut faire ici.
+path-label = Chemin (cases x,y séparées par des espaces)
+path-button = Suivre le chemin
+path-clear = Effacer
+path-help = Cliquez sur les cases pour les choisir ;
+path-mode = cochez « tracer un chemin » pour les ajouter plutôt au chemin :
+path-mode-box = tracer un chemin
+
+## La légende
+legend-summary = Légende : les marques de la carte et ses terrains
+legend-company = une compagnie aux couleurs de sa nation, avec la lettre de son arme (I infanterie, V voltigeurs, C cavalerie, A artillerie, S sapeurs) ; les vôtres portent deux barres, les hommes (vert) et les PA (bleu) ; un cercle noir pointillé signale un ennemi.
+legend-fog = assombrie : hors de vue des compagnies de votre nation ; les ennemis n'y sont pas affichés.
+legend-owner = un contour aux couleurs d'une nation : la case lui appartient (ville, mine, ferme ou fort).
+legend-structure = une barre jaune sous un fort ou des fortifications : la structure qui reste ; à zéro, une brèche est ouverte.
+legend-selected = rouge : la case choisie.
+legend-path = orange : un chemin en cours de tracé.
+legend-terrain = terrain
+legend-ap = PA
+legend-volley = prot. au feu
+legend-melee = prot. en mêlée
+
+## Terrains
+terrain-plain = plaine
+terrain-marsh = marais
+terrain-forest = forêt
+terrain-river = rivière
+terrain-mountain = montagne
+terrain-plateau = plateau
+terrain-slope = pente
+terrain-village = village
+terrain-town = ville
+terrain-church = église
+terrain-farm = ferme
+terrain-mine = mine
+terrain-mill = moulin
+terrain-fields = champs
+terrain-animals = pâturage
+terrain-road = route
+terrain-bridge = pont
+terrain-fort = fort
+terrain-fortifications = fortifications
+
+## Armes
+kind-infantry = infanterie de ligne
+kind-voltigeurs = voltigeurs
+kind-cavalry = cavalerie
+kind-artillery = artillerie
+kind-sappers = sapeurs

@@ -54,29 +54,33 @@ impl Lang {
 
 const EN: &str = include_str!("../locales/en/main.ftl");
 const FR: &str = include_str!("../locales/fr/main.ftl");
+/// The refusals in French (in English they are `Refusal`'s own `Display`).
+const FR_REFUSALS: &str = include_str!("../locales/fr/refusals.ftl");
 
 struct Catalog {
     en: FluentBundle<FluentResource>,
     fr: FluentBundle<FluentResource>,
 }
 
-fn bundle(lang: &str, text: &'static str) -> FluentBundle<FluentResource> {
+fn bundle(lang: &str, texts: &[&'static str]) -> FluentBundle<FluentResource> {
     let id: unic_langid::LanguageIdentifier = lang.parse().expect("a language tag");
     let mut b = FluentBundle::new_concurrent(vec![id]);
     // Pages are HTML: no Unicode isolation marks around the values put in a message.
     b.set_use_isolating(false);
-    let res = FluentResource::try_new(text.to_string())
-        .unwrap_or_else(|(_, errors)| panic!("locales/{lang}/main.ftl: {errors:?}"));
-    b.add_resource(res)
-        .unwrap_or_else(|errors| panic!("locales/{lang}/main.ftl: {errors:?}"));
+    for text in texts {
+        let res = FluentResource::try_new(text.to_string())
+            .unwrap_or_else(|(_, errors)| panic!("locales/{lang}: {errors:?}"));
+        b.add_resource(res)
+            .unwrap_or_else(|errors| panic!("locales/{lang}: {errors:?}"));
+    }
     b
 }
 
 fn catalog() -> &'static Catalog {
     static CATALOG: OnceLock<Catalog> = OnceLock::new();
     CATALOG.get_or_init(|| Catalog {
-        en: bundle("en", EN),
-        fr: bundle("fr", FR),
+        en: bundle("en", &[EN]),
+        fr: bundle("fr", &[FR, FR_REFUSALS]),
     })
 }
 

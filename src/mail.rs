@@ -6,6 +6,8 @@ use crate::config::{Config, MailSettings};
 use crate::db::DbConnection;
 use crate::game::alerts::{self, Mail};
 use crate::game::GameResult;
+use crate::i18n::{tr, Lang};
+use fluent_bundle::FluentValue;
 use lettre::message::header::{ContentType, HeaderName, HeaderValue};
 use lettre::message::Mailbox;
 use lettre::transport::smtp::authentication::Credentials;
@@ -37,19 +39,21 @@ pub fn compose(s: &MailSettings, public_url: &str, m: &Mail) -> Result<Message, 
     let to: Mailbox = m.to.parse().map_err(|e| format!("{}: {e}", m.to))?;
     let base = public_url.trim_end_matches('/');
     let unsubscribe = format!("{base}/unsubscribe/{}", m.unsubscribe_token);
-    let mut body = format!("{},\n\nwhile you were away:\n\n", m.username);
+    let lang = m.lang.as_deref().and_then(Lang::parse).unwrap_or_default();
+    let say = |key: &str, args: &[(&str, FluentValue)]| tr(lang, key, args);
+    let mut body = say("mail-greeting", &[("name", m.username.clone().into())]);
+    body.push_str("\n\n");
     for (_, summary) in &m.alerts {
         body.push_str("- ");
         body.push_str(summary);
         body.push('\n');
     }
-    body.push_str(&format!(
-        "\nYour worlds: {base}/\n\nNo more mail: {unsubscribe}\n"
-    ));
-    let subject = match m.alerts.len() {
-        1 => "Grognard: 1 thing happened while you were away".to_string(),
-        n => format!("Grognard: {n} things happened while you were away"),
-    };
+    body.push('\n');
+    body.push_str(&say("mail-worlds", &[("url", format!("{base}/").into())]));
+    body.push_str("\n\n");
+    body.push_str(&say("mail-stop", &[("url", unsubscribe.clone().into())]));
+    body.push('\n');
+    let subject = say("mail-subject", &[("n", (m.alerts.len() as i64).into())]);
     let mut msg = Message::builder()
         .from(from)
         .to(to)

@@ -130,3 +130,19 @@ kind-voltigeurs = voltigeurs
 kind-cavalry = cavalry
 kind-artillery = artillery
 kind-sappers = sappers
+
+## Alert mails
+mail-subject = { $n ->
+    [one] Grognard: 1 thing happened while you were away
+   *[other] Grognard: { $n } things happened while you were away
+}
+mail-greeting = { $name },
+
+    while you were away:
+mail-worlds = Your worlds: { $url }
+mail-stop = No more mail: { $url }
+
+## A refused order's page (the refusals themselves are in src/rules/refusal.rs)
+refused-title = Order refused
+refused-nothing = Nothing was changed.
+refused-back = Back

@@ -130,3 +130,19 @@ kind-voltigeurs = voltigeurs
 kind-cavalry = cavalerie
 kind-artillery = artillerie
 kind-sappers = sapeurs
+
+## Les mails d'alerte
+mail-subject = { $n ->
+    [one] Grognard : il s'est passé 1 chose pendant votre absence
+   *[other] Grognard : il s'est passé { $n } choses pendant votre absence
+}
+mail-greeting = { $name },
+
+    pendant votre absence :
+mail-worlds = Vos mondes : { $url }
+mail-stop = Ne plus recevoir ces mails : { $url }
+
+## La page d'un ordre refusé (les refus eux-mêmes sont dans refusals.ftl)
+refused-title = Ordre refusé
+refused-nothing = Rien n'a été changé.
+refused-back = Retour

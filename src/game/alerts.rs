@@ -152,6 +152,8 @@ pub struct Mail {
     pub to: String,
     pub unsubscribe_token: String,
     pub alerts: Vec<(i32, String)>,
+    /// The language the player chose, if any.
+    pub lang: Option<String>,
 }
 
 /// Claims the mails due at `now`: users who asked for mail, with alerts not yet mailed, whose
@@ -159,7 +161,7 @@ pub struct Mail {
 /// now, in one transaction, so that two processes never send the same alerts.
 pub fn claim_mails(conn: &mut DbConnection, now: i64, period: i64) -> GameResult<Vec<Mail>> {
     db::write(conn, |conn| {
-        type Row = (i32, String, Option<String>, Option<String>);
+        type Row = (i32, String, Option<String>, Option<String>, Option<String>);
         let who: Vec<Row> = users::table
             .filter(users::alert_mail.eq(true))
             .filter(users::email.is_not_null())
@@ -180,10 +182,11 @@ pub fn claim_mails(conn: &mut DbConnection, now: i64, period: i64) -> GameResult
                 users::username,
                 users::email,
                 users::unsubscribe_token,
+                users::lang,
             ))
             .load(conn)?;
         let mut out = Vec::new();
-        for (id, username, email, token) in who {
+        for (id, username, email, token, lang) in who {
             let (Some(to), Some(token)) = (email, token) else {
                 continue;
             };
@@ -207,6 +210,7 @@ pub fn claim_mails(conn: &mut DbConnection, now: i64, period: i64) -> GameResult
                 to,
                 unsubscribe_token: token,
                 alerts: list,
+                lang,
             });
         }
         Ok(out)

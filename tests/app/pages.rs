@@ -10,7 +10,7 @@ use crate::support::{Backend, Client};
 pub fn join_and_raise(c: &mut Client, w: i64, nation: &str, kind: &str, name: &str) -> i64 {
     let page = c.get(&format!("/worlds/{w}"));
     assert_eq!(page.status, 200);
-    assert!(page.body.contains("Join this world"));
+    assert!(page.body.contains(&format!("action=\"/worlds/{w}/join\"")));
     let csrf = page.csrf();
     assert_eq!(
         c.post_form(
@@ -423,5 +423,20 @@ both!(
         let page = other.get(&format!("/worlds/{w}"));
         assert!(page.body.contains("Rejoindre ce monde"), "{}", page.body);
         assert!(page.body.contains(">Alertes<"));
+        // A refusal reads in French too, with its code unchanged.
+        join_and_raise(&mut other, w, "Blue", "infantry", "Garde");
+        let csrf = other.get(&format!("/worlds/{w}")).csrf();
+        let r = other.post_form(
+            &format!("/worlds/{w}/leave"),
+            &[("csrf", &csrf), ("days", "30")],
+        );
+        assert_eq!(r.status, 422);
+        assert!(r.body.contains("Ordre refusé"), "{}", r.body);
+        assert!(
+            r.body
+                .contains("data-code=\"leave_length\">une permission dure de 2 à 21 jours"),
+            "{}",
+            r.body
+        );
     }
 );

@@ -110,6 +110,7 @@ struct Loaded {
 fn load(
     conn: &mut crate::db::DbConnection,
     state: &AppState,
+    lang: crate::i18n::Lang,
     actor: Option<&Actor>,
     wid: i32,
     q: &WorldQuery,
@@ -147,7 +148,7 @@ fn load(
         None => None,
     };
     let possible = match (actor, selected, &cell) {
-        (Some(a), Some(c), Some(info)) => Some(possibilities(conn, state, a, c, info, &map)?),
+        (Some(a), Some(c), Some(info)) => Some(possibilities(conn, state, lang, a, c, info, &map)?),
         _ => None,
     };
     let report = match (actor, q.report) {
@@ -177,6 +178,7 @@ fn load(
 fn possibilities(
     conn: &mut crate::db::DbConnection,
     state: &AppState,
+    lang: crate::i18n::Lang,
     actor: &Actor,
     c: &Company,
     info: &CellInfo,
@@ -194,7 +196,7 @@ fn possibilities(
     } else {
         match orders::preview_move(conn, rs, actor, c.id, at) {
             Ok((_, cost)) => (true, Some(cost), None),
-            Err(e) => (false, None, Some(e.to_string())),
+            Err(e) => (false, None, Some(crate::web::refusals::say(lang, &e))),
         }
     };
     let terrain: Terrain = info.terrain.parse().unwrap_or(Terrain::Plain);
@@ -243,16 +245,24 @@ pub async fn show(
                 (false, true) => 2,
                 (false, false) => 1,
             });
-            let loaded = load(conn, &st, actor.as_ref(), wid, &q, |w, selected, spawn| {
-                let centre = match (qx, qy) {
-                    (Some(x), Some(y)) => Pos::new(x, y),
-                    _ => selected
-                        .map(|c| Pos::new(c.x, c.y))
-                        .or(spawn)
-                        .unwrap_or(Pos::new(w.width / 2, w.height / 2)),
-                };
-                Viewport::around(&ZOOMS, w.width, w.height, (centre.x, centre.y), zoom)
-            })?;
+            let loaded = load(
+                conn,
+                &st,
+                viewer.lang,
+                actor.as_ref(),
+                wid,
+                &q,
+                |w, selected, spawn| {
+                    let centre = match (qx, qy) {
+                        (Some(x), Some(y)) => Pos::new(x, y),
+                        _ => selected
+                            .map(|c| Pos::new(c.x, c.y))
+                            .or(spawn)
+                            .unwrap_or(Pos::new(w.width / 2, w.height / 2)),
+                    };
+                    Viewport::around(&ZOOMS, w.width, w.height, (centre.x, centre.y), zoom)
+                },
+            )?;
             Ok((viewer, loaded))
         })
         .await?;

@@ -199,3 +199,31 @@ bridge-at = Bridge the river at
 build-ap = Build ({ $ap } AP)
 repair-at = Repair at
 repair-ap = Repair ({ $ap } AP)
+
+## Reports, nations, alerts
+reports-title = Reports
+reports-none = Nothing to report yet.
+reports-older = Older reports
+nations-title = Nations
+col-nation = nation
+col-score = score
+col-towns = towns
+col-mines = mines
+col-forts = forts
+col-treasury = treasury
+col-players = players
+col-companies = companies
+nations-yours = { $nation }: your nation
+nations-members = Members: { $list }
+regiments-title = Regiments
+regiment-hq = headquarters ({ $x }, { $y })
+regiment-yours = (yours)
+regiment-hq-on = HQ on the farm at
+regiment-set = Set
+regiment-found = Found a regiment
+regiment-found-button = Found
+alerts-intro = What happened to you while you were away: your companies attacked, ground of your nation taken, turns about to begin. <a href="/account#mail">Get them by mail</a>.
+alerts-none = Nothing yet.
+mails-title = Alert mails
+mails-stopped = You will get no more alert mails. Your alerts still wait for you on the site; you can ask for mails again on your account page.
+mails-link-unused = This link is no longer in use: its mails were stopped already, or asked for again since.

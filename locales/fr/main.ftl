@@ -199,3 +199,31 @@ bridge-at = Jeter un pont sur la rivière en
 build-ap = Construire ({ $ap } PA)
 repair-at = Réparer en
 repair-ap = Réparer ({ $ap } PA)
+
+## Rapports, nations, alertes
+reports-title = Rapports
+reports-none = Rien à signaler pour l'instant.
+reports-older = Rapports plus anciens
+nations-title = Nations
+col-nation = nation
+col-score = score
+col-towns = villes
+col-mines = mines
+col-forts = forts
+col-treasury = trésor
+col-players = joueurs
+col-companies = compagnies
+nations-yours = { $nation } : votre nation
+nations-members = Membres : { $list }
+regiments-title = Régiments
+regiment-hq = quartier général ({ $x }, { $y })
+regiment-yours = (le vôtre)
+regiment-hq-on = QG sur la ferme en
+regiment-set = Établir
+regiment-found = Fonder un régiment
+regiment-found-button = Fonder
+alerts-intro = Ce qui vous est arrivé pendant votre absence : vos compagnies attaquées, le terrain perdu par votre nation, les tours sur le point de commencer. <a href="/account#mail">Les recevoir par mail</a>.
+alerts-none = Rien pour l'instant.
+mails-title = Mails d'alerte
+mails-stopped = Vous ne recevrez plus de mails d'alerte. Vos alertes vous attendent toujours sur le site ; vous pouvez redemander les mails depuis la page de votre compte.
+mails-link-unused = Ce lien ne sert plus : ses mails ont déjà été arrêtés, ou redemandés depuis.

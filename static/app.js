@@ -20,7 +20,8 @@
       function tick() {
         var s = Math.max(0, Math.round((deadline - Date.now()) / 1000));
         var h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60);
-        el.textContent = "in " + (h > 0 ? h + " h " : "") + m + " min " + (s % 60) + " s";
+        var soon = document.documentElement.lang === "fr" ? "dans " : "in ";
+        el.textContent = soon + (h > 0 ? h + " h " : "") + m + " min " + (s % 60) + " s";
       }
       tick();
       timers.push(setInterval(tick, 1000));

@@ -7,7 +7,7 @@ nav-users = Users
 nav-log-out = Log out
 nav-log-in = Log in
 nav-register = Register
-footer-language = Language
+footer-language = Language:
 
 ## Worlds
 worlds-title = Worlds

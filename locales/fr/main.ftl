@@ -7,7 +7,7 @@ nav-users = Joueurs
 nav-log-out = Se déconnecter
 nav-log-in = Se connecter
 nav-register = S'inscrire
-footer-language = Langue
+footer-language = Langue :
 
 ## Les mondes
 worlds-title = Mondes

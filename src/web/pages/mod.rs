@@ -62,10 +62,16 @@ pub fn render_with(
     Ok(respond(state, status, body, fresh_csrf))
 }
 
+/// Renders the template `name` in the language of the page's context.
 fn render(state: &AppState, name: &str, ctx: &Context) -> Result<String, GameError> {
+    let lang = ctx
+        .get("lang")
+        .and_then(|v| v.as_str())
+        .and_then(crate::i18n::Lang::parse)
+        .unwrap_or_default();
     state
         .tera
-        .render(name, ctx)
+        .render(&super::templates::in_lang(lang, name), ctx)
         .map_err(|e| GameError::Internal(format!("template {name}: {e:?}")))
 }
 

@@ -227,3 +227,25 @@ alerts-none = Nothing yet.
 mails-title = Alert mails
 mails-stopped = You will get no more alert mails. Your alerts still wait for you on the site; you can ask for mails again on your account page.
 mails-link-unused = This link is no longer in use: its mails were stopped already, or asked for again since.
+
+## A report
+report-turn = turn { $turn }
+report-steps = Steps:
+report-road = road
+report-total = total { $ap } AP
+report-attacker = { $name } (attacker)
+report-defender = { $name } (defender)
+report-kind-terrain = kind, terrain
+report-men-before = men before
+report-damage-rolled-against = damage rolled against
+report-raw-losses = raw losses
+report-protection = protection
+report-losses = losses
+report-men-after = men after
+report-morale = morale
+report-experience = experience
+report-split = { $killed } killed, { $wounded } wounded
+report-destroyed = destroyed
+report-structure = Structure { $before } → { $after } of { $max }
+report-dice = Dice:
+report-stream = stream

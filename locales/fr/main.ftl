@@ -227,3 +227,25 @@ alerts-none = Rien pour l'instant.
 mails-title = Mails d'alerte
 mails-stopped = Vous ne recevrez plus de mails d'alerte. Vos alertes vous attendent toujours sur le site ; vous pouvez redemander les mails depuis la page de votre compte.
 mails-link-unused = Ce lien ne sert plus : ses mails ont déjà été arrêtés, ou redemandés depuis.
+
+## Un rapport
+report-turn = tour { $turn }
+report-steps = Étapes :
+report-road = route
+report-total = total { $ap } PA
+report-attacker = { $name } (assaillant)
+report-defender = { $name } (défenseur)
+report-kind-terrain = arme, terrain
+report-men-before = hommes avant
+report-damage-rolled-against = dégâts tirés contre
+report-raw-losses = pertes brutes
+report-protection = protection
+report-losses = pertes
+report-men-after = hommes après
+report-morale = moral
+report-experience = expérience
+report-split = { $killed } tués, { $wounded } blessés
+report-destroyed = détruite
+report-structure = Structure { $before } → { $after } sur { $max }
+report-dice = Dés :
+report-stream = flux

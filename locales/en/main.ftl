@@ -249,3 +249,31 @@ report-destroyed = destroyed
 report-structure = Structure { $before } → { $after } of { $max }
 report-dice = Dice:
 report-stream = stream
+
+## The account page
+account-title = Your account
+account-role = Role: { $role }
+tokens-title = API tokens
+tokens-intro = Tokens let your own tools use the <a href="#api">JSON API</a> with <code>Authorization: Bearer &lt;token&gt;</code>.
+token-new = New token (copy it now, it will not be shown again):
+col-name = name
+col-created = created
+col-last-used = last used
+never = never
+revoke = Revoke
+tokens-none = No token yet.
+token-name = Name
+token-placeholder = my scripts
+token-create = Create a token
+mail-title = Alerts by mail
+saved = Saved.
+mail-address = E-mail address
+mail-opt-in = Mail me my alerts (your companies attacked, ground of your nation taken, a turn about to begin), at most once an hour
+save = Save
+mail-stop-note = Every mail has a link that stops them in one click.
+password-title = Password
+password-current = Current password
+password-new = New password (at least 10 characters)
+password-change = Change the password
+password-note = Every other session of your account ends; your API tokens keep working.
+password-changed = Your password has changed; every other session of your account has ended.

@@ -249,3 +249,31 @@ report-destroyed = détruite
 report-structure = Structure { $before } → { $after } sur { $max }
 report-dice = Dés :
 report-stream = flux
+
+## La page du compte
+account-title = Votre compte
+account-role = Rôle : { $role }
+tokens-title = Jetons d'API
+tokens-intro = Les jetons permettent à vos propres outils d'utiliser l'<a href="#api">API JSON</a> avec <code>Authorization: Bearer &lt;jeton&gt;</code>.
+token-new = Nouveau jeton (copiez-le maintenant, il ne sera plus affiché) :
+col-name = nom
+col-created = créé le
+col-last-used = dernier usage
+never = jamais
+revoke = Révoquer
+tokens-none = Aucun jeton pour l'instant.
+token-name = Nom
+token-placeholder = mes scripts
+token-create = Créer un jeton
+mail-title = Alertes par mail
+saved = Enregistré.
+mail-address = Adresse e-mail
+mail-opt-in = M'envoyer mes alertes par mail (vos compagnies attaquées, le terrain perdu par votre nation, un tour sur le point de commencer), au plus une fois par heure
+save = Enregistrer
+mail-stop-note = Chaque mail contient un lien qui les arrête en un clic.
+password-title = Mot de passe
+password-current = Mot de passe actuel
+password-new = Nouveau mot de passe (au moins 10 caractères)
+password-change = Changer le mot de passe
+password-note = Toutes les autres sessions de votre compte prennent fin ; vos jetons d'API continuent de fonctionner.
+password-changed = Votre mot de passe a changé ; toutes les autres sessions de votre compte ont pris fin.

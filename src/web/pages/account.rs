@@ -77,7 +77,7 @@ pub async fn index(
 ) -> Result<HttpResponse, PageError> {
     let notice = Notice {
         flash: q.changed.as_ref().map(|_| {
-            "Your password has changed; every other session of your account has ended.".into()
+            crate::i18n::tr(viewer.lang, "password-changed", &[])
         }),
         mail_saved: q.mail.is_some(),
         ..Notice::default()

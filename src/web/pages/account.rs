@@ -76,9 +76,10 @@ pub async fn index(
     q: web::Query<AccountQuery>,
 ) -> Result<HttpResponse, PageError> {
     let notice = Notice {
-        flash: q.changed.as_ref().map(|_| {
-            crate::i18n::tr(viewer.lang, "password-changed", &[])
-        }),
+        flash: q
+            .changed
+            .as_ref()
+            .map(|_| crate::i18n::tr(viewer.lang, "password-changed", &[])),
         mail_saved: q.mail.is_some(),
         ..Notice::default()
     };

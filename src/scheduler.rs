@@ -25,18 +25,20 @@ pub struct LastTicks {
 }
 
 pub fn last_ticks(conn: &mut DbConnection, world_id: i32) -> GameResult<LastTicks> {
-    let last = |conn: &mut DbConnection, kind: &str| -> QueryResult<Option<i64>> {
-        ticks::table
-            .filter(ticks::world_id.eq(world_id))
-            .filter(ticks::kind.eq(kind))
-            .filter(ticks::manual.eq(false))
-            .select(diesel::dsl::max(ticks::scheduled_for))
-            .first(conn)
-    };
     Ok(LastTicks {
-        turn: last(conn, "turn")?,
-        season: last(conn, "season")?,
+        turn: last_of(conn, world_id, TickKind::Turn)?,
+        season: last_of(conn, world_id, TickKind::Season)?,
     })
+}
+
+/// The last scheduled (not manual) instant of one kind of tick applied to a world.
+pub fn last_of(conn: &mut DbConnection, world_id: i32, kind: TickKind) -> GameResult<Option<i64>> {
+    Ok(ticks::table
+        .filter(ticks::world_id.eq(world_id))
+        .filter(ticks::kind.eq(kind.as_str()))
+        .filter(ticks::manual.eq(false))
+        .select(diesel::dsl::max(ticks::scheduled_for))
+        .first(conn)?)
 }
 
 /// The first instant of `schedule` after the later of the last applied tick and the anchor

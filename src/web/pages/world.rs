@@ -155,8 +155,9 @@ fn load(
         (Some(a), Some(id)) => reports::one(conn, a, wid, id)?,
         _ => None,
     };
-    let last = scheduler::last_ticks(conn, wid)?;
-    let next_turn = scheduler::next_due(&state.config.turn_schedule, last.turn, w.schedule_anchor);
+    // The page counts down to the next turn only: one query, not one per kind of tick.
+    let last_turn = scheduler::last_of(conn, wid, crate::game::ticks::TickKind::Turn)?;
+    let next_turn = scheduler::next_due(&state.config.turn_schedule, last_turn, w.schedule_anchor);
     Ok((
         Loaded {
             w,

@@ -122,12 +122,6 @@ pub struct Player {
     pub leave_until: Option<i64>,
 }
 
-impl Player {
-    pub fn on_leave(&self, now: i64) -> bool {
-        crate::rules::leave::on_leave(self.leave_until, now)
-    }
-}
-
 #[derive(Clone, Debug, Queryable, Selectable, Identifiable)]
 #[diesel(table_name = companies)]
 pub struct Company {

@@ -61,9 +61,7 @@ pub fn execute(
         if w.paused {
             return Err(GameError::Paused);
         }
-        if let Some(until) = player.leave_until.filter(|t| *t > db::now()) {
-            return Err(Refusal::OnLeave(until).into());
-        }
+        leave::free(player.leave_until, db::now())?;
         let me = Placed {
             company,
             nation_id: player.nation_id,

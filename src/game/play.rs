@@ -139,9 +139,7 @@ pub fn raise(
     db::write(conn, |conn| {
         let w = load::active_world(conn, world_id)?;
         let player = access::require_player(conn, actor, world_id)?;
-        if let Some(until) = player.leave_until.filter(|t| *t > db::now()) {
-            return Err(Refusal::OnLeave(until).into());
-        }
+        crate::rules::leave::free(player.leave_until, db::now())?;
         // Lock the player's row first: two raises of one player queue here, so the limit holds.
         diesel::update(players::table.find(player.id))
             .set(players::reserve.eq(players::reserve))

@@ -161,6 +161,7 @@ pub fn player_map(
         })
         .collect();
     let mut shown = Vec::new();
+    let now = crate::db::now();
     for p in &placed {
         let c = &p.company;
         if c.x < x0 || c.x > x1 || c.y < y0 || c.y > y1 {
@@ -188,7 +189,7 @@ pub fn player_map(
                 .unwrap_or_else(|| "#000000".into()),
             mine,
             hidden,
-            on_leave: crate::rules::leave::on_leave(p.leave_until, crate::db::now()),
+            on_leave: crate::rules::leave::on_leave(p.leave_until, now),
             men: figures.then_some(c.men),
             wounded: figures.then_some(c.wounded),
             ap: figures.then_some(c.ap),

@@ -16,9 +16,7 @@ pub fn begin(
     until: Option<i64>,
     last_fight: Option<i64>,
 ) -> Result<i64, Refusal> {
-    if let Some(t) = until.filter(|t| *t > now) {
-        return Err(Refusal::OnLeave(t));
-    }
+    free(until, now)?;
     let l = &rs.leave;
     if !(l.min_days..=l.max_days).contains(&days) {
         return Err(Refusal::LeaveLength {
@@ -35,9 +33,22 @@ pub fn begin(
     Ok(now + days as i64 * DAY)
 }
 
+/// The end of the leave running at `now`, for a player whose leave ends at `until`.
+pub fn running(until: Option<i64>, now: i64) -> Option<i64> {
+    until.filter(|t| *t > now)
+}
+
 /// Whether a player whose leave ends at `until` is on leave at `now`.
 pub fn on_leave(until: Option<i64>, now: i64) -> bool {
-    until.is_some_and(|t| t > now)
+    running(until, now).is_some()
+}
+
+/// Refuses an order of a player on leave.
+pub fn free(until: Option<i64>, now: i64) -> Result<(), Refusal> {
+    match running(until, now) {
+        Some(t) => Err(Refusal::OnLeave(t)),
+        None => Ok(()),
+    }
 }
 
 #[cfg(test)]
@@ -74,5 +85,7 @@ mod tests {
         assert!(on_leave(Some(now + 1), now));
         assert!(!on_leave(Some(now), now));
         assert!(!on_leave(None, now));
+        assert_eq!(free(Some(now + 1), now), Err(Refusal::OnLeave(now + 1)));
+        assert_eq!(free(Some(now), now), Ok(()));
     }
 }

@@ -154,14 +154,7 @@ both!(the_badge_the_list_and_the_mail_settings_in_the_pages, |b| {
     let id = crate::pages::join_and_raise(&mut c, w, "Blue", "infantry", "Garde");
     let mut red = a.red.clone();
     let foe = a.raise(&mut red, "infantry", "Feinde");
-    let (x, y) = (
-        a.app.count(&format!(
-            "SELECT CAST(x AS BIGINT) AS n FROM companies WHERE id = {id}"
-        )) as i32,
-        a.app.count(&format!(
-            "SELECT CAST(y AS BIGINT) AS n FROM companies WHERE id = {id}"
-        )) as i32,
-    );
+    let (x, y) = a.position(id);
     a.put(foe, x + 1, y);
     assert_eq!(
         a.act(&mut red, foe, "melee", json!({"target": id})).status,

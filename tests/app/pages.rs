@@ -68,6 +68,19 @@ fn form_back(b: Backend) {
     ));
     assert_eq!(outside.status, 200);
     assert!(!outside.body.contains("Move here"));
+    for odd in ["-22", "2147483647", "-2147483648"] {
+        let r = c.get(&format!(
+            "/worlds/{w}?x=14&y=9&zoom=2&at.x={odd}&at.y={odd}"
+        ));
+        assert_eq!(r.status, 200, "{odd}");
+        assert!(!r.body.contains("id=\"cell-panel\""), "{odd}");
+    }
+    // Points that are not numbers are refused with the reason (422), as every bad query.
+    for bad in ["abc", "99999999999", "1.5"] {
+        let r = c.get(&format!("/worlds/{w}?x=14&y=9&zoom=2&at.x={bad}&at.y=3"));
+        assert_eq!(r.status, 422, "{bad}: {}", r.body);
+        assert!(r.body.contains("bad query string"));
+    }
     // Clicking a cell selects it: the panel tells its cost and offers to move there.
     let page = c.get(&format!("/worlds/{w}?company={id}&cell=2,1"));
     assert!(page
@@ -312,14 +325,7 @@ both!(
         // With an enemy two cells away and men in the reserve, both are offered, within bounds.
         let mut red = a.red.clone();
         let enemy = a.raise(&mut red, "infantry", "Ennemi");
-        let (x, y) = (
-            a.app.count(&format!(
-                "SELECT CAST(x AS BIGINT) AS n FROM companies WHERE id = {id}"
-            )) as i32,
-            a.app.count(&format!(
-                "SELECT CAST(y AS BIGINT) AS n FROM companies WHERE id = {id}"
-            )) as i32,
-        );
+        let (x, y) = a.position(id);
         a.put(enemy, x + 2, y);
         a.exec(&format!(
             "UPDATE players SET reserve = 30 WHERE world_id = {w}"

@@ -122,6 +122,16 @@ impl Arena {
         who.post_json(&format!("/api/v1/companies/{id}/{action}"), body)
     }
 
+    /// Where a company stands.
+    pub fn position(&self, company: i64) -> (i32, i32) {
+        let at = |c: &str| {
+            self.app.count(&format!(
+                "SELECT CAST({c} AS BIGINT) AS n FROM companies WHERE id = {company}"
+            )) as i32
+        };
+        (at("x"), at("y"))
+    }
+
     pub fn cell_owner(&self, x: i32, y: i32) -> i64 {
         self.app.count(&format!(
             "SELECT CAST(COALESCE(owner_id, 0) AS BIGINT) AS n FROM cells WHERE world_id = {} AND x = {x} AND y = {y}",

@@ -58,6 +58,7 @@ async fn show(
         );
         ctx.insert("alert_mail", &user.is_some_and(|u| u.alert_mail));
         ctx.insert("mail_saved", &notice.mail_saved);
+        ctx.insert("mail_minutes", &state.config.settings.mail.every_minutes);
         ctx.insert("created", &notice.created);
         ctx.insert("flash", &notice.flash);
         ctx.insert("error", &notice.error);

@@ -81,6 +81,7 @@ pub async fn show(
         ctx.insert("room", &room);
         ctx.insert("reinforce_max", &reserve.min(room));
         ctx.insert("reserve_gain", &rs.turn.reserve_gain);
+        ctx.insert("reinforce_cost", &rs.limits.reinforce_cost_per_man);
         ctx.insert("company", &view);
         ctx.insert("world", &json!({"id": w.id, "name": w.name, "turn": w.turn, "season": w.season, "paused": w.paused}));
         ctx.insert("cell", &cell);

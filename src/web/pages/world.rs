@@ -370,7 +370,7 @@ fn render(
             &l.player.as_ref().map(|p| {
                 json!({"reserve": p.reserve, "nation": my_nation.map(|n| n.name.clone()),
                        "treasury": my_nation.map(|n| n.treasury),
-                       "leave_until": p.leave_until.filter(|t| *t > crate::db::now())
+                       "leave_until": crate::rules::leave::running(p.leave_until, crate::db::now())
                            .map(crate::web::templates::format_time)})
             }),
         );

@@ -113,11 +113,14 @@ pub fn turn_statements(rs: &Ruleset, conn: &DbConnection, at: i64, on_leave: boo
             .filter(|tr| rs.terrain(**tr).has(Flag::Headquarters)),
     );
     let near = format!(
-        "WITH near AS (SELECT c.id FROM companies c JOIN players p ON p.id = c.player_id \
-           JOIN regiments r ON r.id = p.regiment_id \
-           JOIN cells hq ON hq.world_id = r.world_id AND hq.x = r.hq_x AND hq.y = r.hq_y AND hq.owner_id = r.nation_id \
-             AND hq.terrain IN ({hq_terrains}) \
-           WHERE c.world_id = $1 AND ABS(r.hq_x - c.x) <= {radius} AND ABS(r.hq_y - c.y) <= {radius}) ",
+        // The few headquarters that hold come first, on their own: a terrain test inside the
+        // companies' join led PostgreSQL to scan every cell by terrain (a turn took 4× longer).
+        "WITH hq AS MATERIALIZED (SELECT r.id, r.hq_x, r.hq_y FROM regiments r \
+           JOIN cells c ON c.world_id = r.world_id AND c.x = r.hq_x AND c.y = r.hq_y \
+           WHERE r.world_id = $1 AND c.owner_id = r.nation_id AND c.terrain IN ({hq_terrains})), \
+         near AS (SELECT c.id FROM companies c JOIN players p ON p.id = c.player_id \
+           JOIN hq ON hq.id = p.regiment_id \
+           WHERE c.world_id = $1 AND ABS(hq.hq_x - c.x) <= {radius} AND ABS(hq.hq_y - c.y) <= {radius}) ",
         radius = t.regiment_radius,
     );
     let near_hq = format!(

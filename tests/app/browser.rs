@@ -1,5 +1,5 @@
 //! Issue: a real browser. Headless Chromium registers, joins, raises a company, moves it by
-//! clicking the map, sees its AP drop and reads the report; screenshots land in
+//! clicking the map, sees its AP drop, opens the company and reads the report; screenshots land in
 //! `target/screenshots-<backend>/`.
 
 use crate::both;
@@ -123,12 +123,26 @@ fn a_new_player_walks_through_the_first_day(b: crate::support::Backend, width: u
     // The unit stands on the clicked cell now.
     assert!(br.source().contains("data-x=\"4\" data-y=\"2\"><circle"));
 
+    // The company's own page, with every order. On a phone the cell's sheet covers the foot of
+    // the screen: the player closes it first.
+    if width < 500 {
+        br.click("#cell-panel .sheet-close");
+        let started = std::time::Instant::now();
+        while br.script("return !document.getElementById('cell-panel');") != true {
+            assert!(started.elapsed().as_secs() < 10, "the sheet closes");
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+    }
+    br.click("ul.companies a[href^='/companies/']");
+    br.find("#men");
+    check("06-company", false);
+
     br.goto(&format!("{base}/worlds/1/reports"));
     assert!(br
         .text("main")
         .contains("1er Grenadiers moved to (4, 2) for 2 AP"));
-    check("06-reports", false);
-    let shot = br.shots_dir().join("06-reports.png");
+    check("07-reports", false);
+    let shot = br.shots_dir().join("07-reports.png");
     assert!(std::fs::metadata(shot).unwrap().len() > 1000);
 }
 

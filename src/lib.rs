@@ -7,6 +7,7 @@ pub mod game;
 pub mod i18n;
 pub mod mail;
 pub mod rules;
+pub mod said;
 pub mod schedule;
 pub mod scheduler;
 pub mod web;

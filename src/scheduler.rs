@@ -125,8 +125,11 @@ pub fn alert_turns_soon(conn: &mut DbConnection, config: &Config, now: i64) -> G
         };
         if next > now && next - now <= lead {
             let minutes = (next - now + 59) / 60;
-            let summary = format!("{}: turn {} begins in {minutes} min", w.name, w.turn + 1);
-            told += crate::game::alerts::turn_soon(conn, w.id, next, &summary)?;
+            let said = crate::said::Said::new("said-turn-soon")
+                .s("world", w.name.as_str())
+                .n("turn", w.turn + 1)
+                .n("minutes", minutes);
+            told += crate::game::alerts::turn_soon(conn, w.id, next, &said)?;
         }
     }
     Ok(told)

@@ -277,3 +277,30 @@ password-new = New password (at least 10 characters)
 password-change = Change the password
 password-note = Every other session of your account ends; your API tokens keep working.
 password-changed = Your password has changed; every other session of your account has ended.
+
+## What happened, as reports, alerts and mails say it
+said-and = {"; "}
+said-raise = { $player } raised { $name } ({ $kind }) at ({ $x }, { $y }) for { $cost }
+said-move = { $name } moved to ({ $x }, { $y }) for { $ap } AP
+said-captured-mine = captured the mine at ({ $x }, { $y })
+said-captured-fort = captured the breached fort at ({ $x }, { $y })
+said-took-town = took the town of { $town }
+said-volley = { $name } fired a volley at { $target } at ({ $x }, { $y }): { $target } lost { $losses } ({ $killed } killed, { $wounded } wounded)
+said-charge = { $name } charged { $target } at ({ $x }, { $y }): { $target } lost { $losses } ({ $killed } killed, { $wounded } wounded)
+said-lost = { $name } lost { $losses }
+said-destroyed = { $name } was destroyed
+said-bombard = { $name } bombarded the { $terrain } at ({ $x }, { $y }): { $before } → { $after }
+said-bombard-breached = { $name } bombarded the { $terrain } at ({ $x }, { $y }): { $before } → { $after }, breached
+said-repair = { $name } repaired the { $terrain } at ({ $x }, { $y }): { $before } → { $after }
+said-bridge = { $name } bridged the river at ({ $x }, { $y })
+said-heal = { $name } healed { $healed } wounded
+said-reinforce = { $name } took { $men } men from the reserve for { $cost }{ $limited ->
+    [room] {" "}({ $asked } asked: the company is at full strength)
+    [reserve] {" "}({ $asked } asked: the reserve is empty)
+    [treasury] {" "}({ $asked } asked: the treasury is spent)
+   *[none] {""}
+}
+said-turn = Turn { $turn } begins
+said-season = The season turns to { $season }
+said-leave = { $player } goes on leave for { $days } days
+said-turn-soon = { $world }: turn { $turn } begins in { $minutes } min

@@ -277,3 +277,72 @@ password-new = Nouveau mot de passe (au moins 10 caractères)
 password-change = Changer le mot de passe
 password-note = Toutes les autres sessions de votre compte prennent fin ; vos jetons d'API continuent de fonctionner.
 password-changed = Votre mot de passe a changé ; toutes les autres sessions de votre compte ont pris fin.
+
+## What happened, as reports, alerts and mails say it
+said-and = {" ; "}
+said-raise = { $player } lève { $name } ({ $kind }) en ({ $x }, { $y }) pour { $cost }
+said-move = { $name } se porte en ({ $x }, { $y }) pour { $ap } PA
+said-captured-mine = prend la mine en ({ $x }, { $y })
+said-captured-fort = entre par la brèche et prend le fort en ({ $x }, { $y })
+said-took-town = prend la ville de { $town }
+said-volley = { $name } ouvre le feu sur { $target } en ({ $x }, { $y }) : { $target } perd { $losses ->
+    [one] { $losses } homme
+   *[other] { $losses } hommes
+} ({ $killed ->
+    [one] { $killed } tué
+   *[other] { $killed } tués
+}, { $wounded ->
+    [one] { $wounded } blessé
+   *[other] { $wounded } blessés
+})
+said-charge = { $name } charge { $target } en ({ $x }, { $y }) : { $target } perd { $losses ->
+    [one] { $losses } homme
+   *[other] { $losses } hommes
+} ({ $killed ->
+    [one] { $killed } tué
+   *[other] { $killed } tués
+}, { $wounded ->
+    [one] { $wounded } blessé
+   *[other] { $wounded } blessés
+})
+said-lost = { $name } perd { $losses ->
+    [one] { $losses } homme
+   *[other] { $losses } hommes
+}
+said-destroyed = la compagnie { $name } est anéantie
+said-bombard = { $name } bombarde { $terrain ->
+    [fort] le fort
+    [fortifications] les fortifications
+   *[other] { $terrain }
+} en ({ $x }, { $y }) : { $before } → { $after }
+said-bombard-breached = { $name } bombarde { $terrain ->
+    [fort] le fort
+    [fortifications] les fortifications
+   *[other] { $terrain }
+} en ({ $x }, { $y }) : { $before } → { $after }, la brèche est ouverte
+said-repair = { $name } répare { $terrain ->
+    [fort] le fort
+    [fortifications] les fortifications
+   *[other] { $terrain }
+} en ({ $x }, { $y }) : { $before } → { $after }
+said-bridge = { $name } jette un pont sur la rivière en ({ $x }, { $y })
+said-heal = { $name } soigne { $healed ->
+    [one] { $healed } blessé
+   *[other] { $healed } blessés
+}
+said-reinforce = { $name } reçoit { $men ->
+    [one] { $men } homme
+   *[other] { $men } hommes
+} de la réserve pour { $cost }{ $limited ->
+    [room] {" "}({ $asked } demandés : la compagnie est au complet)
+    [reserve] {" "}({ $asked } demandés : la réserve est vide)
+    [treasury] {" "}({ $asked } demandés : le trésor est vide)
+   *[none] {""}
+}
+said-turn = Le tour { $turn } commence
+said-season = { $season ->
+    [winter] L'hiver arrive
+   *[other] L'été revient
+}
+said-leave = { $player } part en permission pour { $days } jours
+said-turn-soon = { $world } : le tour { $turn } commence dans { $minutes } min

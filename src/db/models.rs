@@ -171,6 +171,8 @@ pub struct Event {
     pub y: Option<i32>,
     pub summary: String,
     pub data: String,
+    /// The sentence in message keys and values (`crate::said`); '' for older rows.
+    pub said: String,
 }
 
 #[derive(Clone, Debug, Default, Insertable)]
@@ -190,6 +192,17 @@ pub struct NewEvent {
     pub y: Option<i32>,
     pub summary: String,
     pub data: String,
+    /// The sentence in message keys and values (`crate::said`); '' for older rows.
+    pub said: String,
+}
+
+impl NewEvent {
+    /// The event's sentence: kept as message keys and values, and in English as its summary.
+    pub fn saying(mut self, s: &crate::said::Said) -> NewEvent {
+        self.summary = s.render(crate::i18n::Lang::En);
+        self.said = s.encode();
+        self
+    }
 }
 
 #[derive(Clone, Debug, Queryable, Selectable)]

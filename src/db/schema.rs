@@ -81,6 +81,7 @@ diesel::table! {
         at -> BigInt,
         read_at -> Nullable<BigInt>,
         mailed_at -> Nullable<BigInt>,
+        said -> Text,
     }
 }
 
@@ -175,6 +176,7 @@ diesel::table! {
         y -> Nullable<Integer>,
         summary -> Text,
         data -> Text,
+        said -> Text,
     }
 }
 

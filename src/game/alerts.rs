@@ -7,6 +7,8 @@ use super::error::GameResult;
 use crate::db::models::NewEvent;
 use crate::db::schema::{alerts, players, users};
 use crate::db::{self, DbConnection};
+use crate::i18n::Lang;
+use crate::said::{self, Said};
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Integer, Text};
 use serde::Serialize;
@@ -24,6 +26,18 @@ pub struct Alert {
     pub summary: String,
     pub at: i64,
     pub read_at: Option<i64>,
+    pub said: String,
+}
+
+impl Alert {
+    /// The alert as the site and the API show it, its sentence in `lang`; the API keeps the
+    /// English `summary` and gives the sentence's clauses.
+    pub fn to_json(&self, lang: Lang) -> serde_json::Value {
+        let mut v = serde_json::to_value(self).unwrap_or_default();
+        v["summary"] = said::stored(lang, &self.said, &self.summary).into();
+        v["said"] = said::clauses(&self.said);
+        v
+    }
 }
 
 fn add(
@@ -40,6 +54,7 @@ fn add(
             alerts::event_id.eq(Some(event_id)),
             alerts::kind.eq(kind),
             alerts::summary.eq(&e.summary),
+            alerts::said.eq(&e.said),
             alerts::at.eq(e.at),
         ))
         .execute(conn)?;
@@ -81,8 +96,9 @@ pub fn turn_soon(
     conn: &mut DbConnection,
     world_id: i32,
     turn_at: i64,
-    summary: &str,
+    said: &Said,
 ) -> GameResult<usize> {
+    let (summary, said) = (said.render(Lang::En), said.encode());
     db::write(conn, |conn| {
         let now = db::now();
         let due: Vec<i32> = players::table
@@ -98,16 +114,17 @@ pub fn turn_soon(
         for user in due {
             // The unique index on (user, world, at) for this kind keeps it to one.
             let sql = if conn.is_sqlite() {
-                "INSERT INTO alerts (user_id, world_id, kind, summary, at) \
-                 VALUES (?, ?, 'turn_soon', ?, ?) ON CONFLICT DO NOTHING"
+                "INSERT INTO alerts (user_id, world_id, kind, summary, said, at) \
+                 VALUES (?, ?, 'turn_soon', ?, ?, ?) ON CONFLICT DO NOTHING"
             } else {
-                "INSERT INTO alerts (user_id, world_id, kind, summary, at) \
-                 VALUES ($1, $2, 'turn_soon', $3, $4) ON CONFLICT DO NOTHING"
+                "INSERT INTO alerts (user_id, world_id, kind, summary, said, at) \
+                 VALUES ($1, $2, 'turn_soon', $3, $4, $5) ON CONFLICT DO NOTHING"
             };
             let n = diesel::sql_query(sql)
                 .bind::<Integer, _>(user)
                 .bind::<Integer, _>(world_id)
-                .bind::<Text, _>(summary)
+                .bind::<Text, _>(&summary)
+                .bind::<Text, _>(&said)
                 .bind::<BigInt, _>(turn_at)
                 .execute(conn)?;
             if n > 0 {
@@ -151,6 +168,7 @@ pub struct Mail {
     pub username: String,
     pub to: String,
     pub unsubscribe_token: String,
+    /// Each alert: its id and its sentence in the player's language.
     pub alerts: Vec<(i32, String)>,
     /// The language the player chose, if any.
     pub lang: Option<String>,
@@ -190,13 +208,17 @@ pub fn claim_mails(conn: &mut DbConnection, now: i64, period: i64) -> GameResult
             let (Some(to), Some(token)) = (email, token) else {
                 continue;
             };
+            let reader = lang.as_deref().and_then(Lang::parse).unwrap_or_default();
             let list: Vec<(i32, String)> = alerts::table
                 .filter(alerts::user_id.eq(id))
                 .filter(alerts::mailed_at.is_null())
                 .filter(alerts::read_at.is_null())
                 .order(alerts::id)
-                .select((alerts::id, alerts::summary))
-                .load(conn)?;
+                .select((alerts::id, alerts::summary, alerts::said))
+                .load::<(i32, String, String)>(conn)?
+                .into_iter()
+                .map(|(i, summary, s)| (i, said::stored(reader, &s, &summary)))
+                .collect();
             let ids: Vec<i32> = list.iter().map(|(i, _)| *i).collect();
             diesel::update(alerts::table.filter(alerts::id.eq_any(&ids)))
                 .set(alerts::mailed_at.eq(Some(now)))

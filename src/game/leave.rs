@@ -7,6 +7,7 @@ use crate::db::models::NewEvent;
 use crate::db::schema::{events as event_rows, players};
 use crate::db::{self, DbConnection};
 use crate::rules::{leave, Ruleset};
+use crate::said::Said;
 use diesel::prelude::*;
 
 /// Puts the actor's companies in `world_id` on leave for `days` days; returns when it ends.
@@ -46,10 +47,14 @@ pub fn take(
                 actor_user_id: Some(actor.user_id),
                 target_user_id: Some(actor.user_id),
                 nation_id: Some(player.nation_id),
-                summary: format!("{} goes on leave for {days} days", actor.username),
                 data: serde_json::json!({"until": until, "days": days}).to_string(),
                 ..Default::default()
-            },
+            }
+            .saying(
+                &Said::new("said-leave")
+                    .s("player", actor.username.as_str())
+                    .n("days", days),
+            ),
         )?;
         Ok(until)
     })

@@ -16,6 +16,7 @@ use crate::rules::movement::{self, Capture};
 use crate::rules::ruleset::Flag;
 use crate::rules::state::Unit;
 use crate::rules::{actions, leave, siege, vision, Pos, Refusal, Ruleset, Terrain};
+use crate::said::Said;
 use diesel::prelude::*;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -158,7 +159,7 @@ impl Ctx<'_> {
         unit_of(self.me)
     }
 
-    fn event(&self, kind: &str, summary: String, data: Value) -> NewEvent {
+    fn event(&self, kind: &str, said: Said, data: Value) -> NewEvent {
         NewEvent {
             world_id: self.w.id,
             turn: self.w.turn,
@@ -170,10 +171,10 @@ impl Ctx<'_> {
             company_id: Some(self.me.company.id),
             x: Some(self.me.company.x),
             y: Some(self.me.company.y),
-            summary,
             data: data.to_string(),
             ..Default::default()
         }
+        .saying(&said)
     }
 
     fn name(&self) -> &str {
@@ -215,23 +216,17 @@ impl Ctx<'_> {
                 captures.push(c);
             }
         }
-        let summary = format!(
-            "{} moved to ({}, {}) for {} AP{}",
-            self.name(),
-            plan.destination.x,
-            plan.destination.y,
-            plan.cost,
-            if captured.is_empty() {
-                String::new()
-            } else {
-                format!("; {}", captured.join("; "))
-            }
-        );
+        let mut said = Said::new("said-move")
+            .s("name", self.name())
+            .n("x", plan.destination.x)
+            .n("y", plan.destination.y)
+            .n("ap", plan.cost);
+        said.0.extend(captured.into_iter().flat_map(|c| c.0));
         let data = json!({
             "steps": plan.steps, "cost": plan.cost, "captures": captures,
             "draws": plan.draws, "rng": {"stream": self.me.company.id, "word_pos": word},
         });
-        let mut e = self.event("move", summary, data.clone());
+        let mut e = self.event("move", said, data.clone());
         e.x = Some(plan.destination.x);
         e.y = Some(plan.destination.y);
         // A capture concerns the nation that lost the ground too.
@@ -246,23 +241,19 @@ impl Ctx<'_> {
     /// Writes one capture; returns how the report says it and the capture as it happened,
     /// or None when the ground was the nation's already. A town gives its owner only to its
     /// cells that can be owned: a world stays one that exports and imports.
-    fn capture(
-        &self,
-        conn: &mut DbConnection,
-        c: Capture,
-    ) -> GameResult<Option<(String, Capture)>> {
+    fn capture(&self, conn: &mut DbConnection, c: Capture) -> GameResult<Option<(Said, Capture)>> {
         let nation = self.player.nation_id;
         match c {
             Capture::Mine { x, y, .. } | Capture::Fort { x, y, .. } => {
                 diesel::update(cells::table.find((self.w.id, x, y)))
                     .set(cells::owner_id.eq(Some(nation)))
                     .execute(conn)?;
-                let what = if matches!(c, Capture::Mine { .. }) {
-                    "the mine"
+                let key = if matches!(c, Capture::Mine { .. }) {
+                    "said-captured-mine"
                 } else {
-                    "the breached fort"
+                    "said-captured-fort"
                 };
-                Ok(Some((format!("captured {what} at ({x}, {y})"), c)))
+                Ok(Some((Said::new(key).n("x", x).n("y", y), c)))
             }
             Capture::Town { town, x, y, from } => {
                 let (name, before): (String, Option<i32>) = towns::table
@@ -291,7 +282,7 @@ impl Ctx<'_> {
                     .execute(conn)?;
                 let from = before.filter(|b| *b != nation).or(from);
                 Ok(Some((
-                    format!("took the town of {name}"),
+                    Said::new("said-took-town").s("town", name),
                     Capture::Town { town, x, y, from },
                 )))
             }
@@ -331,41 +322,32 @@ impl Ctx<'_> {
         write_unit(conn, &defender_before, &battle.defender_after, 0)?;
         let def_name = def.map(|p| p.company.name.clone()).unwrap_or_default();
         let (a, d) = (&battle.attacker, &battle.defender);
-        let mut summary = format!(
-            "{} {} {} at ({}, {}): {} lost {} ({} killed, {} wounded)",
-            self.name(),
-            if ranged {
-                "fired a volley at"
-            } else {
-                "charged"
-            },
-            def_name,
-            at.x,
-            at.y,
-            def_name,
-            d.losses,
-            d.killed,
-            d.wounded
-        );
+        let mut said = Said::new(if ranged { "said-volley" } else { "said-charge" })
+            .s("name", self.name())
+            .s("target", def_name.as_str())
+            .n("x", at.x)
+            .n("y", at.y)
+            .n("losses", d.losses)
+            .n("killed", d.killed)
+            .n("wounded", d.wounded);
         if !ranged {
-            summary.push_str(&format!("; {} lost {}", self.name(), a.losses));
+            said = said
+                .and("said-lost")
+                .s("name", self.name())
+                .n("losses", a.losses);
         }
         if d.destroyed {
-            summary.push_str(&format!("; {def_name} was destroyed"));
+            said = said.and("said-destroyed").s("name", def_name.as_str());
         }
         if a.destroyed {
-            summary.push_str(&format!("; {} was destroyed", self.name()));
+            said = said.and("said-destroyed").s("name", self.name());
         }
         let data = json!({
             "battle": battle.kind, "ap_cost": battle.ap_cost,
             "attacker": a, "defender": d, "attacker_name": self.name(), "defender_name": def_name,
             "draws": battle.draws, "rng": {"stream": self.me.company.id, "word_pos": word},
         });
-        let mut e = self.event(
-            if ranged { "volley" } else { "melee" },
-            summary,
-            data.clone(),
-        );
+        let mut e = self.event(if ranged { "volley" } else { "melee" }, said, data.clone());
         e.other_nation_id = Some(defender_before.nation);
         e.target_company_id = Some(defender_before.id);
         e.target_user_id = def.map(|p| p.user_id);
@@ -377,12 +359,12 @@ impl Ctx<'_> {
     fn structure_event(
         &self,
         kind: &str,
-        summary: String,
+        said: Said,
         owner: Option<i32>,
         change: Value,
         at: Pos,
     ) -> (NewEvent, Value) {
-        let mut e = self.event(kind, summary, change.clone());
+        let mut e = self.event(kind, said, change.clone());
         e.other_nation_id = owner.filter(|o| *o != self.player.nation_id);
         e.x = Some(at.x);
         e.y = Some(at.y);
@@ -420,19 +402,15 @@ impl Ctx<'_> {
         let s = siege::bombard(self.rs, &area, &u, at, &mut dice)?;
         write_unit(conn, &u, &u, s.ap_cost)?;
         self.set_structure(conn, at, s.before, s.after)?;
-        let summary = format!(
-            "{} bombarded the {} at ({}, {}): {} → {}{}",
-            self.name(),
-            s.terrain,
-            at.x,
-            at.y,
-            s.before,
-            s.after,
-            if s.breached { ", breached" } else { "" }
-        );
+        let key = if s.breached {
+            "said-bombard-breached"
+        } else {
+            "said-bombard"
+        };
+        let said = structure_said(key, self.name(), s.terrain, at, s.before, s.after);
         let mut data = serde_json::to_value(&s).unwrap_or(Value::Null);
         data["rng"] = json!({"stream": self.me.company.id, "word_pos": word});
-        Ok(self.structure_event("bombard", summary, self.owner_at(&area, at), data, at))
+        Ok(self.structure_event("bombard", said, self.owner_at(&area, at), data, at))
     }
 
     fn repair(&self, conn: &mut DbConnection, at: Pos) -> GameResult<(NewEvent, Value)> {
@@ -441,17 +419,9 @@ impl Ctx<'_> {
         let s = siege::repair(self.rs, &area, &u, at)?;
         write_unit(conn, &u, &u, s.ap_cost)?;
         self.set_structure(conn, at, s.before, s.after)?;
-        let summary = format!(
-            "{} repaired the {} at ({}, {}): {} → {}",
-            self.name(),
-            s.terrain,
-            at.x,
-            at.y,
-            s.before,
-            s.after
-        );
+        let said = structure_said("said-repair", self.name(), s.terrain, at, s.before, s.after);
         let data = serde_json::to_value(&s).unwrap_or(Value::Null);
-        Ok(self.structure_event("repair", summary, None, data, at))
+        Ok(self.structure_event("repair", said, None, data, at))
     }
 
     fn build_bridge(&self, conn: &mut DbConnection, at: Pos) -> GameResult<(NewEvent, Value)> {
@@ -469,9 +439,12 @@ impl Ctx<'_> {
         if n == 0 {
             return Err(changed_meanwhile());
         }
-        let summary = format!("{} bridged the river at ({}, {})", self.name(), at.x, at.y);
+        let said = Said::new("said-bridge")
+            .s("name", self.name())
+            .n("x", at.x)
+            .n("y", at.y);
         let data = serde_json::to_value(&b).unwrap_or(Value::Null);
-        Ok(self.structure_event("bridge", summary, None, data, at))
+        Ok(self.structure_event("bridge", said, None, data, at))
     }
 
     fn heal(&self, conn: &mut DbConnection) -> GameResult<(NewEvent, Value)> {
@@ -483,8 +456,10 @@ impl Ctx<'_> {
         after.men = h.men_after;
         after.wounded = h.wounded_after;
         write_unit(conn, &u, &after, h.ap_cost)?;
-        let summary = format!("{} healed {} wounded", self.name(), h.healed);
-        Ok((self.event("heal", summary, json!(h)), json!(h)))
+        let said = Said::new("said-heal")
+            .s("name", self.name())
+            .n("healed", h.healed);
+        Ok((self.event("heal", said, json!(h)), json!(h)))
     }
 
     fn reinforce(&self, conn: &mut DbConnection, men: i32) -> GameResult<(NewEvent, Value)> {
@@ -524,20 +499,32 @@ impl Ctx<'_> {
         let mut after = u.clone();
         after.men = r.men_after;
         write_unit(conn, &u, &after, r.ap_cost)?;
-        let short = match r.limited_by {
-            Some("room") => format!(" ({} asked: the company is at full strength)", r.asked),
-            Some("reserve") => format!(" ({} asked: the reserve is empty)", r.asked),
-            Some(_) => format!(" ({} asked: the treasury is spent)", r.asked),
-            None => String::new(),
-        };
-        let summary = format!(
-            "{} took {} men from the reserve for {}{short}",
-            self.name(),
-            r.men,
-            r.cost
-        );
-        Ok((self.event("reinforce", summary, json!(r)), json!(r)))
+        let said = Said::new("said-reinforce")
+            .s("name", self.name())
+            .n("men", r.men)
+            .n("cost", r.cost)
+            .n("asked", r.asked)
+            .s("limited", r.limited_by.unwrap_or("none"));
+        Ok((self.event("reinforce", said, json!(r)), json!(r)))
     }
+}
+
+/// How a bombardment or a repair is said.
+fn structure_said(
+    key: &str,
+    name: &str,
+    terrain: Terrain,
+    at: Pos,
+    before: i32,
+    after: i32,
+) -> Said {
+    Said::new(key)
+        .s("name", name)
+        .s("terrain", terrain.as_str())
+        .n("x", at.x)
+        .n("y", at.y)
+        .n("before", before)
+        .n("after", after)
 }
 
 /// The cheapest path and its cost for one of the actor's companies to `to`, without moving:

@@ -11,6 +11,7 @@ use crate::db::{self, DbConnection};
 use crate::rules::ruleset::Flag;
 use crate::rules::vision::is_hidden;
 use crate::rules::{actions, Kind, Pos, Refusal, Ruleset, Terrain};
+use crate::said::Said;
 use diesel::prelude::*;
 use serde::Serialize;
 
@@ -233,13 +234,18 @@ pub fn raise(
                 company_id: Some(id),
                 x: Some(r.pos.x),
                 y: Some(r.pos.y),
-                summary: format!(
-                    "{} raised {} ({}) at ({}, {}) for {}",
-                    actor.username, name, kind, r.pos.x, r.pos.y, r.cost
-                ),
                 data: serde_json::json!({"cost": r.cost, "men": r.men}).to_string(),
                 ..Default::default()
-            },
+            }
+            .saying(
+                &Said::new("said-raise")
+                    .s("player", actor.username.as_str())
+                    .s("name", name.as_str())
+                    .m("kind", format!("kind-{}", kind.as_str()))
+                    .n("x", r.pos.x)
+                    .n("y", r.pos.y)
+                    .n("cost", r.cost),
+            ),
         )?;
         Ok(companies::table
             .find(id)

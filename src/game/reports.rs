@@ -14,6 +14,16 @@ pub struct SummaryLine {
     pub world_id: i32,
     pub event_id: i32,
     pub summary: String,
+    #[serde(skip)]
+    pub said: String,
+}
+
+impl SummaryLine {
+    /// The line said in `lang`.
+    pub fn in_lang(mut self, lang: crate::i18n::Lang) -> SummaryLine {
+        self.summary = crate::said::stored(lang, &self.said, &self.summary);
+        self
+    }
 }
 
 /// What happened to the actor's companies (and by them) since their previous login.
@@ -42,6 +52,7 @@ pub fn since_last_visit(conn: &mut DbConnection, actor: &Actor) -> GameResult<Ve
             world_id: e.world_id,
             event_id: e.id,
             summary: e.summary,
+            said: e.said,
         })
         .collect())
 }

@@ -9,6 +9,7 @@ use crate::db::schema::{players, ticks, worlds};
 use crate::db::{self, DbConnection};
 use crate::rules::ruleset::{Flag, Ruleset};
 use crate::rules::{Kind, Season, Terrain};
+use crate::said::Said;
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Integer};
 use std::time::Instant;
@@ -249,7 +250,7 @@ pub fn apply(
                 (
                     turn + 1,
                     season.clone(),
-                    format!("Turn {} begins", turn + 1),
+                    Said::new("said-turn").n("turn", turn + 1),
                 )
             }
             TickKind::Season => {
@@ -260,7 +261,7 @@ pub fn apply(
                 (
                     turn,
                     next.as_str().to_string(),
-                    format!("The season turns to {next}"),
+                    Said::new("said-season").s("season", next.as_str()),
                 )
             }
         };
@@ -271,10 +272,10 @@ pub fn apply(
                 turn: new_turn,
                 at: db::now(),
                 kind: kind.as_str().into(),
-                summary,
                 data: serde_json::json!({"scheduled_for": scheduled_for, "manual": manual, "rows": rows}).to_string(),
                 ..Default::default()
-            },
+            }
+            .saying(&summary),
         )?;
         let duration_ms = started.elapsed().as_millis() as i64;
         diesel::update(

@@ -5,8 +5,22 @@
 use crate::both;
 use crate::play::arena;
 use crate::support::smtp::SmtpSink;
+use crate::support::TestApp;
+use grognard::config::Config;
 use grognard::game::alerts;
+use lettre::SmtpTransport;
 use serde_json::json;
+
+/// An SMTP sink and the app's settings that send mail to it.
+fn mail_to_sink(app: &TestApp) -> (SmtpSink, Config, SmtpTransport) {
+    let sink = SmtpSink::start();
+    let mut config = (*app.config).clone();
+    config.settings.mail.smtp_host = "127.0.0.1".into();
+    config.settings.mail.smtp_port = sink.port;
+    config.settings.mail.tls = "none".into();
+    let smtp = grognard::mail::transport(&config.settings.mail).unwrap();
+    (sink, config, smtp)
+}
 
 both!(
     alerts_reach_the_player_on_the_site_and_by_mail_at_most_hourly,
@@ -35,12 +49,7 @@ both!(
             true,
         )
         .unwrap();
-        let sink = SmtpSink::start();
-        let mut config = (*a.app.config).clone();
-        config.settings.mail.smtp_host = "127.0.0.1".into();
-        config.settings.mail.smtp_port = sink.port;
-        config.settings.mail.tls = "none".into();
-        let smtp = grognard::mail::transport(&config.settings.mail).unwrap();
+        let (sink, config, smtp) = mail_to_sink(&a.app);
         let send =
             |at: i64| grognard::mail::send_due(&mut a.app.conn(), &config, &smtp, at).unwrap();
 
@@ -202,4 +211,82 @@ both!(the_badge_the_list_and_the_mail_settings_in_the_pages, |b| {
     // Without CSRF: refused.
     let r = c.post_form("/account/alerts", &[("email", "x@example.org")]);
     assert_eq!(r.status, 403);
+});
+
+both!(what_happened_is_said_in_each_reader_s_language, |b| {
+    let a = arena(b);
+    let w = a.world;
+    let mut c = crate::accounts::player(&a.app, "lecteur");
+    c.get("/lang/fr");
+    let id = crate::pages::join_and_raise(&mut c, w, "Blue", "infantry", "Garde");
+    let mut red = a.red.clone();
+    let foe = a.raise(&mut red, "infantry", "Feinde");
+    let (x, y) = a.position(id);
+    a.put(foe, x + 1, y);
+    let r = a.act(&mut red, foe, "melee", json!({"target": id}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let losses = r.json()["report"]["defender"]["losses"].as_i64().unwrap();
+    let french_losses = if losses <= 1 {
+        format!("Garde perd {losses} homme ")
+    } else {
+        format!("Garde perd {losses} hommes ")
+    };
+    let said_fr = format!("Feinde charge Garde en ({x}, {y}) : {french_losses}");
+    let said_en = format!("Feinde charged Garde at ({x}, {y}): Garde lost {losses} (");
+    // The French reader's alert, report and mail are in French; the attacker reads English.
+    let list = c.get("/alerts");
+    assert!(list.body.contains(&said_fr), "{}", list.body);
+    let reports = c.get(&format!("/worlds/{w}/reports"));
+    assert!(reports.body.contains(&said_fr), "{}", reports.body);
+    assert!(
+        reports.body.contains("Garde (infanterie de ligne)"),
+        "{}",
+        reports.body
+    );
+    let mut red_pages = a.app.client();
+    crate::accounts::login(&mut red_pages, "red_player", crate::accounts::PASSWORD);
+    let theirs = red_pages.get(&format!("/worlds/{w}/reports"));
+    assert!(theirs.body.contains(&said_en), "{}", theirs.body);
+    // The API keeps English and gives the clauses, for clients in any language.
+    let r = red.get_json(&format!("/api/v1/worlds/{w}/events"));
+    let melee = r.json()["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["kind"] == "melee")
+        .cloned()
+        .expect("the charge");
+    assert!(melee["summary"].as_str().unwrap().starts_with(&said_en));
+    assert_eq!(melee["said"][0]["k"], "said-charge");
+    assert_eq!(melee["said"][0]["a"]["target"], "Garde");
+    assert_eq!(melee["said"][0]["a"]["losses"], losses);
+    // A turn, then the mail: both in French.
+    let turn = a.app.count(&format!(
+        "SELECT CAST(turn AS BIGINT) AS n FROM worlds WHERE id = {w}"
+    ));
+    let rs = a.app.config.rules.clone();
+    let kind = grognard::game::ticks::TickKind::Turn;
+    let now = grognard::db::now();
+    let out = grognard::game::ticks::apply(&mut a.app.conn(), &rs, w as i32, kind, now, false);
+    assert!(out.unwrap().applied);
+    let reports = c.get(&format!("/worlds/{w}/reports"));
+    let begins = format!("Le tour {} commence", turn + 1);
+    assert!(reports.body.contains(&begins), "{}", reports.body);
+    let user = a
+        .app
+        .count("SELECT CAST(id AS BIGINT) AS n FROM users WHERE username = 'lecteur'");
+    alerts::set_mail(
+        &mut a.app.conn(),
+        user as i32,
+        Some("l@example.org".into()),
+        true,
+    )
+    .unwrap();
+    // Seen on the site already: made unread again, so that they go by mail.
+    a.exec("UPDATE alerts SET read_at = NULL");
+    let (sink, config, smtp) = mail_to_sink(&a.app);
+    let sent = grognard::mail::send_due(&mut a.app.conn(), &config, &smtp, grognard::db::now());
+    assert_eq!(sent.unwrap(), 1);
+    let body = sink.delivered()[0].body();
+    assert!(body.contains(&format!("- {said_fr}")), "{body}");
 });

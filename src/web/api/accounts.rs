@@ -90,6 +90,10 @@ pub async fn alerts(
     let list = state
         .db(move |conn| crate::game::alerts::seen(conn, actor.user_id, 100))
         .await?;
+    let list: Vec<_> = list
+        .iter()
+        .map(|a| a.to_json(crate::i18n::Lang::En))
+        .collect();
     Ok(HttpResponse::Ok().json(json!({"alerts": list})))
 }
 

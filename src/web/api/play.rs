@@ -2,6 +2,7 @@
 
 use crate::game::{access, play, reports, views, worlds, GameError};
 use crate::game::{order_input, orders};
+use crate::said;
 use crate::web::api::OptionalJson;
 use crate::web::auth::{ApiActor, ApiCredentials};
 use crate::web::error::ApiError;
@@ -248,7 +249,7 @@ pub async fn events(
     Ok(HttpResponse::Ok().json(json!({
         "events": list.iter().map(|e| json!({
             "id": e.id, "turn": e.turn, "at": e.at, "kind": e.kind, "summary": e.summary,
-            "company": e.company_id, "target_company": e.target_company_id, "x": e.x, "y": e.y,
+            "said": said::clauses(&e.said), "company": e.company_id, "target_company": e.target_company_id, "x": e.x, "y": e.y,
             "data": serde_json::from_str::<Value>(&e.data).unwrap_or(Value::Null),
         })).collect::<Vec<_>>()
     })))

@@ -25,6 +25,7 @@ pub async fn show(
     let actor = viewer.require()?;
     let id = path.into_inner();
     let report_id = q.report;
+    let lang = viewer.lang;
     let st = state.clone();
     let (view, w, cell, enemies, report, reserve) = state
         .db(move |conn| {
@@ -48,7 +49,7 @@ pub async fn show(
                 .map(|s| json!({"id": s.id, "name": s.name, "kind": s.kind, "nation": s.nation, "x": s.x, "y": s.y, "hidden": s.hidden, "distance": Pos::new(s.x, s.y).distance(Pos::new(c.x, c.y))}))
                 .collect();
             let report = match report_id {
-                Some(e) => reports::one(conn, &actor, w.id, e)?,
+                Some(e) => reports::one(conn, &actor, w.id, e, lang)?,
                 None => None,
             };
             Ok((view, w, cell, enemies, report, player.reserve))

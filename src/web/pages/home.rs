@@ -32,6 +32,7 @@ pub async fn index(
     q: web::Query<IndexQuery>,
 ) -> Result<HttpResponse, PageError> {
     let actor = viewer.actor();
+    let lang = viewer.lang;
     let (items, summary) = state
         .db(move |conn| {
             let mut out = Vec::new();
@@ -52,7 +53,10 @@ pub async fn index(
                 });
             }
             let summary = match actor {
-                Some(a) => reports::since_last_visit(conn, &a)?,
+                Some(a) => reports::since_last_visit(conn, &a)?
+                    .into_iter()
+                    .map(|l| l.in_lang(lang))
+                    .collect(),
                 None => Vec::new(),
             };
             Ok((out, summary))

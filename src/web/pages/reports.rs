@@ -4,6 +4,8 @@ use super::page;
 use crate::db::models::Event;
 use crate::game::access::Actor;
 use crate::game::{reports, worlds, GameResult};
+use crate::i18n::Lang;
+use crate::said;
 use crate::web::auth::Viewer;
 use crate::web::error::PageError;
 use crate::web::AppState;
@@ -13,10 +15,11 @@ use serde_json::{json, Value};
 
 const PAGE: i64 = 50;
 
-/// An event as the report partial draws it.
-pub fn to_json(e: &Event) -> Value {
+/// An event as the report partial draws it, said in `lang`.
+pub fn to_json(e: &Event, lang: Lang) -> Value {
     json!({
-        "id": e.id, "kind": e.kind, "turn": e.turn, "at": e.at, "summary": e.summary,
+        "id": e.id, "kind": e.kind, "turn": e.turn, "at": e.at,
+        "summary": said::stored(lang, &e.said, &e.summary),
         "x": e.x, "y": e.y, "data": serde_json::from_str::<Value>(&e.data).unwrap_or(Value::Null),
     })
 }
@@ -27,10 +30,11 @@ pub fn one(
     actor: &Actor,
     world_id: i32,
     id: i32,
+    lang: Lang,
 ) -> GameResult<Option<Value>> {
     Ok(reports::visible_event(conn, actor, world_id, id)?
         .as_ref()
-        .map(to_json))
+        .map(|e| to_json(e, lang)))
 }
 
 #[derive(Deserialize)]
@@ -62,7 +66,8 @@ pub async fn index(
             "world",
             &json!({"id": w.id, "name": w.name, "turn": w.turn}),
         );
-        ctx.insert("events", &list.iter().map(to_json).collect::<Vec<_>>());
+        let events: Vec<_> = list.iter().map(|e| to_json(e, viewer.lang)).collect();
+        ctx.insert("events", &events);
         ctx.insert("older", &older);
     })?)
 }

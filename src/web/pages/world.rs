@@ -152,7 +152,7 @@ fn load(
         _ => None,
     };
     let report = match (actor, q.report) {
-        (Some(a), Some(id)) => reports::one(conn, a, wid, id)?,
+        (Some(a), Some(id)) => reports::one(conn, a, wid, id, lang)?,
         _ => None,
     };
     // The page counts down to the next turn only: one query, not one per kind of tick.

@@ -12,6 +12,44 @@ pub struct Delivered {
     pub data: String,
 }
 
+impl Delivered {
+    /// The body as its reader sees it, decoded from quoted-printable or base64.
+    pub fn body(&self) -> String {
+        let (head, body) = self.data.split_once("\r\n\r\n").unwrap_or((&self.data, ""));
+        let encoding = head
+            .lines()
+            .find_map(|l| l.strip_prefix("Content-Transfer-Encoding:"))
+            .map(|v| v.trim().to_ascii_lowercase())
+            .unwrap_or_default();
+        let bytes = match encoding.as_str() {
+            "base64" => {
+                use base64::Engine;
+                let text: String = body.chars().filter(|c| !c.is_whitespace()).collect();
+                base64::engine::general_purpose::STANDARD
+                    .decode(text)
+                    .expect("base64 body")
+            }
+            "quoted-printable" => {
+                let text = body.replace("=\r\n", "");
+                let mut out = Vec::new();
+                let mut bytes = text.bytes();
+                while let Some(b) = bytes.next() {
+                    if b == b'=' {
+                        let hex: Vec<u8> = bytes.by_ref().take(2).collect();
+                        let hex = std::str::from_utf8(&hex).expect("ascii");
+                        out.push(u8::from_str_radix(hex, 16).expect("a =XX escape"));
+                    } else {
+                        out.push(b);
+                    }
+                }
+                out
+            }
+            _ => body.as_bytes().to_vec(),
+        };
+        String::from_utf8(bytes).expect("UTF-8 text")
+    }
+}
+
 pub struct SmtpSink {
     pub port: u16,
     delivered: Arc<Mutex<Vec<Delivered>>>,

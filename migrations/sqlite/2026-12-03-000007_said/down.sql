@@ -1,0 +1,2 @@
+ALTER TABLE alerts DROP COLUMN said;
+ALTER TABLE events DROP COLUMN said;

@@ -53,6 +53,11 @@ impl Said {
         self
     }
 
+    /// A value of the last clause.
+    pub fn v(self, name: &str, v: Value) -> Said {
+        self.set(name, v)
+    }
+
     /// A number of the last clause.
     pub fn n(self, name: &str, v: impl Into<i64>) -> Said {
         self.set(name, Value::Number(v.into()))
@@ -99,6 +104,16 @@ impl Said {
             .ok()
             .filter(|s: &Said| !s.0.is_empty())
     }
+}
+
+/// A value said as the message `key`.
+pub fn msg(key: &str) -> Value {
+    Value::Message { t: key.to_string() }
+}
+
+/// A value as written.
+pub fn text(s: impl Into<String>) -> Value {
+    Value::Text(s.into())
 }
 
 /// A stored sentence in `lang`; the stored English when there is none.
@@ -162,6 +177,58 @@ mod tests {
         let heal = |n: i64| Said::new("said-heal").s("name", "Garde").n("healed", n);
         assert_eq!(heal(1).render(Lang::Fr), "Garde soigne 1 blessé");
         assert_eq!(heal(4).render(Lang::Fr), "Garde soigne 4 blessés");
+    }
+
+    /// Every message the code names (`"said-…"`, `"error-…"`, `"what-…"`) is in the English
+    /// file (French is checked against English in `i18n`).
+    #[test]
+    fn every_message_named_in_the_code_exists() {
+        let mut named = Vec::new();
+        let mut dirs = vec![std::path::PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/src"
+        ))];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(dir).unwrap().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    let text = std::fs::read_to_string(&path).unwrap();
+                    for prefix in ["\"said-", "\"error-", "\"what-"] {
+                        for (i, _) in text.match_indices(prefix) {
+                            let key: String = text[i + 1..]
+                                .chars()
+                                .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+                                .collect();
+                            // A prefix completed at run time (`what-{…}`) ends with '-'.
+                            if !key.ends_with('-') {
+                                named.push((path.display().to_string(), key));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(named.len() > 60, "{}", named.len());
+        let keys = crate::i18n::keys(Lang::En);
+        for (file, key) in named {
+            assert!(
+                keys.contains(&key),
+                "{file} names `{key}`, which no file has"
+            );
+        }
+        for what in [
+            "world",
+            "company",
+            "company of yours",
+            "regiment of your nation",
+            "token",
+            "user",
+        ] {
+            let key = format!("what-{}", what.replace(' ', "-"));
+            assert!(keys.contains(&key), "`not_found({what:?})` needs `{key}`");
+        }
     }
 
     #[test]

@@ -28,6 +28,8 @@
     if (!root || !svg) return;
     var world = root.getAttribute("data-world");
     var csrf = root.getAttribute("data-csrf");
+    // The page's language: its words come with the editor's element.
+    var say = function (k) { return root.getAttribute("data-" + k) || k; };
     var status = document.getElementById("editor-status");
     var terrain = "forest";
     var down = null, painted = {}, batch = [];
@@ -85,7 +87,7 @@
 
     function send(cells) {
       if (!cells.length) return;
-      status.textContent = "saving " + cells.length + " cell(s)…";
+      status.textContent = say("saving") + " " + cells.length + "…";
       fetch("/api/v1/worlds/" + world + "/cells", {
         method: "PUT",
         credentials: "same-origin",
@@ -95,14 +97,14 @@
         return r.json().then(function (body) { return { ok: r.ok, body: body }; });
       }).then(function (res) {
         if (!res.ok) {
-          status.textContent = "refused: " + res.body.error.message;
+          status.textContent = say("refused") + " " + res.body.error.message;
           setTimeout(function () { location.reload(); }, 1500);
           return;
         }
         res.body.cells.forEach(function (c) { var g = gAt(c.x, c.y); if (g) show(g, c.terrain); });
-        status.textContent = "saved " + res.body.cells.length + " cell(s)";
+        status.textContent = say("saved") + " " + res.body.cells.length;
         svg.setAttribute("data-saved", String(Number(svg.getAttribute("data-saved") || 0) + 1));
-      }).catch(function () { status.textContent = "the server did not answer"; });
+      }).catch(function () { status.textContent = say("silent"); });
     }
 
     svg.addEventListener("click", function (ev) {

@@ -6,6 +6,7 @@ use super::error::{GameError, GameResult};
 use crate::db::models::{Company, Player, User, World};
 use crate::db::schema::{companies, players, worlds};
 use crate::db::DbConnection;
+use crate::said::Said;
 use diesel::prelude::*;
 
 /// The account acting, as far as permissions go.
@@ -97,5 +98,5 @@ pub fn player_in(
 /// Like `player_in`, but refusing when the actor has not joined.
 pub fn require_player(conn: &mut DbConnection, actor: &Actor, world_id: i32) -> GameResult<Player> {
     player_in(conn, actor, world_id)?
-        .ok_or_else(|| GameError::Forbidden("join this world with a nation first".into()))
+        .ok_or_else(|| GameError::Forbidden(Said::new("error-join-first").into()))
 }

@@ -4,6 +4,7 @@ use super::error::{GameError, GameResult};
 use crate::db::models::User;
 use crate::db::schema::users;
 use crate::db::{self, DbConnection};
+use crate::said::Said;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
 use diesel::prelude::*;
@@ -50,9 +51,9 @@ impl FromStr for Role {
             "player" => Ok(Role::Player),
             "gm" => Ok(Role::Gm),
             "admin" => Ok(Role::Admin),
-            other => Err(GameError::Invalid(format!(
-                "unknown role `{other}` (player, gm or admin)"
-            ))),
+            other => Err(GameError::Invalid(
+                format!("unknown role `{other}` (player, gm or admin)").into(),
+            )),
         }
     }
 }
@@ -66,7 +67,10 @@ pub fn check_username(name: &str) -> GameResult<()> {
     let n = name.chars().count();
     if !(3..=24).contains(&n) {
         return Err(GameError::Invalid(
-            "a username has 3 to 24 characters".into(),
+            Said::new("error-username-length")
+                .n("min", 3)
+                .n("max", 24)
+                .into(),
         ));
     }
     if !name
@@ -74,7 +78,7 @@ pub fn check_username(name: &str) -> GameResult<()> {
         .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
     {
         return Err(GameError::Invalid(
-            "a username may hold only letters, digits, _ and -".into(),
+            Said::new("error-username-letters").into(),
         ));
     }
     Ok(())
@@ -83,14 +87,18 @@ pub fn check_username(name: &str) -> GameResult<()> {
 pub fn check_password(pw: &str) -> GameResult<()> {
     let n = pw.chars().count();
     if n < MIN_PASSWORD {
-        return Err(GameError::Invalid(format!(
-            "a password needs at least {MIN_PASSWORD} characters"
-        )));
+        return Err(GameError::Invalid(
+            Said::new("error-password-short")
+                .n("n", MIN_PASSWORD as i64)
+                .into(),
+        ));
     }
     if n > MAX_PASSWORD {
-        return Err(GameError::Invalid(format!(
-            "a password may have at most {MAX_PASSWORD} characters"
-        )));
+        return Err(GameError::Invalid(
+            Said::new("error-password-long")
+                .n("n", MAX_PASSWORD as i64)
+                .into(),
+        ));
     }
     Ok(())
 }
@@ -155,9 +163,9 @@ pub fn insert_user(conn: &mut DbConnection, account: &NewAccount, role: Role) ->
             .count()
             .get_result(conn)?;
         if taken > 0 {
-            return Err(GameError::Conflict(format!(
-                "the username `{name}` is taken"
-            )));
+            return Err(GameError::Conflict(
+                Said::new("error-username-taken").s("name", name).into(),
+            ));
         }
         diesel::insert_into(users::table)
             .values((
@@ -173,7 +181,7 @@ pub fn insert_user(conn: &mut DbConnection, account: &NewAccount, role: Role) ->
                 diesel::result::Error::DatabaseError(
                     diesel::result::DatabaseErrorKind::UniqueViolation,
                     _,
-                ) => GameError::Conflict(format!("the username `{name}` is taken")),
+                ) => GameError::Conflict(Said::new("error-username-taken").s("name", name).into()),
                 other => other.into(),
             })?;
         Ok(users::table
@@ -249,12 +257,14 @@ pub fn finish_login(
     match user {
         Some(u) if matched => {
             if u.banned {
-                return Err(GameError::Forbidden("this account is banned".into()));
+                return Err(GameError::Forbidden(Said::new("error-banned").into()));
             }
             super::throttle::succeeded(conn, reservation)?;
             Ok(u)
         }
-        _ => Err(GameError::Unauthorized("wrong username or password".into())),
+        _ => Err(GameError::Unauthorized(
+            Said::new("error-wrong-password").into(),
+        )),
     }
 }
 

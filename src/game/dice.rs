@@ -51,9 +51,9 @@ pub fn revealed(conn: &mut DbConnection, world_id: i32, turn: i32) -> GameResult
         .first(conn)
         .optional()?
         .ok_or_else(|| {
-            GameError::NotFound(format!(
-                "the seed of turn {turn} is revealed when that turn has ended"
-            ))
+            GameError::NotFound(
+                format!("the seed of turn {turn} is revealed when that turn has ended").into(),
+            )
         })?;
     Ok(RevealedSeed {
         turn,

@@ -56,7 +56,7 @@ fn apply_edit(
     standing: Option<&Unit>,
 ) -> GameResult<CellRow> {
     let at = Pos::new(before.x, before.y);
-    let err = |m: String| GameError::Invalid(format!("cell ({}, {}): {m}", at.x, at.y));
+    let err = |m: String| GameError::Invalid(format!("cell ({}, {}): {m}", at.x, at.y).into());
     let old_terrain: Terrain = before.terrain.parse().unwrap_or(Terrain::Plain);
     let terrain: Terrain = match &e.terrain {
         Some(t) => t
@@ -157,9 +157,9 @@ fn edit_cells_as(
         return Err(GameError::Invalid("no cell to change".into()));
     }
     if edits.len() > MAX_EDITS {
-        return Err(GameError::Invalid(format!(
-            "at most {MAX_EDITS} cells per request"
-        )));
+        return Err(GameError::Invalid(
+            format!("at most {MAX_EDITS} cells per request").into(),
+        ));
     }
     db::write(conn, |conn| {
         let w = worlds::get(conn, world_id)?;
@@ -184,10 +184,9 @@ fn edit_cells_as(
                 return Err(Refusal::OutOfMap(*p).into());
             }
             if !seen.insert(*p) {
-                return Err(GameError::Invalid(format!(
-                    "cell ({}, {}) is listed twice",
-                    p.x, p.y
-                )));
+                return Err(GameError::Invalid(
+                    format!("cell ({}, {}) is listed twice", p.x, p.y).into(),
+                ));
             }
             let before: CellRow = cells::table
                 .find((world_id, p.x, p.y))
@@ -338,7 +337,9 @@ pub fn set_spawn(
         let n = worlds::nations_of(conn, world_id)?
             .into_iter()
             .find(|n| n.name == nation || n.id.to_string() == nation)
-            .ok_or_else(|| GameError::Invalid(format!("no nation `{nation}` in this world")))?;
+            .ok_or_else(|| {
+                GameError::Invalid(format!("no nation `{nation}` in this world").into())
+            })?;
         diesel::update(nations::table.find(n.id))
             .set((nations::spawn_x.eq(at.x), nations::spawn_y.eq(at.y)))
             .execute(conn)?;
@@ -406,9 +407,9 @@ pub fn patch_company(
             if (lo..=hi).contains(&v) {
                 Ok(())
             } else {
-                Err(GameError::Invalid(format!(
-                    "{what} must be between {lo} and {hi} (got {v})"
-                )))
+                Err(GameError::Invalid(
+                    format!("{what} must be between {lo} and {hi} (got {v})").into(),
+                ))
             }
         };
         range("ap", ap, 0, k.max_ap)?;

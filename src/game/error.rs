@@ -1,22 +1,66 @@
 //! What a use case can answer instead of a result: a stable code (DESIGN.md §4), an HTTP
 //! status and a message.
 
+use crate::i18n::Lang;
 use crate::rules::Refusal;
+use crate::said::Said;
+use std::fmt;
+
+/// The message of an error: as written (English), or a sentence said in the reader's
+/// language (`crate::said`). Shown as English where no reader is known (the API, the logs).
+#[derive(Clone, Debug)]
+pub enum Text {
+    Plain(String),
+    Said(Said),
+}
+
+impl Text {
+    pub fn in_lang(&self, lang: Lang) -> String {
+        match self {
+            Text::Plain(s) => s.clone(),
+            Text::Said(s) => s.render(lang),
+        }
+    }
+}
+
+impl fmt::Display for Text {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.in_lang(Lang::En))
+    }
+}
+
+impl From<String> for Text {
+    fn from(s: String) -> Text {
+        Text::Plain(s)
+    }
+}
+
+impl From<&str> for Text {
+    fn from(s: &str) -> Text {
+        Text::Plain(s.to_string())
+    }
+}
+
+impl From<Said> for Text {
+    fn from(s: Said) -> Text {
+        Text::Said(s)
+    }
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum GameError {
     #[error("{0}")]
     Refused(Refusal),
     #[error("{0}")]
-    Invalid(String),
+    Invalid(Text),
     #[error("{0}")]
-    Unauthorized(String),
+    Unauthorized(Text),
     #[error("{0}")]
-    Forbidden(String),
+    Forbidden(Text),
     #[error("{0}")]
-    NotFound(String),
+    NotFound(Text),
     #[error("{0}")]
-    Conflict(String),
+    Conflict(Text),
     #[error("too many attempts; try again in {retry_after} seconds")]
     RateLimited { retry_after: i64 },
     #[error("the world is paused")]
@@ -75,7 +119,11 @@ impl GameError {
     }
 
     pub fn not_found(what: &str) -> GameError {
-        GameError::NotFound(format!("no such {what}"))
+        GameError::NotFound(
+            Said::new("error-no-such")
+                .m("what", format!("what-{}", what.replace(' ', "-")))
+                .into(),
+        )
     }
 }
 

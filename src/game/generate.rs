@@ -101,15 +101,14 @@ fn free(s: &Sketch, p: Pos) -> bool {
 
 pub fn generate(rs: &Ruleset, o: &Options) -> GameResult<MapFile> {
     if !(8..=MAX_SIDE).contains(&o.width) || !(8..=MAX_SIDE).contains(&o.height) {
-        return Err(GameError::Invalid(format!(
-            "a generated world is 8 to {MAX_SIDE} cells on each side"
-        )));
+        return Err(GameError::Invalid(
+            format!("a generated world is 8 to {MAX_SIDE} cells on each side").into(),
+        ));
     }
     if !(1..=NATIONS.len()).contains(&o.nations) {
-        return Err(GameError::Invalid(format!(
-            "a generated world has 1 to {} nations",
-            NATIONS.len()
-        )));
+        return Err(GameError::Invalid(
+            format!("a generated world has 1 to {} nations", NATIONS.len()).into(),
+        ));
     }
     let mut rng = ChaCha8Rng::seed_from_u64(o.seed);
     let (w, h) = (o.width, o.height);

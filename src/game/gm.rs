@@ -58,9 +58,9 @@ pub fn set_season(
     season: &str,
 ) -> GameResult<World> {
     actor.require_gm()?;
-    let season: Season = season
-        .parse()
-        .map_err(|_| GameError::Invalid(format!("unknown season `{season}` (summer or winter)")))?;
+    let season: Season = season.parse().map_err(|_| {
+        GameError::Invalid(format!("unknown season `{season}` (summer or winter)").into())
+    })?;
     db::write(conn, |conn| {
         let before = worlds::get(conn, world_id)?;
         if before.season != season.as_str() {

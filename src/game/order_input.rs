@@ -7,6 +7,7 @@
 use super::error::{GameError, GameResult};
 use super::orders::Order;
 use crate::rules::Pos;
+use crate::said::{self, Said};
 use serde_json::Value;
 
 /// A field that is missing, null or blank counts as not sent.
@@ -19,7 +20,14 @@ fn sent<'a>(body: &'a Value, name: &str) -> Option<&'a Value> {
 }
 
 fn required<'a>(body: &'a Value, name: &str, what: &str) -> GameResult<&'a Value> {
-    sent(body, name).ok_or_else(|| GameError::Invalid(format!("give {what} (`{name}`)")))
+    sent(body, name).ok_or_else(|| {
+        GameError::Invalid(
+            Said::new("error-give")
+                .m("what", what)
+                .s("field", name)
+                .into(),
+        )
+    })
 }
 
 fn coordinate(v: &Value) -> Option<i32> {
@@ -31,8 +39,8 @@ fn coordinate(v: &Value) -> Option<i32> {
 }
 
 /// A cell: `[x, y]` or `"x,y"`.
-pub fn cell(v: &Value, what: &str) -> GameResult<Pos> {
-    let bad = || GameError::Invalid(format!("{what} is a cell: [x, y] or x,y"));
+pub fn cell(v: &Value, what: said::Value) -> GameResult<Pos> {
+    let bad = || GameError::Invalid(Said::new("error-not-cell").v("what", what.clone()).into());
     match v {
         Value::Array(a) => match a.as_slice() {
             [x, y] => Ok(Pos::new(
@@ -55,21 +63,23 @@ pub fn cell(v: &Value, what: &str) -> GameResult<Pos> {
 /// A path: a list of cells, or cells `x,y` separated by spaces or `;`.
 fn path(v: &Value) -> GameResult<Vec<Pos>> {
     match v {
-        Value::Array(steps) => steps.iter().map(|s| cell(s, "each step")).collect(),
+        Value::Array(steps) => steps
+            .iter()
+            .map(|s| cell(s, said::msg("what-each-step")))
+            .collect(),
         Value::String(s) => s
             .split(|c: char| c == ';' || c.is_whitespace())
             .filter(|s| !s.is_empty())
-            .map(|s| cell(&Value::String(s.into()), &format!("`{s}`")))
+            .map(|s| cell(&Value::String(s.into()), said::text(format!("`{s}`"))))
             .collect(),
-        _ => Err(GameError::Invalid(
-            "a path is a list of cells: [[x, y], …] or x,y x,y …".into(),
-        )),
+        _ => Err(GameError::Invalid(Said::new("error-path").into())),
     }
 }
 
 /// A whole number within an `i32`.
 fn whole(v: &Value, what: &str) -> GameResult<i32> {
-    coordinate(v).ok_or_else(|| GameError::Invalid(format!("{what} is a whole number")))
+    coordinate(v)
+        .ok_or_else(|| GameError::Invalid(Said::new("error-not-whole").m("what", what).into()))
 }
 
 /// The order an action's fields describe.
@@ -77,22 +87,18 @@ pub fn parse(action: &str, body: &Value) -> GameResult<Order> {
     Ok(match action {
         "move" => match (sent(body, "path"), sent(body, "to")) {
             (Some(p), None) => Order::MovePath(path(p)?),
-            (None, Some(to)) => Order::MoveTo(cell(to, "the destination")?),
+            (None, Some(to)) => Order::MoveTo(cell(to, said::msg("what-destination"))?),
             (Some(_), Some(_)) => {
                 return Err(GameError::Invalid(
-                    "send a destination (`to`) or a path (`path`), not both".into(),
+                    Said::new("error-to-or-path-not-both").into(),
                 ))
             }
-            (None, None) => {
-                return Err(GameError::Invalid(
-                    "send a destination (`to`) or a path (`path`)".into(),
-                ))
-            }
+            (None, None) => return Err(GameError::Invalid(Said::new("error-to-or-path").into())),
         },
         "volley" | "melee" => {
             let target = whole(
-                required(body, "target", "the company to attack")?,
-                "the target",
+                required(body, "target", "what-company-to-attack")?,
+                "what-target",
             )?;
             if action == "volley" {
                 Order::Volley { target }
@@ -101,7 +107,7 @@ pub fn parse(action: &str, body: &Value) -> GameResult<Order> {
             }
         }
         "bombard" | "build-bridge" | "repair" => {
-            let at = cell(required(body, "at", "the cell")?, "the cell")?;
+            let at = cell(required(body, "at", "what-cell")?, said::msg("what-cell"))?;
             match action {
                 "bombard" => Order::Bombard { at },
                 "repair" => Order::Repair { at },
@@ -110,9 +116,15 @@ pub fn parse(action: &str, body: &Value) -> GameResult<Order> {
         }
         "heal" => Order::Heal,
         "reinforce" => Order::Reinforce {
-            men: whole(required(body, "men", "how many men")?, "the number of men")?,
+            men: whole(
+                required(body, "men", "what-how-many-men")?,
+                "what-number-of-men",
+            )?,
         },
-        other => return Err(GameError::NotFound(format!("no action `{other}`"))),
+        other => {
+            let said = Said::new("error-no-action").s("action", other);
+            return Err(GameError::NotFound(said.into()));
+        }
     })
 }
 

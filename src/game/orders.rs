@@ -194,9 +194,9 @@ impl Ctx<'_> {
     fn move_along(&self, conn: &mut DbConnection, path: Vec<Pos>) -> GameResult<(NewEvent, Value)> {
         let max = self.rs.limits.max_path as usize;
         if path.len() > max {
-            return Err(GameError::Invalid(format!(
-                "a path has at most {max} steps"
-            )));
+            return Err(GameError::Invalid(
+                Said::new("error-path-length").n("max", max as i64).into(),
+            ));
         }
         let u = self.unit();
         let mut points = path.clone();

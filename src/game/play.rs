@@ -75,9 +75,7 @@ pub fn join(
     db::write(conn, |conn| {
         worlds::get(conn, world_id)?;
         if access::player_in(conn, actor, world_id)?.is_some() {
-            return Err(GameError::Conflict(
-                "you have already joined this world".into(),
-            ));
+            return Err(GameError::Conflict(Said::new("error-joined").into()));
         }
         let nation_id = worlds::nations_of(conn, world_id)?
             .into_iter()
@@ -85,7 +83,9 @@ pub fn join(
                 n.name.eq_ignore_ascii_case(nation.trim()) || n.id.to_string() == nation.trim()
             })
             .map(|n| n.id)
-            .ok_or_else(|| GameError::Invalid(format!("no nation `{nation}` in this world")))?;
+            .ok_or_else(|| {
+                GameError::Invalid(Said::new("error-no-nation").s("nation", nation).into())
+            })?;
         diesel::insert_into(players::table)
             .values((
                 players::world_id.eq(world_id),
@@ -99,7 +99,7 @@ pub fn join(
                 diesel::result::Error::DatabaseError(
                     diesel::result::DatabaseErrorKind::UniqueViolation,
                     _,
-                ) => GameError::Conflict("you have already joined this world".into()),
+                ) => GameError::Conflict(Said::new("error-joined").into()),
                 other => other.into(),
             })?;
         access::require_player(conn, actor, world_id)
@@ -111,13 +111,18 @@ pub fn check_name(rs: &Ruleset, name: &str) -> GameResult<String> {
     let t = name.trim();
     let max = rs.limits.company_name_max as usize;
     if t.is_empty() || t.chars().count() > max {
-        return Err(GameError::Invalid(format!(
-            "a company name has 1 to {max} characters"
-        )));
+        return Err(GameError::Invalid(
+            Said::new("error-name-length")
+                .m("what", "what-company-name")
+                .n("max", max as i64)
+                .into(),
+        ));
     }
     if t.chars().any(char::is_control) {
         return Err(GameError::Invalid(
-            "a company name cannot hold control characters".into(),
+            Said::new("error-control")
+                .m("what", "what-company-name")
+                .into(),
         ));
     }
     Ok(t.to_string())
@@ -135,7 +140,7 @@ pub fn raise(
     let kind: Kind = kind
         .trim()
         .parse()
-        .map_err(|e: crate::rules::names::UnknownName| GameError::Invalid(e.to_string()))?;
+        .map_err(|e: crate::rules::names::UnknownName| GameError::Invalid(e.to_string().into()))?;
     let name = check_name(rs, name)?;
     db::write(conn, |conn| {
         let w = load::active_world(conn, world_id)?;
@@ -156,9 +161,11 @@ pub fn raise(
             .count()
             .get_result(conn)?;
         if same_name > 0 {
-            return Err(GameError::Conflict(format!(
-                "you already command a company called `{name}`: give this one another name"
-            )));
+            return Err(GameError::Conflict(
+                Said::new("error-company-name-taken")
+                    .s("name", name.as_str())
+                    .into(),
+            ));
         }
         let (treasury, sx, sy): (i64, i32, i32) = nations::table
             .find(player.nation_id)
@@ -285,16 +292,21 @@ pub fn create_regiment(
     let name = name.trim().to_string();
     let max = rs.limits.regiment_name_max as usize;
     if name.is_empty() || name.chars().count() > max {
-        return Err(GameError::Invalid(format!(
-            "a regiment name has 1 to {max} characters"
-        )));
+        return Err(GameError::Invalid(
+            Said::new("error-name-length")
+                .m("what", "what-regiment-name")
+                .n("max", max as i64)
+                .into(),
+        ));
     }
     if name.chars().any(char::is_control) {
         return Err(GameError::Invalid(
-            "a regiment name cannot hold control characters".into(),
+            Said::new("error-control")
+                .m("what", "what-regiment-name")
+                .into(),
         ));
     }
-    let taken_msg = format!("there is already a regiment called `{name}`");
+    let taken_msg = Said::new("error-regiment-name-taken").s("name", name.as_str());
     db::write(conn, |conn| {
         let player = access::require_player(conn, actor, world_id)?;
         let taken: i64 = regiments::table
@@ -303,7 +315,7 @@ pub fn create_regiment(
             .count()
             .get_result(conn)?;
         if taken > 0 {
-            return Err(GameError::Conflict(taken_msg.clone()));
+            return Err(GameError::Conflict(taken_msg.clone().into()));
         }
         // Two players naming a regiment at once on PostgreSQL: the unique index decides.
         let id: i32 = diesel::insert_into(regiments::table)
@@ -319,7 +331,7 @@ pub fn create_regiment(
                 diesel::result::Error::DatabaseError(
                     diesel::result::DatabaseErrorKind::UniqueViolation,
                     _,
-                ) => GameError::Conflict(taken_msg.clone()),
+                ) => GameError::Conflict(taken_msg.clone().into()),
                 other => other.into(),
             })?;
         diesel::update(players::table.find(player.id))
@@ -378,9 +390,7 @@ pub fn set_headquarters(
         let player = access::require_player(conn, actor, world_id)?;
         let r = regiment_of_nation(conn, &player, regiment_id)?;
         if player.regiment_id != Some(r.id) {
-            return Err(GameError::Forbidden(
-                "only members of a regiment may place its headquarters".into(),
-            ));
+            return Err(GameError::Forbidden(Said::new("error-hq-members").into()));
         }
         let w = worlds::get(conn, world_id)?;
         if !worlds::bounds_of(&w).contains(at) {

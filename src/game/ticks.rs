@@ -34,9 +34,9 @@ impl TickKind {
         match s {
             "turn" => Ok(TickKind::Turn),
             "season" => Ok(TickKind::Season),
-            other => Err(GameError::Invalid(format!(
-                "unknown tick kind `{other}` (turn or season)"
-            ))),
+            other => Err(GameError::Invalid(
+                format!("unknown tick kind `{other}` (turn or season)").into(),
+            )),
         }
     }
 }
@@ -328,10 +328,13 @@ pub fn apply_now(
 ) -> GameResult<TickOutcome> {
     let out = apply(conn, rs, world_id, kind, db::now(), true)?;
     if !out.applied {
-        return Err(GameError::Conflict(format!(
-            "a {} tick was applied to this world this very second; try again",
-            kind.as_str()
-        )));
+        return Err(GameError::Conflict(
+            format!(
+                "a {} tick was applied to this world this very second; try again",
+                kind.as_str()
+            )
+            .into(),
+        ));
     }
     Ok(out)
 }

@@ -48,7 +48,7 @@ fn int(p: &Props, key: &str) -> Option<i64> {
 }
 
 fn bad(m: impl Into<String>) -> GameError {
-    GameError::Invalid(m.into())
+    GameError::Invalid(m.into().into())
 }
 
 /// Lays a tile's properties onto a cell.

@@ -5,6 +5,7 @@ use super::sessions::{random_hex, sha256_hex};
 use crate::db::models::User;
 use crate::db::schema::{api_tokens, users};
 use crate::db::{self, DbConnection};
+use crate::said::Said;
 use diesel::prelude::*;
 use serde::Serialize;
 
@@ -24,12 +25,14 @@ pub fn create(conn: &mut DbConnection, user_id: i32, name: &str) -> GameResult<(
     let name = if name.is_empty() { "token" } else { name };
     if name.chars().count() > 60 {
         return Err(GameError::Invalid(
-            "a token name has at most 60 characters".into(),
+            Said::new("error-token-name").n("max", 60).into(),
         ));
     }
     if name.chars().any(char::is_control) {
         return Err(GameError::Invalid(
-            "a token name cannot hold control characters".into(),
+            Said::new("error-control")
+                .m("what", "what-token-name")
+                .into(),
         ));
     }
     let secret = format!("{PREFIX}{}", random_hex(32));

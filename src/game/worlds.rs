@@ -171,7 +171,7 @@ pub fn import_text(
 ) -> GameResult<i32> {
     let valid = mapfile::parse(text)
         .and_then(|m| m.validate(rs))
-        .map_err(|e| GameError::Invalid(e.to_string()))?;
+        .map_err(|e| GameError::Invalid(e.to_string().into()))?;
     import(conn, &valid, name)
 }
 

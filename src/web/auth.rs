@@ -8,6 +8,7 @@ use crate::game::access::Actor;
 use crate::game::sessions::{self, Expiry, Session};
 use crate::game::{accounts, throttle, tokens, GameError, GameResult};
 use crate::i18n::Lang;
+use crate::said::Said;
 use actix_web::cookie::{time::Duration as CookieDuration, Cookie, SameSite};
 use actix_web::dev::Payload;
 use actix_web::{web, FromRequest, HttpRequest};
@@ -108,7 +109,7 @@ impl Viewer {
     /// The signed-in actor, or `unauthorized` (pages answer it with a redirect to the login).
     pub fn require(&self) -> GameResult<Actor> {
         self.actor()
-            .ok_or_else(|| GameError::Unauthorized("please log in".into()))
+            .ok_or_else(|| GameError::Unauthorized(Said::new("error-log-in").into()))
     }
 
     /// The token forms on this page must carry, if there is one yet.
@@ -122,10 +123,10 @@ impl Viewer {
     /// Refuses a form whose token is missing or wrong, with `forbidden`.
     pub fn check_csrf(&self, sent: Option<&str>) -> GameResult<()> {
         match (self.csrf(), sent) {
-            (Some(expected), Some(sent)) if !sent.is_empty() && same_secret(expected, sent) => Ok(()),
-            _ => Err(GameError::Forbidden(
-                "this form has expired or did not come from this site; reload the page and try again".into(),
-            )),
+            (Some(expected), Some(sent)) if !sent.is_empty() && same_secret(expected, sent) => {
+                Ok(())
+            }
+            _ => Err(GameError::Forbidden(Said::new("error-form-expired").into())),
         }
     }
 }
@@ -292,7 +293,7 @@ impl ApiCredentials {
                     "send the page's CSRF token in X-CSRF-Token".into(),
                 )),
                 None => Err(GameError::Unauthorized(
-                    "your session has ended; log in again".into(),
+                    Said::new("error-session-ended").into(),
                 )),
             },
             ApiCredentials::Missing => Err(no_credentials()),

@@ -2,6 +2,7 @@
 //! Internal failures are logged and shown without detail.
 
 use crate::game::GameError;
+use crate::i18n::{tr, Lang};
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, ResponseError};
 use serde_json::json;
@@ -108,17 +109,31 @@ pub fn escape(s: &str) -> String {
 
 /// A self-contained error page (it must render even when templates or the database fail).
 pub fn error_page(status: StatusCode, message: &str) -> String {
-    let title = format!(
-        "{} {}",
-        status.as_u16(),
-        status.canonical_reason().unwrap_or("Error")
-    );
+    error_page_in(Lang::En, status, message)
+}
+
+/// The error page in a language.
+pub fn error_page_in(lang: Lang, status: StatusCode, message: &str) -> String {
+    let title = match lang {
+        Lang::En => format!(
+            "{} {}",
+            status.as_u16(),
+            status.canonical_reason().unwrap_or("Error")
+        ),
+        _ => tr(
+            lang,
+            "error-page-title",
+            &[("code", status.as_u16().into())],
+        ),
+    };
     format!(
-        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+        "<!doctype html><html lang=\"{l}\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
          <title>{t} · Grognard</title><link rel=\"stylesheet\" href=\"/static/style.css\"></head>\
          <body><header class=\"top\"><a class=\"brand\" href=\"/\">Grognard</a></header>\
-         <main class=\"page\"><h1>{t}</h1><p class=\"error\">{m}</p><p><a href=\"/\">Back to the worlds</a></p></main></body></html>",
+         <main class=\"page\"><h1>{t}</h1><p class=\"error\">{m}</p><p><a href=\"/\">{b}</a></p></main></body></html>",
+        l = lang.code(),
         t = escape(&title),
-        m = escape(message)
+        m = escape(message),
+        b = escape(&tr(lang, "error-page-back", &[])),
     )
 }

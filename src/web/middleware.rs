@@ -1,10 +1,17 @@
-//! Small middleware of our own: the request log line, and keeping small answers uncompressed.
+//! Small middleware of our own: the request log line, error pages in the visitor's language,
+//! and keeping small answers uncompressed.
 
-use actix_web::body::{BodySize, MessageBody};
+use super::auth::{cookie_name, LANG};
+use super::error::{error_page_in, PageError};
+use super::refusals::say;
+use super::AppState;
+use crate::game::GameError;
+use crate::i18n::Lang;
+use actix_web::body::{BodySize, EitherBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
-use actix_web::http::header::{HeaderValue, CONTENT_ENCODING};
+use actix_web::http::header::{HeaderValue, ACCEPT_LANGUAGE, CONTENT_ENCODING, CONTENT_LENGTH};
 use actix_web::middleware::Next;
-use actix_web::Error;
+use actix_web::{web, Error, HttpRequest, HttpResponse};
 use tracing::Span;
 use tracing_actix_web::RootSpanBuilder;
 
@@ -29,6 +36,55 @@ impl RootSpanBuilder for RequestLine {
         };
         span.in_scope(|| tracing::info!(status, "answered"));
     }
+}
+
+/// Error pages in the visitor's language. A handler's `PageError` is turned into a page
+/// without its request; in a language other than English the page is written again here,
+/// in the language the browser chose (its cookie) or asks for (`Accept-Language`).
+pub async fn page_errors(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, Error> {
+    let lang = browser_lang(req.request());
+    let res = next.call(req).await?;
+    if lang == Lang::En || res.status().is_redirection() {
+        return Ok(res.map_into_left_body());
+    }
+    let Some(message) = res
+        .response()
+        .error()
+        .and_then(|e| e.as_error::<PageError>())
+        .filter(|e| !matches!(e.0, GameError::Db(_) | GameError::Internal(_)))
+        .map(|e| say(lang, &e.0))
+    else {
+        return Ok(res.map_into_left_body());
+    };
+    let status = res.status();
+    let (req, old) = res.into_parts();
+    let mut page = HttpResponse::build(status);
+    for (name, value) in old.headers() {
+        if name != CONTENT_LENGTH {
+            page.insert_header((name.clone(), value.clone()));
+        }
+    }
+    let page = page.body(error_page_in(lang, status, &message));
+    Ok(ServiceResponse::new(req, page).map_into_right_body())
+}
+
+/// The language of a browser, without the database: its chosen cookie, else its header.
+fn browser_lang(req: &HttpRequest) -> Lang {
+    let chosen = req
+        .app_data::<web::Data<AppState>>()
+        .and_then(|state| req.cookie(&cookie_name(state, LANG)))
+        .and_then(|c| Lang::parse(c.value()));
+    chosen
+        .or_else(|| {
+            req.headers()
+                .get(ACCEPT_LANGUAGE)
+                .and_then(|v| v.to_str().ok())
+                .and_then(Lang::from_accept_language)
+        })
+        .unwrap_or_default()
 }
 
 /// Bodies below this size are sent as they are: compressing them costs more time than the

@@ -113,6 +113,7 @@ impl Application {
         let data = web::Data::new(state);
         let mut server = HttpServer::new(move || {
             App::new()
+                .wrap(from_fn(middleware::page_errors))
                 .wrap(security_headers(https))
                 .wrap(from_fn(middleware::mark_small))
                 .wrap(Compress::default())

@@ -109,10 +109,21 @@ pub fn say_refusal(lang: Lang, r: &Refusal) -> String {
     }
 }
 
-/// An error as the viewer reads it: refusals in their language, other errors as written.
+/// An error as the viewer reads it, in their language where it was said so.
 pub fn say(lang: Lang, e: &GameError) -> String {
+    let n = |v: i64| FluentValue::from(v);
     match e {
         GameError::Refused(r) => say_refusal(lang, r),
+        GameError::Invalid(t)
+        | GameError::Unauthorized(t)
+        | GameError::Forbidden(t)
+        | GameError::NotFound(t)
+        | GameError::Conflict(t) => t.in_lang(lang),
+        GameError::RateLimited { retry_after } => {
+            tr(lang, "error-rate-limited", &[("s", n(*retry_after))])
+        }
+        GameError::Busy { retry_after } => tr(lang, "error-busy", &[("s", n(*retry_after))]),
+        GameError::Paused => tr(lang, "error-paused", &[]),
         other => other.to_string(),
     }
 }

@@ -178,7 +178,7 @@ both!(a_game_master_paints_a_cell_in_the_editor, |b| {
     br.screenshot("01-editor");
     br.click(&format!("{target} rect.bg"));
     br.find("svg#map[data-saved='1']");
-    assert!(br.text("#editor-status").contains("saved 1 cell"));
+    assert!(br.text("#editor-status").contains("cells saved: 1"));
     br.screenshot("02-painted");
     // The change is stored: a fresh page shows it, and so does the database.
     br.goto(&format!("{base}/gm/worlds/1?x=6&y=6&zoom=3"));

@@ -5,6 +5,7 @@ use crate::accounts::player;
 use crate::both;
 use crate::play::arena;
 use crate::support::{Backend, Client};
+use grognard::game::accounts::Role;
 
 /// Joins world `w` through the form and raises one company; returns its id.
 pub fn join_and_raise(c: &mut Client, w: i64, nation: &str, kind: &str, name: &str) -> i64 {
@@ -446,3 +447,67 @@ both!(
         );
     }
 );
+
+both!(errors_and_the_game_master_s_pages_speak_french_too, |b| {
+    let a = arena(b);
+    let w = a.world;
+    // A visitor who chose French: form errors and error pages in French.
+    let mut c = a.app.client();
+    c.get("/lang/fr");
+    let r = crate::accounts::register(&mut c, "court", "short");
+    assert_eq!(r.status, 422, "{}", r.body);
+    assert!(
+        r.body
+            .contains("un mot de passe compte au moins 10 caractères"),
+        "{}",
+        r.body
+    );
+    let r = c.get("/no/such/page");
+    assert_eq!(r.status, 404);
+    assert!(r.body.contains("<html lang=\"fr\">"), "{}", r.body);
+    assert!(r.body.contains("Erreur 404"));
+    assert!(r.body.contains("il n&#x27;y a pas de page à cette adresse"));
+    assert!(r.body.contains("Retour aux mondes"));
+    // The browser's language alone is enough; in English the page is as it was.
+    let mut other = a.app.client();
+    let r = other.get_with("/worlds/999999", &[("Accept-Language", "fr")]);
+    assert_eq!(r.status, 404);
+    assert!(r.body.contains("ce monde n&#x27;existe pas"), "{}", r.body);
+    let r = other.get("/worlds/999999");
+    assert!(r.body.contains("404 Not Found"));
+    assert!(r.body.contains("no such world"));
+    // A form sent without its token: refused in French.
+    let mut p = player(&a.app, "francais");
+    p.get("/lang/fr");
+    let r = p.post_form("/account/alerts", &[("email", "x@example.org")]);
+    assert_eq!(r.status, 403);
+    assert!(r.body.contains("ce formulaire a expiré"), "{}", r.body);
+    // The game master's pages.
+    let mut gm = crate::accounts::user_with_role(&a.app, "maitre", Role::Gm);
+    gm.get("/lang/fr");
+    let list = gm.get("/gm/worlds");
+    assert!(list.body.contains("Un monde généré"), "{}", list.body);
+    let page = gm.get(&format!("/gm/worlds/{w}"));
+    assert_eq!(page.status, 200);
+    for said in [
+        "Journal des modifications",
+        "Modifier une case",
+        "Compagnies en vue",
+        "Jouer un tour maintenant",
+        "data-saved=\"cases enregistrées :\"",
+        "> forêt</button>",
+    ] {
+        assert!(page.body.contains(said), "{said}: {}", page.body);
+    }
+    let audit = gm.get(&format!("/gm/worlds/{w}/audit"));
+    assert!(audit.body.contains("Aucune modification enregistrée."));
+    let mut admin = crate::accounts::user_with_role(&a.app, "chef", Role::Admin);
+    admin.get("/lang/fr");
+    let users = admin.get("/admin/users");
+    assert!(
+        users.body.contains(">administrateur</option>"),
+        "{}",
+        users.body
+    );
+    assert!(users.body.contains(">non banni</option>"));
+});

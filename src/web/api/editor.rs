@@ -79,7 +79,9 @@ pub async fn put_cells(
         .enumerate()
         .map(|(i, e)| match (e.x, e.y) {
             (Some(x), Some(y)) => Ok((Pos::new(x, y), e)),
-            _ => Err(GameError::Invalid(format!("cells[{i}] needs x and y"))),
+            _ => Err(GameError::Invalid(
+                format!("cells[{i}] needs x and y").into(),
+            )),
         })
         .collect::<Result<Vec<_>, _>>()?;
     let st = state.clone();
@@ -117,7 +119,10 @@ pub async fn spawn(
 ) -> Result<HttpResponse, ApiError> {
     let (w, nation) = path.into_inner();
     actor.require_gm()?;
-    let at = crate::game::order_input::cell(body.get("at").unwrap_or(&Value::Null), "at")?;
+    let at = crate::game::order_input::cell(
+        body.get("at").unwrap_or(&Value::Null),
+        crate::said::text("at"),
+    )?;
     let n = state
         .db(move |conn| editor::set_spawn(conn, &actor, w, &nation, at))
         .await?;
@@ -163,7 +168,7 @@ async fn create_from(
 ) -> Result<HttpResponse, ApiError> {
     let valid = map?
         .validate(&state.config.rules)
-        .map_err(|e| GameError::Invalid(e.to_string()))?;
+        .map_err(|e| GameError::Invalid(e.to_string().into()))?;
     let id = state
         .db(move |conn| worlds::import(conn, &valid, None))
         .await?;

@@ -33,7 +33,9 @@ pub async fn patch_world(
                 // Validate everything before changing anything.
                 if let Some(s) = &body.season {
                     s.parse::<crate::rules::Season>().map_err(|_| {
-                        GameError::Invalid(format!("unknown season `{s}` (summer or winter)"))
+                        GameError::Invalid(
+                            format!("unknown season `{s}` (summer or winter)").into(),
+                        )
                     })?;
                 }
                 let mut w = crate::game::worlds::get(conn, wid)?;

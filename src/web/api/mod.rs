@@ -8,6 +8,7 @@ pub mod worlds;
 
 use super::error::ApiError;
 use crate::game::GameError;
+use crate::said::Said;
 use actix_web::{error, web, HttpRequest, HttpResponse};
 
 /// What a request body may weigh: orders, forms and small edits everywhere; whole maps only on
@@ -32,7 +33,7 @@ pub fn json_config_up_to(limit: usize) -> web::JsonConfig {
                 }
                 other => format!("bad JSON body: {other}"),
             };
-            ApiError(GameError::Invalid(msg)).into()
+            ApiError(GameError::Invalid(msg.into())).into()
         })
 }
 
@@ -42,17 +43,14 @@ pub fn path_config() -> web::PathConfig {
         if req.path().starts_with("/api/") {
             ApiError(GameError::NotFound("no such resource".into())).into()
         } else {
-            super::error::PageError(GameError::NotFound(
-                "there is no page at this address".into(),
-            ))
-            .into()
+            super::error::PageError(GameError::NotFound(Said::new("error-no-page").into())).into()
         }
     })
 }
 
 pub fn query_config() -> web::QueryConfig {
     web::QueryConfig::default().error_handler(|err, req: &HttpRequest| {
-        let e = GameError::Invalid(format!("bad query string: {err}"));
+        let e = GameError::Invalid(Said::new("error-query").s("detail", err.to_string()).into());
         if req.path().starts_with("/api/") {
             ApiError(e).into()
         } else {
@@ -70,9 +68,9 @@ pub fn form_config_up_to(limit: usize) -> web::FormConfig {
     web::FormConfig::default()
         .limit(limit)
         .error_handler(|err, _req| {
-            super::error::PageError(GameError::Invalid(format!(
-                "this form could not be read: {err}"
-            )))
+            super::error::PageError(GameError::Invalid(
+                Said::new("error-form").s("detail", err.to_string()).into(),
+            ))
             .into()
         })
 }

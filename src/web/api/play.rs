@@ -344,7 +344,10 @@ pub async fn set_headquarters(
     body: web::Json<Value>,
 ) -> Result<HttpResponse, ApiError> {
     let (wid, rid) = path.into_inner();
-    let at = order_input::cell(body.get("at").unwrap_or(&Value::Null), "at")?;
+    let at = order_input::cell(
+        body.get("at").unwrap_or(&Value::Null),
+        crate::said::text("at"),
+    )?;
     let st = state.clone();
     let r = state
         .db(move |conn| play::set_headquarters(conn, &st.config.rules, &actor, wid, rid, at))

@@ -3,6 +3,7 @@
 
 use super::{page, see_other};
 use crate::game::{accounts, sessions, tokens, GameError};
+use crate::said::Said;
 use crate::web::auth::{session_cookie, Viewer};
 use crate::web::error::PageError;
 use crate::web::AppState;
@@ -104,7 +105,7 @@ pub async fn change_password(
         .cpu(move || {
             if !accounts::password_matches(Some(&user), &form.current) {
                 return Err(GameError::Unauthorized(
-                    "the current password is not right".into(),
+                    Said::new("error-current-password").into(),
                 ));
             }
             accounts::check_password(&form.new)?;
@@ -115,7 +116,7 @@ pub async fn change_password(
         Ok(h) => h,
         Err(e @ (GameError::Unauthorized(_) | GameError::Invalid(_))) => {
             let notice = Notice {
-                error: Some(e.to_string()),
+                error: Some(crate::web::refusals::say(viewer.lang, &e)),
                 ..Notice::default()
             };
             let mut resp = show(&state, &viewer, notice).await?;

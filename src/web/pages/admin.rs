@@ -50,9 +50,10 @@ pub async fn update_user(
         Some("yes") | Some("true") | Some("1") => Some(true),
         Some("no") | Some("false") | Some("0") => Some(false),
         Some(other) => {
-            return Err(
-                GameError::Invalid(format!("banned must be yes or no, not `{other}`")).into(),
+            return Err(GameError::Invalid(
+                format!("banned must be yes or no, not `{other}`").into(),
             )
+            .into())
         }
     };
     let id = path.into_inner();

@@ -3,6 +3,7 @@
 
 use super::{page, see_other};
 use crate::game::{alerts, GameError};
+use crate::said::Said;
 use crate::web::auth::Viewer;
 use crate::web::error::PageError;
 use crate::web::AppState;
@@ -51,12 +52,16 @@ pub async fn set_mail(
     let on = form.mail.is_some();
     if let Some(e) = &email {
         if e.len() > 254 || e.parse::<lettre::message::Mailbox>().is_err() || !e.contains('@') {
-            let err = GameError::Invalid(format!("`{e}` is not an e-mail address"));
+            let err = GameError::Invalid(
+                Said::new("error-not-address")
+                    .s("address", e.as_str())
+                    .into(),
+            );
             return super::orders::refused_page(&state, &viewer, &err, Some("/account"));
         }
     }
     if on && email.is_none() {
-        let err = GameError::Invalid("give the address the alerts should go to".into());
+        let err = GameError::Invalid(Said::new("error-no-address").into());
         return super::orders::refused_page(&state, &viewer, &err, Some("/account"));
     }
     state

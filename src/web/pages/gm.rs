@@ -62,9 +62,9 @@ pub async fn control(
                 Some("yes") | Some("true") => Some(true),
                 Some("no") | Some("false") => Some(false),
                 Some(other) => {
-                    return Err(GameError::Invalid(format!(
-                        "paused must be yes or no, not `{other}`"
-                    )))
+                    return Err(GameError::Invalid(
+                        format!("paused must be yes or no, not `{other}`").into(),
+                    ))
                 }
             };
             if let Some(k) = kind.filter(|k| !k.is_empty()) {
@@ -114,7 +114,7 @@ pub struct NewWorldForm {
 
 fn number<T: std::str::FromStr>(v: Option<&str>, what: &str) -> GameResult<T> {
     v.and_then(|s| s.trim().parse().ok())
-        .ok_or_else(|| GameError::Invalid(format!("give {what} as a number")))
+        .ok_or_else(|| GameError::Invalid(format!("give {what} as a number").into()))
 }
 
 /// "France #2b4c9b, Russia" → nations spread over the map's corners.
@@ -171,15 +171,15 @@ fn new_map(rs: &crate::rules::Ruleset, f: &NewWorldForm) -> GameResult<MapFile> 
             },
         ),
         "upload" => mapfile::parse(f.map.as_deref().unwrap_or(""))
-            .map_err(|e| GameError::Invalid(e.to_string())),
+            .map_err(|e| GameError::Invalid(e.to_string().into())),
         "tiled" => tiled_import::read_text(
             f.map.as_deref().unwrap_or(""),
             f.format.as_deref().unwrap_or("tmx"),
             name.as_deref(),
         ),
-        other => Err(GameError::Invalid(format!(
-            "unknown way to make a world: `{other}`"
-        ))),
+        other => Err(GameError::Invalid(
+            format!("unknown way to make a world: `{other}`").into(),
+        )),
     }
 }
 
@@ -196,7 +196,7 @@ pub async fn create_world(
             let map = new_map(&st.config.rules, &form)?;
             let valid = map
                 .validate(&st.config.rules)
-                .map_err(|e| GameError::Invalid(e.to_string()))?;
+                .map_err(|e| GameError::Invalid(e.to_string().into()))?;
             worlds::import(conn, &valid, None)
         })
         .await;
@@ -383,7 +383,7 @@ pub async fn edit_cell(
                 None => None,
                 Some(None) => Some(None),
                 Some(Some(s)) => Some(Some(s.parse::<i32>().map_err(|_| {
-                    GameError::Invalid(format!("structure `{s}` is not a number"))
+                    GameError::Invalid(format!("structure `{s}` is not a number").into())
                 })?)),
             };
             let edit = CellEdit {
@@ -465,7 +465,7 @@ fn opt_number(v: Option<&str>, what: &str) -> GameResult<Option<i32>> {
         Some(s) => s
             .parse()
             .map(Some)
-            .map_err(|_| GameError::Invalid(format!("{what} `{s}` is not a number"))),
+            .map_err(|_| GameError::Invalid(format!("{what} `{s}` is not a number").into())),
     }
 }
 
@@ -487,10 +487,9 @@ pub async fn company(
                 return editor::remove_company(conn, &actor, id);
             }
             let at = match f.at.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
-                Some(s) => Some(
-                    parse_cell(s)
-                        .ok_or_else(|| GameError::Invalid(format!("`{s}` is not a cell x,y")))?,
-                ),
+                Some(s) => Some(parse_cell(s).ok_or_else(|| {
+                    GameError::Invalid(format!("`{s}` is not a cell x,y").into())
+                })?),
                 None => None,
             };
             let patch = CompanyPatch {

@@ -30,7 +30,7 @@ pub async fn choose(
     path: web::Path<String>,
 ) -> Result<HttpResponse, PageError> {
     let Some(lang) = Lang::parse(&path.into_inner()) else {
-        return Ok(super::not_found().await);
+        return super::not_found().await;
     };
     if let Some(a) = viewer.actor() {
         state

@@ -3,6 +3,7 @@
 use crate::db::schema::{companies, players, ticks, users, worlds};
 use crate::game::GameResult;
 use crate::web::auth::same_secret;
+use crate::web::error::PageError;
 use crate::web::AppState;
 use actix_web::{web, HttpRequest, HttpResponse};
 use diesel::prelude::*;
@@ -53,7 +54,10 @@ fn gather(conn: &mut crate::db::DbConnection) -> GameResult<String> {
 }
 
 /// Operators only: 404 unless a token is configured, 401 without it.
-pub async fn metrics(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
+pub async fn metrics(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+) -> Result<HttpResponse, PageError> {
     let token = &state.config.settings.security.metrics_token;
     if token.is_empty() {
         return super::not_found().await;
@@ -65,12 +69,12 @@ pub async fn metrics(state: web::Data<AppState>, req: HttpRequest) -> HttpRespon
         .and_then(|h| h.strip_prefix("Bearer "))
         .unwrap_or("");
     if !same_secret(sent.trim(), token) {
-        return HttpResponse::Unauthorized()
+        return Ok(HttpResponse::Unauthorized()
             .insert_header(("WWW-Authenticate", "Bearer"))
             .content_type("text/plain")
-            .body("send the metrics token: Authorization: Bearer <token>\n");
+            .body("send the metrics token: Authorization: Bearer <token>\n"));
     }
-    match state.db(gather).await {
+    Ok(match state.db(gather).await {
         Ok(text) => HttpResponse::Ok()
             .content_type("text/plain; version=0.0.4")
             .body(text),
@@ -80,5 +84,5 @@ pub async fn metrics(state: web::Data<AppState>, req: HttpRequest) -> HttpRespon
                 .content_type("text/plain")
                 .body("# the database does not answer\n")
         }
-    }
+    })
 }

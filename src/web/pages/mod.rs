@@ -17,10 +17,11 @@ pub mod reports;
 pub mod world;
 
 use super::auth::{anon_csrf_cookie, Viewer};
-use super::error::error_page;
+use super::error::PageError;
 use super::AppState;
 use crate::game::sessions::random_hex;
 use crate::game::GameError;
+use crate::said::Said;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, HttpResponseBuilder};
 use serde_json::json;
@@ -132,13 +133,8 @@ pub fn see_other(location: &str) -> HttpResponse {
         .finish()
 }
 
-pub async fn not_found() -> HttpResponse {
-    HttpResponse::NotFound()
-        .content_type("text/html; charset=utf-8")
-        .body(error_page(
-            StatusCode::NOT_FOUND,
-            "there is no page at this address",
-        ))
+pub async fn not_found() -> Result<HttpResponse, PageError> {
+    Err(GameError::NotFound(Said::new("error-no-page").into()).into())
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 use super::{context, render_with, see_other};
 use crate::game::{order_input, orders};
 use crate::game::{play, GameError};
+use crate::said::Said;
 use crate::web::auth::Viewer;
 use crate::web::error::PageError;
 use crate::web::AppState;
@@ -180,7 +181,7 @@ pub async fn take_leave(
     let days = match form.days.as_deref().map(str::trim).map(str::parse::<i32>) {
         Some(Ok(d)) => d,
         _ => {
-            let e = GameError::Invalid("give the number of days of leave".into());
+            let e = GameError::Invalid(Said::new("error-leave-days").into());
             return refused_page(&state, &viewer, &e, Some(&back));
         }
     };
@@ -244,7 +245,7 @@ pub async fn set_headquarters(
     let back = format!("/worlds/{wid}/nations");
     let at = match order_input::cell(
         &serde_json::Value::String(form.at.clone().unwrap_or_default()),
-        "the farm",
+        crate::said::msg("what-farm"),
     ) {
         Ok(p) => p,
         Err(e) => return refused_page(&state, &viewer, &e, Some(&back)),

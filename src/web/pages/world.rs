@@ -41,7 +41,8 @@ pub struct WorldQuery {
 
 /// A cell named in a query or form field, `x,y`, read by the one order reader.
 pub fn parse_cell(s: &str) -> Option<Pos> {
-    crate::game::order_input::cell(&Value::String(s.to_string()), "the cell").ok()
+    crate::game::order_input::cell(&Value::String(s.to_string()), crate::said::msg("what-cell"))
+        .ok()
 }
 
 /// The page's state, enough to build every link on it.

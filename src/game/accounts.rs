@@ -52,7 +52,7 @@ impl FromStr for Role {
             "gm" => Ok(Role::Gm),
             "admin" => Ok(Role::Admin),
             other => Err(GameError::Invalid(
-                format!("unknown role `{other}` (player, gm or admin)").into(),
+                Said::new("error-role").s("role", other).into(),
             )),
         }
     }
@@ -287,9 +287,7 @@ pub fn set_role_and_ban(
     db::write(conn, |conn| {
         let before = get(conn, user_id)?;
         if user_id == admin_id && (banned == Some(true) || role.is_some_and(|r| r != Role::Admin)) {
-            return Err(GameError::Invalid(
-                "you cannot ban yourself or give up your own admin role".into(),
-            ));
+            return Err(GameError::Invalid(Said::new("error-self-admin").into()));
         }
         if let Some(r) = role {
             diesel::update(users::table.find(user_id))

@@ -14,6 +14,7 @@ use crate::db::{self, DbConnection};
 use crate::rules::ruleset::Flag;
 use crate::rules::state::{Cell, Unit};
 use crate::rules::{movement, Kind, Pos, Refusal, Ruleset, Terrain};
+use crate::said::Said;
 use diesel::prelude::*;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -56,12 +57,12 @@ fn apply_edit(
     standing: Option<&Unit>,
 ) -> GameResult<CellRow> {
     let at = Pos::new(before.x, before.y);
-    let err = |m: String| GameError::Invalid(format!("cell ({}, {}): {m}", at.x, at.y).into());
+    let err = |s: Said| GameError::Invalid(s.n("x", at.x).n("y", at.y).into());
     let old_terrain: Terrain = before.terrain.parse().unwrap_or(Terrain::Plain);
     let terrain: Terrain = match &e.terrain {
         Some(t) => t
             .parse()
-            .map_err(|_| err(format!("unknown terrain `{t}`")))?,
+            .map_err(|_| err(Said::new("error-cell-terrain").s("terrain", t.as_str())))?,
         None => old_terrain,
     };
     let tr = rs.terrain(terrain);
@@ -71,7 +72,9 @@ fn apply_edit(
             .iter()
             .any(|t| rs.terrain(*t).bridge_into == Some(terrain))
     {
-        return Err(err(format!("a {terrain} can only replace a river")));
+        return Err(err(
+            Said::new("error-cell-bridge").m("terrain", terrain_key(terrain))
+        ));
     }
     let mut row = before.clone();
     row.terrain = terrain.as_str().to_string();
@@ -79,9 +82,11 @@ fn apply_edit(
         Some(Some(name)) => {
             let id = *nation_ids
                 .get(name)
-                .ok_or_else(|| err(format!("unknown nation `{name}`")))?;
+                .ok_or_else(|| err(Said::new("error-cell-nation").s("nation", name.as_str())))?;
             if !tr.has(Flag::Ownable) {
-                return Err(err(format!("{terrain} cannot have an owner")));
+                return Err(err(
+                    Said::new("error-cell-owner").m("terrain", terrain_key(terrain))
+                ));
             }
             row.owner_id = Some(id);
         }
@@ -93,12 +98,21 @@ fn apply_edit(
     match (&e.structure, tr.structure) {
         (Some(Some(s)), Some(max)) if (0..=max).contains(s) => row.structure = Some(*s),
         (Some(Some(s)), Some(max)) => {
-            return Err(err(format!(
-                "structure {s} is outside 0..={max} for {terrain}"
-            )))
+            return Err(err(Said::new("error-cell-structure-range")
+                .n("structure", *s)
+                .n("max", max)
+                .m("terrain", terrain_key(terrain))))
         }
-        (Some(Some(_)), None) => return Err(err(format!("{terrain} has no structure"))),
-        (Some(None), Some(_)) => return Err(err(format!("{terrain} needs a structure"))),
+        (Some(Some(_)), None) => {
+            return Err(err(
+                Said::new("error-cell-no-structure").m("terrain", terrain_key(terrain))
+            ))
+        }
+        (Some(None), Some(_)) => {
+            return Err(err(
+                Said::new("error-cell-needs-structure").m("terrain", terrain_key(terrain))
+            ))
+        }
         (_, None) => row.structure = None,
         (None, Some(max)) => {
             if terrain != old_terrain || row.structure.is_none() {
@@ -110,7 +124,7 @@ fn apply_edit(
         Some(Some(name)) => {
             let name = name.trim();
             if name.is_empty() || name.chars().count() > 40 {
-                return Err(err("a town name has 1 to 40 characters".into()));
+                return Err(err(Said::new("error-cell-town-name").n("max", 40)));
             }
             // A town not seen before is founded with this edit (its id comes at write time).
             let id = *town_ids.entry(name.to_string()).or_insert(None);
@@ -127,9 +141,14 @@ fn apply_edit(
             structure: row.structure,
         };
         movement::can_enter(rs, u, at, &cell)
-            .map_err(|r| err(format!("the company standing there could not stay: {r}")))?;
+            .map_err(|r| err(Said::new("error-cell-company").s("why", r.to_string())))?;
     }
     Ok(row)
+}
+
+/// The message naming a terrain.
+fn terrain_key(t: Terrain) -> String {
+    format!("terrain-{}", t.as_str())
 }
 
 /// Applies cell edits to a world, all or nothing; returns the cells as they are now.
@@ -154,11 +173,13 @@ fn edit_cells_as(
 ) -> GameResult<Vec<CellRow>> {
     actor.require_gm()?;
     if edits.is_empty() {
-        return Err(GameError::Invalid("no cell to change".into()));
+        return Err(GameError::Invalid(Said::new("error-no-cell").into()));
     }
     if edits.len() > MAX_EDITS {
         return Err(GameError::Invalid(
-            format!("at most {MAX_EDITS} cells per request").into(),
+            Said::new("error-too-many-cells")
+                .n("max", MAX_EDITS as i64)
+                .into(),
         ));
     }
     db::write(conn, |conn| {
@@ -185,7 +206,7 @@ fn edit_cells_as(
             }
             if !seen.insert(*p) {
                 return Err(GameError::Invalid(
-                    format!("cell ({}, {}) is listed twice", p.x, p.y).into(),
+                    Said::new("error-cell-twice").n("x", p.x).n("y", p.y).into(),
                 ));
             }
             let before: CellRow = cells::table
@@ -280,7 +301,7 @@ pub fn undo(
         .find(|b| !undone.contains(b))
     else {
         return Err(GameError::Conflict(
-            "there is no change of yours left to undo".into(),
+            Said::new("error-nothing-to-undo").into(),
         ));
     };
     let mut edits = Vec::new();
@@ -338,7 +359,7 @@ pub fn set_spawn(
             .into_iter()
             .find(|n| n.name == nation || n.id.to_string() == nation)
             .ok_or_else(|| {
-                GameError::Invalid(format!("no nation `{nation}` in this world").into())
+                GameError::Invalid(Said::new("error-no-nation").s("nation", nation).into())
             })?;
         diesel::update(nations::table.find(n.id))
             .set((nations::spawn_x.eq(at.x), nations::spawn_y.eq(at.y)))
@@ -408,7 +429,12 @@ pub fn patch_company(
                 Ok(())
             } else {
                 Err(GameError::Invalid(
-                    format!("{what} must be between {lo} and {hi} (got {v})").into(),
+                    Said::new("error-range")
+                        .s("what", what)
+                        .n("lo", lo)
+                        .n("hi", hi)
+                        .n("v", v)
+                        .into(),
                 ))
             }
         };

@@ -10,6 +10,7 @@ use crate::db::models::World;
 use crate::db::schema::worlds as worlds_t;
 use crate::db::{self, DbConnection};
 use crate::rules::{Ruleset, Season};
+use crate::said::Said;
 use diesel::prelude::*;
 use serde_json::json;
 
@@ -58,9 +59,9 @@ pub fn set_season(
     season: &str,
 ) -> GameResult<World> {
     actor.require_gm()?;
-    let season: Season = season.parse().map_err(|_| {
-        GameError::Invalid(format!("unknown season `{season}` (summer or winter)").into())
-    })?;
+    let season: Season = season
+        .parse()
+        .map_err(|_| GameError::Invalid(Said::new("error-season").s("season", season).into()))?;
     db::write(conn, |conn| {
         let before = worlds::get(conn, world_id)?;
         if before.season != season.as_str() {

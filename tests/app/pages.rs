@@ -499,6 +499,21 @@ both!(errors_and_the_game_master_s_pages_speak_french_too, |b| {
     ] {
         assert!(page.body.contains(said), "{said}: {}", page.body);
     }
+    let r = gm.post_form(
+        &format!("/gm/worlds/{w}/cells"),
+        &[
+            ("csrf", &page.csrf()),
+            ("x", "4"),
+            ("y", "3"),
+            ("terrain", "lava"),
+        ],
+    );
+    assert_eq!(r.status, 422);
+    assert!(
+        r.body.contains("case (4, 3) : terrain « lava » inconnu"),
+        "{}",
+        r.body
+    );
     let audit = gm.get(&format!("/gm/worlds/{w}/audit"));
     assert!(audit.body.contains("Aucune modification enregistrée."));
     let mut admin = crate::accounts::user_with_role(&a.app, "chef", Role::Admin);

@@ -3,6 +3,7 @@
 use super::{page, see_other};
 use crate::game::accounts::{self, Role};
 use crate::game::{audit, GameError};
+use crate::said::Said;
 use crate::web::auth::Viewer;
 use crate::web::error::PageError;
 use crate::web::AppState;
@@ -51,7 +52,10 @@ pub async fn update_user(
         Some("no") | Some("false") | Some("0") => Some(false),
         Some(other) => {
             return Err(GameError::Invalid(
-                format!("banned must be yes or no, not `{other}`").into(),
+                Said::new("error-yes-no")
+                    .s("what", "banned")
+                    .s("value", other)
+                    .into(),
             )
             .into())
         }

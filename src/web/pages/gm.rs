@@ -12,6 +12,7 @@ use crate::game::mapfile::{self, MapFile, MapNation};
 use crate::game::sketch::PALETTE;
 use crate::game::{audit, gm, tiled_import, views, worlds, GameError, GameResult};
 use crate::rules::{Pos, Terrain};
+use crate::said::Said;
 use crate::web::auth::{GmViewer, Viewer};
 use crate::web::error::PageError;
 use crate::web::AppState;
@@ -63,7 +64,10 @@ pub async fn control(
                 Some("no") | Some("false") => Some(false),
                 Some(other) => {
                     return Err(GameError::Invalid(
-                        format!("paused must be yes or no, not `{other}`").into(),
+                        Said::new("error-yes-no")
+                            .s("what", "paused")
+                            .s("value", other)
+                            .into(),
                     ))
                 }
             };
@@ -114,7 +118,7 @@ pub struct NewWorldForm {
 
 fn number<T: std::str::FromStr>(v: Option<&str>, what: &str) -> GameResult<T> {
     v.and_then(|s| s.trim().parse().ok())
-        .ok_or_else(|| GameError::Invalid(format!("give {what} as a number").into()))
+        .ok_or_else(|| GameError::Invalid(Said::new("error-give-number").m("what", what).into()))
 }
 
 /// "France #2b4c9b, Russia" → nations spread over the map's corners.
@@ -146,8 +150,8 @@ fn new_map(rs: &crate::rules::Ruleset, f: &NewWorldForm) -> GameResult<MapFile> 
     match f.how.as_deref().unwrap_or("") {
         "empty" => {
             let (w, h): (i32, i32) = (
-                number(f.width.as_deref(), "the width")?,
-                number(f.height.as_deref(), "the height")?,
+                number(f.width.as_deref(), "what-width")?,
+                number(f.height.as_deref(), "what-height")?,
             );
             Ok(MapFile {
                 name: name.unwrap_or_else(|| "New world".into()),
@@ -163,10 +167,10 @@ fn new_map(rs: &crate::rules::Ruleset, f: &NewWorldForm) -> GameResult<MapFile> 
         "generate" => generate::generate(
             rs,
             &Options {
-                width: number(f.width.as_deref(), "the width")?,
-                height: number(f.height.as_deref(), "the height")?,
-                seed: number(f.seed.as_deref(), "the seed")?,
-                nations: number(f.nations.as_deref(), "the number of nations")?,
+                width: number(f.width.as_deref(), "what-width")?,
+                height: number(f.height.as_deref(), "what-height")?,
+                seed: number(f.seed.as_deref(), "what-seed")?,
+                nations: number(f.nations.as_deref(), "what-nation-count")?,
                 name,
             },
         ),
@@ -178,7 +182,7 @@ fn new_map(rs: &crate::rules::Ruleset, f: &NewWorldForm) -> GameResult<MapFile> 
             name.as_deref(),
         ),
         other => Err(GameError::Invalid(
-            format!("unknown way to make a world: `{other}`").into(),
+            Said::new("error-how").s("how", other).into(),
         )),
     }
 }
@@ -378,12 +382,20 @@ pub async fn edit_cell(
     let st = state.clone();
     let result = state
         .db(move |conn| {
-            let at = Pos::new(number(f.x.as_deref(), "x")?, number(f.y.as_deref(), "y")?);
+            let at = Pos::new(
+                number(f.x.as_deref(), "what-x")?,
+                number(f.y.as_deref(), "what-y")?,
+            );
             let structure = match field(f.structure.as_deref()) {
                 None => None,
                 Some(None) => Some(None),
                 Some(Some(s)) => Some(Some(s.parse::<i32>().map_err(|_| {
-                    GameError::Invalid(format!("structure `{s}` is not a number").into())
+                    GameError::Invalid(
+                        Said::new("error-not-number")
+                            .s("what", "structure")
+                            .s("value", s)
+                            .into(),
+                    )
                 })?)),
             };
             let edit = CellEdit {
@@ -442,7 +454,7 @@ pub async fn spawn(
             .db(move |conn| editor::set_spawn(conn, &actor, wid, &nation, at))
             .await
             .map(|_| ()),
-        None => Err(GameError::Invalid("give the spawn cell as x,y".into())),
+        None => Err(GameError::Invalid(Said::new("error-spawn").into())),
     };
     after_form(&state, &viewer, result, &back)
 }
@@ -462,10 +474,14 @@ pub struct CompanyForm {
 fn opt_number(v: Option<&str>, what: &str) -> GameResult<Option<i32>> {
     match v.map(str::trim).filter(|s| !s.is_empty()) {
         None => Ok(None),
-        Some(s) => s
-            .parse()
-            .map(Some)
-            .map_err(|_| GameError::Invalid(format!("{what} `{s}` is not a number").into())),
+        Some(s) => s.parse().map(Some).map_err(|_| {
+            GameError::Invalid(
+                Said::new("error-not-number")
+                    .s("what", what)
+                    .s("value", s)
+                    .into(),
+            )
+        }),
     }
 }
 
@@ -488,7 +504,7 @@ pub async fn company(
             }
             let at = match f.at.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
                 Some(s) => Some(parse_cell(s).ok_or_else(|| {
-                    GameError::Invalid(format!("`{s}` is not a cell x,y").into())
+                    GameError::Invalid(Said::new("error-not-xy").s("value", s).into())
                 })?),
                 None => None,
             };

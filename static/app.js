@@ -194,7 +194,52 @@
     if (narrow() && !zoomed && near) swap(near.href, null, "replace");
   }
 
+  // Two fingers on the map: spreading them goes a zoom level nearer, pinching them a level
+  // farther, centred on the cell between them. The server draws every zoom, so the gesture
+  // follows the page's own zoom links (the map's box leaves pinching to this, see style.css).
+  function pinch() {
+    var from = null;
+    function spread(t) {
+      return Math.hypot(t[0].clientX - t[1].clientX, t[0].clientY - t[1].clientY);
+    }
+    document.addEventListener("touchstart", function (ev) {
+      var onMap = ev.target.closest && ev.target.closest(".map-wrap");
+      from = onMap && ev.touches.length === 2 && document.querySelector("form.map-pick")
+        ? { d: spread(ev.touches), now: spread(ev.touches),
+            x: (ev.touches[0].clientX + ev.touches[1].clientX) / 2,
+            y: (ev.touches[0].clientY + ev.touches[1].clientY) / 2 }
+        : null;
+    }, { passive: true });
+    document.addEventListener("touchmove", function (ev) {
+      if (from && ev.touches.length === 2) from.now = spread(ev.touches);
+    }, { passive: true });
+    document.addEventListener("touchend", function () {
+      if (!from || from.d < 1) { from = null; return; }
+      var ratio = from.now / from.d, at = from;
+      from = null;
+      if (ratio > 1.25) zoomBy(1, at.x, at.y);
+      else if (ratio < 0.8) zoomBy(-1, at.x, at.y);
+    });
+  }
+
+  // The view one zoom level nearer (+1) or farther (-1), around the cell at a screen point.
+  function zoomBy(step, x, y) {
+    var form = document.querySelector("form.map-pick");
+    var level = form && Number(form.elements.zoom.value) + step;
+    var link = document.querySelector('.pan a[href*="zoom=' + level + '"]');
+    if (!link) return;
+    var url = new URL(link.href);
+    var hit = document.elementFromPoint(x, y);
+    var cell = hit && hit.closest && hit.closest("#map [data-x][data-y]");
+    if (cell) {
+      url.searchParams.set("x", cell.getAttribute("data-x"));
+      url.searchParams.set("y", cell.getAttribute("data-y"));
+    }
+    swap(url.toString());
+  }
+
   ready(function () {
+    pinch();
     document.addEventListener("click", onClick);
     document.addEventListener("submit", onSubmit);
     window.addEventListener("popstate", function () {

@@ -123,6 +123,34 @@ fn a_new_player_walks_through_the_first_day(b: crate::support::Backend, width: u
     // The unit stands on the clicked cell now.
     assert!(br.source().contains("data-x=\"4\" data-y=\"2\"><circle"));
 
+    if width < 500 {
+        // Pinching the map goes a zoom level farther, spreading two fingers a level nearer,
+        // around the cell between the fingers, in place.
+        let unit = br.script(
+            "var r = document.querySelector('#map g.unit.mine').getBoundingClientRect();\
+             return [r.left + r.width / 2, r.top + r.height / 2];",
+        );
+        let (ux, uy) = (unit[0].as_f64().unwrap(), unit[1].as_f64().unwrap());
+        br.pinch(ux, uy, 160.0, 60.0);
+        br.find("svg#map[data-cell='22']");
+        br.screenshot("05b-pinched");
+        assert!(company_in_view(&br), "the company stays in the box");
+        let unit = br.script(
+            "var r = document.querySelector('#map g.unit.mine').getBoundingClientRect();\
+             return [r.left + r.width / 2, r.top + r.height / 2];",
+        );
+        let (ux, uy) = (unit[0].as_f64().unwrap(), unit[1].as_f64().unwrap());
+        br.pinch(ux, uy, 60.0, 160.0);
+        br.find("svg#map[data-cell='40']");
+        br.screenshot("05c-spread");
+        assert!(company_in_view(&br));
+        assert_eq!(
+            br.script("return window.grognardMark || null;"),
+            42,
+            "pinching did not reload the page"
+        );
+    }
+
     // The company's own page, with every order. On a phone the cell's sheet covers the foot of
     // the screen: the player closes it first.
     if width < 500 {

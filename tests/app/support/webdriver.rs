@@ -146,6 +146,38 @@ impl Browser {
         assert!(v.get("error").is_none(), "navigate {url}: {v}");
     }
 
+    /// A Chrome DevTools command (input events a WebDriver action cannot send, such as two
+    /// fingers at once).
+    pub fn cdp(&self, cmd: &str, params: Value) -> Value {
+        let v = self.call(
+            "POST",
+            &self.s("/goog/cdp/execute"),
+            Some(json!({"cmd": cmd, "params": params})),
+        );
+        assert!(v.get("error").is_none(), "{cmd}: {v}");
+        v
+    }
+
+    /// Two fingers on the screen around (x, y), `from` px apart, moved to `to` px apart.
+    pub fn pinch(&self, x: f64, y: f64, from: f64, to: f64) {
+        let points = |d: f64| json!([{"x": x - d / 2.0, "y": y, "id": 1}, {"x": x + d / 2.0, "y": y, "id": 2}]);
+        self.cdp(
+            "Input.dispatchTouchEvent",
+            json!({"type": "touchStart", "touchPoints": points(from)}),
+        );
+        for i in 1..=4 {
+            let d = from + (to - from) * i as f64 / 4.0;
+            self.cdp(
+                "Input.dispatchTouchEvent",
+                json!({"type": "touchMove", "touchPoints": points(d)}),
+            );
+        }
+        self.cdp(
+            "Input.dispatchTouchEvent",
+            json!({"type": "touchEnd", "touchPoints": []}),
+        );
+    }
+
     pub fn url(&self) -> String {
         self.call("GET", &self.s("/url"), None)
             .as_str()

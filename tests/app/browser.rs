@@ -19,6 +19,15 @@ fn company_in_view(br: &Browser) -> bool {
     ) == true
 }
 
+/// Where the player's company is on the screen.
+fn unit_centre(br: &Browser) -> (f64, f64) {
+    let at = br.script(
+        "var r = document.querySelector('#map g.unit.mine').getBoundingClientRect();\
+         return [r.left + r.width / 2, r.top + r.height / 2];",
+    );
+    (at[0].as_f64().unwrap(), at[1].as_f64().unwrap())
+}
+
 /// The smallest height of the buttons and links a player taps on the world page.
 fn smallest_target(br: &Browser) -> f64 {
     br.script(
@@ -126,20 +135,12 @@ fn a_new_player_walks_through_the_first_day(b: crate::support::Backend, width: u
     if width < 500 {
         // Pinching the map goes a zoom level farther, spreading two fingers a level nearer,
         // around the cell between the fingers, in place.
-        let unit = br.script(
-            "var r = document.querySelector('#map g.unit.mine').getBoundingClientRect();\
-             return [r.left + r.width / 2, r.top + r.height / 2];",
-        );
-        let (ux, uy) = (unit[0].as_f64().unwrap(), unit[1].as_f64().unwrap());
+        let (ux, uy) = unit_centre(&br);
         br.pinch(ux, uy, 160.0, 60.0);
         br.find("svg#map[data-cell='22']");
         br.screenshot("05b-pinched");
         assert!(company_in_view(&br), "the company stays in the box");
-        let unit = br.script(
-            "var r = document.querySelector('#map g.unit.mine').getBoundingClientRect();\
-             return [r.left + r.width / 2, r.top + r.height / 2];",
-        );
-        let (ux, uy) = (unit[0].as_f64().unwrap(), unit[1].as_f64().unwrap());
+        let (ux, uy) = unit_centre(&br);
         br.pinch(ux, uy, 60.0, 160.0);
         br.find("svg#map[data-cell='40']");
         br.screenshot("05c-spread");

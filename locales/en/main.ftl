@@ -489,3 +489,6 @@ what-seed = the seed
 what-nation-count = the number of nations
 what-x = x
 what-y = y
+selected-ap = { $name }: { $ap } AP
+col-kind = kind
+map-label = map

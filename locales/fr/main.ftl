@@ -531,3 +531,6 @@ what-seed = la graine
 what-nation-count = le nombre de nations
 what-x = x
 what-y = y
+selected-ap = { $name } : { $ap } PA
+col-kind = arme
+map-label = carte

@@ -14,6 +14,8 @@ pub mod templates;
 use crate::config::Config;
 use crate::db::{DbConnection, Pool};
 use crate::game::{GameError, GameResult};
+use crate::i18n::Lang;
+use crate::rules::Season;
 use actix_web::dev::Server;
 use actix_web::middleware::{from_fn, Compress, DefaultHeaders};
 use actix_web::{web, App, HttpServer};
@@ -26,6 +28,8 @@ pub struct AppState {
     pub pool: Pool,
     pub config: Arc<Config>,
     pub tera: Tera,
+    /// The map's legend in each language and season, written once: it depends on nothing else.
+    legends: Vec<((Lang, Season), String)>,
     /// One permit per pooled connection: requests wait their turn here, first come first
     /// served, rather than as blocked threads all woken for each connection given back.
     db_slots: Arc<tokio::sync::Semaphore>,
@@ -34,12 +38,32 @@ pub struct AppState {
 impl AppState {
     pub fn new(pool: Pool, config: Arc<Config>) -> Result<AppState, tera::Error> {
         let slots = pool.max_size().max(1) as usize;
+        let tera = templates::build()?;
+        let mut legends = Vec::new();
+        for lang in Lang::ALL {
+            for season in [Season::Summer, Season::Winter] {
+                let mut ctx = tera::Context::new();
+                ctx.insert("lang", lang.code());
+                ctx.insert("legend", &pages::map::legend(&config.rules, season));
+                let name = templates::in_lang(lang, "partials/legend.html");
+                legends.push(((lang, season), tera.render(&name, &ctx)?));
+            }
+        }
         Ok(AppState {
             pool,
             config,
-            tera: templates::build()?,
+            tera,
+            legends,
             db_slots: Arc::new(tokio::sync::Semaphore::new(slots)),
         })
+    }
+
+    /// The map's legend (HTML) in a language and season.
+    pub fn legend(&self, lang: Lang, season: Season) -> &str {
+        self.legends
+            .iter()
+            .find(|(k, _)| *k == (lang, season))
+            .map_or("", |(_, html)| html.as_str())
     }
 
     /// Runs CPU-heavy work (password hashing) in the blocking thread pool, holding no

@@ -337,7 +337,7 @@ pub async fn editor_page(
             "towns",
             &towns.iter().map(|t| t.name.clone()).collect::<Vec<_>>(),
         );
-        ctx.insert("legend", &map::legend(rs, season));
+        ctx.insert("legend", state.legend(viewer.lang, season));
         ctx.insert("cell", &info);
         ctx.insert("companies", &companies);
         ctx.insert(

@@ -365,7 +365,7 @@ fn render(
     map_page(state, viewer, "world.html", &m, |ctx| {
         ctx.insert("world", &json!({"id": l.w.id, "name": l.w.name, "width": l.w.width, "height": l.w.height, "turn": l.w.turn, "season": l.w.season, "paused": l.w.paused}));
         ctx.insert("nations", &l.nations.iter().map(|n| json!({"id": n.id, "name": n.name, "color": n.color, "treasury": n.treasury})).collect::<Vec<_>>());
-        ctx.insert("legend", &map::legend(rs, season));
+        ctx.insert("legend", state.legend(viewer.lang, season));
         ctx.insert(
             "player",
             &l.player.as_ref().map(|p| {

@@ -492,3 +492,4 @@ what-y = y
 selected-ap = { $name }: { $ap } AP
 col-kind = kind
 map-label = map
+unit-on-leave = on leave

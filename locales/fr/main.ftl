@@ -534,3 +534,4 @@ what-y = y
 selected-ap = { $name } : { $ap } PA
 col-kind = arme
 map-label = carte
+unit-on-leave = en permission

@@ -291,6 +291,7 @@ pub async fn editor_page(
         &nations,
         false,
         Some(format!("{}&cell=", here(cx, cy, vp.zoom))),
+        viewer.lang,
     );
     m.selected = selected.map(|p| (p.x, p.y));
     m.units = pm

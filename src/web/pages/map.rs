@@ -4,7 +4,9 @@
 
 use crate::db::models::Nation;
 use crate::game::views::MapCell;
-use crate::rules::{Ruleset, Season, Terrain};
+use crate::i18n::{tr, Lang};
+use crate::rules::{Kind, Ruleset, Season, Terrain};
+use fluent_bundle::FluentValue;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -157,6 +159,36 @@ pub struct MapView {
     /// Links on the four edges that pan the view (none on the whole-map view).
     pub pan: Option<Pan>,
     pub selected: Option<(i32, i32)>,
+    /// The words of the companies' tooltips, in the page's language.
+    pub words: UnitWords,
+}
+
+/// What a company's tooltip says besides names: its kind, "on leave", its men and AP; looked
+/// up once a page, not once a company.
+pub struct UnitWords {
+    lang: Lang,
+    kinds: Vec<(&'static str, String)>,
+    on_leave: String,
+}
+
+impl UnitWords {
+    pub fn new(lang: Lang) -> UnitWords {
+        UnitWords {
+            lang,
+            kinds: Kind::ALL
+                .iter()
+                .map(|k| (k.as_str(), tr(lang, &format!("kind-{}", k.as_str()), &[])))
+                .collect(),
+            on_leave: tr(lang, "unit-on-leave", &[]),
+        }
+    }
+
+    fn kind<'a>(&'a self, kind: &'a str) -> &'a str {
+        self.kinds
+            .iter()
+            .find(|(k, _)| *k == kind)
+            .map_or(kind, |(_, name)| name.as_str())
+    }
 }
 
 #[derive(Serialize, Clone)]
@@ -445,20 +477,21 @@ impl MapView {
         o.push_str("<title>");
         escape(o, &u.name);
         o.push_str(" (");
-        escape(o, &u.kind);
+        escape(o, self.words.kind(&u.kind));
         o.push_str(", ");
         escape(o, &u.nation);
         o.push(')');
         if u.on_leave {
-            o.push_str(" · on leave");
+            o.push_str(" · ");
+            escape(o, &self.words.on_leave);
         }
         if u.mine {
-            let _ = write!(
-                o,
-                " · {} men · {} AP",
-                u.men.unwrap_or(0),
-                u.ap.unwrap_or(0)
-            );
+            let figures = [
+                ("men", FluentValue::from(u.men.unwrap_or(0) as i64)),
+                ("ap", FluentValue::from(u.ap.unwrap_or(0) as i64)),
+            ];
+            o.push_str(" · ");
+            escape(o, &tr(self.words.lang, "company-line", &figures));
         }
         o.push_str("</title></g>");
         if u.href.is_some() {
@@ -500,6 +533,7 @@ pub fn build(
     nations: &[Nation],
     fog: bool,
     cell_href: Option<String>,
+    lang: Lang,
 ) -> MapView {
     let cell_px = vp.cell_px;
     let colour: HashMap<i32, &str> = nations.iter().map(|n| (n.id, n.color.as_str())).collect();
@@ -550,6 +584,7 @@ pub fn build(
         units: Vec::new(),
         pan: None,
         selected: None,
+        words: UnitWords::new(lang),
     }
 }
 
@@ -643,6 +678,7 @@ mod tests {
             units: Vec::new(),
             pan: None,
             selected: Some((3, 4)),
+            words: UnitWords::new(Lang::Fr),
         };
         let svg = m.svg();
         let (shared, cells) = svg.split_once("</defs>\n").expect("defs");
@@ -660,6 +696,30 @@ mod tests {
         );
         m.cell_href = None;
         assert!(!m.svg().contains("<a "));
+        // A company's tooltip speaks the page's language.
+        m.units.push(UnitView {
+            id: 7,
+            name: "Garde".into(),
+            kind: "cavalry".into(),
+            nation: "France".into(),
+            x: 3,
+            y: 4,
+            cx: 119,
+            cy: 153,
+            color: "#2b4c9b".into(),
+            letter: "C",
+            mine: true,
+            selected: false,
+            on_leave: true,
+            men: Some(120),
+            ap: Some(10),
+            men_pct: 100,
+            ap_pct: 50,
+            href: None,
+        });
+        assert!(m.svg().contains(
+            "<title>Garde (cavalerie, France) · en permission · 120 hommes · 10 PA</title>"
+        ));
     }
 
     #[test]

@@ -296,6 +296,7 @@ fn render(
         l.player.is_some(),
         // No link per cell: the map is the image button of a form that carries the view.
         None,
+        viewer.lang,
     );
     m.selected = view.cell.map(|p| (p.x, p.y));
     m.units = l

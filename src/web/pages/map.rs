@@ -160,26 +160,29 @@ pub struct MapView {
     pub pan: Option<Pan>,
     pub selected: Option<(i32, i32)>,
     /// The words of the companies' tooltips, in the page's language.
-    pub words: UnitWords,
+    pub words: MapWords,
 }
 
-/// What a company's tooltip says besides names: its kind, "on leave", its men and AP; looked
-/// up once a page, not once a company.
-pub struct UnitWords {
+/// The words the drawing says: a company's kind, "on leave", its men and AP, the panning
+/// edges; looked up once a page, not once a company.
+pub struct MapWords {
     lang: Lang,
     kinds: Vec<(&'static str, String)>,
     on_leave: String,
+    /// North, south, west, east.
+    pan: [String; 4],
 }
 
-impl UnitWords {
-    pub fn new(lang: Lang) -> UnitWords {
-        UnitWords {
+impl MapWords {
+    pub fn new(lang: Lang) -> MapWords {
+        MapWords {
             lang,
             kinds: Kind::ALL
                 .iter()
                 .map(|k| (k.as_str(), tr(lang, &format!("kind-{}", k.as_str()), &[])))
                 .collect(),
             on_leave: tr(lang, "unit-on-leave", &[]),
+            pan: ["pan-north", "pan-south", "pan-west", "pan-east"].map(|k| tr(lang, k, &[])),
         }
     }
 
@@ -343,17 +346,19 @@ impl MapView {
         if let Some(p) = &self.pan {
             let (w, h) = (self.width_px, self.height_px);
             let edges = [
-                (&p.north, "north", (0, 0, w, 8)),
-                (&p.south, "south", (0, h - 8, w, 8)),
-                (&p.west, "west", (0, 0, 8, h)),
-                (&p.east, "east", (w - 8, 0, 8, h)),
+                (&p.north, (0, 0, w, 8)),
+                (&p.south, (0, h - 8, w, 8)),
+                (&p.west, (0, 0, 8, h)),
+                (&p.east, (w - 8, 0, 8, h)),
             ];
-            for (href, name, (x, y, ew, eh)) in edges {
+            for ((href, (x, y, ew, eh)), name) in edges.into_iter().zip(&self.words.pan) {
                 if let Some(href) = href {
                     open_link(o, href);
+                    o.push_str("\" class=\"pan-edge\" aria-label=\"");
+                    escape(o, name);
                     let _ = write!(
                         o,
-                        "\" class=\"pan-edge\" aria-label=\"pan {name}\"><rect x=\"{x}\" y=\"{y}\" width=\"{ew}\" height=\"{eh}\"/></a>"
+                        "\"><rect x=\"{x}\" y=\"{y}\" width=\"{ew}\" height=\"{eh}\"/></a>"
                     );
                 }
             }
@@ -584,7 +589,7 @@ pub fn build(
         units: Vec::new(),
         pan: None,
         selected: None,
-        words: UnitWords::new(lang),
+        words: MapWords::new(lang),
     }
 }
 
@@ -678,7 +683,7 @@ mod tests {
             units: Vec::new(),
             pan: None,
             selected: Some((3, 4)),
-            words: UnitWords::new(Lang::Fr),
+            words: MapWords::new(Lang::Fr),
         };
         let svg = m.svg();
         let (shared, cells) = svg.split_once("</defs>\n").expect("defs");

@@ -267,7 +267,7 @@ fn raw_writes(pool: &Pool, ids: &[i32], dur: Duration) -> Measure {
                     conn.batch_execute(begin).expect("begin");
                     let _: Vec<Id> =
                         diesel::sql_query(format!("SELECT id FROM companies WHERE id = {id}"))
-                            .load(&mut *conn)
+                            .load(&mut **conn)
                             .expect("read");
                     conn.batch_execute(&format!(
                         "UPDATE companies SET morale = morale WHERE id = {id}; COMMIT"

@@ -265,7 +265,7 @@ fn run(backend: Backend) {
             }
             exec(&mut conn, "BEGIN");
             let plan: Vec<Line> = diesel::sql_query(format!("EXPLAIN (ANALYZE, BUFFERS) {stmt}"))
-                .load(&mut conn)
+                .load(&mut **conn)
                 .unwrap();
             exec(&mut conn, "ROLLBACK");
             println!(

@@ -95,7 +95,15 @@ impl AppState {
                 tracing::warn!(error = %e, "no database connection");
                 GameError::Busy { retry_after: 2 }
             })?;
-            f(&mut conn)
+            match f(&mut conn) {
+                // The connection is gone (the database restarted): it is dropped when given
+                // back, and the same request may be sent again at once.
+                Err(GameError::Db(e)) if crate::db::is_lost(&e) => {
+                    tracing::warn!(error = %e, "database connection lost");
+                    Err(GameError::Busy { retry_after: 1 })
+                }
+                result => result,
+            }
         })
         .await
         .map_err(|e| GameError::Internal(format!("blocking task failed: {e}")))?

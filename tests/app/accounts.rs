@@ -64,7 +64,7 @@ pub fn api_player(app: &TestApp, name: &str) -> Client {
 }
 
 fn exec(app: &TestApp, sql: &str) {
-    diesel::sql_query(sql).execute(&mut app.conn()).unwrap();
+    diesel::sql_query(sql).execute(&mut *app.conn()).unwrap();
 }
 
 both!(registration_refusals_are_clear_and_refill_the_form, |b| {

@@ -264,3 +264,68 @@ both!(metrics_are_prometheus_text_for_the_operator_only, |b| {
         r.body
     );
 });
+
+/// Connections that the database server closed (a restart, an operator) are dropped by the
+/// pool: a request that meets one answers 503, never 500, and the next ones are served on
+/// fresh connections; whether the request ran in a transaction (a page) or not (`/healthz`).
+/// PostgreSQL only: SQLite has no server to lose.
+#[test]
+fn lost_database_connections_are_replaced() {
+    let app = TestApp::spawn(Backend::Postgres);
+    let pool_size = app.config.settings.database.pool_size as usize;
+    // Requests from many clients at once: every connection of the pool is lent.
+    let crowd = |path: &str, rounds: usize| -> Vec<u16> {
+        std::thread::scope(|s| {
+            let clients: Vec<_> = (0..pool_size * 2)
+                .map(|_| {
+                    s.spawn(|| {
+                        let mut c = app.client();
+                        (0..rounds).map(|_| c.get(path).status).collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            clients
+                .into_iter()
+                .flat_map(|c| c.join().unwrap())
+                .collect()
+        })
+    };
+    for path in ["/worlds/1", "/healthz"] {
+        assert!(crowd(path, 3).iter().all(|s| *s == 200));
+        // Every other connection to the database is closed by the server.
+        let killed = app.count(
+            "SELECT COUNT(pg_terminate_backend(pid)) AS n FROM pg_stat_activity \
+             WHERE datname = current_database() AND pid <> pg_backend_pid()",
+        );
+        assert!(
+            killed >= 2,
+            "the server's connections were closed: {killed}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let statuses = crowd(path, 3);
+        let busy = statuses.iter().filter(|s| **s == 503).count();
+        assert!(
+            statuses.iter().all(|s| *s == 200 || *s == 503),
+            "{path}: {statuses:?}"
+        );
+        assert!(
+            busy >= 1,
+            "{path}: a closed connection was met: {statuses:?}"
+        );
+        assert!(
+            busy <= pool_size,
+            "{path}: {busy} refusals for {pool_size} connections"
+        );
+        let after = crowd(path, 2);
+        assert!(after.iter().all(|s| *s == 200), "{path}: {after:?}");
+    }
+    // Connections idle for a while are tested before they are lent: after a quiet moment a
+    // restart goes unnoticed.
+    app.count(
+        "SELECT COUNT(pg_terminate_backend(pid)) AS n FROM pg_stat_activity \
+         WHERE datname = current_database() AND pid <> pg_backend_pid()",
+    );
+    std::thread::sleep(grognard::db::TRUSTED_FOR + std::time::Duration::from_millis(500));
+    let quiet = crowd("/worlds/1", 2);
+    assert!(quiet.iter().all(|s| *s == 200), "{quiet:?}");
+}

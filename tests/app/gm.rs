@@ -15,7 +15,7 @@ pub fn gm_api(app: &TestApp, name: &str) -> Client {
         diesel::sql_query(format!(
             "UPDATE users SET role = 'gm' WHERE username = '{name}'"
         )),
-        &mut app.conn(),
+        &mut *app.conn(),
     )
     .unwrap();
     c
@@ -35,7 +35,7 @@ fn cell(app: &TestApp, w: i64, x: i32, y: i32) -> (String, i64, i64) {
         diesel::sql_query(format!(
             "SELECT terrain, CAST(COALESCE(owner_id, 0) AS BIGINT) AS owner, CAST(COALESCE(structure, -1) AS BIGINT) AS structure FROM cells WHERE world_id = {w} AND x = {x} AND y = {y}"
         )),
-        &mut app.conn(),
+        &mut *app.conn(),
     )
     .unwrap();
     (r.terrain, r.owner, r.structure)

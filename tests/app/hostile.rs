@@ -335,7 +335,7 @@ both!(what_outlives_its_use_is_purged_and_old_tokens_expire, |b| {
     let _web = crate::accounts::player(&a, "stayer");
     assert_eq!(api.get_json("/api/v1/me").status, 200);
     let exec = |sql: &str| {
-        diesel::RunQueryDsl::execute(diesel::sql_query(sql), &mut a.conn()).unwrap();
+        diesel::RunQueryDsl::execute(diesel::sql_query(sql), &mut *a.conn()).unwrap();
     };
     let now = grognard::db::now();
     // One of each kind made long ago, next to fresh ones.

@@ -66,7 +66,7 @@ both!(each_company_draws_dice_from_its_own_stream, |b| {
                 "SELECT data FROM events WHERE id = {}",
                 event_id.as_i64().unwrap()
             ))
-            .get_result::<D>(&mut a.app.conn())
+            .get_result::<D>(&mut *a.app.conn())
             .unwrap()
             .data
         };

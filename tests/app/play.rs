@@ -55,7 +55,7 @@ pub fn arena(b: Backend) -> Arena {
 impl Arena {
     pub fn exec(&self, sql: &str) {
         diesel::sql_query(sql)
-            .execute(&mut self.app.conn())
+            .execute(&mut *self.app.conn())
             .unwrap();
     }
 

@@ -165,7 +165,7 @@ fn fingerprint(a: &crate::play::Arena) -> Vec<i64> {
     let mut conn = a.app.conn();
     let mut q = |sql: &str| -> i64 {
         diesel::sql_query(sql)
-            .get_result::<Sum>(&mut conn)
+            .get_result::<Sum>(&mut *conn)
             .unwrap_or_else(|e| panic!("{sql}: {e}"))
             .n
     };

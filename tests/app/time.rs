@@ -20,7 +20,7 @@ use std::collections::HashMap;
 
 fn exec(app: &TestApp, sql: &str) {
     diesel::sql_query(sql)
-        .execute(&mut app.conn())
+        .execute(&mut *app.conn())
         .unwrap_or_else(|e| panic!("{sql}: {e}"));
 }
 
@@ -76,13 +76,13 @@ fn companies(app: &TestApp, world: i32) -> Vec<CompanyRow> {
     diesel::sql_query(format!(
         "SELECT id, player_id, kind, x, y, men, wounded, ap, morale, volley_recency FROM companies WHERE world_id = {world} ORDER BY id"
     ))
-    .load(&mut app.conn())
+    .load(&mut *app.conn())
     .unwrap()
 }
 
 fn pairs(app: &TestApp, sql: &str) -> HashMap<i32, i64> {
     diesel::sql_query(sql)
-        .load::<PairRow>(&mut app.conn())
+        .load::<PairRow>(&mut *app.conn())
         .unwrap()
         .into_iter()
         .map(|r| (r.id, r.value))
@@ -209,7 +209,7 @@ both!(the_sql_turn_gives_what_the_rules_engine_computes, |b| {
              FROM players p JOIN regiments r ON r.id = p.regiment_id \
              JOIN cells c ON c.world_id = r.world_id AND c.x = r.hq_x AND c.y = r.hq_y WHERE p.world_id = {world}"
         ))
-        .load::<HqRow>(&mut app.conn())
+        .load::<HqRow>(&mut *app.conn())
         .unwrap()
         .into_iter()
         .filter(|r| {
@@ -685,7 +685,7 @@ both!(
             "UPDATE companies SET ap = 0 WHERE id = {}",
             company.id
         ))
-        .execute(&mut conn)
+        .execute(&mut **conn)
         .unwrap();
         let count =
             |conn: &mut grognard::db::DbConnection, sql: &str| crate::support::db::count(conn, sql);

@@ -52,6 +52,22 @@ pub fn settings(url: &str) -> Settings {
     s
 }
 
+/// A connection of the app's pool, used as the `DbConnection` it is.
+pub struct Conn(grognard::db::PooledConn);
+
+impl std::ops::Deref for Conn {
+    type Target = grognard::db::DbConnection;
+    fn deref(&self) -> &grognard::db::DbConnection {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Conn {
+    fn deref_mut(&mut self) -> &mut grognard::db::DbConnection {
+        &mut self.0
+    }
+}
+
 pub struct TestApp {
     pub base: String,
     pub db: db::TestDb,
@@ -115,8 +131,8 @@ impl TestApp {
         Client::new(&self.base)
     }
 
-    pub fn conn(&self) -> grognard::db::PooledConn {
-        self.pool.get().expect("connection")
+    pub fn conn(&self) -> Conn {
+        Conn(self.pool.get().expect("connection"))
     }
 
     /// Counts rows with a raw SQL `SELECT COUNT(*) …`.

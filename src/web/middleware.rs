@@ -2,7 +2,7 @@
 //! and keeping small answers uncompressed.
 
 use super::auth::{cookie_name, LANG};
-use super::error::{error_page_in, PageError};
+use super::error::{error_page_in, ApiError, PageError};
 use super::refusals::say;
 use super::AppState;
 use crate::game::GameError;
@@ -12,6 +12,7 @@ use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::{HeaderValue, ACCEPT_LANGUAGE, CONTENT_ENCODING, CONTENT_LENGTH};
 use actix_web::middleware::Next;
 use actix_web::{web, Error, HttpRequest, HttpResponse};
+use serde_json::json;
 use tracing::Span;
 use tracing_actix_web::RootSpanBuilder;
 
@@ -38,10 +39,11 @@ impl RootSpanBuilder for RequestLine {
     }
 }
 
-/// Error pages in the visitor's language. A handler's `PageError` is turned into a page
-/// without its request; in a language other than English the page is written again here,
-/// in the language the browser chose (its cookie) or asks for (`Accept-Language`).
-pub async fn page_errors(
+/// Errors in the visitor's language. A handler's error is turned into an answer without its
+/// request; in a language other than English it is written again here, in the language the
+/// browser chose (its cookie) or asks for (`Accept-Language`): an error page, or the JSON
+/// error of an API call (the editor's script shows its message), code and status unchanged.
+pub async fn errors_in_lang(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, Error> {
@@ -50,25 +52,29 @@ pub async fn page_errors(
     if lang == Lang::En || res.status().is_redirection() {
         return Ok(res.map_into_left_body());
     }
-    let Some(message) = res
-        .response()
-        .error()
-        .and_then(|e| e.as_error::<PageError>())
-        .filter(|e| !matches!(e.0, GameError::Db(_) | GameError::Internal(_)))
-        .map(|e| say(lang, &e.0))
-    else {
+    let shown = |e: &GameError| !matches!(e, GameError::Db(_) | GameError::Internal(_));
+    let error = res.response().error();
+    let body = if let Some(e) = error.and_then(|e| e.as_error::<PageError>()) {
+        shown(&e.0).then(|| error_page_in(lang, res.status(), &say(lang, &e.0)))
+    } else if let Some(e) = error.and_then(|e| e.as_error::<ApiError>()) {
+        shown(&e.0)
+            .then(|| json!({"error": {"code": e.0.code(), "message": say(lang, &e.0)}}).to_string())
+    } else {
+        None
+    };
+    let Some(body) = body else {
         return Ok(res.map_into_left_body());
     };
     let status = res.status();
     let (req, old) = res.into_parts();
-    let mut page = HttpResponse::build(status);
+    let mut answer = HttpResponse::build(status);
     for (name, value) in old.headers() {
         if name != CONTENT_LENGTH {
-            page.insert_header((name.clone(), value.clone()));
+            answer.insert_header((name.clone(), value.clone()));
         }
     }
-    let page = page.body(error_page_in(lang, status, &message));
-    Ok(ServiceResponse::new(req, page).map_into_right_body())
+    let answer = answer.body(body);
+    Ok(ServiceResponse::new(req, answer).map_into_right_body())
 }
 
 /// The language of a browser, without the database: its chosen cookie, else its header.

@@ -145,7 +145,7 @@ impl Application {
         let data = web::Data::new(state);
         let mut server = HttpServer::new(move || {
             App::new()
-                .wrap(from_fn(middleware::page_errors))
+                .wrap(from_fn(middleware::errors_in_lang))
                 .wrap(security_headers(https))
                 .wrap(from_fn(middleware::mark_small))
                 .wrap(Compress::default())

@@ -514,6 +514,18 @@ both!(errors_and_the_game_master_s_pages_speak_french_too, |b| {
         "{}",
         r.body
     );
+    // The API keeps its codes; its messages follow the language a request asks for.
+    let mut api = a.blue.clone();
+    let r = api.get_with("/api/v1/companies/999999", &[("Accept-Language", "fr")]);
+    assert_eq!(r.status, 404);
+    assert_eq!(r.json()["error"]["code"], "not_found");
+    let message = r.json()["error"]["message"].as_str().unwrap().to_string();
+    assert!(message.ends_with("n'existe pas"), "{message}");
+    let r = api.get("/api/v1/companies/999999");
+    assert!(r.json()["error"]["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("no such"));
     let audit = gm.get(&format!("/gm/worlds/{w}/audit"));
     assert!(audit.body.contains("Aucune modification enregistrée."));
     let mut admin = crate::accounts::user_with_role(&a.app, "chef", Role::Admin);

@@ -493,3 +493,4 @@ selected-ap = { $name }: { $ap } AP
 col-kind = kind
 map-label = map
 unit-on-leave = on leave
+unit-men = men

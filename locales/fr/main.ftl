@@ -535,3 +535,4 @@ selected-ap = { $name } : { $ap } PA
 col-kind = arme
 map-label = carte
 unit-on-leave = en permission
+unit-men = hommes

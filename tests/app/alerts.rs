@@ -27,12 +27,7 @@ both!(
     |b| {
         let a = arena(b);
         let w = a.world;
-        let mut blue = a.blue.clone();
-        let mut red = a.red.clone();
-        let inf = a.raise(&mut blue, "infantry", "Ligne");
-        let foe = a.raise(&mut red, "infantry", "Feinde");
-        a.put(inf, 5, 5);
-        a.put(foe, 7, 5);
+        let (mut blue, mut red, inf, foe) = a.facing();
         let blue_id = a
             .app
             .count("SELECT CAST(id AS BIGINT) AS n FROM users WHERE username = 'blue_player'")

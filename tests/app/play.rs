@@ -76,6 +76,18 @@ impl Arena {
         r.json()["id"].as_i64().unwrap()
     }
 
+    /// Blue's "Ligne" at (5, 5) and Red's "Feinde" at (7, 5), in volley range of each other:
+    /// the players' clients and the two companies.
+    pub fn facing(&self) -> (Client, Client, i64, i64) {
+        let mut blue = self.blue.clone();
+        let mut red = self.red.clone();
+        let inf = self.raise(&mut blue, "infantry", "Ligne");
+        let foe = self.raise(&mut red, "infantry", "Feinde");
+        self.put(inf, 5, 5);
+        self.put(foe, 7, 5);
+        (blue, red, inf, foe)
+    }
+
     /// Puts a company on a cell (test set-up, straight in the database).
     pub fn put(&self, company: i64, x: i32, y: i32) {
         self.exec(&format!(
@@ -1285,12 +1297,7 @@ both!(
     |b| {
         let a = arena(b);
         let w = a.world;
-        let mut blue = a.blue.clone();
-        let mut red = a.red.clone();
-        let inf = a.raise(&mut blue, "infantry", "Ligne");
-        let foe = a.raise(&mut red, "infantry", "Feinde");
-        a.put(inf, 5, 5);
-        a.put(foe, 7, 5);
+        let (mut blue, mut red, inf, foe) = a.facing();
         let leave = |c: &mut Client, days: i32| {
             c.post_json(&format!("/api/v1/worlds/{w}/leave"), json!({"days": days}))
         };

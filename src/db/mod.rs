@@ -11,6 +11,7 @@ use diesel::sqlite::SqliteConnection;
 use diesel::{Connection, RunQueryDsl};
 use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/sqlite");
@@ -75,12 +76,26 @@ fn redact(url: &str) -> String {
 /// Opens connections of the configured backend for r2d2.
 pub struct Manager {
     target: Target,
+    /// How many lost connections were given back: one lost connection means the others may
+    /// be gone too (the server restarted), so every connection given back before it is
+    /// tested again before it is lent.
+    losses: AtomicU64,
 }
 
-/// A pooled connection and when it was last given back.
+/// A pooled connection, when it was last given back and how many losses the pool knew then.
 pub struct Pooled {
     conn: DbConnection,
     returned: Instant,
+    losses: u64,
+    lost: bool,
+}
+
+impl Pooled {
+    /// Marks the connection as gone: it is dropped when given back, and the pool tests the
+    /// others before it lends them again.
+    pub fn mark_lost(&mut self) {
+        self.lost = true;
+    }
 }
 
 impl std::ops::Deref for Pooled {
@@ -99,7 +114,8 @@ impl std::ops::DerefMut for Pooled {
 /// A connection given back within this long is lent again without a test query: under load
 /// every request would otherwise pay a round trip to the database server for `SELECT 1`
 /// (measured on PostgreSQL, three interleaved runs each: `/healthz` +41 %, reads +23–43 %).
-/// One that sat idle longer (the database may have restarted meanwhile) is tested first.
+/// One that sat idle longer (the database may have restarted meanwhile), or any given back
+/// before a lost connection was met, is tested first.
 pub const TRUSTED_FOR: Duration = Duration::from_secs(5);
 
 /// Whether a query error means the connection is gone (the server closed it or restarted).
@@ -130,12 +146,16 @@ impl ManageConnection for Manager {
         .map(|conn| Pooled {
             conn,
             returned: Instant::now(),
+            losses: self.losses.load(Ordering::Acquire),
+            lost: false,
         })
         .map_err(r2d2::Error::ConnectionError)
     }
 
     fn is_valid(&self, conn: &mut Pooled) -> Result<(), r2d2::Error> {
-        if conn.returned.elapsed() < TRUSTED_FOR {
+        if conn.returned.elapsed() < TRUSTED_FOR
+            && conn.losses == self.losses.load(Ordering::Acquire)
+        {
             return Ok(());
         }
         conn.batch_execute("SELECT 1")
@@ -143,16 +163,23 @@ impl ManageConnection for Manager {
     }
 
     fn has_broken(&self, conn: &mut Pooled) -> bool {
-        conn.returned = Instant::now();
         // A connection returned in the middle of a transaction (a panic), or lost (diesel
         // marks its transaction state broken then), must not be lent again.
-        !matches!(
-            <DbConnection as Connection>::TransactionManager::transaction_manager_status_mut(
-                &mut conn.conn
-            )
-            .transaction_depth(),
-            Ok(None)
-        )
+        let broken = conn.lost
+            || !matches!(
+                <DbConnection as Connection>::TransactionManager::transaction_manager_status_mut(
+                    &mut conn.conn
+                )
+                .transaction_depth(),
+                Ok(None)
+            );
+        if broken {
+            self.losses.fetch_add(1, Ordering::AcqRel);
+        } else {
+            conn.returned = Instant::now();
+            conn.losses = self.losses.load(Ordering::Acquire);
+        }
+        broken
     }
 }
 
@@ -219,7 +246,10 @@ pub fn open_pool_waiting(
         .max_size(size)
         .connection_timeout(Duration::from_millis(wait_ms.max(1)))
         .connection_customizer(Box::new(SqlitePragmas { busy_timeout_ms }))
-        .build(Manager { target })
+        .build(Manager {
+            target,
+            losses: AtomicU64::new(0),
+        })
         .map_err(|e| DbError::Open {
             target: described,
             message: e.to_string(),

@@ -100,6 +100,7 @@ impl AppState {
                 // back, and the same request may be sent again at once.
                 Err(GameError::Db(e)) if crate::db::is_lost(&e) => {
                     tracing::warn!(error = %e, "database connection lost");
+                    conn.mark_lost();
                     Err(GameError::Busy { retry_after: 1 })
                 }
                 result => result,

@@ -274,13 +274,17 @@ fn close_other_connections(app: &TestApp) -> usize {
         #[diesel(sql_type = diesel::sql_types::Integer)]
         pid: i32,
     }
-    // One connection throughout: the one that must not be closed.
-    let mut conn = app.conn();
+    // One connection of its own throughout, outside the server's pool: every pooled one is
+    // closed.
+    let mut conn = grognard::db::DbConnection::Postgres(
+        <diesel::PgConnection as diesel::Connection>::establish(&app.config.settings.database.url)
+            .expect("a connection of the test's own"),
+    );
     let others: Vec<Backend> = diesel::sql_query(
         "SELECT pid FROM pg_stat_activity \
          WHERE datname = current_database() AND pid <> pg_backend_pid()",
     )
-    .load(&mut *conn)
+    .load(&mut conn)
     .unwrap();
     let list = others
         .iter()
@@ -293,7 +297,7 @@ fn close_other_connections(app: &TestApp) -> usize {
     diesel::sql_query(format!(
         "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid IN ({list})"
     ))
-    .execute(&mut *conn)
+    .execute(&mut conn)
     .unwrap();
     let started = std::time::Instant::now();
     let left = format!("SELECT COUNT(*) AS n FROM pg_stat_activity WHERE pid IN ({list})");
@@ -331,6 +335,23 @@ fn lost_database_connections_are_replaced() {
     };
     for path in ["/worlds/1", "/healthz"] {
         assert!(crowd(path, 3).iter().all(|s| *s == 200));
+        // One lost connection makes the pool test every other one before lending it: a
+        // single player meets the restart once, not once per pooled connection.
+        let killed = close_other_connections(&app);
+        assert!(
+            killed >= 2,
+            "the server's connections were closed: {killed}"
+        );
+        let mut player = app.client();
+        let one_by_one: Vec<u16> = (0..pool_size + 2)
+            .map(|_| player.get(path).status)
+            .collect();
+        assert_eq!(one_by_one[0], 503, "{path}: {one_by_one:?}");
+        assert!(
+            one_by_one[1..].iter().all(|s| *s == 200),
+            "{path}: {one_by_one:?}"
+        );
+        assert!(crowd(path, 2).iter().all(|s| *s == 200));
         // Every other connection to the database is closed by the server.
         let killed = close_other_connections(&app);
         assert!(

@@ -1,8 +1,11 @@
 //! Storage: one connection type over SQLite or PostgreSQL (chosen from the URL), the pool,
 //! embedded migrations and the write-transaction helper.
 
+pub mod direct;
 pub mod models;
 pub mod schema;
+
+pub use direct::Prepared;
 
 use diesel::connection::{AnsiTransactionManager, SimpleConnection, TransactionManager};
 use diesel::pg::PgConnection;

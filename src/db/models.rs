@@ -139,6 +139,8 @@ pub struct Company {
     pub xp: i32,
     pub volley_recency: i32,
     pub created_at: i64,
+    /// Where the company's random stream continues.
+    pub rng_pos: i64,
 }
 
 #[derive(Clone, Debug, Queryable, Selectable, Identifiable)]

@@ -67,7 +67,7 @@ pub fn own_company_and_world(
     actor: &Actor,
     company_id: i32,
 ) -> GameResult<(Company, Player, World)> {
-    companies::table
+    crate::on_backend!(conn, c => companies::table
         .inner_join(players::table.inner_join(worlds::table))
         .filter(companies::id.eq(company_id))
         .filter(players::user_id.eq(actor.user_id))
@@ -76,9 +76,9 @@ pub fn own_company_and_world(
             Player::as_select(),
             World::as_select(),
         ))
-        .first(conn)
-        .optional()?
-        .ok_or_else(|| GameError::not_found("company of yours"))
+        .first(c)
+        .optional())?
+    .ok_or_else(|| GameError::not_found("company of yours"))
 }
 
 /// The actor's player in a world, if they joined it.

@@ -7,10 +7,10 @@ use diesel::prelude::*;
 
 /// Stores an event and, in the same transaction, the alerts it calls for.
 pub fn record(conn: &mut DbConnection, e: NewEvent) -> QueryResult<i32> {
-    let id = diesel::insert_into(events::table)
+    let insert = diesel::insert_into(events::table)
         .values(&e)
-        .returning(events::id)
-        .get_result(conn)?;
+        .returning(events::id);
+    let id = crate::on_backend!(conn, c => insert.get_result(c))?;
     super::alerts::from_event(conn, &e, id)?;
     Ok(id)
 }

@@ -51,7 +51,7 @@ pub fn companies_in(
     x1: i32,
     y1: i32,
 ) -> GameResult<Vec<Placed>> {
-    let rows: Vec<(Company, i32, i32, Option<i64>)> = companies::table
+    let rows: Vec<(Company, i32, i32, Option<i64>)> = crate::on_backend!(conn, c => companies::table
         .inner_join(players::table)
         .filter(companies::world_id.eq(world_id))
         .filter(companies::x.between(x0, x1))
@@ -62,7 +62,7 @@ pub fn companies_in(
             players::user_id,
             players::leave_until,
         ))
-        .load(conn)?;
+        .load(c))?;
     Ok(rows
         .into_iter()
         .map(|(company, nation_id, user_id, leave_until)| Placed {
@@ -108,24 +108,22 @@ pub fn window(
     Ok((area, placed))
 }
 
-/// Reserves a block of a company's random stream for one action and returns dice positioned
-/// at its start, with that position. The stream is the world's seeded ChaCha generator on the
-/// company's own stream number: an atomic increment of the company's position, so concurrent
-/// actions never share dice, and orders of different companies never wait on one shared row.
-pub fn company_dice(
-    conn: &mut DbConnection,
-    w: &World,
-    company_id: i32,
-) -> GameResult<(Dice<ChaCha20Rng>, i64)> {
-    let end: i64 = diesel::update(companies::table.find(company_id))
-        .set(companies::rng_pos.eq(companies::rng_pos + RNG_BLOCK))
-        .returning(companies::rng_pos)
-        .get_result(conn)?;
-    let start = end - RNG_BLOCK;
+/// Dice for one action of a company, positioned where its random stream continues, and that
+/// position. The stream is the world's seeded ChaCha generator on the company's own stream
+/// number, so orders of different companies never wait on one shared row. The action reserves
+/// the block it draws from when it writes the company ([`next_draw`]), in the same statement
+/// and on the condition that the position is still this one: two actions never share dice.
+pub fn company_dice(w: &World, company: &Company) -> (Dice<ChaCha20Rng>, i64) {
+    let start = company.rng_pos;
     let mut rng = ChaCha20Rng::seed_from_u64(w.rng_seed as u64);
-    rng.set_stream(company_id as u64);
+    rng.set_stream(company.id as u64);
     rng.set_word_pos(start as u128);
-    Ok((Dice::new(rng), start))
+    (Dice::new(rng), start)
+}
+
+/// Where a company's stream continues after an action that drew dice from `start`.
+pub fn next_draw(start: i64) -> i64 {
+    start + RNG_BLOCK
 }
 
 /// The world of a company, refusing while it is paused.

@@ -10,7 +10,7 @@ use super::load::{self, unit_of, Placed};
 use super::play::{self, occupied_on_conflict, CompanyView};
 use crate::db::models::{Company, NewEvent, Player, World};
 use crate::db::schema::{cells, companies, nations, players, towns};
-use crate::db::{self, DbConnection};
+use crate::db::{self, DbConnection, Prepared};
 use crate::rules::combat::{self, Battle};
 use crate::rules::movement::{self, Capture};
 use crate::rules::ruleset::Flag;
@@ -93,11 +93,11 @@ pub fn execute(
         };
         let summary = event.summary.clone();
         let event_id = events::record(conn, event)?;
-        let after: Option<Company> = companies::table
+        let after: Option<Company> = crate::on_backend!(conn, c => companies::table
             .find(company_id)
             .select(Company::as_select())
-            .first(conn)
-            .optional()?;
+            .first(c)
+            .optional())?;
         let company = after.map(|c| play::view(conn, rs, &c)).transpose()?;
         Ok(Outcome {
             company,
@@ -120,9 +120,37 @@ fn changed_meanwhile() -> GameError {
     GameError::Conflict("the company or its target changed meanwhile; reload and try again".into())
 }
 
-/// Writes a unit's new figures, spending `spent` AP, only if nothing changed since it was
-/// read; a unit left without men is removed.
-fn write_unit(conn: &mut DbConnection, before: &Unit, after: &Unit, spent: i32) -> GameResult<()> {
+/// Where a company's random stream stood when the action read the company, and where the
+/// action leaves it: past the block it drew from, or where it was.
+#[derive(Clone, Copy, Debug)]
+struct Stream {
+    read: i64,
+    next: i64,
+}
+
+impl Stream {
+    fn untouched(at: i64) -> Stream {
+        Stream { read: at, next: at }
+    }
+
+    fn drawn(start: i64) -> Stream {
+        Stream {
+            read: start,
+            next: load::next_draw(start),
+        }
+    }
+}
+
+/// Writes a unit's new figures, spending `spent` AP and moving its random stream on, only if
+/// nothing changed since it was read; a unit left without men is removed. One statement,
+/// kept prepared: it is the write of every order.
+fn write_unit(
+    conn: &mut DbConnection,
+    before: &Unit,
+    stream: Stream,
+    after: &Unit,
+    spent: i32,
+) -> GameResult<()> {
     let guard = companies::table
         .filter(companies::id.eq(before.id))
         .filter(companies::ap.ge(spent))
@@ -130,22 +158,23 @@ fn write_unit(conn: &mut DbConnection, before: &Unit, after: &Unit, spent: i32) 
         .filter(companies::y.eq(before.pos.y))
         .filter(companies::men.eq(before.men))
         .filter(companies::wounded.eq(before.wounded))
-        .filter(companies::morale.eq(before.morale));
+        .filter(companies::morale.eq(before.morale))
+        .filter(companies::rng_pos.eq(stream.read));
     let n = if after.men <= 0 {
-        diesel::delete(guard).execute(conn)?
+        crate::on_backend!(conn, c => Prepared(diesel::delete(guard)).execute(c))?
     } else {
-        diesel::update(guard)
-            .set((
-                companies::x.eq(after.pos.x),
-                companies::y.eq(after.pos.y),
-                companies::ap.eq(companies::ap - spent),
-                companies::men.eq(after.men),
-                companies::wounded.eq(after.wounded),
-                companies::morale.eq(after.morale),
-                companies::xp.eq(after.xp),
-                companies::volley_recency.eq(after.volley_recency),
-            ))
-            .execute(conn)
+        let update = diesel::update(guard).set((
+            companies::x.eq(after.pos.x),
+            companies::y.eq(after.pos.y),
+            companies::ap.eq(companies::ap - spent),
+            companies::men.eq(after.men),
+            companies::wounded.eq(after.wounded),
+            companies::morale.eq(after.morale),
+            companies::xp.eq(after.xp),
+            companies::volley_recency.eq(after.volley_recency),
+            companies::rng_pos.eq(stream.next),
+        ));
+        crate::on_backend!(conn, c => Prepared(update).execute(c))
             .map_err(occupied_on_conflict(after.pos))?
     };
     if n == 0 {
@@ -157,6 +186,11 @@ fn write_unit(conn: &mut DbConnection, before: &Unit, after: &Unit, spent: i32) 
 impl Ctx<'_> {
     fn unit(&self) -> Unit {
         unit_of(self.me)
+    }
+
+    /// The company's random stream, for an action that draws no dice.
+    fn stream(&self) -> Stream {
+        Stream::untouched(self.me.company.rng_pos)
     }
 
     fn event(&self, kind: &str, said: Said, data: Value) -> NewEvent {
@@ -203,11 +237,11 @@ impl Ctx<'_> {
         points.push(u.pos);
         // Clip the window to the map: out-of-map steps are reported by the engine.
         let (area, _) = load::window(conn, self.w, &points, 1)?;
-        let (mut dice, word) = load::company_dice(conn, self.w, self.me.company.id)?;
+        let (mut dice, word) = load::company_dice(self.w, &self.me.company);
         let plan = movement::plan_move(self.rs, &area, &u, &path, &mut dice)?;
         let mut after = u.clone();
         after.pos = plan.destination;
-        write_unit(conn, &u, &after, plan.cost)?;
+        write_unit(conn, &u, Stream::drawn(word), &after, plan.cost)?;
         let mut captured = Vec::new();
         let mut captures = Vec::new();
         for c in plan.captures {
@@ -306,7 +340,7 @@ impl Ctx<'_> {
         let at = Pos::new(tx, ty);
         let margin = vision::max_perception(self.rs) + 1;
         let (area, placed) = load::window(conn, self.w, &[u.pos, at], margin)?;
-        let (mut dice, word) = load::company_dice(conn, self.w, self.me.company.id)?;
+        let (mut dice, word) = load::company_dice(self.w, &self.me.company);
         let battle: Battle = if ranged {
             combat::volley(self.rs, &area, &u, at, &mut dice)?
         } else {
@@ -318,8 +352,21 @@ impl Ctx<'_> {
         if def.is_some_and(|p| leave::on_leave(p.leave_until, db::now())) {
             return Err(Refusal::TargetOnLeave.into());
         }
-        write_unit(conn, &u, &battle.attacker_after, battle.ap_cost)?;
-        write_unit(conn, &defender_before, &battle.defender_after, 0)?;
+        let def_stream = Stream::untouched(def.ok_or(Refusal::NotSeen)?.company.rng_pos);
+        write_unit(
+            conn,
+            &u,
+            Stream::drawn(word),
+            &battle.attacker_after,
+            battle.ap_cost,
+        )?;
+        write_unit(
+            conn,
+            &defender_before,
+            def_stream,
+            &battle.defender_after,
+            0,
+        )?;
         let def_name = def.map(|p| p.company.name.clone()).unwrap_or_default();
         let (a, d) = (&battle.attacker, &battle.defender);
         let mut said = Said::new(if ranged { "said-volley" } else { "said-charge" })
@@ -398,9 +445,9 @@ impl Ctx<'_> {
     fn bombard(&self, conn: &mut DbConnection, at: Pos) -> GameResult<(NewEvent, Value)> {
         let u = self.unit();
         let (area, _) = load::window(conn, self.w, &[u.pos, at], 0)?;
-        let (mut dice, word) = load::company_dice(conn, self.w, self.me.company.id)?;
+        let (mut dice, word) = load::company_dice(self.w, &self.me.company);
         let s = siege::bombard(self.rs, &area, &u, at, &mut dice)?;
-        write_unit(conn, &u, &u, s.ap_cost)?;
+        write_unit(conn, &u, Stream::drawn(word), &u, s.ap_cost)?;
         self.set_structure(conn, at, s.before, s.after)?;
         let key = if s.breached {
             "said-bombard-breached"
@@ -417,7 +464,7 @@ impl Ctx<'_> {
         let u = self.unit();
         let (area, _) = load::window(conn, self.w, &[u.pos, at], 0)?;
         let s = siege::repair(self.rs, &area, &u, at)?;
-        write_unit(conn, &u, &u, s.ap_cost)?;
+        write_unit(conn, &u, self.stream(), &u, s.ap_cost)?;
         self.set_structure(conn, at, s.before, s.after)?;
         let said = structure_said("said-repair", self.name(), s.terrain, at, s.before, s.after);
         let data = serde_json::to_value(&s).unwrap_or(Value::Null);
@@ -428,7 +475,7 @@ impl Ctx<'_> {
         let u = self.unit();
         let (area, _) = load::window(conn, self.w, &[u.pos, at], 0)?;
         let b = siege::build_bridge(self.rs, &area, &u, at)?;
-        write_unit(conn, &u, &u, b.ap_cost)?;
+        write_unit(conn, &u, self.stream(), &u, b.ap_cost)?;
         let n = diesel::update(
             cells::table
                 .find((self.w.id, at.x, at.y))
@@ -455,7 +502,7 @@ impl Ctx<'_> {
         let mut after = u.clone();
         after.men = h.men_after;
         after.wounded = h.wounded_after;
-        write_unit(conn, &u, &after, h.ap_cost)?;
+        write_unit(conn, &u, self.stream(), &after, h.ap_cost)?;
         let said = Said::new("said-heal")
             .s("name", self.name())
             .n("healed", h.healed);
@@ -498,7 +545,7 @@ impl Ctx<'_> {
         }
         let mut after = u.clone();
         after.men = r.men_after;
-        write_unit(conn, &u, &after, r.ap_cost)?;
+        write_unit(conn, &u, self.stream(), &after, r.ap_cost)?;
         let said = Said::new("said-reinforce")
             .s("name", self.name())
             .n("men", r.men)

@@ -34,10 +34,10 @@ pub struct CompanyView {
 
 /// The view of a company, with `hidden` computed from where it stands.
 pub fn view(conn: &mut DbConnection, rs: &Ruleset, c: &Company) -> GameResult<CompanyView> {
-    let terrain: String = cells::table
+    let query = cells::table
         .find((c.world_id, c.x, c.y))
-        .select(cells::terrain)
-        .first(conn)?;
+        .select(cells::terrain);
+    let terrain: String = crate::on_backend!(conn, c => query.first(c))?;
     let placed = Placed {
         company: c.clone(),
         nation_id: 0,

@@ -88,7 +88,7 @@ pub fn authenticate(
         return Ok(None);
     }
     let hash = sha256_hex(secret);
-    let found: Option<(i32, i64, Option<i64>, User)> = api_tokens::table
+    let found: Option<(i32, i64, Option<i64>, User)> = crate::on_backend!(conn, c => api_tokens::table
         .inner_join(users::table)
         .filter(api_tokens::token_hash.eq(&hash))
         .select((
@@ -97,8 +97,8 @@ pub fn authenticate(
             api_tokens::last_used_at,
             User::as_select(),
         ))
-        .first(conn)
-        .optional()?;
+        .first(c)
+        .optional())?;
     let Some((id, created, last_used, user)) = found else {
         return Ok(None);
     };

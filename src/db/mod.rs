@@ -5,8 +5,6 @@ pub mod direct;
 pub mod models;
 pub mod schema;
 
-pub use direct::Prepared;
-
 use diesel::connection::{AnsiTransactionManager, SimpleConnection, TransactionManager};
 use diesel::pg::PgConnection;
 use diesel::r2d2::{self, CustomizeConnection, ManageConnection};

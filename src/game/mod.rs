@@ -26,6 +26,7 @@ pub mod throttle;
 pub mod ticks;
 pub mod tiled_import;
 pub mod tokens;
+pub mod unit_write;
 pub mod views;
 pub mod worlds;
 

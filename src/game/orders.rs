@@ -7,10 +7,11 @@ use super::access::{self, Actor};
 use super::error::{GameError, GameResult};
 use super::events;
 use super::load::{self, unit_of, Placed};
-use super::play::{self, occupied_on_conflict, CompanyView};
+use super::play::{self, CompanyView};
 use crate::db::models::{Company, NewEvent, Player, World};
 use crate::db::schema::{cells, companies, nations, players, towns};
-use crate::db::{self, DbConnection, Prepared};
+use super::unit_write::{changed_meanwhile, write_unit, Stream};
+use crate::db::{self, DbConnection};
 use crate::rules::combat::{self, Battle};
 use crate::rules::movement::{self, Capture};
 use crate::rules::ruleset::Flag;
@@ -114,73 +115,6 @@ struct Ctx<'a> {
     w: &'a World,
     player: &'a Player,
     me: &'a Placed,
-}
-
-fn changed_meanwhile() -> GameError {
-    GameError::Conflict("the company or its target changed meanwhile; reload and try again".into())
-}
-
-/// Where a company's random stream stood when the action read the company, and where the
-/// action leaves it: past the block it drew from, or where it was.
-#[derive(Clone, Copy, Debug)]
-struct Stream {
-    read: i64,
-    next: i64,
-}
-
-impl Stream {
-    fn untouched(at: i64) -> Stream {
-        Stream { read: at, next: at }
-    }
-
-    fn drawn(start: i64) -> Stream {
-        Stream {
-            read: start,
-            next: load::next_draw(start),
-        }
-    }
-}
-
-/// Writes a unit's new figures, spending `spent` AP and moving its random stream on, only if
-/// nothing changed since it was read; a unit left without men is removed. One statement,
-/// kept prepared: it is the write of every order.
-fn write_unit(
-    conn: &mut DbConnection,
-    before: &Unit,
-    stream: Stream,
-    after: &Unit,
-    spent: i32,
-) -> GameResult<()> {
-    let guard = companies::table
-        .filter(companies::id.eq(before.id))
-        .filter(companies::ap.ge(spent))
-        .filter(companies::x.eq(before.pos.x))
-        .filter(companies::y.eq(before.pos.y))
-        .filter(companies::men.eq(before.men))
-        .filter(companies::wounded.eq(before.wounded))
-        .filter(companies::morale.eq(before.morale))
-        .filter(companies::rng_pos.eq(stream.read));
-    let n = if after.men <= 0 {
-        crate::on_backend!(conn, c => Prepared(diesel::delete(guard)).execute(c))?
-    } else {
-        let update = diesel::update(guard).set((
-            companies::x.eq(after.pos.x),
-            companies::y.eq(after.pos.y),
-            companies::ap.eq(companies::ap - spent),
-            companies::men.eq(after.men),
-            companies::wounded.eq(after.wounded),
-            companies::morale.eq(after.morale),
-            companies::xp.eq(after.xp),
-            companies::volley_recency.eq(after.volley_recency),
-            companies::rng_pos.eq(stream.next),
-        ));
-        crate::on_backend!(conn, c => Prepared(update).execute(c))
-            .map_err(occupied_on_conflict(after.pos))?
-    };
-    if n == 0 {
-        return Err(changed_meanwhile());
-    }
-    Ok(())
 }
 
 impl Ctx<'_> {

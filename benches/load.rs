@@ -170,6 +170,9 @@ struct Measure {
     p50: Duration,
     p99: Duration,
     bytes: usize,
+    /// CPU time this process (server and load client) spent during the line: steadier than
+    /// the rates on a machine shared with others, for comparing two builds.
+    cpu: Duration,
 }
 
 impl Measure {
@@ -191,6 +194,7 @@ impl Measure {
             p50: at(0.50),
             p99: at(0.99),
             bytes: if lat.is_empty() { 0 } else { bytes / lat.len() },
+            cpu: Duration::ZERO,
         }
     }
 }
@@ -199,6 +203,7 @@ impl Measure {
 fn load(addr: &str, dur: Duration, requests: impl Fn(usize) -> Vec<Vec<u8>>) -> Measure {
     let stop = Arc::new(AtomicBool::new(false));
     let started = Instant::now();
+    let cpu_before = process_cpu();
     let handles: Vec<_> = (0..CONNECTIONS)
         .map(|i| {
             let reqs = requests(i);
@@ -242,7 +247,26 @@ fn load(addr: &str, dur: Duration, requests: impl Fn(usize) -> Vec<Vec<u8>>) -> 
         errors += e;
         bytes += b;
     }
-    Measure::of(lat, errors, started.elapsed().as_secs_f64(), bytes)
+    let cpu = process_cpu().saturating_sub(cpu_before);
+    Measure {
+        cpu,
+        ..Measure::of(lat, errors, started.elapsed().as_secs_f64(), bytes)
+    }
+}
+
+/// User and system CPU time of this process so far, from `/proc/self/stat` (zero elsewhere).
+fn process_cpu() -> Duration {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let ticks: u64 = rest
+        .split_whitespace()
+        .skip(11)
+        .take(2)
+        .filter_map(|f| f.parse::<u64>().ok())
+        .sum();
+    // The kernel reports in clock ticks, 100 a second on Linux.
+    Duration::from_millis(ticks * 10)
 }
 
 /// Raw write transactions on the database: read one company row, update it, commit, with the
@@ -437,11 +461,16 @@ fn build_big(conn: &mut DbConnection) -> i32 {
 
 fn row(name: &str, m: &Measure, reference: &str, ratio: f64) {
     println!(
-        "| {name} | {:.0} req/s, p50 {:.1} ms, p99 {:.1} ms, {} B{} | {reference} | {ratio:.3} |",
+        "| {name} | {:.0} req/s, p50 {:.1} ms, p99 {:.1} ms, {} B{}{} | {reference} | {ratio:.3} |",
         m.rate(),
         m.p50.as_secs_f64() * 1e3,
         m.p99.as_secs_f64() * 1e3,
         m.bytes,
+        if m.cpu > Duration::ZERO && m.count > 0 {
+            format!(", CPU {:.0} µs/req", m.cpu.as_secs_f64() * 1e6 / m.count as f64)
+        } else {
+            String::new()
+        },
         if m.errors > 0 {
             format!(", {} errors", m.errors)
         } else {

@@ -33,12 +33,12 @@ pub fn last_ticks(conn: &mut DbConnection, world_id: i32) -> GameResult<LastTick
 
 /// The last scheduled (not manual) instant of one kind of tick applied to a world.
 pub fn last_of(conn: &mut DbConnection, world_id: i32, kind: TickKind) -> GameResult<Option<i64>> {
-    Ok(ticks::table
+    Ok(crate::on_backend!(conn, c => ticks::table
         .filter(ticks::world_id.eq(world_id))
         .filter(ticks::kind.eq(kind.as_str()))
         .filter(ticks::manual.eq(false))
         .select(diesel::dsl::max(ticks::scheduled_for))
-        .first(conn)?)
+        .first(c))?)
 }
 
 /// The first instant of `schedule` after the later of the last applied tick and the anchor

@@ -87,12 +87,12 @@ pub fn player_in(
     actor: &Actor,
     world_id: i32,
 ) -> GameResult<Option<Player>> {
-    Ok(players::table
+    Ok(crate::on_backend!(conn, c => players::table
         .filter(players::world_id.eq(world_id))
         .filter(players::user_id.eq(actor.user_id))
         .select(Player::as_select())
-        .first(conn)
-        .optional()?)
+        .first(c)
+        .optional())?)
 }
 
 /// Like `player_in`, but refusing when the actor has not joined.

@@ -274,11 +274,11 @@ pub fn occupied_on_conflict(at: Pos) -> impl Fn(diesel::result::Error) -> GameEr
 
 /// The actor's companies in a world.
 pub fn my_companies(conn: &mut DbConnection, player_id: i32) -> GameResult<Vec<Company>> {
-    Ok(companies::table
+    Ok(crate::on_backend!(conn, c => companies::table
         .filter(companies::player_id.eq(player_id))
         .order(companies::id)
         .select(Company::as_select())
-        .load(conn)?)
+        .load(c))?)
 }
 
 /// Creates a regiment of the actor's nation and joins it.

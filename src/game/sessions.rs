@@ -70,7 +70,7 @@ pub fn load(conn: &mut DbConnection, token: &str, expiry: Expiry) -> GameResult<
     }
     let id = sha256_hex(token);
     let now = db::now();
-    let found: Option<(String, i64, i64, User)> = sessions::table
+    let found: Option<(String, i64, i64, User)> = crate::on_backend!(conn, c => sessions::table
         .inner_join(users::table)
         .filter(sessions::id.eq(&id))
         .select((
@@ -79,8 +79,8 @@ pub fn load(conn: &mut DbConnection, token: &str, expiry: Expiry) -> GameResult<
             sessions::last_seen_at,
             User::as_select(),
         ))
-        .first(conn)
-        .optional()?;
+        .first(c)
+        .optional())?;
     let Some((csrf, created, seen, user)) = found else {
         return Ok(None);
     };

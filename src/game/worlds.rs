@@ -24,20 +24,20 @@ pub fn list(conn: &mut DbConnection) -> GameResult<Vec<World>> {
 }
 
 pub fn get(conn: &mut DbConnection, id: i32) -> GameResult<World> {
-    worlds::table
+    crate::on_backend!(conn, c => worlds::table
         .find(id)
         .select(World::as_select())
-        .first(conn)
-        .optional()?
-        .ok_or_else(|| GameError::not_found("world"))
+        .first(c)
+        .optional())?
+    .ok_or_else(|| GameError::not_found("world"))
 }
 
 pub fn nations_of(conn: &mut DbConnection, world_id: i32) -> GameResult<Vec<Nation>> {
-    Ok(nations::table
+    Ok(crate::on_backend!(conn, c => nations::table
         .filter(nations::world_id.eq(world_id))
         .order(nations::id)
         .select(Nation::as_select())
-        .load(conn)?)
+        .load(c))?)
 }
 
 pub fn towns_of(conn: &mut DbConnection, world_id: i32) -> GameResult<Vec<Town>> {

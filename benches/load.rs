@@ -467,7 +467,10 @@ fn row(name: &str, m: &Measure, reference: &str, ratio: f64) {
         m.p99.as_secs_f64() * 1e3,
         m.bytes,
         if m.cpu > Duration::ZERO && m.count > 0 {
-            format!(", CPU {:.0} µs/req", m.cpu.as_secs_f64() * 1e6 / m.count as f64)
+            format!(
+                ", CPU {:.0} µs/req",
+                m.cpu.as_secs_f64() * 1e6 / m.count as f64
+            )
         } else {
             String::new()
         },

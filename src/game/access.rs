@@ -50,14 +50,14 @@ pub fn own_company(
     actor: &Actor,
     company_id: i32,
 ) -> GameResult<(Company, Player)> {
-    companies::table
+    crate::on_backend!(conn, c => companies::table
         .inner_join(players::table)
         .filter(companies::id.eq(company_id))
         .filter(players::user_id.eq(actor.user_id))
         .select((Company::as_select(), Player::as_select()))
-        .first(conn)
-        .optional()?
-        .ok_or_else(|| GameError::not_found("company of yours"))
+        .first(c)
+        .optional())?
+    .ok_or_else(|| GameError::not_found("company of yours"))
 }
 
 /// A company the actor commands, with its player and world rows in one query: what every

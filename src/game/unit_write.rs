@@ -93,21 +93,39 @@ impl Write<'_> {
         out.push_bind_param::<Integer, _>(&b.id)?;
         out.push_sql(" AND ap >= ");
         out.push_bind_param::<Integer, _>(&self.spent)?;
-        for (column, value) in [
-            ("x", &b.pos.x),
-            ("y", &b.pos.y),
-            ("men", &b.men),
-            ("wounded", &b.wounded),
-            ("morale", &b.morale),
-        ] {
-            out.push_sql(" AND ");
-            out.push_sql(column);
-            out.push_sql(" = ");
-            out.push_bind_param::<Integer, _>(value)?;
-        }
+        columns(
+            out,
+            " AND ",
+            [
+                ("x", &b.pos.x),
+                ("y", &b.pos.y),
+                ("men", &b.men),
+                ("wounded", &b.wounded),
+                ("morale", &b.morale),
+            ],
+        )?;
         out.push_sql(" AND rng_pos = ");
         out.push_bind_param::<BigInt, _>(&self.stream.read)
     }
+}
+
+/// `column = ?` for each pair, each after `sep`.
+fn columns<'b, DB, const N: usize>(
+    out: &mut AstPass<'_, 'b, DB>,
+    sep: &str,
+    pairs: [(&str, &'b i32); N],
+) -> QueryResult<()>
+where
+    DB: Backend,
+    i32: ToSql<Integer, DB>,
+{
+    for (column, value) in pairs {
+        out.push_sql(sep);
+        out.push_sql(column);
+        out.push_sql(" = ");
+        out.push_bind_param::<Integer, _>(value)?;
+    }
+    Ok(())
 }
 
 impl<DB> QueryFragment<DB> for Write<'_>
@@ -120,20 +138,19 @@ where
         let a = self.after;
         out.push_sql("UPDATE companies SET ap = ap - ");
         out.push_bind_param::<Integer, _>(&self.spent)?;
-        for (column, value) in [
-            ("x", &a.pos.x),
-            ("y", &a.pos.y),
-            ("men", &a.men),
-            ("wounded", &a.wounded),
-            ("morale", &a.morale),
-            ("xp", &a.xp),
-            ("volley_recency", &a.volley_recency),
-        ] {
-            out.push_sql(", ");
-            out.push_sql(column);
-            out.push_sql(" = ");
-            out.push_bind_param::<Integer, _>(value)?;
-        }
+        columns(
+            &mut out,
+            ", ",
+            [
+                ("x", &a.pos.x),
+                ("y", &a.pos.y),
+                ("men", &a.men),
+                ("wounded", &a.wounded),
+                ("morale", &a.morale),
+                ("xp", &a.xp),
+                ("volley_recency", &a.volley_recency),
+            ],
+        )?;
         out.push_sql(", rng_pos = ");
         out.push_bind_param::<BigInt, _>(&self.stream.next)?;
         self.guard(&mut out)

@@ -9,8 +9,12 @@ use crate::game::GameError;
 use crate::i18n::Lang;
 use actix_web::body::{BodySize, EitherBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
-use actix_web::http::header::{HeaderValue, ACCEPT_LANGUAGE, CONTENT_ENCODING, CONTENT_LENGTH};
+use actix_web::http::header::{
+    AcceptEncoding, Encoding, HeaderValue, ACCEPT_LANGUAGE, CONTENT_ENCODING, CONTENT_LENGTH, VARY,
+};
 use actix_web::middleware::Next;
+use actix_web::web::Bytes;
+use actix_web::HttpMessage;
 use actix_web::{web, Error, HttpRequest, HttpResponse};
 use serde_json::json;
 use tracing::Span;
@@ -97,20 +101,50 @@ fn browser_lang(req: &HttpRequest) -> Lang {
 /// bytes it saves.
 const COMPRESS_FROM: u64 = 1024;
 
-/// Marks small answers so that the compression middleware (outside this one) leaves them
-/// alone; `unmark_small` (outside that) takes the mark off again.
-pub async fn mark_small(
+/// Bodies up to this size are compressed on the thread that answers ([`super::gzip`]); larger
+/// ones are left to the compression middleware, which works on them off the server's threads.
+const COMPRESS_IN_PLACE_UP_TO: u64 = 512 * 1024;
+
+/// Gzips answers whose body is whole and between [`COMPRESS_FROM`] and
+/// [`COMPRESS_IN_PLACE_UP_TO`] when the client accepts it, and marks small answers so that the
+/// compression middleware (outside this one) leaves them alone; `unmark_small` (outside that)
+/// takes the mark off again.
+pub async fn compress_sized(
     req: ServiceRequest,
     next: Next<impl MessageBody>,
-) -> Result<ServiceResponse<impl MessageBody>, Error> {
-    let mut res = next.call(req).await?;
-    if matches!(res.response().body().size(), BodySize::Sized(n) if n < COMPRESS_FROM)
-        && !res.headers().contains_key(CONTENT_ENCODING)
-    {
-        res.headers_mut()
-            .insert(CONTENT_ENCODING, HeaderValue::from_static("identity"));
-    }
-    Ok(res)
+) -> Result<ServiceResponse<EitherBody<impl MessageBody, Bytes>>, Error> {
+    let wants_gzip = req
+        .get_header::<AcceptEncoding>()
+        .and_then(|a| a.negotiate([Encoding::gzip(), Encoding::identity()].iter()))
+        == Some(Encoding::gzip());
+    let res = next.call(req).await?;
+    let size = match res.response().body().size() {
+        BodySize::Sized(n) if !res.headers().contains_key(CONTENT_ENCODING) => Some(n),
+        _ => None,
+    };
+    Ok(res.map_body(|head, body| match size {
+        Some(n) if n < COMPRESS_FROM => {
+            head.headers
+                .insert(CONTENT_ENCODING, HeaderValue::from_static("identity"));
+            EitherBody::left(body)
+        }
+        Some(n) if n <= COMPRESS_IN_PLACE_UP_TO => {
+            head.headers
+                .append(VARY, HeaderValue::from_static("accept-encoding"));
+            if !wants_gzip {
+                return EitherBody::left(body);
+            }
+            match body.try_into_bytes() {
+                Ok(bytes) => {
+                    head.headers
+                        .insert(CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+                    EitherBody::right(Bytes::from(super::gzip::gzip(&bytes)))
+                }
+                Err(body) => EitherBody::left(body),
+            }
+        }
+        _ => EitherBody::left(body),
+    }))
 }
 
 pub async fn unmark_small(

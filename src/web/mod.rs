@@ -5,6 +5,7 @@ pub mod api;
 pub mod assets;
 pub mod auth;
 pub mod error;
+pub mod gzip;
 pub mod middleware;
 pub mod pages;
 pub mod refusals;
@@ -148,7 +149,7 @@ impl Application {
             App::new()
                 .wrap(from_fn(middleware::errors_in_lang))
                 .wrap(security_headers(https))
-                .wrap(from_fn(middleware::mark_small))
+                .wrap(from_fn(middleware::compress_sized))
                 .wrap(Compress::default())
                 .wrap(from_fn(middleware::unmark_small))
                 .wrap(tracing_actix_web::TracingLogger::<middleware::RequestLine>::new())

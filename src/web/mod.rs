@@ -156,8 +156,9 @@ impl Application {
                 .app_data(data.clone())
                 .configure(routes::configure)
         })
-        // A compressed page goes out in several writes; with Nagle's algorithm the last one
-        // waited for the client's delayed acknowledgement, 40 ms on Linux, on every page.
+        // An answer may go out in several writes (its head and body, a streamed body); with
+        // Nagle's algorithm the last one waited for the client's delayed acknowledgement, 40 ms
+        // on Linux (it did on every page).
         .tcp_nodelay(true)
         .shutdown_timeout(10)
         .listen(listener)?;

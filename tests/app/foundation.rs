@@ -383,41 +383,6 @@ fn lost_database_connections_are_replaced() {
     assert!(quiet.iter().all(|s| *s == 200), "{quiet:?}");
 }
 
-/// One raw HTTP/1.1 exchange, so that the body is seen as it travels: status, headers (names
-/// in lower case) and the body's bytes.
-fn raw_get(
-    app: &TestApp,
-    path: &str,
-    accept_encoding: &str,
-) -> (u16, Vec<(String, String)>, Vec<u8>) {
-    use std::io::{Read, Write};
-    let addr = app.base.trim_start_matches("http://");
-    let mut s = std::net::TcpStream::connect(addr).unwrap();
-    write!(
-        s,
-        "GET {path} HTTP/1.1\r\nHost: test\r\nAccept-Encoding: {accept_encoding}\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut all = Vec::new();
-    s.read_to_end(&mut all).unwrap();
-    let end = all.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
-    let head = String::from_utf8_lossy(&all[..end]).to_string();
-    let mut lines = head.lines();
-    let status = lines.next().unwrap()[9..12].parse().unwrap();
-    let headers = lines
-        .filter_map(|l| l.split_once(':'))
-        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
-        .collect();
-    (status, headers, all[end + 4..].to_vec())
-}
-
-fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
-    headers
-        .iter()
-        .find(|(k, _)| k == name)
-        .map(|(_, v)| v.as_str())
-}
-
 /// Pages and files are sent gzipped to a client that accepts it, with their length known and
 /// `Vary: Accept-Encoding`; not to one that refuses it; small answers never.
 #[test]
@@ -432,12 +397,14 @@ fn answers_are_gzipped_for_clients_that_accept_it() {
         out
     };
     let browser = "gzip, deflate, br, zstd";
-    let (status, h, page) = raw_get(&app, "/worlds/1", browser);
-    assert_eq!(status, 200);
-    assert_eq!(header(&h, "content-encoding"), Some("gzip"));
-    assert_eq!(header(&h, "vary"), Some("accept-encoding"));
+    let mut c = app.client();
+    let mut get = |path: &str, accept: &str| c.get_bytes(path, &[("Accept-Encoding", accept)]);
+    let (r, page) = get("/worlds/1", browser);
+    assert_eq!(r.status, 200);
+    assert_eq!(r.header("content-encoding"), Some("gzip"));
+    assert_eq!(r.header("vary"), Some("accept-encoding"));
     assert_eq!(
-        header(&h, "content-length"),
+        r.header("content-length"),
         Some(page.len().to_string().as_str())
     );
     let html = String::from_utf8(gunzip(&page)).unwrap();
@@ -449,19 +416,19 @@ fn answers_are_gzipped_for_clients_that_accept_it() {
         html.len()
     );
 
-    let (_, h, css) = raw_get(&app, "/static/style.css", browser);
-    assert_eq!(header(&h, "content-encoding"), Some("gzip"));
-    let (_, h, plain) = raw_get(&app, "/static/style.css", "identity");
-    assert_eq!(header(&h, "content-encoding"), None);
+    let (r, css) = get("/static/style.css", browser);
+    assert_eq!(r.header("content-encoding"), Some("gzip"));
+    let (r, plain) = get("/static/style.css", "identity");
+    assert_eq!(r.header("content-encoding"), None);
     assert_eq!(gunzip(&css), plain);
 
-    let (_, h, body) = raw_get(&app, "/worlds/1", "gzip;q=0, identity");
-    assert_eq!(header(&h, "content-encoding"), None);
+    let (r, body) = get("/worlds/1", "gzip;q=0, identity");
+    assert_eq!(r.header("content-encoding"), None);
     assert!(String::from_utf8(body)
         .unwrap()
         .contains("<svg class=\"map\""));
 
-    let (_, h, body) = raw_get(&app, "/healthz", browser);
-    assert_eq!(header(&h, "content-encoding"), None);
+    let (r, body) = get("/healthz", browser);
+    assert_eq!(r.header("content-encoding"), None);
     assert!(body.len() < 1024);
 }

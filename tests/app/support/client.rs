@@ -103,6 +103,16 @@ impl Client {
     }
 
     fn finish(&mut self, r: Result<ureq::http::Response<ureq::Body>, ureq::Error>) -> Resp {
+        let (mut resp, bytes) = self.finish_bytes(r);
+        resp.body = String::from_utf8(bytes).unwrap_or_default();
+        resp
+    }
+
+    /// The answer with its body as the bytes sent (`Resp::body` left empty).
+    fn finish_bytes(
+        &mut self,
+        r: Result<ureq::http::Response<ureq::Body>, ureq::Error>,
+    ) -> (Resp, Vec<u8>) {
         let mut r = r.unwrap_or_else(|e| panic!("request failed: {e}"));
         let headers = r
             .headers()
@@ -110,14 +120,14 @@ impl Client {
             .map(|(k, v)| (k.to_string(), v.to_str().unwrap_or("").to_string()))
             .collect();
         let status = r.status().as_u16();
-        let body = r.body_mut().read_to_string().unwrap_or_default();
+        let bytes = r.body_mut().read_to_vec().unwrap_or_default();
         let resp = Resp {
             status,
             headers,
-            body,
+            body: String::new(),
         };
         self.keep_cookies(&resp);
-        resp
+        (resp, bytes)
     }
 
     fn url(&self, path: &str) -> String {
@@ -130,6 +140,21 @@ impl Client {
 
     /// A GET with extra headers (a browser's `Accept-Language`, `Referer`).
     pub fn get_with(&mut self, path: &str, headers: &[(&str, &str)]) -> Resp {
+        let r = self.get_request(path, headers).call();
+        self.finish(r)
+    }
+
+    /// A GET whose body is kept as the bytes sent (a compressed answer, before decoding).
+    pub fn get_bytes(&mut self, path: &str, headers: &[(&str, &str)]) -> (Resp, Vec<u8>) {
+        let r = self.get_request(path, headers).call();
+        self.finish_bytes(r)
+    }
+
+    fn get_request(
+        &self,
+        path: &str,
+        headers: &[(&str, &str)],
+    ) -> ureq::RequestBuilder<ureq::typestate::WithoutBody> {
         let mut req = self.agent.get(&self.url(path));
         for (k, v) in headers {
             req = req.header(*k, *v);
@@ -140,11 +165,9 @@ impl Client {
         if let Some(t) = &self.bearer {
             req = req.header("Authorization", &format!("Bearer {t}"));
         }
-        let r = req.call();
-        self.finish(r)
+        req
     }
 
-    /// A form POST (`application/x-www-form-urlencoded`).
     pub fn post_form(&mut self, path: &str, fields: &[(&str, &str)]) -> Resp {
         let body: String = fields
             .iter()

@@ -387,15 +387,8 @@ fn lost_database_connections_are_replaced() {
 /// `Vary: Accept-Encoding`; not to one that refuses it; small answers never.
 #[test]
 fn answers_are_gzipped_for_clients_that_accept_it() {
-    use std::io::Read;
+    use crate::support::client::gunzip;
     let app = TestApp::spawn(Backend::Sqlite);
-    let gunzip = |z: &[u8]| {
-        let mut out = Vec::new();
-        flate2::read::GzDecoder::new(z)
-            .read_to_end(&mut out)
-            .unwrap();
-        out
-    };
     let browser = "gzip, deflate, br, zstd";
     let mut c = app.client();
     let mut get = |path: &str, accept: &str| c.get_bytes(path, &[("Accept-Encoding", accept)]);

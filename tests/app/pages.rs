@@ -538,3 +538,49 @@ both!(errors_and_the_game_master_s_pages_speak_french_too, |b| {
     );
     assert!(users.body.contains(">non banni</option>"));
 });
+
+/// A phone's world page, with its style sheet and script, weighs under 60 KB as sent: the view
+/// it opens on (the nearest zoom) and the widest one.
+fn phone_page_weight(b: Backend) {
+    use crate::support::client::gunzip;
+    let app = crate::support::TestApp::spawn(b);
+    let mut c = player(&app, "voltigeur");
+    join_and_raise(&mut c, 1, "France", "infantry", "1er Voltigeurs");
+    c.cookies
+        .insert(grognard::web::pages::world::NARROW.into(), "1".into());
+    let gzip = [("Accept-Encoding", "gzip, deflate, br")];
+    for (view, cell_px) in [("/worlds/1", 40), ("/worlds/1?zoom=1", 14)] {
+        let (r, page) = c.get_bytes(view, &gzip);
+        assert_eq!(r.status, 200);
+        assert_eq!(r.header("content-encoding"), Some("gzip"));
+        let html = String::from_utf8(gunzip(&page)).unwrap();
+        assert!(html.contains(&format!("data-cell=\"{cell_px}\"")), "{view}");
+        assert!(
+            html.contains("data-company="),
+            "{view}: the company is drawn"
+        );
+        // Everything the page loads from the server.
+        let assets: Vec<&str> = html
+            .split(['"', '\''])
+            .filter(|s| s.starts_with("/static/"))
+            .collect();
+        assert!(assets.iter().any(|a| a.ends_with(".css")), "{assets:?}");
+        assert!(assets.iter().any(|a| a.ends_with(".js")), "{assets:?}");
+        let mut total = page.len();
+        for asset in &assets {
+            let (r, body) = c.get_bytes(asset, &gzip);
+            assert_eq!(r.status, 200, "{asset}");
+            total += body.len();
+        }
+        assert!(
+            total < 60 * 1024,
+            "{view}: {total} bytes ({} of them the page, {} raw)",
+            page.len(),
+            html.len()
+        );
+    }
+}
+
+both!(a_phone_s_world_page_weighs_under_60_kb_compressed, |b| {
+    phone_page_weight(b);
+});

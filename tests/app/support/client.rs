@@ -270,6 +270,16 @@ impl Client {
     }
 }
 
+/// The bytes of a gzipped answer, decoded.
+pub fn gunzip(z: &[u8]) -> Vec<u8> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    flate2::read::GzDecoder::new(z)
+        .read_to_end(&mut out)
+        .unwrap();
+    out
+}
+
 pub fn encode(s: &str) -> String {
     let mut out = String::new();
     for b in s.bytes() {

@@ -2,6 +2,7 @@
 //! embedded migrations and the write-transaction helper.
 
 pub mod direct;
+pub mod group;
 pub mod models;
 pub mod schema;
 
@@ -303,16 +304,22 @@ where
             None
         }
     };
-    match f(conn) {
-        Ok(v) => {
-            <DbConnection as Connection>::TransactionManager::commit_transaction(conn)?;
+    type Tm = <DbConnection as Connection>::TransactionManager;
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(conn))) {
+        Ok(Ok(v)) => {
+            Tm::commit_transaction(conn)?;
             Ok(v)
         }
-        Err(e) => {
+        Ok(Err(e)) => {
             // The closure's error is the one worth reporting; a failed rollback leaves the
             // connection marked broken and the pool discards it.
-            let _ = <DbConnection as Connection>::TransactionManager::rollback_transaction(conn);
+            let _ = Tm::rollback_transaction(conn);
             Err(e)
+        }
+        // A panic undoes what it wrote too, and leaves the connection fit for the next write.
+        Err(p) => {
+            let _ = Tm::rollback_transaction(conn);
+            std::panic::resume_unwind(p)
         }
     }
 }

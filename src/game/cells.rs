@@ -9,7 +9,7 @@ use super::error::GameResult;
 use super::worlds;
 use crate::db::models::{CellRow, World};
 use crate::db::schema::worlds as worlds_t;
-use crate::db::DbConnection;
+use crate::db::{self, DbConnection};
 use crate::rules::state::{Area, Cell};
 use crate::rules::Pos;
 use diesel::prelude::*;
@@ -77,6 +77,9 @@ impl WorldCells {
 struct Entry {
     world: i32,
     version: i64,
+    /// Batches of orders lost when this was kept: it may have been read inside one of them
+    /// after an order changed the cells, so a lost batch since makes it untrustworthy.
+    lost_batches: u64,
     cells: Arc<WorldCells>,
 }
 
@@ -89,7 +92,11 @@ fn cached(w: &World) -> Option<Arc<WorldCells>> {
     let cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
     cache
         .iter()
-        .find(|e| e.world == w.id && e.version == w.cells_version)
+        .find(|e| {
+            e.world == w.id
+                && e.version == w.cells_version
+                && e.lost_batches == db::group::lost_batches()
+        })
         .map(|e| e.cells.clone())
 }
 
@@ -102,6 +109,7 @@ pub fn of(conn: &mut DbConnection, w: &World) -> GameResult<Arc<WorldCells>> {
     if let Some(c) = cached(w) {
         return Ok(c);
     }
+    let lost_batches = db::group::lost_batches();
     let rows = worlds::all_cells(conn, w.id)?;
     let cells = Arc::new(WorldCells::from_rows(w, &rows));
     // Keep the copy only if no change slipped in between the world row and the cells.
@@ -120,6 +128,7 @@ pub fn of(conn: &mut DbConnection, w: &World) -> GameResult<Arc<WorldCells>> {
         cache.push(Entry {
             world: w.id,
             version: w.cells_version,
+            lost_batches,
             cells: cells.clone(),
         });
     }

@@ -9,6 +9,7 @@ use super::events;
 use super::load::{self, unit_of, Placed};
 use super::play::{self, CompanyView};
 use super::unit_write::{changed_meanwhile, write_unit, Stream};
+use crate::config::Config;
 use crate::db::models::{Company, NewEvent, Player, World};
 use crate::db::schema::{cells, companies, nations, players, towns};
 use crate::db::{self, DbConnection};
@@ -21,6 +22,7 @@ use crate::said::Said;
 use diesel::prelude::*;
 use serde::Serialize;
 use serde_json::{json, Value};
+use std::sync::Arc;
 
 /// What a company is told to do.
 #[derive(Clone, Debug)]
@@ -47,7 +49,7 @@ pub struct Outcome {
 
 pub fn execute(
     conn: &mut DbConnection,
-    rs: &Ruleset,
+    config: &Arc<Config>,
     actor: &Actor,
     company_id: i32,
     order: Order,
@@ -55,10 +57,15 @@ pub fn execute(
     // The search for a path (bounded by the window it reads) runs before the write lock is
     // taken; the move itself checks the path again under the lock, as any path sent.
     let order = match order {
-        Order::MoveTo(to) => Order::MovePath(preview_move(conn, rs, actor, company_id, to)?.0),
+        Order::MoveTo(to) => {
+            Order::MovePath(preview_move(conn, &config.rules, actor, company_id, to)?.0)
+        }
         other => other,
     };
-    db::write(conn, |conn| {
+    // Written with the other orders of the moment, possibly on another thread's connection.
+    let (config, actor) = (config.clone(), actor.clone());
+    db::group::write(conn, move |conn| {
+        let (rs, actor) = (&config.rules, &actor);
         let (company, player, w) = access::own_company_and_world(conn, actor, company_id)?;
         if w.paused {
             return Err(GameError::Paused);

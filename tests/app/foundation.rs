@@ -257,6 +257,18 @@ both!(metrics_are_prometheus_text_for_the_operator_only, |b| {
     assert_eq!(r.status, 200);
     assert!(r.header("content-type").unwrap().starts_with("text/plain"));
     assert!(r.body.contains("grognard_worlds 1\n"), "{}", r.body);
+    // Counters since start (shared by the tests of this process): present, and numbers.
+    for counter in [
+        "grognard_write_batches_total ",
+        "grognard_batched_orders_total ",
+    ] {
+        let line = r.body.lines().find(|l| l.starts_with(counter));
+        assert!(
+            line.is_some_and(|l| l[counter.len()..].parse::<u64>().is_ok()),
+            "{counter}: {}",
+            r.body
+        );
+    }
     assert!(
         r.body
             .contains("grognard_ticks_total{world=\"1\",kind=\"turn\"} 1\n"),
@@ -425,3 +437,88 @@ fn answers_are_gzipped_for_clients_that_accept_it() {
     assert_eq!(r.header("content-encoding"), None);
     assert!(body.len() < 1024);
 }
+
+// Orders given at once share SQLite's write transactions and still keep apart: one that fails
+// undoes only what it wrote, one that panics fails alone in its own thread, every other is
+// kept, and each caller gets its own answer.
+both!(writes_given_together_keep_apart, |b| {
+    use diesel::connection::SimpleConnection;
+    use diesel::RunQueryDsl;
+    use std::sync::{Arc, Barrier};
+    let db = TestDb::new(b);
+    let pool = grognard::db::open_pool(&db.url, 8, 5000).unwrap();
+    pool.get()
+        .unwrap()
+        .batch_execute("CREATE TABLE scratch (n INTEGER NOT NULL)")
+        .unwrap();
+    let start = Arc::new(Barrier::new(8));
+    let threads: Vec<_> = (0..8)
+        .map(|t| {
+            let (pool, start) = (pool.clone(), start.clone());
+            std::thread::spawn(move || {
+                let mut conn = pool.get().unwrap();
+                start.wait();
+                let mut kept = Vec::new();
+                let mut elsewhere = 0;
+                for i in 0..10 {
+                    let n = t * 100 + i;
+                    let caller = std::thread::current().id();
+                    let write = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        grognard::db::group::write(&mut conn, move |c| {
+                            diesel::sql_query(format!("INSERT INTO scratch (n) VALUES ({n})"))
+                                .execute(c)?;
+                            // An order's own work, long enough for others to queue meanwhile.
+                            std::thread::sleep(std::time::Duration::from_millis(1));
+                            if i % 4 == 3 {
+                                return Err(diesel::result::Error::RollbackTransaction);
+                            }
+                            if t == 7 && i == 5 {
+                                panic!("an order that panics");
+                            }
+                            Ok(std::thread::current().id())
+                        })
+                    }));
+                    match write {
+                        Ok(Ok(ran_on)) => {
+                            kept.push(n);
+                            elsewhere += usize::from(ran_on != caller);
+                        }
+                        Ok(Err(e)) => assert!(i % 4 == 3, "{n}: {e}"),
+                        Err(_) => assert!(t == 7 && i == 5, "{n} panicked"),
+                    }
+                }
+                (kept, elsewhere)
+            })
+        })
+        .collect();
+    let mut kept = Vec::new();
+    let mut elsewhere = 0;
+    for t in threads {
+        let (k, e) = t.join().unwrap();
+        kept.extend(k);
+        elsewhere += e;
+    }
+    kept.sort();
+    // 10 writes in each of 8 threads, less the 2 failures per thread and the one panic.
+    assert_eq!(kept.len(), 8 * 8 - 1);
+    #[derive(diesel::QueryableByName)]
+    struct Row {
+        #[diesel(sql_type = diesel::sql_types::Integer)]
+        n: i32,
+    }
+    let mut conn = pool.get().unwrap();
+    let mut rows: Vec<i32> = diesel::sql_query("SELECT n FROM scratch ORDER BY n")
+        .load::<Row>(&mut **conn)
+        .unwrap()
+        .into_iter()
+        .map(|r| r.n)
+        .collect();
+    rows.sort();
+    assert_eq!(rows, kept);
+    match b {
+        // Some orders were written by another caller's thread, in its transaction.
+        Backend::Sqlite => assert!(elsewhere > 0),
+        // PostgreSQL writes concurrently: each order in its own transaction.
+        Backend::Postgres => assert_eq!(elsewhere, 0),
+    }
+});

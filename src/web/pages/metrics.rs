@@ -30,6 +30,13 @@ fn gather(conn: &mut crate::db::DbConnection) -> GameResult<String> {
     out += &count(users_n, "grognard_users", "Registered accounts.");
     out += &count(players_n, "grognard_players", "Players who joined a world.");
     out += &count(companies_n, "grognard_companies", "Companies on the maps.");
+    let (batches, batched) = crate::db::group::written();
+    out += &format!(
+        "# HELP grognard_write_batches_total Transactions that wrote players' orders together (SQLite).\n# TYPE grognard_write_batches_total counter\ngrognard_write_batches_total {batches}\n"
+    );
+    out += &format!(
+        "# HELP grognard_batched_orders_total Orders written in those transactions.\n# TYPE grognard_batched_orders_total counter\ngrognard_batched_orders_total {batched}\n"
+    );
     out += "# HELP grognard_ticks_total Ticks applied, by world and kind.\n# TYPE grognard_ticks_total counter\n";
     let per: Vec<(i32, String, i64, Option<i64>)> = ticks::table
         .group_by((ticks::world_id, ticks::kind))

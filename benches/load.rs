@@ -482,10 +482,23 @@ fn row(name: &str, m: &Measure, reference: &str, ratio: f64) {
     );
 }
 
+/// The orders per transaction since `before` (SQLite's group commit), if any were grouped.
+fn per_commit(before: (u64, u64)) -> String {
+    let (batches, orders) = grognard::db::group::written();
+    let (batches, orders) = (batches - before.0, orders - before.1);
+    if batches == 0 {
+        return String::new();
+    }
+    format!(", {:.1} orders per commit", orders as f64 / batches as f64)
+}
+
 fn run(backend: Backend) -> Vec<f64> {
     let db = TestDb::new(backend);
     let mut s = Settings::load(&config_dir(), None, Some(&db.url)).expect("settings");
     s.scheduler.enabled = false;
+    if let Ok(n) = std::env::var("GROGNARD_BENCH_POOL") {
+        s.database.pool_size = n.parse().expect("pool size");
+    }
     let config = Arc::new(Config::with_settings(&config_dir(), s).expect("config"));
     let pool = grognard::commands::open(&config).expect("pool");
     let w = {
@@ -598,9 +611,13 @@ fn run(backend: Backend) -> Vec<f64> {
         }
     };
     home(&pool);
+    let before = grognard::db::group::written();
     let mv = load(&addr, dur, moves);
     row(
-        "`POST /api/v1/companies/{c}/move` one step",
+        &format!(
+            "`POST /api/v1/companies/{{c}}/move` one step{}",
+            per_commit(before)
+        ),
         &mv,
         "raw write tx",
         mv.rate() / raw.rate(),
@@ -639,13 +656,15 @@ fn run(backend: Backend) -> Vec<f64> {
             (n, busy)
         });
         home(&pool);
+        let before = grognard::db::group::written();
         let mv2 = load(&addr, dur, moves);
         ticking.store(false, Ordering::Relaxed);
         let (n, took) = ticker.join().expect("ticker");
         row(
             &format!(
-                "move one step while a turn ticks over 100,000 companies every 0.7 s ({n} turns, {:.0} ms each)",
-                took.as_secs_f64() * 1e3 / n.max(1) as f64
+                "move one step while a turn ticks over 100,000 companies every 0.7 s ({n} turns, {:.0} ms each){}",
+                took.as_secs_f64() * 1e3 / n.max(1) as f64,
+                per_commit(before)
             ),
             &mv2,
             "raw write tx",

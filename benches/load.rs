@@ -23,6 +23,7 @@ use db::{Backend, TestDb};
 use diesel::connection::SimpleConnection;
 use diesel::RunQueryDsl;
 use grognard::config::{Config, Settings};
+use grognard::db::group::Group;
 use grognard::db::{DbConnection, Pool};
 use grognard::game::access::Actor;
 use grognard::game::accounts::{self, Role};
@@ -483,8 +484,8 @@ fn row(name: &str, m: &Measure, reference: &str, ratio: f64) {
 }
 
 /// The orders per transaction since `before` (SQLite's group commit), if any were grouped.
-fn per_commit(before: (u64, u64)) -> String {
-    let (batches, orders) = grognard::db::group::written();
+fn per_commit(writes: &Group, before: (u64, u64)) -> String {
+    let (batches, orders) = writes.written();
     let (batches, orders) = (batches - before.0, orders - before.1);
     if batches == 0 {
         return String::new();
@@ -508,6 +509,7 @@ fn run(backend: Backend) -> Vec<f64> {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
     let addr = listener.local_addr().expect("addr").to_string();
     let state = AppState::new(pool.clone(), config.clone()).expect("templates");
+    let writes = state.writes.clone();
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         actix_web::rt::System::new().block_on(async move {
@@ -611,12 +613,12 @@ fn run(backend: Backend) -> Vec<f64> {
         }
     };
     home(&pool);
-    let before = grognard::db::group::written();
+    let before = writes.written();
     let mv = load(&addr, dur, moves);
     row(
         &format!(
             "`POST /api/v1/companies/{{c}}/move` one step{}",
-            per_commit(before)
+            per_commit(&writes, before)
         ),
         &mv,
         "raw write tx",
@@ -656,7 +658,7 @@ fn run(backend: Backend) -> Vec<f64> {
             (n, busy)
         });
         home(&pool);
-        let before = grognard::db::group::written();
+        let before = writes.written();
         let mv2 = load(&addr, dur, moves);
         ticking.store(false, Ordering::Relaxed);
         let (n, took) = ticker.join().expect("ticker");
@@ -664,7 +666,7 @@ fn run(backend: Backend) -> Vec<f64> {
             &format!(
                 "move one step while a turn ticks over 100,000 companies every 0.7 s ({n} turns, {:.0} ms each){}",
                 took.as_secs_f64() * 1e3 / n.max(1) as f64,
-                per_commit(before)
+                per_commit(&writes, before)
             ),
             &mv2,
             "raw write tx",

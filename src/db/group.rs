@@ -5,7 +5,8 @@
 //! connection in one transaction, each order in its own savepoint (a refused order undoes
 //! only itself), commits once, hands the lead to the first order that queued meanwhile and
 //! tells every order of its batch how it ended. An order is answered only after the commit
-//! that holds it: nothing is reported done that could still be lost.
+//! that holds it: nothing is reported done that could still be lost. One [`Group`] per
+//! database: its leader writes every order of the queue on its own connection.
 
 use super::{DbConnection, SQLITE_WRITER};
 use diesel::connection::{AnsiTransactionManager, TransactionManager};
@@ -105,120 +106,125 @@ fn failed<E: From<DieselError>>(why: &str) -> E {
     DieselError::DatabaseError(DatabaseErrorKind::Unknown, Box::new(why.to_string())).into()
 }
 
+#[derive(Default)]
 struct Queue {
     jobs: VecDeque<Box<dyn Job>>,
     /// A thread is writing a batch, or has been told to.
     leading: bool,
 }
 
-static QUEUE: Mutex<Queue> = Mutex::new(Queue {
-    jobs: VecDeque::new(),
-    leading: false,
-});
+/// The orders waiting for one database's writer.
+#[derive(Default)]
+pub struct Group {
+    queue: Mutex<Queue>,
+    /// Batches written, and the orders in them (their ratio is the mean batch).
+    batches: AtomicU64,
+    batched: AtomicU64,
+}
 
-/// Batches that were not committed. Whatever was read inside one (a world's cells after an
-/// earlier order of the batch changed them) may never have existed: caches keyed on what a
-/// transaction read compare this before trusting what they kept.
+/// Batches that were not committed, in any group. Whatever was read inside one (a world's
+/// cells after an earlier order of the batch changed them) may never have existed: caches
+/// keyed on what a transaction read compare this before trusting what they kept.
 static LOST_BATCHES: AtomicU64 = AtomicU64::new(0);
-/// Batches written, and the orders in them (since start: their ratio is the mean batch).
-static BATCHES: AtomicU64 = AtomicU64::new(0);
-static BATCHED: AtomicU64 = AtomicU64::new(0);
 
 pub fn lost_batches() -> u64 {
     LOST_BATCHES.load(Ordering::Acquire)
 }
 
-/// Batches written since start, and the orders they held.
-pub fn written() -> (u64, u64) {
-    (
-        BATCHES.load(Ordering::Relaxed),
-        BATCHED.load(Ordering::Relaxed),
-    )
-}
-
-fn queue() -> std::sync::MutexGuard<'static, Queue> {
-    QUEUE.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// Runs `f` in a write transaction shared with the orders queued beside it (SQLite, outside
-/// any transaction), or alone as `db::write` does. `f` must use only the connection it is
-/// given, which may be another thread's.
-pub fn write<T, E, F>(conn: &mut DbConnection, f: F) -> Result<T, E>
-where
-    T: Send + 'static,
-    E: Send + 'static + From<DieselError>,
-    F: FnOnce(&mut DbConnection) -> Result<T, E> + Send + 'static,
-{
-    let depth = Tm::transaction_manager_status_mut(conn)
-        .transaction_depth()
-        .map_err(E::from)?;
-    if !conn.is_sqlite() || depth.is_some() {
-        return super::write(conn, f);
-    }
-    let (tx, rx) = channel();
-    let lead_now = {
-        let mut q = queue();
-        q.jobs.push_back(Box::new(Pending {
-            f: Some(f),
-            ran: Ran::Waiting,
-            tx,
-        }));
-        !std::mem::replace(&mut q.leading, true)
-    };
-    if lead_now {
-        lead(conn);
-    }
-    loop {
-        match rx.recv() {
-            Ok(Msg::Done(r)) => return r,
-            Ok(Msg::Panicked(p)) => panic::resume_unwind(p),
-            Ok(Msg::Lead) => lead(conn),
-            Err(_) => return Err(failed("the order's batch was lost")),
-        }
-    }
-}
-
-/// Writes one batch from the front of the queue (this thread's own order is in it), then
-/// passes the lead on.
-fn lead(conn: &mut DbConnection) {
-    let writer = SQLITE_WRITER
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    let mut batch: Vec<Box<dyn Job>> = {
-        let mut q = queue();
-        let n = q.jobs.len().min(BATCH);
-        q.jobs.drain(..n).collect()
-    };
-    let committed = match conn {
-        DbConnection::Sqlite(c) => {
-            AnsiTransactionManager::begin_transaction_sql(c, "BEGIN IMMEDIATE")
-                .map_err(|e| e.to_string())
-        }
-        DbConnection::Postgres(_) => Err("group commit is for SQLite".to_string()),
-    }
-    .and_then(|()| {
-        for job in batch.iter_mut() {
-            job.run(conn);
-        }
-        Tm::commit_transaction(conn).map_err(|e| {
-            let _ = Tm::rollback_transaction(conn);
-            e.to_string()
-        })
-    });
-    if committed.is_err() {
-        LOST_BATCHES.fetch_add(1, Ordering::AcqRel);
-    }
-    BATCHES.fetch_add(1, Ordering::Relaxed);
-    BATCHED.fetch_add(batch.len() as u64, Ordering::Relaxed);
-    drop(writer);
+impl Group {
+    /// Runs `f` in a write transaction shared with the orders queued beside it (SQLite,
+    /// outside any transaction), or alone as `db::write` does. `f` must use only the
+    /// connection it is given, which may be another thread's (of the same database).
+    pub fn write<T, E, F>(&self, conn: &mut DbConnection, f: F) -> Result<T, E>
+    where
+        T: Send + 'static,
+        E: Send + 'static + From<DieselError>,
+        F: FnOnce(&mut DbConnection) -> Result<T, E> + Send + 'static,
     {
-        let mut q = queue();
-        match q.jobs.front() {
-            Some(next) => next.lead(),
-            None => q.leading = false,
+        let depth = Tm::transaction_manager_status_mut(conn)
+            .transaction_depth()
+            .map_err(E::from)?;
+        if !conn.is_sqlite() || depth.is_some() {
+            return super::write(conn, f);
+        }
+        let (tx, rx) = channel();
+        let lead_now = {
+            let mut q = self.queue();
+            q.jobs.push_back(Box::new(Pending {
+                f: Some(f),
+                ran: Ran::Waiting,
+                tx,
+            }));
+            !std::mem::replace(&mut q.leading, true)
+        };
+        if lead_now {
+            self.lead(conn);
+        }
+        loop {
+            match rx.recv() {
+                Ok(Msg::Done(r)) => return r,
+                Ok(Msg::Panicked(p)) => panic::resume_unwind(p),
+                Ok(Msg::Lead) => self.lead(conn),
+                Err(_) => return Err(failed("the order's batch was lost")),
+            }
         }
     }
-    for job in batch {
-        job.finish(&committed);
+
+    /// Writes one batch from the front of the queue (this thread's own order is in it), then
+    /// passes the lead on.
+    fn lead(&self, conn: &mut DbConnection) {
+        let writer = SQLITE_WRITER
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut batch: Vec<Box<dyn Job>> = {
+            let mut q = self.queue();
+            let n = q.jobs.len().min(BATCH);
+            q.jobs.drain(..n).collect()
+        };
+        let committed = match conn {
+            DbConnection::Sqlite(c) => {
+                AnsiTransactionManager::begin_transaction_sql(c, "BEGIN IMMEDIATE")
+                    .map_err(|e| e.to_string())
+            }
+            DbConnection::Postgres(_) => Err("group commit is for SQLite".to_string()),
+        }
+        .and_then(|()| {
+            for job in batch.iter_mut() {
+                job.run(conn);
+            }
+            Tm::commit_transaction(conn).map_err(|e| {
+                let _ = Tm::rollback_transaction(conn);
+                e.to_string()
+            })
+        });
+        if committed.is_err() {
+            LOST_BATCHES.fetch_add(1, Ordering::AcqRel);
+        }
+        self.batches.fetch_add(1, Ordering::Relaxed);
+        self.batched
+            .fetch_add(batch.len() as u64, Ordering::Relaxed);
+        drop(writer);
+        {
+            let mut q = self.queue();
+            match q.jobs.front() {
+                Some(next) => next.lead(),
+                None => q.leading = false,
+            }
+        }
+        for job in batch {
+            job.finish(&committed);
+        }
+    }
+
+    /// Batches written since start, and the orders they held.
+    pub fn written(&self) -> (u64, u64) {
+        (
+            self.batches.load(Ordering::Relaxed),
+            self.batched.load(Ordering::Relaxed),
+        )
+    }
+
+    fn queue(&self) -> std::sync::MutexGuard<'_, Queue> {
+        self.queue.lock().unwrap_or_else(|e| e.into_inner())
     }
 }

@@ -10,6 +10,7 @@ use super::load::{self, unit_of, Placed};
 use super::play::{self, CompanyView};
 use super::unit_write::{changed_meanwhile, write_unit, Stream};
 use crate::config::Config;
+use crate::db::group::Group;
 use crate::db::models::{Company, NewEvent, Player, World};
 use crate::db::schema::{cells, companies, nations, players, towns};
 use crate::db::{self, DbConnection};
@@ -49,6 +50,7 @@ pub struct Outcome {
 
 pub fn execute(
     conn: &mut DbConnection,
+    writes: &Group,
     config: &Arc<Config>,
     actor: &Actor,
     company_id: i32,
@@ -64,7 +66,7 @@ pub fn execute(
     };
     // Written with the other orders of the moment, possibly on another thread's connection.
     let (config, actor) = (config.clone(), actor.clone());
-    db::group::write(conn, move |conn| {
+    writes.write(conn, move |conn| {
         let (rs, actor) = (&config.rules, &actor);
         let (company, player, w) = access::own_company_and_world(conn, actor, company_id)?;
         if w.paused {

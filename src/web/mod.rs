@@ -34,6 +34,8 @@ pub struct AppState {
     /// One permit per pooled connection: requests wait their turn here, first come first
     /// served, rather than as blocked threads all woken for each connection given back.
     db_slots: Arc<tokio::sync::Semaphore>,
+    /// Players' orders waiting for the database's writer (written in groups on SQLite).
+    pub writes: Arc<crate::db::group::Group>,
 }
 
 impl AppState {
@@ -56,6 +58,7 @@ impl AppState {
             tera,
             legends,
             db_slots: Arc::new(tokio::sync::Semaphore::new(slots)),
+            writes: Arc::default(),
         })
     }
 

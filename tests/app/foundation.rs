@@ -257,7 +257,7 @@ both!(metrics_are_prometheus_text_for_the_operator_only, |b| {
     assert_eq!(r.status, 200);
     assert!(r.header("content-type").unwrap().starts_with("text/plain"));
     assert!(r.body.contains("grognard_worlds 1\n"), "{}", r.body);
-    // Counters since start (shared by the tests of this process): present, and numbers.
+    // Counters since start: present, and numbers.
     for counter in [
         "grognard_write_batches_total ",
         "grognard_batched_orders_total ",
@@ -452,9 +452,10 @@ both!(writes_given_together_keep_apart, |b| {
         .batch_execute("CREATE TABLE scratch (n INTEGER NOT NULL)")
         .unwrap();
     let start = Arc::new(Barrier::new(8));
+    let writes = Arc::new(grognard::db::group::Group::default());
     let threads: Vec<_> = (0..8)
         .map(|t| {
-            let (pool, start) = (pool.clone(), start.clone());
+            let (pool, start, writes) = (pool.clone(), start.clone(), writes.clone());
             std::thread::spawn(move || {
                 let mut conn = pool.get().unwrap();
                 start.wait();
@@ -464,7 +465,7 @@ both!(writes_given_together_keep_apart, |b| {
                     let n = t * 100 + i;
                     let caller = std::thread::current().id();
                     let write = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        grognard::db::group::write(&mut conn, move |c| {
+                        writes.write(&mut conn, move |c| {
                             diesel::sql_query(format!("INSERT INTO scratch (n) VALUES ({n})"))
                                 .execute(c)?;
                             // An order's own work, long enough for others to queue meanwhile.

@@ -89,7 +89,7 @@ pub async fn act(
         .db(move |conn| {
             let actor = who.resolve(conn)?;
             let order = order_input::parse(&action, &body)?;
-            orders::execute(conn, &st.config, &actor, id, order)
+            orders::execute(conn, &st.writes, &st.config, &actor, id, order)
         })
         .await?;
     if is_move {

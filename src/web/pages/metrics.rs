@@ -8,7 +8,8 @@ use crate::web::AppState;
 use actix_web::{web, HttpRequest, HttpResponse};
 use diesel::prelude::*;
 
-fn gather(conn: &mut crate::db::DbConnection) -> GameResult<String> {
+/// `written`: the batches of orders this server wrote, and the orders in them.
+fn gather(conn: &mut crate::db::DbConnection, written: (u64, u64)) -> GameResult<String> {
     let count = |n: i64, name: &str, help: &str| {
         format!("# HELP {name} {help}\n# TYPE {name} gauge\n{name} {n}\n")
     };
@@ -30,7 +31,7 @@ fn gather(conn: &mut crate::db::DbConnection) -> GameResult<String> {
     out += &count(users_n, "grognard_users", "Registered accounts.");
     out += &count(players_n, "grognard_players", "Players who joined a world.");
     out += &count(companies_n, "grognard_companies", "Companies on the maps.");
-    let (batches, batched) = crate::db::group::written();
+    let (batches, batched) = written;
     out += &format!(
         "# HELP grognard_write_batches_total Transactions that wrote players' orders together (SQLite).\n# TYPE grognard_write_batches_total counter\ngrognard_write_batches_total {batches}\n"
     );
@@ -81,7 +82,8 @@ pub async fn metrics(
             .content_type("text/plain")
             .body("send the metrics token: Authorization: Bearer <token>\n"));
     }
-    Ok(match state.db(gather).await {
+    let written = state.writes.written();
+    Ok(match state.db(move |conn| gather(conn, written)).await {
         Ok(text) => HttpResponse::Ok()
             .content_type("text/plain; version=0.0.4")
             .body(text),

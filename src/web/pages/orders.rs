@@ -105,7 +105,7 @@ pub async fn act(
     };
     let st = state.clone();
     match state
-        .db(move |conn| orders::execute(conn, &st.config, &actor, id, order))
+        .db(move |conn| orders::execute(conn, &st.writes, &st.config, &actor, id, order))
         .await
     {
         Ok(out) => {

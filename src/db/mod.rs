@@ -134,6 +134,19 @@ pub fn is_lost(e: &diesel::result::Error) -> bool {
     )
 }
 
+/// Whether a query error means SQLite's write lock stayed taken past `busy_timeout` (another
+/// process writing: the CLI's tick, a second server): nothing was done, and the same request
+/// may be sent again a moment later.
+pub fn is_busy(e: &diesel::result::Error) -> bool {
+    match e {
+        diesel::result::Error::DatabaseError(_, info) => {
+            let m = info.message();
+            m.contains("database is locked") || m.contains("database is busy")
+        }
+        _ => false,
+    }
+}
+
 impl ManageConnection for Manager {
     type Connection = Pooled;
     type Error = r2d2::Error;

@@ -107,6 +107,10 @@ impl AppState {
                     conn.mark_lost();
                     Err(GameError::Busy { retry_after: 1 })
                 }
+                Err(GameError::Db(e)) if crate::db::is_busy(&e) => {
+                    tracing::warn!(error = %e, "database locked");
+                    Err(GameError::Busy { retry_after: 2 })
+                }
                 result => result,
             }
         })

@@ -523,3 +523,45 @@ both!(writes_given_together_keep_apart, |b| {
         Backend::Postgres => assert_eq!(elsewhere, 0),
     }
 });
+
+/// SQLite (PostgreSQL has no lock on the whole database): while another process holds the
+/// write lock past `busy_timeout`, pages still read, and an order answers 503 with
+/// `Retry-After`, not 500, and changes nothing; once the lock is gone the same order goes
+/// through.
+#[test]
+fn a_database_locked_by_another_writer_answers_busy() {
+    use diesel::connection::SimpleConnection;
+    use diesel::Connection;
+    use serde_json::json;
+    let app = TestApp::spawn_with(Backend::Sqlite, |s| s.database.busy_timeout_ms = 200, true);
+    let mut p = crate::accounts::api_player(&app, "patient");
+    let r = p.post_json("/api/v1/worlds/1/join", json!({"nation": "France"}));
+    assert_eq!(r.status, 201, "{}", r.body);
+    let r = p.post_json(
+        "/api/v1/worlds/1/companies",
+        json!({"kind": "infantry", "name": "Patients"}),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let company = r.json()["id"].as_i64().unwrap();
+    let before = p.get_json(&format!("/api/v1/companies/{company}")).json();
+    let (x, y) = (before["x"].as_i64().unwrap(), before["y"].as_i64().unwrap());
+    let step = json!({"path": [[x + 1, y]]});
+    let moved = format!("/api/v1/companies/{company}/move");
+
+    // Another process's writer: a connection of its own to the same file, holding the lock.
+    let path = app.db.url.trim_start_matches("sqlite://").to_string();
+    let mut other = diesel::sqlite::SqliteConnection::establish(&path).unwrap();
+    other.batch_execute("BEGIN IMMEDIATE").unwrap();
+    let r = p.post_json(&moved, step.clone());
+    assert_eq!(r.status, 503, "{}", r.body);
+    assert_eq!(r.code(), "unavailable");
+    assert!(r.header("retry-after").is_some());
+    assert_eq!(p.get("/worlds/1").status, 200, "reads go on meanwhile");
+    other.batch_execute("ROLLBACK").unwrap();
+
+    let after = p.get_json(&format!("/api/v1/companies/{company}")).json();
+    assert_eq!(after, before, "the refused order changed nothing");
+    let r = p.post_json(&moved, step);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["x"].as_i64(), Some(x + 1));
+}

@@ -123,6 +123,32 @@
     });
   }
 
+  // The cell under a point of the map, from the map's corner and cell size: the world page
+  // draws plain cells with nothing on them as one ground, not one by one.
+  function cellAt(map, clientX, clientY) {
+    var size = Number(map.getAttribute("data-cell"));
+    var box = map.getBoundingClientRect();
+    var scale = box.width / Number(map.getAttribute("width")) || 1;
+    var i = Math.floor((clientX - box.left) / scale / size);
+    var j = Math.floor((clientY - box.top) / scale / size);
+    if (!size || i < 0 || j < 0 || (i + 1) * size > box.width / scale || (j + 1) * size > box.height / scale) return null;
+    return {
+      x: String(Number(map.getAttribute("data-x0")) + i),
+      y: String(Number(map.getAttribute("data-y0")) + j),
+      px: i * size, py: j * size, size: size
+    };
+  }
+
+  function markPath(map, cell) {
+    var r = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+    r.setAttribute("class", "path-mark");
+    r.setAttribute("x", cell.px);
+    r.setAttribute("y", cell.py);
+    r.setAttribute("width", cell.size);
+    r.setAttribute("height", cell.size);
+    map.appendChild(r);
+  }
+
   function onClick(ev) {
     if (!ev.target.closest) return;
     var map = ev.target.closest("#map");
@@ -136,24 +162,23 @@
       }
       return;
     }
-    var cell = ev.target.closest("g.cell");
+    var form = map.closest("form.map-pick");
+    if (!form) return; // the editor handles its own map
     var link = ev.target.closest("a");
+    var cell = link ? null : cellAt(map, ev.clientX, ev.clientY);
     var input = document.getElementById("path");
     if (cell && pathMode() && input) {
       ev.preventDefault();
-      var step = cell.getAttribute("data-x") + "," + cell.getAttribute("data-y");
-      input.value = (input.value.trim() + " " + step).trim();
-      cell.classList.add("path");
+      input.value = (input.value.trim() + " " + cell.x + "," + cell.y).trim();
+      markPath(map, cell);
       return;
     }
-    var form = map.closest("form.map-pick");
-    if (!form) return; // the editor handles its own map
     if (link) {
       ev.preventDefault();
       swap(link.getAttribute("href"));
     } else if (cell) {
       ev.preventDefault();
-      swap(cellUrl(form, cell.getAttribute("data-x"), cell.getAttribute("data-y")));
+      swap(cellUrl(form, cell.x, cell.y));
     }
   }
 
@@ -181,7 +206,7 @@
       clear.addEventListener("click", function () {
         var input = document.getElementById("path");
         if (input) input.value = "";
-        document.querySelectorAll("g.cell.path").forEach(function (g) { g.classList.remove("path"); });
+        document.querySelectorAll("#map .path-mark").forEach(function (r) { r.remove(); });
       });
     }
     if (!first) return;
@@ -229,11 +254,11 @@
     var link = document.querySelector('.pan a[href*="zoom=' + level + '"]');
     if (!link) return;
     var url = new URL(link.href);
-    var hit = document.elementFromPoint(x, y);
-    var cell = hit && hit.closest && hit.closest("#map [data-x][data-y]");
+    var map = document.getElementById("map");
+    var cell = map && cellAt(map, x, y);
     if (cell) {
-      url.searchParams.set("x", cell.getAttribute("data-x"));
-      url.searchParams.set("y", cell.getAttribute("data-y"));
+      url.searchParams.set("x", cell.x);
+      url.searchParams.set("y", cell.y);
     }
     swap(url.toString());
   }

@@ -161,6 +161,10 @@ pub struct MapView {
     pub selected: Option<(i32, i32)>,
     /// The words of the companies' tooltips, in the page's language.
     pub words: MapWords,
+    /// Draw every cell (the editor paints them one by one). Otherwise plain cells with nothing
+    /// on them are one ground pattern under the view and the fog one band per run of cells;
+    /// the page's script finds a cell from where the map was clicked.
+    pub every_cell: bool,
 }
 
 /// The words the drawing says: a company's kind, "on leave", its men and AP, the panning
@@ -323,14 +327,29 @@ impl MapView {
             attr(o, "height", c);
             o.push_str("/>");
         }
+        if !self.every_cell {
+            o.push_str("<pattern id=\"ground\" patternUnits=\"userSpaceOnUse\"");
+            attr(o, "width", c);
+            attr(o, "height", c);
+            o.push_str("><g class=\"t-plain ground-tile\"><rect class=\"bg\"/></g></pattern>");
+        }
         o.push_str("</defs>\n");
+        if !self.every_cell {
+            o.push_str("<rect class=\"ground\" fill=\"url(#ground)\"");
+            attr(o, "width", self.width_px);
+            attr(o, "height", self.height_px);
+            o.push_str("/>\n");
+            self.fog_runs(o);
+        }
         let href = self.cell_href.as_deref().map(|h| {
             let mut e = String::with_capacity(h.len() + 16);
             escape(&mut e, h);
             e
         });
         for v in &self.cells {
-            self.cell_svg(o, v, href.as_deref());
+            if self.every_cell || !self.bare(v) {
+                self.cell_svg(o, v, href.as_deref());
+            }
         }
         for u in &self.units {
             self.unit_svg(o, u);
@@ -363,6 +382,46 @@ impl MapView {
                 }
             }
         }
+    }
+
+    /// A plain cell with nothing on it, not selected: the ground pattern draws it.
+    fn bare(&self, v: &CellView) -> bool {
+        v.terrain == Terrain::Plain
+            && v.owner.is_none()
+            && v.town.is_none()
+            && v.structure.is_none()
+            && self.selected != Some((v.x, v.y))
+    }
+
+    /// The fog as one band per run of shaded cells in a row (cells drawn on their own shade
+    /// themselves on top).
+    fn fog_runs(&self, o: &mut String) {
+        let (cols, rows) = (self.cols.max(0) as usize, self.rows.max(0) as usize);
+        let mut fog = vec![false; cols * rows];
+        for v in self.cells.iter().filter(|v| v.fog) {
+            let (i, j) = (v.x - self.x0, v.y - self.y0);
+            if (0..self.cols).contains(&i) && (0..self.rows).contains(&j) {
+                fog[j as usize * cols + i as usize] = true;
+            }
+        }
+        let c = self.cell;
+        for (j, row) in fog.chunks(cols.max(1)).enumerate() {
+            let mut i = 0;
+            while i < row.len() {
+                if !row[i] {
+                    i += 1;
+                    continue;
+                }
+                let start = i;
+                while i < row.len() && row[i] {
+                    i += 1;
+                }
+                o.push_str("<rect class=\"fog-run\"");
+                rect_attrs(o, start as i32 * c, j as i32 * c, (i - start) as i32 * c, c);
+                o.push_str("/>");
+            }
+        }
+        o.push('\n');
     }
 
     /// One cell; `href` is the cell links' common start, already escaped. The cell says what
@@ -590,6 +649,7 @@ pub fn build(
         pan: None,
         selected: None,
         words: MapWords::new(lang),
+        every_cell: true,
     }
 }
 
@@ -684,6 +744,7 @@ mod tests {
             pan: None,
             selected: Some((3, 4)),
             words: MapWords::new(Lang::Fr),
+            every_cell: true,
         };
         let svg = m.svg();
         let (shared, cells) = svg.split_once("</defs>\n").expect("defs");
@@ -725,6 +786,66 @@ mod tests {
         assert!(m.svg().contains(
             "<title>Garde (cavalerie, France) · en permission · 120 hommes · 10 PA</title>"
         ));
+    }
+
+    #[test]
+    fn the_world_page_draws_plain_ground_once_and_fog_in_bands() {
+        let cell = |x: i32, y: i32, terrain: Terrain, fog: bool, owner: Option<&str>| CellView {
+            x,
+            y,
+            px: x * 10,
+            py: y * 10,
+            terrain,
+            owner: owner.map(str::to_string),
+            owner_color: None,
+            town: None,
+            structure_pct: None,
+            structure: None,
+            fog,
+        };
+        let m = MapView {
+            cell: 10,
+            x0: 0,
+            y0: 0,
+            cols: 3,
+            rows: 2,
+            width_px: 30,
+            height_px: 20,
+            cells: vec![
+                cell(0, 0, Terrain::Plain, true, None),
+                cell(1, 0, Terrain::Plain, true, None),
+                cell(2, 0, Terrain::Forest, true, None),
+                cell(0, 1, Terrain::Plain, false, None),
+                cell(1, 1, Terrain::Plain, true, None),
+                cell(2, 1, Terrain::Plain, false, Some("France")),
+            ],
+            cell_href: None,
+            labels: Vec::new(),
+            units: Vec::new(),
+            pan: None,
+            selected: Some((1, 1)),
+            words: MapWords::new(Lang::En),
+            every_cell: false,
+        };
+        let svg = m.svg();
+        let (defs, drawn) = svg.split_once("</defs>\n").expect("defs");
+        assert!(defs.contains(
+            "<pattern id=\"ground\" patternUnits=\"userSpaceOnUse\" width=\"10\" height=\"10\">"
+        ));
+        assert!(drawn.starts_with(
+            "<rect class=\"ground\" fill=\"url(#ground)\" width=\"30\" height=\"20\"/>\n\
+             <rect class=\"fog-run\" x=\"0\" y=\"0\" width=\"30\" height=\"10\"/>\
+             <rect class=\"fog-run\" x=\"10\" y=\"10\" width=\"10\" height=\"10\"/>\n"
+        ));
+        // The forest, the selected cell and the owned cell are cells of their own; the plain
+        // ones with nothing on them are not.
+        let cells: Vec<&str> = drawn.matches("<g class=\"cell ").collect();
+        assert_eq!(cells.len(), 3, "{drawn}");
+        assert!(drawn.contains("<g class=\"cell t-forest fog\" data-x=\"2\" data-y=\"0\">"));
+        assert!(drawn.contains("<g class=\"cell t-plain fog selected\" data-x=\"1\" data-y=\"1\">"));
+        assert!(drawn.contains("data-x=\"2\" data-y=\"1\" data-owner=\"France\""));
+        assert!(!drawn.contains("data-x=\"0\" data-y=\"0\""));
+        assert!(!drawn.contains("data-x=\"0\" data-y=\"1\""));
     }
 
     #[test]

@@ -299,6 +299,7 @@ fn render(
         viewer.lang,
     );
     m.selected = view.cell.map(|p| (p.x, p.y));
+    m.every_cell = false;
     m.units = l
         .map
         .companies

@@ -178,6 +178,16 @@ impl Browser {
         );
     }
 
+    /// A left click at a point of the window, on whatever is drawn there.
+    pub fn click_at(&self, x: f64, y: f64) {
+        for kind in ["mouseMoved", "mousePressed", "mouseReleased"] {
+            self.cdp(
+                "Input.dispatchMouseEvent",
+                json!({"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1}),
+            );
+        }
+    }
+
     pub fn url(&self) -> String {
         self.call("GET", &self.s("/url"), None)
             .as_str()

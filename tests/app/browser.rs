@@ -143,6 +143,42 @@ fn a_new_player_walks_through_the_first_day(b: crate::support::Backend, width: u
     // The unit stands on the clicked cell now.
     assert!(br.source().contains("data-x=\"4\" data-y=\"2\"><circle"));
 
+    if width >= 500 {
+        // A path built by clicking cells with the box ticked: each is marked on the map and
+        // added to the path, "Clear" takes them off, and the path is followed.
+        br.click("#path-mode");
+        let path_value = || br.script("return document.getElementById('path').value;");
+        let marks = || br.script("return document.querySelectorAll('#map .path-mark').length;");
+        let click_cells = |cells: &[(i32, i32)]| {
+            br.script(
+                "document.getElementById('map').scrollIntoView({block: 'center'}); return null;",
+            );
+            for (x, y) in cells {
+                let (cx, cy) = cell_centre(&br, *x, *y);
+                br.click_at(cx, cy);
+            }
+        };
+        click_cells(&[(5, 2), (6, 2)]);
+        assert_eq!(path_value(), "5,2 6,2");
+        assert_eq!(marks(), 2);
+        br.click("#path-clear");
+        assert_eq!(path_value(), "");
+        assert_eq!(marks(), 0);
+        click_cells(&[(5, 2)]);
+        br.click("#path-form button[type=submit]");
+        let started = std::time::Instant::now();
+        while br.text(ap_css) != "21" {
+            assert!(started.elapsed().as_secs() < 10, "the path is followed");
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        assert!(br.source().contains("data-x=\"5\" data-y=\"2\"><circle"));
+        assert_eq!(
+            br.script("return window.grognardMark || null;"),
+            42,
+            "following a path did not reload the page"
+        );
+    }
+
     if width < 500 {
         // Pinching the map goes a zoom level farther, spreading two fingers a level nearer,
         // around the cell between the fingers, in place.

@@ -617,7 +617,9 @@ both!(the_tick_command_applies_one_tick, |b| {
     assert!(err.contains("no such world"), "{err}");
 });
 
-fn spawn_serve(url: &str) -> std::process::Child {
+/// `grognard serve` on `url`, ticking every second; what it says goes to `log`.
+fn spawn_serve(url: &str, log: &std::path::Path) -> std::process::Child {
+    let err = std::fs::File::create(log).expect("server log");
     std::process::Command::new(env!("CARGO_BIN_EXE_grognard"))
         .arg("--config")
         .arg(crate::support::config_dir())
@@ -629,17 +631,19 @@ fn spawn_serve(url: &str) -> std::process::Child {
         .env("GROGNARD__SERVER__BIND", "127.0.0.1:0")
         .env("RUST_LOG", "warn")
         .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
+        .stderr(err)
         .spawn()
         .expect("start grognard serve")
 }
 
-fn wait_until(what: &str, mut ok: impl FnMut() -> bool) {
+/// Waits up to 30 s for `ok`; on failure says what the server logged.
+fn wait_until(what: &str, log: &std::path::Path, mut ok: impl FnMut() -> bool) {
     let started = std::time::Instant::now();
     while !ok() {
         assert!(
             started.elapsed() < std::time::Duration::from_secs(30),
-            "timed out waiting for {what}"
+            "timed out waiting for {what}; the server said:\n{}",
+            std::fs::read_to_string(log).unwrap_or_default()
         );
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
@@ -690,8 +694,11 @@ both!(
         let count =
             |conn: &mut grognard::db::DbConnection, sql: &str| crate::support::db::count(conn, sql);
 
-        let mut first = spawn_serve(&db.url);
-        wait_until("two turns", || {
+        let logs = std::env::temp_dir().join(format!("grognard-serve-{}", std::process::id()));
+        std::fs::create_dir_all(&logs).unwrap();
+        let first_log = logs.join(format!("{b:?}-first.log"));
+        let mut first = spawn_serve(&db.url, &first_log);
+        wait_until("two turns", &first_log, || {
             count(
                 &mut conn,
                 "SELECT CAST(turn AS BIGINT) AS n FROM worlds WHERE id = 1",
@@ -705,8 +712,9 @@ both!(
         );
         std::thread::sleep(std::time::Duration::from_secs(3));
         let restarted = grognard::db::now();
-        let mut second = spawn_serve(&db.url);
-        wait_until("ticks after the restart", || {
+        let second_log = logs.join(format!("{b:?}-second.log"));
+        let mut second = spawn_serve(&db.url, &second_log);
+        wait_until("ticks after the restart", &second_log, || {
             count(
                 &mut conn,
                 "SELECT MAX(scheduled_for) AS n FROM ticks WHERE kind = 'turn'",
@@ -777,5 +785,8 @@ both!(
             count(&mut conn, "SELECT COUNT(*) FROM events WHERE kind = 'turn'"),
             n
         );
+        let _ = std::fs::remove_file(first_log);
+        let _ = std::fs::remove_file(second_log);
+        let _ = std::fs::remove_dir(logs); // the other backend's run may still be using it
     }
 );

@@ -8,21 +8,18 @@
 //! that holds it: nothing is reported done that could still be lost. One [`Group`] per
 //! database: its leader writes every order of the queue on its own connection.
 
-use super::{DbConnection, SQLITE_WRITER};
-use diesel::connection::{AnsiTransactionManager, TransactionManager};
+use super::{begin_sqlite_write, end_level, DbConnection, Tm};
+use diesel::connection::TransactionManager;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
-use diesel::Connection;
 use std::any::Any;
 use std::collections::VecDeque;
-use std::panic::{self, AssertUnwindSafe};
+use std::panic;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{channel, Sender};
 use std::sync::Mutex;
 
 /// Orders written in one transaction at most: a leader's own answer waits for its batch.
 const BATCH: usize = 32;
-
-type Tm = <DbConnection as Connection>::TransactionManager;
 
 /// What a queued order's thread is told.
 enum Msg<T, E> {
@@ -65,22 +62,9 @@ where
             self.ran = Ran::Finished(Err(e.into()));
             return;
         }
-        self.ran = match panic::catch_unwind(AssertUnwindSafe(|| f(conn))) {
-            Ok(Ok(v)) => match Tm::commit_transaction(conn) {
-                Ok(()) => Ran::Finished(Ok(v)),
-                Err(e) => {
-                    let _ = Tm::rollback_transaction(conn);
-                    Ran::Finished(Err(e.into()))
-                }
-            },
-            Ok(Err(e)) => {
-                let _ = Tm::rollback_transaction(conn);
-                Ran::Finished(Err(e))
-            }
-            Err(p) => {
-                let _ = Tm::rollback_transaction(conn);
-                Ran::Panicked(p)
-            }
+        self.ran = match end_level(conn, f) {
+            Ok(r) => Ran::Finished(r),
+            Err(p) => Ran::Panicked(p),
         };
     }
 
@@ -173,22 +157,17 @@ impl Group {
     /// Writes one batch from the front of the queue (this thread's own order is in it), then
     /// passes the lead on.
     fn lead(&self, conn: &mut DbConnection) {
-        let writer = SQLITE_WRITER
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let begun = match conn {
+            DbConnection::Sqlite(c) => begin_sqlite_write(c).map_err(|e| e.to_string()),
+            DbConnection::Postgres(_) => Err("group commit is for SQLite".to_string()),
+        };
+        // Orders that queued while this thread waited for the writer join the batch.
         let mut batch: Vec<Box<dyn Job>> = {
             let mut q = self.queue();
             let n = q.jobs.len().min(BATCH);
             q.jobs.drain(..n).collect()
         };
-        let committed = match conn {
-            DbConnection::Sqlite(c) => {
-                AnsiTransactionManager::begin_transaction_sql(c, "BEGIN IMMEDIATE")
-                    .map_err(|e| e.to_string())
-            }
-            DbConnection::Postgres(_) => Err("group commit is for SQLite".to_string()),
-        }
-        .and_then(|()| {
+        let committed = begun.and_then(|_writer| {
             for job in batch.iter_mut() {
                 job.run(conn);
             }
@@ -203,7 +182,6 @@ impl Group {
         self.batches.fetch_add(1, Ordering::Relaxed);
         self.batched
             .fetch_add(batch.len() as u64, Ordering::Relaxed);
-        drop(writer);
         {
             let mut q = self.queue();
             match q.jobs.front() {

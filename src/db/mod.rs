@@ -288,53 +288,77 @@ pub fn migrate(conn: &mut DbConnection) -> Result<usize, DbError> {
 /// (`busy_timeout` still covers writers in other processes: the CLI, a second server.)
 static SQLITE_WRITER: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
-/// Runs `f` in one write transaction: `BEGIN IMMEDIATE` on SQLite (so two writers never
-/// deadlock upgrading read locks), a plain `BEGIN` on PostgreSQL. Commits on `Ok`, rolls back
-/// on `Err`. Nested calls run inside the outer transaction.
+type Tm = <DbConnection as Connection>::TransactionManager;
+
+/// Takes this process's turn as SQLite's writer and opens a write transaction on `c`
+/// (`BEGIN IMMEDIATE`, so two writers never deadlock upgrading read locks). The transaction
+/// must end before the guard is dropped.
+fn begin_sqlite_write(
+    c: &mut SqliteConnection,
+) -> diesel::QueryResult<std::sync::MutexGuard<'static, ()>> {
+    let guard = SQLITE_WRITER
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    AnsiTransactionManager::begin_transaction_sql(c, "BEGIN IMMEDIATE")?;
+    Ok(guard)
+}
+
+/// Ends the transaction level just opened on `conn` with `f`'s outcome: commits it on `Ok`,
+/// rolls it back on `Err` or on a panic, which is handed back for the caller to carry on with
+/// (a panic undoes what it wrote too, and leaves the connection fit for the next write).
+fn end_level<T, E, F>(
+    conn: &mut DbConnection,
+    f: F,
+) -> Result<Result<T, E>, Box<dyn std::any::Any + Send>>
+where
+    F: FnOnce(&mut DbConnection) -> Result<T, E>,
+    E: From<diesel::result::Error>,
+{
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(conn)));
+    Ok(match outcome {
+        Ok(Ok(v)) => match Tm::commit_transaction(conn) {
+            Ok(()) => Ok(v),
+            Err(e) => {
+                let _ = Tm::rollback_transaction(conn);
+                Err(e.into())
+            }
+        },
+        // The closure's error is the one worth reporting; a failed rollback leaves the
+        // connection marked broken and the pool discards it.
+        Ok(Err(e)) => {
+            let _ = Tm::rollback_transaction(conn);
+            Err(e)
+        }
+        Err(p) => {
+            let _ = Tm::rollback_transaction(conn);
+            return Err(p);
+        }
+    })
+}
+
+/// Runs `f` in one write transaction: `BEGIN IMMEDIATE` on SQLite, a plain `BEGIN` on
+/// PostgreSQL. Commits on `Ok`, rolls back on `Err` or a panic. Nested calls run inside the
+/// outer transaction.
 pub fn write<T, E, F>(conn: &mut DbConnection, f: F) -> Result<T, E>
 where
     F: FnOnce(&mut DbConnection) -> Result<T, E>,
     E: From<diesel::result::Error>,
 {
-    let depth =
-        <DbConnection as Connection>::TransactionManager::transaction_manager_status_mut(conn)
-            .transaction_depth()
-            .map_err(E::from)?;
+    let depth = Tm::transaction_manager_status_mut(conn)
+        .transaction_depth()
+        .map_err(E::from)?;
     if depth.is_some() {
         return f(conn);
     }
     // Held until the transaction ends, whichever way.
     let _writer = match conn {
-        DbConnection::Sqlite(c) => {
-            let guard = SQLITE_WRITER
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner());
-            AnsiTransactionManager::begin_transaction_sql(c, "BEGIN IMMEDIATE")?;
-            Some(guard)
-        }
+        DbConnection::Sqlite(c) => Some(begin_sqlite_write(c)?),
         DbConnection::Postgres(c) => {
             AnsiTransactionManager::begin_transaction(c)?;
             None
         }
     };
-    type Tm = <DbConnection as Connection>::TransactionManager;
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(conn))) {
-        Ok(Ok(v)) => {
-            Tm::commit_transaction(conn)?;
-            Ok(v)
-        }
-        Ok(Err(e)) => {
-            // The closure's error is the one worth reporting; a failed rollback leaves the
-            // connection marked broken and the pool discards it.
-            let _ = Tm::rollback_transaction(conn);
-            Err(e)
-        }
-        // A panic undoes what it wrote too, and leaves the connection fit for the next write.
-        Err(p) => {
-            let _ = Tm::rollback_transaction(conn);
-            std::panic::resume_unwind(p)
-        }
-    }
+    end_level(conn, f).unwrap_or_else(|p| std::panic::resume_unwind(p))
 }
 
 /// Whether the database answers.

@@ -508,12 +508,7 @@ both!(
     a_volley_follows_the_loss_formula_with_protection_and_dice,
     |b| {
         let a = arena(b);
-        let mut blue = a.blue.clone();
-        let mut red = a.red.clone();
-        let shooter = a.raise(&mut blue, "infantry", "Tirailleurs");
-        let target = a.raise(&mut red, "infantry", "Semenovsky");
-        a.put(shooter, 5, 5);
-        a.put(target, 7, 5);
+        let (mut blue, mut red, shooter, target) = a.facing();
         a.paint(7, 5, "forest", None, None);
         a.set(shooter, "men = 150");
         let r = a.act(&mut blue, shooter, "volley", json!({"target": target}));

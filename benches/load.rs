@@ -165,11 +165,11 @@ fn post_json(path: &str, auth: &str, body: &str) -> Vec<u8> {
 
 /// What one line of load measured.
 struct Measure {
-    count: usize,
+    /// Each answered request's latency, in order.
+    lat: Vec<Duration>,
     errors: usize,
     secs: f64,
-    p50: Duration,
-    p99: Duration,
+    /// Bytes of all the bodies on the wire.
     bytes: usize,
     /// CPU time this process (server and load client) spent during the line: steadier than
     /// the rates on a machine shared with others, for comparing two builds.
@@ -177,27 +177,59 @@ struct Measure {
 }
 
 impl Measure {
-    fn rate(&self) -> f64 {
-        self.count as f64 / self.secs
-    }
-
     fn of(mut lat: Vec<Duration>, errors: usize, secs: f64, bytes: usize) -> Measure {
         lat.sort();
-        let at = |q: f64| {
-            lat.get(((lat.len() as f64 * q) as usize).min(lat.len().saturating_sub(1)))
-                .copied()
-                .unwrap_or_default()
-        };
         Measure {
-            count: lat.len(),
+            lat,
             errors,
             secs,
-            p50: at(0.50),
-            p99: at(0.99),
-            bytes: if lat.is_empty() { 0 } else { bytes / lat.len() },
+            bytes,
             cpu: Duration::ZERO,
         }
     }
+
+    /// The two measures as one.
+    fn and(mut self, other: &Measure) -> Measure {
+        self.lat.extend(&other.lat);
+        self.lat.sort();
+        Measure {
+            errors: self.errors + other.errors,
+            secs: self.secs + other.secs,
+            bytes: self.bytes + other.bytes,
+            cpu: self.cpu + other.cpu,
+            ..self
+        }
+    }
+
+    fn rate(&self) -> f64 {
+        self.lat.len() as f64 / self.secs
+    }
+
+    fn at(&self, q: f64) -> Duration {
+        let i = ((self.lat.len() as f64 * q) as usize).min(self.lat.len().saturating_sub(1));
+        self.lat.get(i).copied().unwrap_or_default()
+    }
+}
+
+/// How long each slice of [`alternating`] runs.
+const SLICE: Duration = Duration::from_secs(1);
+
+/// Runs a line and its reference in alternating slices of about a second, `dur` each in all.
+/// On a shared machine either rate moves by a third from one second to the next; measured
+/// seconds apart, the ratio moved with it.
+fn alternating(
+    dur: Duration,
+    mut reference: impl FnMut(Duration) -> Measure,
+    mut line: impl FnMut(Duration) -> Measure,
+) -> (Measure, Measure) {
+    let n = (dur.as_secs_f64() / SLICE.as_secs_f64()).round().max(1.0) as u32;
+    let slice = dur / n;
+    let (mut r, mut l) = (reference(slice), line(slice));
+    for _ in 1..n {
+        r = r.and(&reference(slice));
+        l = l.and(&line(slice));
+    }
+    (r, l)
 }
 
 /// Runs `CONNECTIONS` closed loops for `dur`; connection `i` sends `requests(i)` in turn.
@@ -464,13 +496,13 @@ fn row(name: &str, m: &Measure, reference: &str, ratio: f64) {
     println!(
         "| {name} | {:.0} req/s, p50 {:.1} ms, p99 {:.1} ms, {} B{}{} | {reference} | {ratio:.3} |",
         m.rate(),
-        m.p50.as_secs_f64() * 1e3,
-        m.p99.as_secs_f64() * 1e3,
-        m.bytes,
-        if m.cpu > Duration::ZERO && m.count > 0 {
+        m.at(0.50).as_secs_f64() * 1e3,
+        m.at(0.99).as_secs_f64() * 1e3,
+        m.bytes / m.lat.len().max(1),
+        if m.cpu > Duration::ZERO && !m.lat.is_empty() {
             format!(
                 ", CPU {:.0} µs/req",
-                m.cpu.as_secs_f64() * 1e6 / m.count as f64
+                m.cpu.as_secs_f64() * 1e6 / m.lat.len() as f64
             )
         } else {
             String::new()
@@ -534,57 +566,35 @@ fn run(backend: Backend) -> Vec<f64> {
         w.companies.len(),
         dur.as_secs_f64()
     );
-    println!("| request | measured | reference | ratio |\n|---|---|---|---|");
-    let health = load(&addr, dur, |_| vec![get("/healthz", "")]);
-    row("`GET /healthz`", &health, "—", 1.0);
-    let hr = health.rate();
-    let page = load(&addr, dur, |i| {
-        vec![page(&format!("/worlds/{}", w.id), &cookie(i))]
+    let healthz = |d: Duration| load(&addr, d, |_| vec![get("/healthz", "")]);
+    let (h_page, page) = alternating(dur, healthz, |d| {
+        load(&addr, d, |i| {
+            vec![page(&format!("/worlds/{}", w.id), &cookie(i))]
+        })
     });
-    row(
-        "`GET /worlds/{w}` (logged in, default view)",
-        &page,
-        "healthz",
-        page.rate() / hr,
-    );
-    let map = load(&addr, dur, |i| {
-        let (_, x, y, owner) = company(i);
-        vec![get(
-            &format!(
-                "/api/v1/worlds/{}/map?x0={}&y0={}&x1={}&y1={}",
-                w.id,
-                x - 15,
-                y - 10,
-                x + 15,
-                y + 10
-            ),
-            &bearer(owner),
-        )]
+    let (h_map, map) = alternating(dur, healthz, |d| {
+        load(&addr, d, |i| {
+            let (_, x, y, owner) = company(i);
+            vec![get(
+                &format!(
+                    "/api/v1/worlds/{}/map?x0={}&y0={}&x1={}&y1={}",
+                    w.id,
+                    x - 15,
+                    y - 10,
+                    x + 15,
+                    y + 10
+                ),
+                &bearer(owner),
+            )]
+        })
     });
-    row(
-        "`GET /api/v1/worlds/{w}/map` 31×21",
-        &map,
-        "healthz",
-        map.rate() / hr,
-    );
-    let read = load(&addr, dur, |i| {
-        let (id, _, _, owner) = company(i);
-        vec![get(&format!("/api/v1/companies/{id}"), &bearer(owner))]
+    let (h_read, read) = alternating(dur, healthz, |d| {
+        load(&addr, d, |i| {
+            let (id, _, _, owner) = company(i);
+            vec![get(&format!("/api/v1/companies/{id}"), &bearer(owner))]
+        })
     });
-    row(
-        "`GET /api/v1/companies/{c}`",
-        &read,
-        "healthz",
-        read.rate() / hr,
-    );
     let ids: Vec<i32> = w.companies.iter().map(|c| c.0).collect();
-    let raw = raw_writes(&pool, &ids, dur);
-    row(
-        "raw write transaction (read + update one row)",
-        &raw,
-        "—",
-        1.0,
-    );
     // Each connection moves its own company one step east and back.
     let moves = |i: usize| {
         let (id, x, y, owner) = company(i);
@@ -612,22 +622,57 @@ fn run(backend: Backend) -> Vec<f64> {
             .expect("home");
         }
     };
-    home(&pool);
     let before = writes.written();
-    let mv = load(&addr, dur, moves);
+    let (raw, mv) = alternating(
+        dur,
+        |d| raw_writes(&pool, &ids, d),
+        |d| {
+            home(&pool);
+            load(&addr, d, moves)
+        },
+    );
+    let moved = per_commit(&writes, before);
+    println!("| request | measured | reference | ratio |\n|---|---|---|---|");
+    let alongside = |h: &Measure| format!("healthz alongside: {:.0} req/s", h.rate());
+    let health = Measure::of(Vec::new(), 0, 0.0, 0)
+        .and(&h_page)
+        .and(&h_map)
+        .and(&h_read);
+    row("`GET /healthz` (all its slices)", &health, "—", 1.0);
     row(
-        &format!(
-            "`POST /api/v1/companies/{{c}}/move` one step{}",
-            per_commit(&writes, before)
-        ),
+        "`GET /worlds/{w}` (logged in, default view)",
+        &page,
+        &alongside(&h_page),
+        page.rate() / h_page.rate(),
+    );
+    row(
+        "`GET /api/v1/worlds/{w}/map` 31×21",
+        &map,
+        &alongside(&h_map),
+        map.rate() / h_map.rate(),
+    );
+    row(
+        "`GET /api/v1/companies/{c}`",
+        &read,
+        &alongside(&h_read),
+        read.rate() / h_read.rate(),
+    );
+    row(
+        "raw write transaction (read + update one row)",
+        &raw,
+        "—",
+        1.0,
+    );
+    row(
+        &format!("`POST /api/v1/companies/{{c}}/move` one step{moved}"),
         &mv,
-        "raw write tx",
+        "raw write tx alongside",
         mv.rate() / raw.rate(),
     );
     let mut ratios = vec![
-        page.rate() / hr,
-        map.rate() / hr,
-        read.rate() / hr,
+        page.rate() / h_page.rate(),
+        map.rate() / h_map.rate(),
+        read.rate() / h_read.rate(),
         mv.rate() / raw.rate(),
     ];
     let big = std::env::var("GROGNARD_BENCH_BIG").map_or(true, |v| v != "0");

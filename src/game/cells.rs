@@ -61,9 +61,13 @@ impl WorldCells {
 
     /// The cells of a rectangle (clipped to the map), row by row.
     pub fn rect(&self, x0: i32, y0: i32, x1: i32, y1: i32) -> Vec<(Pos, &Cell)> {
-        let mut out = Vec::new();
-        for y in y0.max(0)..=y1.min(self.height - 1) {
-            for x in x0.max(0)..=x1.min(self.width - 1) {
+        let (xs, ys) = (
+            x0.max(0)..=x1.min(self.width - 1),
+            y0.max(0)..=y1.min(self.height - 1),
+        );
+        let mut out = Vec::with_capacity(xs.clone().count() * ys.clone().count());
+        for y in ys {
+            for x in xs.clone() {
                 let p = Pos::new(x, y);
                 if let Some(c) = self.get(p) {
                     out.push((p, c));

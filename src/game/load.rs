@@ -51,11 +51,30 @@ pub fn companies_in(
     x1: i32,
     y1: i32,
 ) -> GameResult<Vec<Placed>> {
+    companies_around(conn, world_id, (x0, y0, x1, y1), None)
+}
+
+/// The companies a map of the rectangle needs: every company inside it and, with `eyes`
+/// (a nation and how far its companies may see), that nation's companies up to that far
+/// around it, which see into it. Others' companies around it are not read at all.
+pub fn companies_around(
+    conn: &mut DbConnection,
+    world_id: i32,
+    (x0, y0, x1, y1): (i32, i32, i32, i32),
+    eyes: Option<(i32, i32)>,
+) -> GameResult<Vec<Placed>> {
+    // Without eyes, one statement still: no nation has id 0, and no margin leaves the rectangle.
+    let (nation, m) = eyes.unwrap_or((0, 0));
     let rows: Vec<(Company, i32, i32, Option<i64>)> = crate::on_backend!(conn, c => companies::table
         .inner_join(players::table)
         .filter(companies::world_id.eq(world_id))
-        .filter(companies::x.between(x0, x1))
-        .filter(companies::y.between(y0, y1))
+        .filter(companies::x.between(x0.saturating_sub(m), x1.saturating_add(m)))
+        .filter(companies::y.between(y0.saturating_sub(m), y1.saturating_add(m)))
+        .filter(
+            players::nation_id
+                .eq(nation)
+                .or(companies::x.between(x0, x1).and(companies::y.between(y0, y1))),
+        )
         .select((
             Company::as_select(),
             players::nation_id,
@@ -63,15 +82,16 @@ pub fn companies_in(
             players::leave_until,
         ))
         .load(c))?;
-    Ok(rows
-        .into_iter()
-        .map(|(company, nation_id, user_id, leave_until)| Placed {
-            company,
-            nation_id,
-            user_id,
-            leave_until,
-        })
-        .collect())
+    Ok(rows.into_iter().map(placed).collect())
+}
+
+fn placed((company, nation_id, user_id, leave_until): (Company, i32, i32, Option<i64>)) -> Placed {
+    Placed {
+        company,
+        nation_id,
+        user_id,
+        leave_until,
+    }
 }
 
 /// A window of a world with its cells and companies, `margin` cells around the rectangle

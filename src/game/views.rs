@@ -115,8 +115,8 @@ pub fn player_map(
     let (x0, y0, x1, y1) = rect;
     let world_cells = super::cells::of(conn, w)?;
     let nation_id = who.and_then(|o| o.nation_id);
-    let m = vision::max_perception(rs);
-    let placed = load::companies_in(conn, w.id, x0 - m, y0 - m, x1 + m, y1 + m)?;
+    let eyes = nation_id.map(|n| (n, vision::max_perception(rs)));
+    let placed = load::companies_around(conn, w.id, rect, eyes)?;
     let terrain_at = |p: Pos| world_cells.get(p).map_or(Terrain::Plain, |c| c.terrain);
     let observers: Vec<Observer> = match nation_id {
         Some(n) => placed
@@ -132,12 +132,9 @@ pub fn player_map(
             .collect(),
         None => Vec::new(),
     };
+    let in_rect = world_cells.rect(x0, y0, x1, y1);
     let by_id: HashMap<i32, &Nation> = nations.iter().map(|n| (n.id, n)).collect();
-    let towns: HashMap<i32, String> = if world_cells
-        .rect(x0, y0, x1, y1)
-        .iter()
-        .any(|(_, c)| c.town.is_some())
-    {
+    let towns: HashMap<i32, String> = if in_rect.iter().any(|(_, c)| c.town.is_some()) {
         worlds::towns_of(conn, w.id)?
             .into_iter()
             .map(|t| (t.id, t.name))
@@ -145,8 +142,7 @@ pub fn player_map(
     } else {
         HashMap::new()
     };
-    let cells = world_cells
-        .rect(x0, y0, x1, y1)
+    let cells = in_rect
         .into_iter()
         .map(|(p, c)| MapCell {
             x: p.x,

@@ -63,3 +63,49 @@ both!(
         assert!(page.body.contains("id=\"move-here\""));
     }
 );
+
+both!(
+    the_map_of_a_rectangle_is_seen_from_the_nation_s_companies_around_it,
+    |b| {
+        let a = arena(b);
+        let (mut blue, mut red) = (a.blue.clone(), a.red.clone());
+        // Infantry sees 3 cells on plain ground. Blue's eyes stand left of the rectangle.
+        let eyes = a.raise(&mut blue, "infantry", "Eyes");
+        let near = a.raise(&mut red, "infantry", "Near");
+        let far = a.raise(&mut red, "infantry", "Far");
+        let beside = a.raise(&mut red, "infantry", "Beside");
+        a.put(eyes, 2, 4);
+        a.put(near, 5, 4);
+        a.put(far, 8, 4);
+        a.put(beside, 3, 4);
+        let url = format!("/api/v1/worlds/{}/map?x0=4&y0=0&x1=12&y1=9", a.world);
+        let ids = |map: &serde_json::Value| -> Vec<i64> {
+            map["companies"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c["id"].as_i64().unwrap())
+                .collect()
+        };
+        let seen = |map: &serde_json::Value, x: i64, y: i64| -> bool {
+            map["cells"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|c| c["x"] == x && c["y"] == y)
+                .unwrap()["seen"]
+                .as_bool()
+                .unwrap()
+        };
+        let map = blue.get_json(&url).json();
+        // Only what stands inside: the company 3 cells from the eyes, not the one 6 away,
+        // and not the one beside the eyes, which is seen but outside the rectangle.
+        assert_eq!(ids(&map), vec![near], "{map}");
+        assert!(seen(&map, 4, 4) && seen(&map, 5, 4) && seen(&map, 5, 1));
+        assert!(!seen(&map, 6, 4) && !seen(&map, 5, 0));
+        // Red sees its own companies inside, and 3 cells from the one outside.
+        let map = red.get_json(&url).json();
+        assert_eq!(ids(&map), vec![near, far], "{map}");
+        assert!(seen(&map, 6, 4) && seen(&map, 11, 7) && !seen(&map, 12, 4));
+    }
+);

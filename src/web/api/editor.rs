@@ -213,9 +213,9 @@ pub async fn generate_world(
         name: b.name,
     };
     let st = state.clone();
-    let map = web::block(move || generate::generate(&st.config.rules, &opts))
-        .await
-        .map_err(|e| GameError::Internal(e.to_string()))?;
+    let map = state
+        .cpu(move || Ok(generate::generate(&st.config.rules, &opts)))
+        .await?;
     create_from(&state, map).await
 }
 

@@ -150,6 +150,15 @@ impl MapAnswer {
             o.push_str(n.format(c.y));
             o.push_str(",\"terrain\":\"");
             o.push_str(c.terrain.as_str());
+            // Most cells are bare ground: their end is said in one piece.
+            if c.owner.is_none() && c.town.is_none() && c.structure.is_none() {
+                o.push_str(if c.seen {
+                    "\",\"owner\":null,\"town\":null,\"structure\":null,\"seen\":true}"
+                } else {
+                    "\",\"owner\":null,\"town\":null,\"structure\":null,\"seen\":false}"
+                });
+                continue;
+            }
             o.push_str("\",\"owner\":");
             json_opt_str(&mut o, c.owner.as_deref());
             o.push_str(",\"town\":");
@@ -381,6 +390,9 @@ mod tests {
             y1: 12,
             cells: vec![
                 cell(0, Terrain::Plain, None, None, None, false),
+                cell(0, Terrain::Forest, None, None, None, true),
+                cell(0, Terrain::Plain, None, None, Some(3), false),
+                cell(0, Terrain::Plain, Some("France"), None, None, true),
                 cell(
                     1,
                     Terrain::Fortifications,

@@ -7,6 +7,8 @@
 //! Pages are asked for as a browser does (accepting gzip), the API as a script does.
 //! References: `GET /healthz` for the reads, and raw write transactions on the same database
 //! with the same connection settings (read one company row, update it, commit) for the move.
+//! Each line runs in one-second slices alternating with slices of its reference, and is read
+//! against the reference measured in those slices.
 //! The last line runs the move load again while a turn tick runs over 100,000 companies, to
 //! show how long a tick holds the orders back.
 //!

@@ -4,6 +4,7 @@
 pub mod api;
 pub mod assets;
 pub mod auth;
+pub mod cpu;
 pub mod error;
 pub mod gzip;
 pub mod middleware;
@@ -34,8 +35,7 @@ pub struct AppState {
     /// One permit per pooled connection: requests wait their turn here, first come first
     /// served, rather than as blocked threads all woken for each connection given back.
     db_slots: Arc<tokio::sync::Semaphore>,
-    /// One permit per core for [`AppState::cpu`].
-    cpu_slots: tokio::sync::Semaphore,
+    cpu: cpu::CpuSlots,
     /// Players' orders waiting for the database's writer (written in groups on SQLite).
     pub writes: Arc<crate::db::group::Group>,
 }
@@ -60,7 +60,7 @@ impl AppState {
             tera,
             legends,
             db_slots: Arc::new(tokio::sync::Semaphore::new(slots)),
-            cpu_slots: tokio::sync::Semaphore::new(cores()),
+            cpu: cpu::CpuSlots::new(cores()),
             writes: Arc::default(),
         })
     }
@@ -74,29 +74,13 @@ impl AppState {
     }
 
     /// Runs CPU-heavy work (password hashing, map generation) on a thread of its own, at most
-    /// one per core at a time and holding no database connection: a flood of logins neither
-    /// takes the threads that run the database's work nor memory without bound (each hash
-    /// takes 19 MiB).
+    /// one per core at a time, holding no database connection.
     pub async fn cpu<T, F>(&self, f: F) -> GameResult<T>
     where
         T: Send + 'static,
         F: FnOnce() -> GameResult<T> + Send + 'static,
     {
-        let _slot = self
-            .cpu_slots
-            .acquire()
-            .await
-            .map_err(|e| GameError::Internal(format!("cpu slots closed: {e}")))?;
-        let (tx, rx) = tokio::sync::oneshot::channel();
-        std::thread::Builder::new()
-            .name("grognard-cpu".into())
-            .spawn(move || {
-                // The request may have gone meanwhile; nobody waits for the answer then.
-                let _ = tx.send(f());
-            })
-            .map_err(|e| GameError::Internal(format!("cpu thread: {e}")))?;
-        rx.await
-            .map_err(|_| GameError::Internal("cpu task failed".into()))?
+        self.cpu.run(f).await
     }
 
     /// Runs `f` on a pooled connection in the blocking thread pool (diesel is synchronous).

@@ -311,6 +311,14 @@ both!(moves_cost_the_seasons_ap_and_refusals_change_nothing, |b| {
         (v["x"].as_i64(), v["y"].as_i64(), v["ap"].as_i64()),
         (Some(5), Some(2), Some(24 - 7))
     );
+    // The company afterwards and the report beside it, in one object.
+    assert_eq!(v["id"].as_i64(), Some(id), "{v}");
+    assert_eq!(v["cost"].as_i64(), Some(7), "{v}");
+    assert_eq!(v["captures"], json!([]), "{v}");
+    assert!(
+        v["event_id"].as_i64().is_some() && v["summary"].as_str().is_some(),
+        "{v}"
+    );
     // Winter: the river costs 2, the forest 3.
     a.exec(&format!(
         "UPDATE worlds SET season = 'winter' WHERE id = {}",

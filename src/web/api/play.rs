@@ -93,15 +93,35 @@ pub async fn act(
         })
         .await?;
     if is_move {
-        let mut v = serde_json::to_value(&out.company).unwrap_or(Value::Null);
-        v["steps"] = out.report["steps"].clone();
-        v["cost"] = out.report["cost"].clone();
-        v["captures"] = out.report["captures"].clone();
-        v["event_id"] = json!(out.event_id);
-        v["summary"] = json!(out.summary);
-        return Ok(HttpResponse::Ok().json(v));
+        return Ok(HttpResponse::Ok().json(MoveAnswer::from(out)));
     }
     Ok(HttpResponse::Ok().json(out))
+}
+
+/// `POST /api/v1/companies/{c}/move`: the company afterwards and the move's report beside it.
+#[derive(Serialize)]
+pub struct MoveAnswer {
+    #[serde(flatten)]
+    pub company: Option<play::CompanyView>,
+    pub steps: Value,
+    pub cost: Value,
+    pub captures: Value,
+    pub event_id: i32,
+    pub summary: String,
+}
+
+impl From<orders::Outcome> for MoveAnswer {
+    fn from(mut out: orders::Outcome) -> MoveAnswer {
+        let mut take = |k: &str| out.report.get_mut(k).map_or(Value::Null, Value::take);
+        MoveAnswer {
+            steps: take("steps"),
+            cost: take("cost"),
+            captures: take("captures"),
+            company: out.company,
+            event_id: out.event_id,
+            summary: out.summary,
+        }
+    }
 }
 
 #[derive(Deserialize)]

@@ -184,13 +184,35 @@ fn bind_world(conn: &DbConnection, sql: &str) -> String {
     }
 }
 
+/// The first key of the ticks' advisory locks on PostgreSQL: a world's tick of a kind locks
+/// `LOCK_BASE + world * 2 + kind`.
+const LOCK_BASE: i64 = 0x4752_0000_0000;
+
 fn advisory_lock(conn: &mut DbConnection, world_id: i32, kind: TickKind) -> QueryResult<()> {
     if let DbConnection::Postgres(pg) = conn {
         // A per-(world, kind) key: other processes wait here instead of racing for the row.
-        let key: i64 = 0x4752_0000_0000 + (world_id as i64) * 2 + kind as i64;
+        let key: i64 = LOCK_BASE + i64::from(world_id) * 2 + kind as i64;
         diesel::sql_query("SELECT pg_advisory_xact_lock($1)")
             .bind::<BigInt, _>(key)
             .execute(pg)?;
+    }
+    Ok(())
+}
+
+/// Waits while a turn of the company's world is being applied, and holds the next one off
+/// until this transaction ends (PostgreSQL; SQLite's single writer does both by itself).
+/// Without it an order read its company before a running turn's update and wrote after it,
+/// and was refused as changed meanwhile: at the turn change, when every player acts.
+pub fn hold_off_turn(conn: &mut DbConnection, company_id: i32) -> QueryResult<()> {
+    if let DbConnection::Postgres(pg) = conn {
+        // The same key as `advisory_lock`'s for the company's world's turn, shared: orders
+        // do not wait for one another.
+        diesel::sql_query(
+            "SELECT pg_advisory_xact_lock_shared($1 + 2 * world_id::bigint) FROM companies WHERE id = $2",
+        )
+        .bind::<BigInt, _>(LOCK_BASE + TickKind::Turn as i64)
+        .bind::<Integer, _>(company_id)
+        .execute(pg)?;
     }
     Ok(())
 }

@@ -790,3 +790,53 @@ both!(
         let _ = std::fs::remove_dir(logs); // the other backend's run may still be using it
     }
 );
+
+both!(
+    an_order_sent_while_a_turn_ticks_waits_for_the_turn_and_is_applied,
+    |b| {
+        let a = arena(b);
+        let id = a.raise(&mut a.blue.clone(), "infantry", "Night march");
+        a.put(id, 2, 2);
+        a.set(id, "ap = 10");
+        let rs = a.app.config.rules.clone();
+        let world = a.world as i32;
+        let mut conn = a.app.conn();
+        // The turn is applied in a transaction held open until the order waits for it.
+        let order = grognard::db::write(&mut conn, |c| -> grognard::game::GameResult<_> {
+            ticks::apply(c, &rs, world, TickKind::Turn, 1_000, false)?;
+            let mut blue = a.blue.clone();
+            let order = std::thread::spawn(move || {
+                blue.post_json(
+                    &format!("/api/v1/companies/{id}/move"),
+                    json!({"path": [[3, 2]]}),
+                )
+            });
+            match b {
+                // The order's backend waits for a lock: the turn's.
+                Backend::Postgres => {
+                    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+                    while a.app.count(
+                        "SELECT COUNT(*) AS n FROM pg_stat_activity \
+                         WHERE wait_event_type = 'Lock' AND datname = current_database()",
+                    ) == 0
+                    {
+                        assert!(
+                            std::time::Instant::now() < deadline,
+                            "the order never waited"
+                        );
+                        std::thread::sleep(std::time::Duration::from_millis(10));
+                    }
+                }
+                // Nothing shows SQLite's writer waiting; the order's write waits for this one.
+                Backend::Sqlite => std::thread::sleep(std::time::Duration::from_millis(300)),
+            }
+            Ok(order)
+        })
+        .unwrap();
+        let r = order.join().unwrap();
+        assert_eq!(r.status, 200, "{}", r.body);
+        // The turn's 6 AP came first, then the step's 1.
+        assert_eq!(r.json()["ap"], 10 + 6 - 1, "{}", r.body);
+        assert_eq!(a.position(id), (3, 2));
+    }
+);

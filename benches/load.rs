@@ -45,6 +45,8 @@ const SIDE: i32 = 120;
 const PLAYERS: usize = 60;
 const PER_PLAYER: usize = 3;
 const CONNECTIONS: usize = 64;
+/// Companies each connection moves in turn on the ticking world.
+const PER_MOVER: usize = 8;
 
 fn config_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("config")
@@ -494,6 +496,51 @@ fn build_big(conn: &mut DbConnection) -> i32 {
     wid
 }
 
+#[derive(diesel::QueryableByName)]
+struct Mover {
+    #[diesel(sql_type = diesel::sql_types::Integer)]
+    id: i32,
+    #[diesel(sql_type = diesel::sql_types::Integer)]
+    x: i32,
+    #[diesel(sql_type = diesel::sql_types::Integer)]
+    y: i32,
+    #[diesel(sql_type = diesel::sql_types::Integer)]
+    user_id: i32,
+}
+
+/// Companies of the big world with free ground south of them, each with a token of its owner:
+/// `PER_MOVER` for each connection, so that the turn's AP (at most 24 a company) outlasts the
+/// moves between two turns.
+fn big_movers(conn: &mut DbConnection, wid: i32) -> Vec<(i32, i32, i32, String)> {
+    let movers: Vec<Mover> = diesel::sql_query(format!(
+        "SELECT c.id, c.x, c.y, p.user_id FROM companies c JOIN players p ON p.id = c.player_id \
+         WHERE c.world_id = {wid} AND c.y < 999 AND NOT EXISTS (SELECT 1 FROM companies o \
+           WHERE o.world_id = {wid} AND o.x = c.x AND o.y = c.y + 1) \
+         ORDER BY c.id LIMIT {}",
+        CONNECTIONS * PER_MOVER
+    ))
+    .load(conn)
+    .expect("movers");
+    assert_eq!(
+        movers.len(),
+        CONNECTIONS * PER_MOVER,
+        "companies with room to move"
+    );
+    let mut tokens = std::collections::HashMap::new();
+    movers
+        .into_iter()
+        .map(|m| {
+            conn.batch_execute(&format!("UPDATE companies SET ap = 24 WHERE id = {}", m.id))
+                .expect("ap");
+            let token = tokens
+                .entry(m.user_id)
+                .or_insert_with(|| tokens::create(conn, m.user_id, "bench").expect("token").1)
+                .clone();
+            (m.id, m.x, m.y, token)
+        })
+        .collect()
+}
+
 fn row(name: &str, m: &Measure, reference: &str, ratio: f64) {
     println!(
         "| {name} | {:.0} req/s, p50 {:.1} ms, p99 {:.1} ms, {} B{}{} | {reference} | {ratio:.3} |",
@@ -683,27 +730,8 @@ fn run(backend: Backend) -> Vec<f64> {
             let mut conn = pool.get().expect("connection");
             build_big(&mut conn)
         };
-        let tick_pool = pool.clone();
         let ticking = Arc::new(AtomicBool::new(true));
-        let flag = ticking.clone();
-        let cfg = config.clone();
-        let ticker = std::thread::spawn(move || {
-            let mut conn = tick_pool.get().expect("connection");
-            let mut n = 0;
-            let mut at = 1_000_000i64;
-            let mut busy = Duration::ZERO;
-            while flag.load(Ordering::Relaxed) {
-                // A turn a second: far more often than any schedule, to catch its effect.
-                std::thread::sleep(Duration::from_millis(700));
-                let t = Instant::now();
-                ticks::apply(&mut conn, &cfg.rules, big_world, TickKind::Turn, at, false)
-                    .expect("tick");
-                busy += t.elapsed();
-                at += 1;
-                n += 1;
-            }
-            (n, busy)
-        });
+        let ticker = tick_every(&pool, &config, big_world, ticking.clone());
         home(&pool);
         let before = writes.written();
         let mv2 = load(&addr, dur, moves);
@@ -720,9 +748,71 @@ fn run(backend: Backend) -> Vec<f64> {
             mv2.rate() / raw.rate(),
         );
         ratios.push(mv2.rate() / raw.rate());
+        // The same, on the world whose turn is being applied: an order there waits for the turn.
+        let movers = {
+            let mut conn = pool.get().expect("connection");
+            big_movers(&mut conn, big_world)
+        };
+        let on_big = |i: usize| -> Vec<Vec<u8>> {
+            let mine = movers.iter().skip(i * PER_MOVER).take(PER_MOVER);
+            mine.flat_map(|(id, x, y, token)| {
+                let (path, auth) = (
+                    format!("/api/v1/companies/{id}/move"),
+                    format!("Authorization: Bearer {token}\r\n"),
+                );
+                [
+                    post_json(&path, &auth, &format!("{{\"path\": [[{x}, {}]]}}", y + 1)),
+                    post_json(&path, &auth, &format!("{{\"path\": [[{x}, {y}]]}}")),
+                ]
+            })
+            .collect()
+        };
+        let ticking = Arc::new(AtomicBool::new(true));
+        let ticker = tick_every(&pool, &config, big_world, ticking.clone());
+        let before = writes.written();
+        let mv3 = load(&addr, dur, on_big);
+        ticking.store(false, Ordering::Relaxed);
+        let (n, took) = ticker.join().expect("ticker");
+        row(
+            &format!(
+                "move one step on the world whose turn ticks ({n} turns, {:.0} ms each){}",
+                took.as_secs_f64() * 1e3 / n.max(1) as f64,
+                per_commit(&writes, before)
+            ),
+            &mv3,
+            "raw write tx",
+            mv3.rate() / raw.rate(),
+        );
+        ratios.push(mv3.rate() / raw.rate());
     }
     actix_web::rt::System::new().block_on(handle.stop(false));
     ratios
+}
+
+/// Applies a turn to `world` every 0.7 s while `ticking`; answers how many and how long they took.
+fn tick_every(
+    pool: &Pool,
+    config: &Arc<Config>,
+    world: i32,
+    ticking: Arc<AtomicBool>,
+) -> std::thread::JoinHandle<(u32, Duration)> {
+    let (pool, cfg) = (pool.clone(), config.clone());
+    std::thread::spawn(move || {
+        let mut conn = pool.get().expect("connection");
+        let (mut n, mut busy) = (0, Duration::ZERO);
+        // Each run goes on from a later instant than any before: a tick is applied once.
+        static AT: std::sync::atomic::AtomicI64 = std::sync::atomic::AtomicI64::new(1_000_000);
+        while ticking.load(Ordering::Relaxed) {
+            // A turn a second: far more often than any schedule, to catch its effect.
+            std::thread::sleep(Duration::from_millis(700));
+            let t = Instant::now();
+            let at = AT.fetch_add(1, Ordering::Relaxed);
+            ticks::apply(&mut conn, &cfg.rules, world, TickKind::Turn, at, false).expect("tick");
+            busy += t.elapsed();
+            n += 1;
+        }
+        (n, busy)
+    })
 }
 
 fn main() {

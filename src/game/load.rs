@@ -51,38 +51,126 @@ pub fn companies_in(
     x1: i32,
     y1: i32,
 ) -> GameResult<Vec<Placed>> {
-    companies_around(conn, world_id, (x0, y0, x1, y1), None)
+    companies_around(conn, world_id, (x0, y0, x1, y1), None, false)
+}
+
+/// Whether to read a rectangle of a world of this height column by column (see
+/// [`companies_around`]): when the world is at least 8 times as tall as the rectangle.
+pub fn by_column(world_height: i32, y0: i32, y1: i32) -> bool {
+    i64::from(world_height) >= 8 * (i64::from(y1) - i64::from(y0) + 1)
 }
 
 /// The companies a map of the rectangle needs: every company inside it and, with `eyes`
 /// (a nation and how far its companies may see), that nation's companies up to that far
 /// around it, which see into it. Others' companies around it are not read at all.
+///
+/// A range of x in the (world, x, y) index reads every company of those columns, the whole
+/// height of the map: a thousand entries for a one-step move on a world of 100,000
+/// companies, 90 µs on SQLite. `column_by_column` seeks each column on its own instead (18 µs
+/// there), which costs about half a microsecond a column more where companies are few.
 pub fn companies_around(
     conn: &mut DbConnection,
     world_id: i32,
     (x0, y0, x1, y1): (i32, i32, i32, i32),
     eyes: Option<(i32, i32)>,
+    column_by_column: bool,
 ) -> GameResult<Vec<Placed>> {
     // Without eyes, one statement still: no nation has id 0, and no margin leaves the rectangle.
     let (nation, m) = eyes.unwrap_or((0, 0));
-    let rows: Vec<(Company, i32, i32, Option<i64>)> = crate::on_backend!(conn, c => companies::table
-        .inner_join(players::table)
-        .filter(companies::world_id.eq(world_id))
-        .filter(companies::x.between(x0.saturating_sub(m), x1.saturating_add(m)))
-        .filter(companies::y.between(y0.saturating_sub(m), y1.saturating_add(m)))
-        .filter(
-            players::nation_id
-                .eq(nation)
-                .or(companies::x.between(x0, x1).and(companies::y.between(y0, y1))),
-        )
-        .select((
-            Company::as_select(),
-            players::nation_id,
-            players::user_id,
-            players::leave_until,
-        ))
-        .load(c))?;
+    let (xs, xe) = (x0.saturating_sub(m), x1.saturating_add(m));
+    let (ys, ye) = (y0.saturating_sub(m), y1.saturating_add(m));
+    if xs > xe || ys > ye {
+        return Ok(Vec::new());
+    }
+    let wanted = players::nation_id.eq(nation).or(companies::x
+        .between(x0, x1)
+        .and(companies::y.between(y0, y1)));
+    // PostgreSQL tests y inside its scan of the index's x range (0.1 ms for a thousand
+    // entries, against 0.4 ms column by column): there the range stays.
+    let rows: Vec<(Company, i32, i32, Option<i64>)> = if column_by_column && conn.is_sqlite() {
+        crate::on_backend!(conn, c => companies::table
+            .inner_join(players::table)
+            .filter(companies::world_id.eq(world_id))
+            .filter(Columns { from: xs, to: xe })
+            .filter(companies::y.between(ys, ye))
+            .filter(wanted)
+            .select(placed_columns())
+            .load(c))?
+    } else {
+        crate::on_backend!(conn, c => companies::table
+            .inner_join(players::table)
+            .filter(companies::world_id.eq(world_id))
+            .filter(companies::x.between(xs, xe))
+            .filter(companies::y.between(ys, ye))
+            .filter(wanted)
+            .select(placed_columns())
+            .load(c))?
+    };
     Ok(rows.into_iter().map(placed).collect())
+}
+
+/// `companies.x IN` each column from `from` to `to`, listed by a recursive query: written by
+/// hand, with a static query id, so that the statement stays prepared (diesel prepares a
+/// statement with SQL of its own text, `dsl::sql`, anew on every run).
+#[derive(Clone, Copy, Debug)]
+struct Columns {
+    from: i32,
+    to: i32,
+}
+
+impl diesel::expression::Expression for Columns {
+    type SqlType = diesel::sql_types::Bool;
+}
+
+impl<QS> diesel::expression::AppearsOnTable<QS> for Columns {}
+
+impl<QS> diesel::expression::SelectableExpression<QS> for Columns {}
+
+impl<G> diesel::expression::ValidGrouping<G> for Columns {
+    type IsAggregate = diesel::expression::is_aggregate::Never;
+}
+
+impl diesel::query_builder::QueryId for Columns {
+    type QueryId = Columns;
+    const HAS_STATIC_QUERY_ID: bool = true;
+}
+
+impl<DB> diesel::query_builder::QueryFragment<DB> for Columns
+where
+    DB: diesel::backend::Backend,
+    i32: diesel::serialize::ToSql<diesel::sql_types::Integer, DB>,
+{
+    fn walk_ast<'b>(
+        &'b self,
+        mut out: diesel::query_builder::AstPass<'_, 'b, DB>,
+    ) -> QueryResult<()> {
+        use diesel::sql_types::Integer;
+        out.push_sql("companies.x IN (WITH RECURSIVE xs(v) AS (SELECT ");
+        out.push_bind_param::<Integer, _>(&self.from)?;
+        out.push_sql(" UNION ALL SELECT v + 1 FROM xs WHERE v < ");
+        out.push_bind_param::<Integer, _>(&self.to)?;
+        out.push_sql(") SELECT v FROM xs)");
+        Ok(())
+    }
+}
+
+/// What [`Placed`] is read from: the company, its player's nation, user and leave.
+#[allow(clippy::type_complexity)]
+fn placed_columns<DB: diesel::backend::Backend>() -> (
+    diesel::helper_types::AsSelect<Company, DB>,
+    players::nation_id,
+    players::user_id,
+    players::leave_until,
+)
+where
+    Company: Selectable<DB>,
+{
+    (
+        Company::as_select(),
+        players::nation_id,
+        players::user_id,
+        players::leave_until,
+    )
 }
 
 fn placed((company, nation_id, user_id, leave_until): (Company, i32, i32, Option<i64>)) -> Placed {
@@ -121,7 +209,8 @@ pub fn window(
     let (x0, x1) = span(|p| p.x, w.width);
     let (y0, y1) = span(|p| p.y, w.height);
     let mut area = worlds::load_area(conn, w, x0, y0, x1, y1)?;
-    let placed = companies_in(conn, w.id, x0, y0, x1, y1)?;
+    let column_by_column = by_column(w.height, y0, y1);
+    let placed = companies_around(conn, w.id, (x0, y0, x1, y1), None, column_by_column)?;
     for p in &placed {
         area.place(unit_of(p));
     }

@@ -158,3 +158,47 @@ both!(
         }
     }
 );
+
+both!(companies_are_read_column_by_column_or_by_range_alike, |b| {
+    let a = arena(b);
+    let (mut blue, mut red) = (a.blue.clone(), a.red.clone());
+    let spots = [(0, 0), (3, 4), (4, 4), (7, 9), (15, 2)];
+    for (i, (x, y)) in spots.iter().enumerate() {
+        let who = if i % 2 == 0 { &mut blue } else { &mut red };
+        let id = a.raise(who, "infantry", &format!("C{i}"));
+        a.put(id, *x, *y);
+    }
+    let blue_nation = a.app.count(&format!(
+        "SELECT CAST(nation_id AS BIGINT) AS n FROM players WHERE world_id = {} AND user_id = \
+             (SELECT id FROM users WHERE username = 'blue_player')",
+        a.world
+    )) as i32;
+    let read = |rect, eyes, by_column| {
+        let mut ids: Vec<i32> = grognard::game::load::companies_around(
+            &mut a.app.conn(),
+            a.world as i32,
+            rect,
+            eyes,
+            by_column,
+        )
+        .unwrap()
+        .iter()
+        .map(|p| p.company.id)
+        .collect();
+        ids.sort();
+        ids
+    };
+    for (rect, eyes, expected) in [
+        ((3, 4, 4, 4), None, 2),
+        ((0, 0, 15, 9), None, 5),
+        ((4, 3, 8, 9), None, 2),
+        // Red's company inside, and Blue's at (4, 4) within 3 cells of it; not Blue's at (0, 0).
+        ((5, 5, 9, 9), Some((blue_nation, 3)), 2),
+        ((14, 0, 15, 9), None, 1),
+        ((9, 9, 8, 9), None, 0),
+    ] {
+        let by_range = read(rect, eyes, false);
+        assert_eq!(by_range.len(), expected, "{rect:?}");
+        assert_eq!(read(rect, eyes, true), by_range, "{rect:?}");
+    }
+});

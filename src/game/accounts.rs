@@ -214,12 +214,17 @@ pub fn find_by_name(conn: &mut DbConnection, name: &str) -> GameResult<Option<Us
 }
 
 pub fn get(conn: &mut DbConnection, id: i32) -> GameResult<User> {
-    users::table
+    find(conn, id)?.ok_or_else(|| GameError::not_found("user"))
+}
+
+/// The user of an id, if there is one (on the connection's own backend: every authenticated
+/// request reads it).
+pub fn find(conn: &mut DbConnection, id: i32) -> GameResult<Option<User>> {
+    Ok(crate::on_backend!(conn, c => users::table
         .find(id)
         .select(User::as_select())
-        .first(conn)
-        .optional()?
-        .ok_or_else(|| GameError::not_found("user"))
+        .first(c)
+        .optional())?)
 }
 
 /// Checks credentials under the failed-login throttle. Every refusal says the same thing, so

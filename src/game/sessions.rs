@@ -74,17 +74,23 @@ pub fn load(conn: &mut DbConnection, token: &str, expiry: Expiry) -> GameResult<
     }
     let id = sha256_hex(token);
     let now = db::now();
-    let found: Option<(String, i64, i64, User)> = crate::on_backend!(conn, c => sessions::table
-        .inner_join(users::table)
-        .filter(sessions::id.eq(&id))
+    // The session by its id, then its user by id: see `tokens::authenticate` for why not a join.
+    let session: Option<(String, i32, i64, i64)> = crate::on_backend!(conn, c => sessions::table
+        .find(&id)
         .select((
             sessions::csrf_token,
+            sessions::user_id,
             sessions::created_at,
             sessions::last_seen_at,
-            User::as_select(),
         ))
         .first(c)
         .optional())?;
+    let found = match session {
+        Some((csrf, user_id, created, seen)) => {
+            super::accounts::find(conn, user_id)?.map(|user| (csrf, created, seen, user))
+        }
+        None => None,
+    };
     let Some((csrf, created, seen, user)) = found else {
         return Ok(None);
     };

@@ -9,8 +9,9 @@
 //! with the same connection settings (read one company row, update it, commit) for the move.
 //! Each line runs in one-second slices alternating with slices of its reference, and is read
 //! against the reference measured in those slices.
-//! The last line runs the move load again while a turn tick runs over 100,000 companies, to
-//! show how long a tick holds the orders back.
+//! The last two lines run the move load again while a turn ticks over a world of 100,000
+//! companies, to show how long a tick holds the orders back: first on the bench's world, then
+//! on the ticking world itself.
 //!
 //! `cargo bench --bench load` (add `-- sqlite` or `-- postgres` for one backend;
 //! `GROGNARD_BENCH_SECS` sets the seconds per line, 5 by default; `GROGNARD_BENCH_BIG=0` skips

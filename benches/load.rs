@@ -15,7 +15,7 @@
 //!
 //! `cargo bench --bench load` (add `-- sqlite` or `-- postgres` for one backend;
 //! `GROGNARD_BENCH_SECS` sets the seconds per line, 5 by default; `GROGNARD_BENCH_BIG=0` skips
-//! the line with the big tick). PostgreSQL runs in a throwaway cluster started here, or on
+//! the lines with the big tick). PostgreSQL runs in a throwaway cluster started here, or on
 //! `GROGNARD_TEST_PG_URL`.
 
 #[allow(dead_code)]

@@ -68,7 +68,7 @@ pub fn execute(
     let (config, actor) = (config.clone(), actor.clone());
     writes.write(conn, move |conn| {
         let (rs, actor) = (&config.rules, &actor);
-        super::ticks::hold_off_turn(conn, company_id)?;
+        super::ticks::hold_off_turn(conn, actor.user_id, company_id)?;
         let (company, player, w) = access::own_company_and_world(conn, actor, company_id)?;
         if w.paused {
             return Err(GameError::Paused);

@@ -203,15 +203,19 @@ fn advisory_lock(conn: &mut DbConnection, world_id: i32, kind: TickKind) -> Quer
 /// until this transaction ends (PostgreSQL; SQLite's single writer does both by itself).
 /// Without it an order read its company before a running turn's update and wrote after it,
 /// and was refused as changed meanwhile: at the turn change, when every player acts.
-pub fn hold_off_turn(conn: &mut DbConnection, company_id: i32) -> QueryResult<()> {
+/// Only for a company of `user_id`'s: an order for another's answers at once, so that its
+/// timing does not tell that the company exists or that its world is turning.
+pub fn hold_off_turn(conn: &mut DbConnection, user_id: i32, company_id: i32) -> QueryResult<()> {
     if let DbConnection::Postgres(pg) = conn {
         // The same key as `advisory_lock`'s for the company's world's turn, shared: orders
         // do not wait for one another.
         diesel::sql_query(
-            "SELECT pg_advisory_xact_lock_shared($1 + 2 * world_id::bigint) FROM companies WHERE id = $2",
+            "SELECT pg_advisory_xact_lock_shared($1 + 2 * c.world_id::bigint) FROM companies c \
+             JOIN players p ON p.id = c.player_id WHERE c.id = $2 AND p.user_id = $3",
         )
         .bind::<BigInt, _>(LOCK_BASE + TickKind::Turn as i64)
         .bind::<Integer, _>(company_id)
+        .bind::<Integer, _>(user_id)
         .execute(pg)?;
     }
     Ok(())

@@ -798,41 +798,66 @@ both!(
         let id = a.raise(&mut a.blue.clone(), "infantry", "Night march");
         a.put(id, 2, 2);
         a.set(id, "ap = 10");
+        let theirs = a.raise(&mut a.red.clone(), "infantry", "Not yours");
+        a.put(theirs, 9, 6);
         let rs = a.app.config.rules.clone();
         let world = a.world as i32;
         let mut conn = a.app.conn();
         // The turn is applied in a transaction held open until the order waits for it.
-        let order = grognard::db::write(&mut conn, |c| -> grognard::game::GameResult<_> {
-            ticks::apply(c, &rs, world, TickKind::Turn, 1_000, false)?;
-            let mut blue = a.blue.clone();
-            let order = std::thread::spawn(move || {
-                blue.post_json(
-                    &format!("/api/v1/companies/{id}/move"),
-                    json!({"path": [[3, 2]]}),
-                )
-            });
-            match b {
-                // The order's backend waits for a lock: the turn's.
-                Backend::Postgres => {
-                    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-                    while a.app.count(
-                        "SELECT COUNT(*) AS n FROM pg_stat_activity \
+        let (order, foreign) =
+            grognard::db::write(&mut conn, |c| -> grognard::game::GameResult<_> {
+                ticks::apply(c, &rs, world, TickKind::Turn, 1_000, false)?;
+                let mut blue = a.blue.clone();
+                let order = std::thread::spawn(move || {
+                    blue.post_json(
+                        &format!("/api/v1/companies/{id}/move"),
+                        json!({"path": [[3, 2]]}),
+                    )
+                });
+                match b {
+                    // The order's backend waits for a lock: the turn's.
+                    Backend::Postgres => {
+                        let deadline =
+                            std::time::Instant::now() + std::time::Duration::from_secs(10);
+                        while a.app.count(
+                            "SELECT COUNT(*) AS n FROM pg_stat_activity \
                          WHERE wait_event_type = 'Lock' AND datname = current_database()",
-                    ) == 0
-                    {
+                        ) == 0
+                        {
+                            assert!(
+                                std::time::Instant::now() < deadline,
+                                "the order never waited"
+                            );
+                            std::thread::sleep(std::time::Duration::from_millis(10));
+                        }
+                    }
+                    // Nothing shows SQLite's writer waiting; the order's write waits for this one.
+                    Backend::Sqlite => std::thread::sleep(std::time::Duration::from_millis(300)),
+                }
+                // An order for another player's company does not wait for the turn: its timing
+                // tells nothing of that company (SQLite's single writer holds every order alike).
+                let mut blue = a.blue.clone();
+                let foreign = std::thread::spawn(move || {
+                    blue.post_json(
+                        &format!("/api/v1/companies/{theirs}/move"),
+                        json!({"path": [[9, 7]]}),
+                    )
+                });
+                if b == Backend::Postgres {
+                    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+                    while !foreign.is_finished() {
                         assert!(
                             std::time::Instant::now() < deadline,
-                            "the order never waited"
+                            "it waited for the turn"
                         );
                         std::thread::sleep(std::time::Duration::from_millis(10));
                     }
                 }
-                // Nothing shows SQLite's writer waiting; the order's write waits for this one.
-                Backend::Sqlite => std::thread::sleep(std::time::Duration::from_millis(300)),
-            }
-            Ok(order)
-        })
-        .unwrap();
+                assert!(!order.is_finished(), "the order did not wait for the turn");
+                Ok((order, foreign))
+            })
+            .unwrap();
+        assert_eq!(foreign.join().unwrap().status, 404);
         let r = order.join().unwrap();
         assert_eq!(r.status, 200, "{}", r.body);
         // The turn's 6 AP came first, then the step's 1.

@@ -731,24 +731,31 @@ fn run(backend: Backend) -> Vec<f64> {
             let mut conn = pool.get().expect("connection");
             build_big(&mut conn)
         };
-        let ticking = Arc::new(AtomicBool::new(true));
-        let ticker = tick_every(&pool, &config, big_world, ticking.clone());
+        // Moves while a turn ticks over the big world every 0.7 s: a row, and its ratio.
+        let during_turns = |what: &str, requests: &dyn Fn(usize) -> Vec<Vec<u8>>| {
+            let ticking = Arc::new(AtomicBool::new(true));
+            let ticker = tick_every(&pool, &config, big_world, ticking.clone());
+            let before = writes.written();
+            let m = load(&addr, dur, requests);
+            ticking.store(false, Ordering::Relaxed);
+            let (n, took) = ticker.join().expect("ticker");
+            row(
+                &format!(
+                    "{what} ({n} turns, {:.0} ms each){}",
+                    took.as_secs_f64() * 1e3 / n.max(1) as f64,
+                    per_commit(&writes, before)
+                ),
+                &m,
+                "raw write tx",
+                m.rate() / raw.rate(),
+            );
+            m.rate() / raw.rate()
+        };
         home(&pool);
-        let before = writes.written();
-        let mv2 = load(&addr, dur, moves);
-        ticking.store(false, Ordering::Relaxed);
-        let (n, took) = ticker.join().expect("ticker");
-        row(
-            &format!(
-                "move one step while a turn ticks over 100,000 companies every 0.7 s ({n} turns, {:.0} ms each){}",
-                took.as_secs_f64() * 1e3 / n.max(1) as f64,
-                per_commit(&writes, before)
-            ),
-            &mv2,
-            "raw write tx",
-            mv2.rate() / raw.rate(),
-        );
-        ratios.push(mv2.rate() / raw.rate());
+        ratios.push(during_turns(
+            "move one step while a turn ticks over 100,000 companies every 0.7 s",
+            &moves,
+        ));
         // The same, on the world whose turn is being applied: an order there waits for the turn.
         let movers = {
             let mut conn = pool.get().expect("connection");
@@ -768,23 +775,10 @@ fn run(backend: Backend) -> Vec<f64> {
             })
             .collect()
         };
-        let ticking = Arc::new(AtomicBool::new(true));
-        let ticker = tick_every(&pool, &config, big_world, ticking.clone());
-        let before = writes.written();
-        let mv3 = load(&addr, dur, on_big);
-        ticking.store(false, Ordering::Relaxed);
-        let (n, took) = ticker.join().expect("ticker");
-        row(
-            &format!(
-                "move one step on the world whose turn ticks ({n} turns, {:.0} ms each){}",
-                took.as_secs_f64() * 1e3 / n.max(1) as f64,
-                per_commit(&writes, before)
-            ),
-            &mv3,
-            "raw write tx",
-            mv3.rate() / raw.rate(),
-        );
-        ratios.push(mv3.rate() / raw.rate());
+        ratios.push(during_turns(
+            "move one step on the world whose turn ticks",
+            &on_big,
+        ));
     }
     actix_web::rt::System::new().block_on(handle.stop(false));
     ratios

@@ -51,12 +51,12 @@ pub fn companies_in(
     x1: i32,
     y1: i32,
 ) -> GameResult<Vec<Placed>> {
-    companies_around(conn, world_id, (x0, y0, x1, y1), None, false)
+    companies_around(conn, world_id, 0, (x0, y0, x1, y1), None)
 }
 
 /// Whether to read a rectangle of a world of this height column by column (see
 /// [`companies_around`]): when the world is at least 8 times as tall as the rectangle.
-pub fn by_column(world_height: i32, y0: i32, y1: i32) -> bool {
+fn by_column(world_height: i32, y0: i32, y1: i32) -> bool {
     i64::from(world_height) >= 8 * (i64::from(y1) - i64::from(y0) + 1)
 }
 
@@ -66,14 +66,15 @@ pub fn by_column(world_height: i32, y0: i32, y1: i32) -> bool {
 ///
 /// A range of x in the (world, x, y) index reads every company of those columns, the whole
 /// height of the map: a thousand entries for a one-step move on a world of 100,000
-/// companies, 90 µs on SQLite. `column_by_column` seeks each column on its own instead (18 µs
-/// there), which costs about half a microsecond a column more where companies are few.
+/// companies, 90 µs on SQLite. In a world at least 8 times as tall as the rectangle
+/// (`world_height`; 0 never is) each column is sought on its own instead (18 µs there), which
+/// costs about half a microsecond a column more where companies are few.
 pub fn companies_around(
     conn: &mut DbConnection,
     world_id: i32,
+    world_height: i32,
     (x0, y0, x1, y1): (i32, i32, i32, i32),
     eyes: Option<(i32, i32)>,
-    column_by_column: bool,
 ) -> GameResult<Vec<Placed>> {
     // Without eyes, one statement still: no nation has id 0, and no margin leaves the rectangle.
     let (nation, m) = eyes.unwrap_or((0, 0));
@@ -87,8 +88,9 @@ pub fn companies_around(
         .and(companies::y.between(y0, y1)));
     // PostgreSQL tests y inside its scan of the index's x range (0.1 ms for a thousand
     // entries, against 0.4 ms column by column): there the range stays.
-    let rows: Vec<(Company, i32, i32, Option<i64>)> = if column_by_column && conn.is_sqlite() {
-        crate::on_backend!(conn, c => companies::table
+    let rows: Vec<(Company, i32, i32, Option<i64>)> =
+        if by_column(world_height, ys, ye) && conn.is_sqlite() {
+            crate::on_backend!(conn, c => companies::table
             .inner_join(players::table)
             .filter(companies::world_id.eq(world_id))
             .filter(Columns { from: xs, to: xe })
@@ -96,8 +98,8 @@ pub fn companies_around(
             .filter(wanted)
             .select(placed_columns())
             .load(c))?
-    } else {
-        crate::on_backend!(conn, c => companies::table
+        } else {
+            crate::on_backend!(conn, c => companies::table
             .inner_join(players::table)
             .filter(companies::world_id.eq(world_id))
             .filter(companies::x.between(xs, xe))
@@ -105,7 +107,7 @@ pub fn companies_around(
             .filter(wanted)
             .select(placed_columns())
             .load(c))?
-    };
+        };
     Ok(rows.into_iter().map(placed).collect())
 }
 
@@ -209,8 +211,7 @@ pub fn window(
     let (x0, x1) = span(|p| p.x, w.width);
     let (y0, y1) = span(|p| p.y, w.height);
     let mut area = worlds::load_area(conn, w, x0, y0, x1, y1)?;
-    let column_by_column = by_column(w.height, y0, y1);
-    let placed = companies_around(conn, w.id, (x0, y0, x1, y1), None, column_by_column)?;
+    let placed = companies_around(conn, w.id, w.height, (x0, y0, x1, y1), None)?;
     for p in &placed {
         area.place(unit_of(p));
     }

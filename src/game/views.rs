@@ -116,9 +116,7 @@ pub fn player_map(
     let world_cells = super::cells::of(conn, w)?;
     let nation_id = who.and_then(|o| o.nation_id);
     let eyes = nation_id.map(|n| (n, vision::max_perception(rs)));
-    let m = eyes.map_or(0, |(_, m)| m);
-    let by_column = load::by_column(w.height, y0.saturating_sub(m), y1.saturating_add(m));
-    let placed = load::companies_around(conn, w.id, rect, eyes, by_column)?;
+    let placed = load::companies_around(conn, w.id, w.height, rect, eyes)?;
     let terrain_at = |p: Pos| world_cells.get(p).map_or(Terrain::Plain, |c| c.terrain);
     let observers: Vec<Observer> = match nation_id {
         Some(n) => placed

@@ -76,6 +76,12 @@ pub fn run_once(conn: &mut DbConnection, config: &Config, now: i64) -> GameResul
     let cap = config.max_catch_up() as usize;
     let mut applied = 0;
     for w in worlds::list(conn)? {
+        // A turn a stopped process left half-applied is finished at once, paused world or
+        // not: its companies must not stay half on one turn and half on the next.
+        if let Some(out) = tick_cases::finish_pending(conn, &config.rules, w.id)? {
+            applied += 1;
+            log_tick(w.id, TickKind::Turn, None, &out);
+        }
         if w.paused {
             continue;
         }
@@ -90,21 +96,25 @@ pub fn run_once(conn: &mut DbConnection, config: &Config, now: i64) -> GameResul
                 let out = tick_cases::apply(conn, &config.rules, w.id, kind, instant, false)?;
                 if out.applied {
                     applied += 1;
-                    tracing::info!(
-                        world = w.id,
-                        kind = kind.as_str(),
-                        scheduled_for = instant,
-                        duration_ms = out.duration_ms,
-                        rows = out.rows,
-                        turn = out.turn,
-                        "tick applied"
-                    );
+                    log_tick(w.id, kind, Some(instant), &out);
                 }
             }
         }
     }
     alert_turns_soon(conn, config, now)?;
     Ok(applied)
+}
+
+fn log_tick(world: i32, kind: TickKind, scheduled_for: Option<i64>, out: &tick_cases::TickOutcome) {
+    tracing::info!(
+        world,
+        kind = kind.as_str(),
+        scheduled_for,
+        duration_ms = out.duration_ms,
+        rows = out.rows,
+        turn = out.turn,
+        "tick applied"
+    );
 }
 
 /// Tells the players of every unpaused world whose next turn begins within

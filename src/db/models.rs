@@ -217,6 +217,10 @@ pub struct Tick {
     pub duration_ms: i64,
     pub rows_touched: i64,
     pub manual: bool,
+    /// A turn whose companies are being applied chunk by chunk (`game::ticks`).
+    pub pending: bool,
+    pub companies_through: i32,
+    pub companies_last: i32,
 }
 
 #[derive(Clone, Debug, Queryable, Selectable)]

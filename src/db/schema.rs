@@ -189,6 +189,9 @@ diesel::table! {
         duration_ms -> BigInt,
         rows_touched -> BigInt,
         manual -> Bool,
+        pending -> Bool,
+        companies_through -> Integer,
+        companies_last -> Integer,
     }
 }
 

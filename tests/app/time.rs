@@ -865,3 +865,119 @@ both!(
         assert_eq!(a.position(id), (3, 2));
     }
 );
+
+both!(
+    a_turn_stopped_between_chunks_is_finished_once_and_before_the_next,
+    |b| {
+        let app = TestApp::spawn(b);
+        let map = r##"{"name": "Wide", "width": 100, "height": 60, "season": "summer", "rng_seed": 5,
+          "nations": [{"name": "Blue", "color": "#0000ff", "spawn": [0, 0], "treasury": 0}],
+          "cells": []}"##;
+        let world =
+            grognard::game::worlds::import_text(&mut app.conn(), &app.config.rules, map, None)
+                .unwrap();
+        exec(&app, "INSERT INTO users (username, username_key, password_hash, role, banned, created_at) VALUES ('wide', 'wide', 'x', 'player', FALSE, 0)");
+        exec(&app, &format!("INSERT INTO players (world_id, user_id, nation_id, reserve, joined_at) \
+             SELECT {world}, u.id, n.id, 0, 0 FROM users u, nations n WHERE u.username = 'wide' AND n.world_id = {world}"));
+        // 5,000 infantry without AP: a turn gives them in three chunks of at most 2,048.
+        exec(&app, &format!("INSERT INTO companies (world_id, player_id, name, kind, x, y, men, wounded, ap, morale, xp, volley_recency, created_at) \
+             WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 4999) \
+             SELECT {world}, p.id, 'c' || i, 'infantry', i % 100, i / 100, 100, 0, 0, 10, 0, 0, 0 FROM n, players p WHERE p.world_id = {world}"));
+        let ids: Vec<i64> = pairs(
+            &app,
+            &format!("SELECT id, CAST(id AS BIGINT) AS value FROM companies WHERE world_id = {world}"),
+        )
+        .into_values()
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+        assert_eq!(ids.len(), 5_000);
+        assert!(5_000 > 2 * ticks::TURN_CHUNK);
+        let ap_counts = || {
+            pairs(
+                &app,
+                &format!("SELECT ap AS id, COUNT(*) AS value FROM companies WHERE world_id = {world} GROUP BY ap"),
+            )
+        };
+        let turn = || {
+            app.count(&format!(
+                "SELECT CAST(turn AS BIGINT) AS n FROM worlds WHERE id = {world}"
+            ))
+        };
+        let reserve = || {
+            app.count(&format!(
+                "SELECT CAST(reserve AS BIGINT) AS n FROM players WHERE world_id = {world}"
+            ))
+        };
+        let turn_events = || {
+            app.count(&format!(
+                "SELECT COUNT(*) AS n FROM events WHERE world_id = {world} AND kind = 'turn'"
+            ))
+        };
+        // What a process stopped after the chunks through the 2,500th company leaves: the
+        // turn's row pending, those companies with their 6 AP, the others without.
+        let (through, last) = (ids[2_499], ids[4_999]);
+        exec(&app, &format!("INSERT INTO ticks (world_id, kind, scheduled_for, applied_at, pending, companies_through, companies_last) \
+             VALUES ({world}, 'turn', 1000, 0, TRUE, {through}, {last})"));
+        exec(
+            &app,
+            &format!("UPDATE companies SET ap = 6 WHERE world_id = {world} AND id <= {through}"),
+        );
+        // A company raised after the turn began is not in it.
+        exec(&app, &format!("INSERT INTO companies (world_id, player_id, name, kind, x, y, men, wounded, ap, morale, xp, volley_recency, created_at) \
+             SELECT {world}, id, 'late', 'infantry', 0, 59, 100, 0, 0, 10, 0, 0, 0 FROM players WHERE world_id = {world}"));
+        let late = app.count(&format!(
+            "SELECT CAST(id AS BIGINT) AS n FROM companies WHERE name = 'late'"
+        ));
+
+        // The scheduler's next pass finishes it, though no turn is due yet.
+        let anchor = app.count(&format!(
+            "SELECT schedule_anchor AS n FROM worlds WHERE id = {world}"
+        ));
+        let mut conn = app.conn();
+        assert_eq!(
+            grognard::scheduler::run_once(&mut conn, &app.config, anchor).unwrap(),
+            1
+        );
+        assert_eq!(ap_counts(), HashMap::from([(6, 5_000), (0, 1)]));
+        assert_eq!((turn(), reserve(), turn_events()), (1, 15, 1));
+        assert_eq!(
+            app.count("SELECT COUNT(*) AS n FROM ticks WHERE pending = TRUE"),
+            0
+        );
+        // The 2,500 companies left, the player, the nation and the world's number.
+        assert_eq!(
+            app.count(&format!(
+                "SELECT rows_touched AS n FROM ticks WHERE world_id = {world} AND scheduled_for = 1000"
+            )),
+            2_500 + 1 + 1 + 1
+        );
+        assert_eq!(
+            grognard::scheduler::run_once(&mut conn, &app.config, anchor).unwrap(),
+            0,
+            "nothing twice"
+        );
+        assert_eq!(ap_counts(), HashMap::from([(6, 5_000), (0, 1)]));
+
+        // A turn still pending when the next one comes is finished first, then the next.
+        let (through, last) = (ids[999], late);
+        exec(&app, &format!("INSERT INTO ticks (world_id, kind, scheduled_for, applied_at, pending, companies_through, companies_last) \
+             VALUES ({world}, 'turn', 2000, 0, TRUE, {through}, {last})"));
+        exec(
+            &app,
+            &format!("UPDATE companies SET ap = ap + 6 WHERE world_id = {world} AND id <= {through}"),
+        );
+        let rs = app.config.rules.clone();
+        let out = ticks::apply(&mut conn, &rs, world, TickKind::Turn, 3000, false).unwrap();
+        assert!(out.applied);
+        assert_eq!(out.turn, 3);
+        assert_eq!(ap_counts(), HashMap::from([(18, 5_000), (12, 1)]));
+        assert_eq!((turn(), reserve(), turn_events()), (3, 45, 3));
+        for at in [1000, 2000, 3000] {
+            let again = ticks::apply(&mut conn, &rs, world, TickKind::Turn, at, false).unwrap();
+            assert!(!again.applied, "the turn of {at} again");
+        }
+        assert_eq!(ap_counts(), HashMap::from([(18, 5_000), (12, 1)]));
+        assert_eq!(turn(), 3);
+    }
+);

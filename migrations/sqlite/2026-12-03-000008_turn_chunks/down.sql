@@ -1,0 +1,3 @@
+ALTER TABLE ticks DROP COLUMN companies_last;
+ALTER TABLE ticks DROP COLUMN companies_through;
+ALTER TABLE ticks DROP COLUMN pending;

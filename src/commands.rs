@@ -137,15 +137,16 @@ pub fn tick(config: &Config, world_id: i32, kind: &str) -> CmdResult {
     let kind = crate::game::ticks::TickKind::parse(kind).map_err(game_err)?;
     let pool = open(config)?;
     let mut conn = pool.get().map_err(|e| e.to_string())?;
-    let out = crate::game::ticks::apply_now(&mut conn, &config.rules, world_id, kind)
+    let out = crate::game::ticks::apply_now(&mut conn, &config.rules, world_id, kind, None)
         .map_err(game_err)?;
     println!(
-        "{} tick applied to world {world_id}: turn {}, {} ({} rows, {} ms)",
+        "{} tick applied to world {world_id}: turn {}, {} ({} rows, {} ms, the longest write {} ms)",
         kind.as_str(),
         out.turn,
         out.season,
         out.rows,
-        out.duration_ms
+        out.duration_ms,
+        out.longest_write_ms
     );
     Ok(())
 }

@@ -361,6 +361,13 @@ where
     end_level(conn, f).unwrap_or_else(|p| std::panic::resume_unwind(p))
 }
 
+/// Whether `conn` is inside a transaction, where `write` runs its work in the outer one.
+pub fn in_transaction(conn: &mut DbConnection) -> bool {
+    Tm::transaction_manager_status_mut(conn)
+        .transaction_depth()
+        .is_ok_and(|d| d.is_some())
+}
+
 /// Whether the database answers.
 pub fn ping(conn: &mut DbConnection) -> bool {
     diesel::sql_query("SELECT 1").execute(conn).is_ok()

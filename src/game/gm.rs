@@ -97,9 +97,10 @@ pub fn run_tick(
     actor.require_gm()?;
     let kind = TickKind::parse(kind)?;
     worlds::get(conn, world_id)?;
-    // The tick and its audit row are one transaction: both or neither.
-    let out = db::write(conn, |conn| {
-        let out = ticks::apply_now(conn, rs, world_id, kind)?;
+    // The audit row is written in the transaction that starts the tick: both or neither. (A
+    // turn runs in several transactions, so that orders are not held for all of it; once
+    // started it is finished, by the scheduler if this process stops.)
+    let mut audit = |conn: &mut DbConnection, start: &ticks::TickStart| {
         audit::record(
             conn,
             audit::Entry {
@@ -109,12 +110,12 @@ pub fn run_tick(
                 target: (kind.as_str()).to_string(),
                 at: None,
                 before: None,
-                after: Some(json!({"turn": out.turn, "season": out.season, "rows": out.rows})),
+                after: Some(json!({"turn": start.turn, "season": start.season})),
                 batch: None,
             },
-        )?;
-        Ok::<_, GameError>(out)
-    })?;
+        )
+    };
+    let out = ticks::apply_now(conn, rs, world_id, kind, Some(&mut audit))?;
     tracing::info!(
         world = world_id,
         kind = kind.as_str(),

@@ -64,6 +64,12 @@ struct CompanyRow {
     volley_recency: i32,
 }
 
+#[derive(QueryableByName)]
+struct Text1 {
+    #[diesel(sql_type = Text)]
+    t: String,
+}
+
 #[derive(QueryableByName, Debug, Clone, PartialEq)]
 struct PairRow {
     #[diesel(sql_type = Integer)]
@@ -586,6 +592,19 @@ both!(the_gm_buttons_on_the_world_page_run_ticks, |b| {
         app.count("SELECT CAST(turn AS BIGINT) AS n FROM worlds WHERE id = 1"),
         1
     );
+    // Audited in the transaction that started the turn, with the turn it leads to.
+    let audited =
+        || app.count("SELECT COUNT(*) FROM gm_audit WHERE action = 'tick' AND target = 'turn'");
+    assert_eq!(audited(), 1);
+    let after: String =
+        diesel::sql_query("SELECT new_value AS t FROM gm_audit WHERE action = 'tick'")
+            .get_result::<Text1>(&mut *app.conn())
+            .unwrap()
+            .t;
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&after).unwrap()["turn"],
+        1
+    );
     let mut p = crate::accounts::player(&app, "notgm");
     assert!(!p.get("/worlds/1").body.contains("gm-panel"));
     let csrf = p.get("/worlds/1").csrf();
@@ -598,6 +617,7 @@ both!(the_gm_buttons_on_the_world_page_run_ticks, |b| {
         app.count("SELECT CAST(turn AS BIGINT) AS n FROM worlds WHERE id = 1"),
         1
     );
+    assert_eq!(audited(), 1);
     let _ = PASSWORD;
 });
 
@@ -885,14 +905,16 @@ both!(
              SELECT {world}, p.id, 'c' || i, 'infantry', i % 100, i / 100, 100, 0, 0, 10, 0, 0, 0 FROM n, players p WHERE p.world_id = {world}"));
         let ids: Vec<i64> = pairs(
             &app,
-            &format!("SELECT id, CAST(id AS BIGINT) AS value FROM companies WHERE world_id = {world}"),
+            &format!(
+                "SELECT id, CAST(id AS BIGINT) AS value FROM companies WHERE world_id = {world}"
+            ),
         )
         .into_values()
         .collect::<std::collections::BTreeSet<_>>()
         .into_iter()
         .collect();
         assert_eq!(ids.len(), 5_000);
-        assert!(5_000 > 2 * ticks::TURN_CHUNK);
+        const { assert!(5_000 > 2 * ticks::TURN_CHUNK) };
         let ap_counts = || {
             pairs(
                 &app,
@@ -926,9 +948,7 @@ both!(
         // A company raised after the turn began is not in it.
         exec(&app, &format!("INSERT INTO companies (world_id, player_id, name, kind, x, y, men, wounded, ap, morale, xp, volley_recency, created_at) \
              SELECT {world}, id, 'late', 'infantry', 0, 59, 100, 0, 0, 10, 0, 0, 0 FROM players WHERE world_id = {world}"));
-        let late = app.count(&format!(
-            "SELECT CAST(id AS BIGINT) AS n FROM companies WHERE name = 'late'"
-        ));
+        let late = app.count("SELECT CAST(id AS BIGINT) AS n FROM companies WHERE name = 'late'");
 
         // The scheduler's next pass finishes it, though no turn is due yet.
         let anchor = app.count(&format!(
@@ -965,7 +985,9 @@ both!(
              VALUES ({world}, 'turn', 2000, 0, TRUE, {through}, {last})"));
         exec(
             &app,
-            &format!("UPDATE companies SET ap = ap + 6 WHERE world_id = {world} AND id <= {through}"),
+            &format!(
+                "UPDATE companies SET ap = ap + 6 WHERE world_id = {world} AND id <= {through}"
+            ),
         );
         let rs = app.config.rules.clone();
         let out = ticks::apply(&mut conn, &rs, world, TickKind::Turn, 3000, false).unwrap();

@@ -140,13 +140,13 @@ pub fn tick(config: &Config, world_id: i32, kind: &str) -> CmdResult {
     let out = crate::game::ticks::apply_now(&mut conn, &config.rules, world_id, kind, None)
         .map_err(game_err)?;
     println!(
-        "{} tick applied to world {world_id}: turn {}, {} ({} rows, {} ms, the longest write {} ms)",
+        "{} tick applied to world {world_id}: turn {}, {} ({} rows, {} ms, orders held up to {} ms)",
         kind.as_str(),
         out.turn,
         out.season,
         out.rows,
         out.duration_ms,
-        out.longest_write_ms
+        out.orders_held_ms
     );
     Ok(())
 }

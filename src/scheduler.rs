@@ -111,7 +111,7 @@ fn log_tick(world: i32, kind: TickKind, scheduled_for: Option<i64>, out: &tick_c
         kind = kind.as_str(),
         scheduled_for,
         duration_ms = out.duration_ms,
-        longest_write_ms = out.longest_write_ms,
+        orders_held_ms = out.orders_held_ms,
         rows = out.rows,
         turn = out.turn,
         "tick applied"

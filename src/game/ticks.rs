@@ -47,8 +47,9 @@ pub struct TickOutcome {
     pub applied: bool,
     pub rows: i64,
     pub duration_ms: i64,
-    /// The longest of its transactions: how long orders waited for it at most.
-    pub longest_write_ms: i64,
+    /// The longest it held orders on its world up: its longest chunk of companies on
+    /// PostgreSQL; on SQLite, where every write waits for the writer, its longest transaction.
+    pub orders_held_ms: i64,
     pub turn: i32,
     pub season: String,
 }
@@ -301,7 +302,7 @@ fn apply_noting(
             applied: false,
             rows: 0,
             duration_ms: started.elapsed().as_millis() as i64,
-            longest_write_ms: 0,
+            orders_held_ms: 0,
             turn: 0,
             season: String::new(),
         }),
@@ -447,7 +448,7 @@ fn apply_season(
             applied: true,
             rows,
             duration_ms: started.elapsed().as_millis() as i64,
-            longest_write_ms: started.elapsed().as_millis() as i64,
+            orders_held_ms: started.elapsed().as_millis() as i64,
             turn,
             season: next.as_str().to_string(),
         })
@@ -529,8 +530,13 @@ fn finish_turn(
         .order(companies::id)
         .load(conn)?;
     let mut longest = Duration::ZERO;
-    for chunk in ids.chunks(TURN_CHUNK) {
-        let upto = chunk[chunk.len() - 1];
+    // Up to the last id the turn covers, in case that company is gone: the rest of the turn
+    // is then left with no company to turn.
+    let mut bounds: Vec<i32> = ids.chunks(TURN_CHUNK).map(|c| c[c.len() - 1]).collect();
+    if bounds.last().is_none_or(|b| *b < last) {
+        bounds.push(last);
+    }
+    for upto in bounds {
         let began = Instant::now();
         let going = db::write(conn, |c| -> GameResult<bool> {
             tick_lock(c, world_id, TickKind::Turn)?;
@@ -549,26 +555,21 @@ fn finish_turn(
         }
         let held = began.elapsed();
         longest = longest.max(held);
-        // The writer is free for a quarter of the time the chunk held it: SQLite's writers
-        // queue on a mutex that a thread taking it straight back would keep to itself (p99
-        // of orders during a turn 190–240 ms without the pause, 35–41 ms with it). Inside a
-        // caller's transaction nothing is freed, so there is nothing to wait for.
-        if !db::in_transaction(conn) {
+        // SQLite's writer is left free for a quarter of the time the chunk held it: this
+        // process's writers queue on a mutex that a thread taking it straight back would keep
+        // to itself (p99 of orders during a turn 190–240 ms without the pause, 35–41 ms with
+        // it). PostgreSQL queues the lock's waiters in turn. Inside a caller's transaction
+        // nothing is freed, so there is nothing to wait for.
+        if conn.is_sqlite() && !db::in_transaction(conn) {
             std::thread::sleep(held / 4);
         }
     }
     let ended = Instant::now();
     db::write(conn, |c| {
-        // The rest of the turn holds orders off only if some companies are left to turn.
+        // The rest of the turn: the chunks have covered every company, so orders go on.
         tick_lock(c, world_id, TickKind::Turn)?;
-        let Some((through, last)) = progress(c, world_id, at)? else {
+        if progress(c, world_id, at)?.is_none() {
             return Ok(None);
-        };
-        // Companies committed after the ids were read (PostgreSQL's ids are not given in
-        // commit order) are within the turn's range still.
-        if through < last {
-            companies_lock(c, world_id)?;
-            turn_companies(c, rs, world_id, at, through, last)?;
         }
         let (turn, season) = current_turn(c, world_id)?;
         let mut rows = 0i64;
@@ -591,7 +592,12 @@ fn finish_turn(
             applied: true,
             rows,
             duration_ms: started.elapsed().as_millis() as i64,
-            longest_write_ms: longest.max(ended.elapsed()).as_millis() as i64,
+            orders_held_ms: if c.is_sqlite() {
+                longest.max(ended.elapsed())
+            } else {
+                longest
+            }
+            .as_millis() as i64,
             turn: turn + 1,
             season,
         }))

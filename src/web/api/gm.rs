@@ -71,5 +71,5 @@ pub async fn tick(
     let out = state
         .db(move |conn| gm::run_tick(conn, &st.config.rules, &actor, wid, &kind))
         .await?;
-    Ok(HttpResponse::Created().json(json!({"turn": out.turn, "season": out.season, "rows": out.rows, "duration_ms": out.duration_ms, "longest_write_ms": out.longest_write_ms})))
+    Ok(HttpResponse::Created().json(json!({"turn": out.turn, "season": out.season, "rows": out.rows, "duration_ms": out.duration_ms, "orders_held_ms": out.orders_held_ms})))
 }

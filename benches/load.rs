@@ -9,13 +9,14 @@
 //! with the same connection settings (read one company row, update it, commit) for the move.
 //! Each line runs in one-second slices alternating with slices of its reference, and is read
 //! against the reference measured in those slices.
-//! The last two lines run the move load again while a turn ticks over a world of 100,000
+//! The last lines run the move load again while a turn ticks over a world of 100,000
 //! companies, to show how long a tick holds the orders back: first on the bench's world, then
-//! on the ticking world itself.
+//! on the ticking world itself; and last on that world, without turns, while one of its cells
+//! changes four times a second (as captures change them).
 //!
 //! `cargo bench --bench load` (add `-- sqlite` or `-- postgres` for one backend;
 //! `GROGNARD_BENCH_SECS` sets the seconds per line, 5 by default; `GROGNARD_BENCH_BIG=0` skips
-//! the lines with the big tick). PostgreSQL runs in a throwaway cluster started here, or on
+//! the lines on the big world). PostgreSQL runs in a throwaway cluster started here, or on
 //! `GROGNARD_TEST_PG_URL`.
 
 #[allow(dead_code)]
@@ -785,6 +786,45 @@ fn run(backend: Backend) -> Vec<f64> {
             "move one step on the world whose turn ticks",
             &on_big,
         ));
+        // The same world, no turn, while a cell of it changes four times a second, as a
+        // capture does: each change leaves the server's copy of its cells behind. The movers'
+        // AP are topped up as often, in place of the turns.
+        let changing = Arc::new(AtomicBool::new(true));
+        let ids: Vec<String> = movers.iter().map(|m| m.0.to_string()).collect();
+        let top_up = format!(
+            "UPDATE companies SET ap = 24 WHERE world_id = {big_world} AND id IN ({})",
+            ids.join(", ")
+        );
+        let changer = {
+            let (pool, changing) = (pool.clone(), changing.clone());
+            std::thread::spawn(move || {
+                let mut conn = pool.get().expect("connection");
+                let mut n = 0u32;
+                while changing.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(250));
+                    conn.batch_execute(&format!(
+                        "UPDATE cells SET terrain = CASE terrain WHEN 'plain' THEN 'forest' ELSE 'plain' END \
+                         WHERE world_id = {big_world} AND x = 999 AND y = 999"
+                    ))
+                    .expect("change a cell");
+                    conn.batch_execute(&top_up).expect("top up AP");
+                    n += 1;
+                }
+                n
+            })
+        };
+        let m = load(&addr, dur, &on_big);
+        changing.store(false, Ordering::Relaxed);
+        let n = changer.join().expect("changer");
+        row(
+            &format!(
+                "move one step on that world while a cell of it changes every 0.25 s ({n} changes)"
+            ),
+            &m,
+            "raw write tx",
+            m.rate() / raw.rate(),
+        );
+        ratios.push(m.rate() / raw.rate());
     }
     actix_web::rt::System::new().block_on(handle.stop(false));
     ratios

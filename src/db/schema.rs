@@ -47,6 +47,7 @@ diesel::table! {
         town_id -> Nullable<Integer>,
         owner_id -> Nullable<Integer>,
         structure -> Nullable<Integer>,
+        version -> BigInt,
     }
 }
 

@@ -274,6 +274,19 @@ pub fn cell_of(r: &CellRow) -> Cell {
     }
 }
 
+/// The cell rows of a world changed since it was at `version` (of its `cells_version`).
+pub fn cells_changed_since(
+    conn: &mut DbConnection,
+    world_id: i32,
+    version: i64,
+) -> GameResult<Vec<CellRow>> {
+    Ok(cells::table
+        .filter(cells::world_id.eq(world_id))
+        .filter(cells::version.gt(version))
+        .select(CellRow::as_select())
+        .load(conn)?)
+}
+
 /// Every cell row of a world, row by row.
 pub fn all_cells(conn: &mut DbConnection, world_id: i32) -> GameResult<Vec<CellRow>> {
     Ok(cells::table

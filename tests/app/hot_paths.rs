@@ -204,3 +204,79 @@ both!(companies_are_read_column_by_column_or_by_range_alike, |b| {
         assert_eq!(read(rect, eyes, true), by_range, "{rect:?}");
     }
 });
+
+both!(
+    the_cells_kept_in_memory_are_brought_up_to_date_cell_by_cell,
+    |b| {
+        use grognard::game::{cells, worlds};
+        use grognard::rules::Pos;
+        use rand::{Rng, SeedableRng};
+        let a = arena(b);
+        let w = a.world as i32;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(41);
+        let mut conn = a.app.conn();
+        let world = worlds::get(&mut conn, w).unwrap();
+        cells::of(&mut conn, &world).unwrap();
+        let terrains = ["plain", "forest", "mine", "farm", "marsh", "hill"];
+        for round in 0..40 {
+            // One to four cells in one statement, or two statements in one transaction.
+            let n = rng.random_range(1..=4);
+            let picked: Vec<String> = (0..n)
+                .map(|_| {
+                    format!(
+                        "(x = {} AND y = {})",
+                        rng.random_range(0..16),
+                        rng.random_range(0..10)
+                    )
+                })
+                .collect();
+            let terrain = terrains[rng.random_range(0..terrains.len())];
+            let owner = match rng.random_range(0..3) {
+                0 => "NULL".to_string(),
+                1 => a.nation("Blue").to_string(),
+                _ => a.nation("Red").to_string(),
+            };
+            let sql = format!(
+                "UPDATE cells SET terrain = '{terrain}', owner_id = {owner} WHERE world_id = {w} AND ({})",
+                picked.join(" OR ")
+            );
+            if round % 5 == 0 {
+                let more = format!(
+                    "UPDATE cells SET structure = {round} WHERE world_id = {w} AND x = 0 AND y = 0"
+                );
+                grognard::db::write(&mut conn, |c| -> diesel::QueryResult<()> {
+                    use diesel::RunQueryDsl;
+                    diesel::sql_query(&sql).execute(c)?;
+                    diesel::sql_query(&more).execute(c)?;
+                    Ok(())
+                })
+                .unwrap();
+            } else {
+                a.exec(&sql);
+            }
+            let world = worlds::get(&mut conn, w).unwrap();
+            let kept = cells::of(&mut conn, &world).unwrap();
+            let rows = worlds::all_cells(&mut conn, w).unwrap();
+            assert_eq!(rows.len(), 16 * 10);
+            for r in &rows {
+                assert_eq!(
+                    kept.get(Pos::new(r.x, r.y)),
+                    Some(&worlds::cell_of(r)),
+                    "round {round}, cell ({}, {})",
+                    r.x,
+                    r.y
+                );
+            }
+        }
+        // Every changed cell carries the version its change moved the world to: the last one
+        // the world's own.
+        assert_eq!(
+            a.app.count(&format!(
+                "SELECT MAX(version) AS n FROM cells WHERE world_id = {w}"
+            )),
+            a.app.count(&format!(
+                "SELECT cells_version AS n FROM worlds WHERE id = {w}"
+            ))
+        );
+    }
+);

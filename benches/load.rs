@@ -813,7 +813,7 @@ fn run(backend: Backend) -> Vec<f64> {
                 n
             })
         };
-        let m = load(&addr, dur, &on_big);
+        let m = load(&addr, dur, on_big);
         changing.store(false, Ordering::Relaxed);
         let n = changer.join().expect("changer");
         row(

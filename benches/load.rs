@@ -802,12 +802,15 @@ fn run(backend: Backend) -> Vec<f64> {
                 let mut n = 0u32;
                 while changing.load(Ordering::Relaxed) {
                     std::thread::sleep(Duration::from_millis(250));
-                    conn.batch_execute(&format!(
+                    let change = format!(
                         "UPDATE cells SET terrain = CASE terrain WHEN 'plain' THEN 'forest' ELSE 'plain' END \
                          WHERE world_id = {big_world} AND x = 999 AND y = 999"
-                    ))
-                    .expect("change a cell");
-                    conn.batch_execute(&top_up).expect("top up AP");
+                    );
+                    // As the server writes: in turn with its orders, for SQLite's one writer.
+                    for sql in [&change, &top_up] {
+                        grognard::db::write(&mut conn, |c| c.batch_execute(sql))
+                            .expect("change a cell, top up AP");
+                    }
                     n += 1;
                 }
                 n

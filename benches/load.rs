@@ -47,8 +47,9 @@ const SIDE: i32 = 120;
 const PLAYERS: usize = 60;
 const PER_PLAYER: usize = 3;
 const CONNECTIONS: usize = 64;
-/// Companies each connection moves in turn on the ticking world.
-const PER_MOVER: usize = 8;
+/// Companies each connection moves in turn on the big world: enough that a line of 8,000
+/// moves a second does not spend their AP (24 at most, 6 a turn) before it ends.
+const PER_MOVER: usize = 15;
 
 fn config_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("config")
@@ -795,6 +796,16 @@ fn run(backend: Backend) -> Vec<f64> {
             "UPDATE companies SET ap = 24 WHERE world_id = {big_world} AND id IN ({})",
             ids.join(", ")
         );
+        // Each mover back home (the last line stopped some a step south), its AP topped up.
+        let homes: String = movers
+            .iter()
+            .map(|(id, x, y, _)| format!("UPDATE companies SET x = {x}, y = {y} WHERE id = {id};"))
+            .collect();
+        grognard::db::write(&mut pool.get().expect("connection"), |c| {
+            c.batch_execute(&homes)?;
+            c.batch_execute(&top_up)
+        })
+        .expect("movers home");
         let changer = {
             let (pool, changing) = (pool.clone(), changing.clone());
             std::thread::spawn(move || {

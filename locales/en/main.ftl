@@ -426,6 +426,7 @@ what-token = token
 what-user = user
 error-no-page = there is no page at this address
 error-join-first = join this world with a nation first
+error-turn-running = a turn is being applied to this world; try again in a moment
 error-joined = you have already joined this world
 error-no-nation = no nation `{ $nation }` in this world
 error-control = a { $what } cannot hold control characters

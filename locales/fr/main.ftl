@@ -468,6 +468,7 @@ what-token = ce jeton
 what-user = cet utilisateur
 error-no-page = il n'y a pas de page à cette adresse
 error-join-first = rejoignez d'abord ce monde avec une nation
+error-turn-running = un tour est en cours d'application dans ce monde ; réessayez dans un instant
 error-joined = vous avez déjà rejoint ce monde
 error-no-nation = pas de nation « { $nation } » dans ce monde
 error-control = un { $what } ne peut pas contenir de caractères de contrôle

@@ -20,6 +20,7 @@ pub fn take(
 ) -> GameResult<i64> {
     db::write(conn, |conn| {
         let player = access::require_player(conn, actor, world_id)?;
+        super::ticks::refuse_during_turn(conn, world_id)?;
         let now = db::now();
         // The last fight one of the player's companies took part in, on either side.
         let last_fight: Option<i64> = event_rows::table

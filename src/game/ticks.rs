@@ -348,6 +348,17 @@ pub fn finish_pending(
     }
 }
 
+/// Refuses, while a turn of the world is being applied, a change that the turn reads for each
+/// chunk (a player going on leave, whose companies it passes by): the turn would pass some of
+/// them by and not others. Holds the turn off until the caller's transaction ends.
+pub fn refuse_during_turn(conn: &mut DbConnection, world_id: i32) -> GameResult<()> {
+    tick_lock(conn, world_id, TickKind::Turn)?;
+    if pending_turn(conn, world_id)?.is_some() {
+        return Err(GameError::Conflict(Said::new("error-turn-running").into()));
+    }
+    Ok(())
+}
+
 /// The instant of the world's turn being applied, if one is.
 fn pending_turn(conn: &mut DbConnection, world_id: i32) -> QueryResult<Option<i64>> {
     ticks::table

@@ -1381,3 +1381,42 @@ both!(
         assert_eq!(r.status, 200, "{}", r.body);
     }
 );
+
+both!(no_one_goes_on_leave_while_a_turn_is_being_applied, |b| {
+    let a = arena(b);
+    let w = a.world;
+    let (mut blue, _red, inf, _foe) = a.facing();
+    // A turn begun and not yet through its companies (as between two of its chunks):
+    // leave now would have it pass some of Blue's companies by and not others.
+    let last = a.app.count(&format!(
+        "SELECT CAST(MAX(id) AS BIGINT) AS n FROM companies WHERE world_id = {w}"
+    ));
+    a.exec(&format!("INSERT INTO ticks (world_id, kind, scheduled_for, applied_at, pending, companies_through, companies_last) \
+             VALUES ({w}, 'turn', 1000, 0, TRUE, 0, {last})"));
+    a.set(inf, "ap = 3");
+    let leave =
+        |c: &mut Client| c.post_json(&format!("/api/v1/worlds/{w}/leave"), json!({"days": 5}));
+    let r = leave(&mut blue);
+    assert_eq!(
+        (r.status, r.code().as_str()),
+        (409, "conflict"),
+        "{}",
+        r.body
+    );
+    assert!(r.body.contains("a turn is being applied"), "{}", r.body);
+    assert_eq!(
+        a.app.count(&format!(
+            "SELECT COUNT(*) AS n FROM players WHERE world_id = {w} AND leave_until IS NOT NULL"
+        )),
+        0
+    );
+    // Once the turn is through, the company has had it and leave may begin.
+    let rs = a.app.config.rules.clone();
+    let out = grognard::game::ticks::finish_pending(&mut a.app.conn(), &rs, w as i32)
+        .unwrap()
+        .unwrap();
+    assert_eq!(out.turn, 1);
+    assert_eq!(a.company(&mut blue, inf)["ap"].as_i64(), Some(3 + 6));
+    let r = leave(&mut blue);
+    assert_eq!(r.status, 200, "{}", r.body);
+});

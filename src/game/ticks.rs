@@ -364,7 +364,7 @@ fn pending_turn(conn: &mut DbConnection, world_id: i32) -> QueryResult<Option<i6
     ticks::table
         .filter(ticks::world_id.eq(world_id))
         .filter(ticks::kind.eq(TickKind::Turn.as_str()))
-        .filter(ticks::pending.eq(true))
+        .filter(ticks::pending)
         .select(ticks::scheduled_for)
         .first(conn)
         .optional()
@@ -522,7 +522,7 @@ fn begin_turn(
 fn progress(conn: &mut DbConnection, world_id: i32, at: i64) -> QueryResult<Option<(i32, i32)>> {
     ticks::table
         .find((world_id, TickKind::Turn.as_str(), at))
-        .filter(ticks::pending.eq(true))
+        .filter(ticks::pending)
         .select((ticks::companies_through, ticks::companies_last))
         .first(conn)
         .optional()

@@ -6,3 +6,5 @@
 ALTER TABLE ticks ADD COLUMN pending BOOLEAN NOT NULL DEFAULT 0;
 ALTER TABLE ticks ADD COLUMN companies_through INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE ticks ADD COLUMN companies_last INTEGER NOT NULL DEFAULT 0;
+-- The scheduler looks for a pending turn of every world on every pass.
+CREATE INDEX ticks_pending ON ticks (world_id, kind) WHERE pending;

@@ -1,7 +1,8 @@
 //! Turn tick benchmark: a world of 1,000,000 cells and 100,000 companies. Times one turn tick
-//! (`game::ticks::apply`: its transaction, lock, `ticks` row, event and set-based updates)
-//! against the same updates as plain SQL statements run straight on the database, in the same
-//! run, on SQLite and on PostgreSQL, and prints both with their ratio.
+//! (`game::ticks::apply`: its `ticks` row, its chunks of companies, each a transaction with its
+//! locks, then the rest of the turn and its event) against the same updates as plain SQL
+//! statements run as one transaction straight on the database, in the same run, on SQLite and
+//! on PostgreSQL, and prints both with their ratio, and the longest the tick held orders up.
 //!
 //! `cargo bench --bench tick` (add `-- sqlite` or `-- postgres` for one backend). PostgreSQL runs
 //! in a throwaway cluster started here, or on `GROGNARD_TEST_PG_URL`.

@@ -55,21 +55,10 @@ both!(each_company_draws_dice_from_its_own_stream, |b| {
     };
     let start = world_pos(&a);
     let rng_of = |event_id: &Value| -> Value {
-        let data: String = {
-            use diesel::prelude::*;
-            #[derive(QueryableByName)]
-            struct D {
-                #[diesel(sql_type = diesel::sql_types::Text)]
-                data: String,
-            }
-            diesel::sql_query(format!(
-                "SELECT data FROM events WHERE id = {}",
-                event_id.as_i64().unwrap()
-            ))
-            .get_result::<D>(&mut *a.app.conn())
-            .unwrap()
-            .data
-        };
+        let data = a.app.text(&format!(
+            "SELECT data AS t FROM events WHERE id = {}",
+            event_id.as_i64().unwrap()
+        ));
         serde_json::from_str::<Value>(&data).unwrap()["rng"].clone()
     };
     let m1 = a.act(&mut a.blue.clone(), one, "move", json!({"path": [[3, 2]]}));

@@ -64,12 +64,6 @@ struct CompanyRow {
     volley_recency: i32,
 }
 
-#[derive(QueryableByName)]
-struct Text1 {
-    #[diesel(sql_type = Text)]
-    t: String,
-}
-
 #[derive(QueryableByName, Debug, Clone, PartialEq)]
 struct PairRow {
     #[diesel(sql_type = Integer)]
@@ -596,11 +590,7 @@ both!(the_gm_buttons_on_the_world_page_run_ticks, |b| {
     let audited =
         || app.count("SELECT COUNT(*) FROM gm_audit WHERE action = 'tick' AND target = 'turn'");
     assert_eq!(audited(), 1);
-    let after: String =
-        diesel::sql_query("SELECT new_value AS t FROM gm_audit WHERE action = 'tick'")
-            .get_result::<Text1>(&mut *app.conn())
-            .unwrap()
-            .t;
+    let after = app.text("SELECT new_value AS t FROM gm_audit WHERE action = 'tick'");
     assert_eq!(
         serde_json::from_str::<serde_json::Value>(&after).unwrap()["turn"],
         1

@@ -84,6 +84,20 @@ pub fn count(conn: &mut DbConnection, sql: &str) -> i64 {
         .n
 }
 
+#[derive(diesel::QueryableByName)]
+struct TextRow {
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    t: String,
+}
+
+/// `sql` must select one text column named `t`, in one row.
+pub fn text(conn: &mut DbConnection, sql: &str) -> String {
+    diesel::sql_query(sql)
+        .get_result::<TextRow>(conn)
+        .expect("text query")
+        .t
+}
+
 pub struct PgServer {
     /// `postgres://user@host:port/` prefix; a database name completes it.
     base: String,

@@ -139,6 +139,11 @@ impl TestApp {
     pub fn count(&self, sql: &str) -> i64 {
         db::count(&mut self.conn(), sql)
     }
+
+    /// Reads one text value with a raw SQL `SELECT … AS t`.
+    pub fn text(&self, sql: &str) -> String {
+        db::text(&mut self.conn(), sql)
+    }
 }
 
 impl Drop for TestApp {

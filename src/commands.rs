@@ -91,7 +91,7 @@ pub fn world_export(config: &Config, world_id: i32) -> CmdResult {
 
 /// `user add NAME --role R`, the password read from the first line of stdin.
 pub fn user_add(config: &Config, name: &str, role: &str) -> CmdResult {
-    let role: accounts::Role = role.parse().map_err(game_err)?;
+    let role = accounts::parse_role(role).map_err(game_err)?;
     let mut line = String::new();
     std::io::stdin()
         .read_line(&mut line)
@@ -134,7 +134,7 @@ pub async fn serve(config: Config) -> CmdResult {
 }
 
 pub fn tick(config: &Config, world_id: i32, kind: &str) -> CmdResult {
-    let kind = crate::game::ticks::TickKind::parse(kind).map_err(game_err)?;
+    let kind = crate::game::ticks::parse_kind(kind).map_err(game_err)?;
     let pool = open(config)?;
     let mut conn = pool.get().map_err(|e| e.to_string())?;
     let out = crate::game::ticks::apply_now(&mut conn, &config.rules, world_id, kind, None)

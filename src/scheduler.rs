@@ -86,7 +86,7 @@ pub fn run_once(conn: &mut DbConnection, config: &Config, now: i64) -> GameResul
             continue;
         }
         let last = last_ticks(conn, w.id)?;
-        for kind in TickKind::ALL {
+        for &kind in TickKind::ALL {
             let (schedule, last) = match kind {
                 TickKind::Turn => (&config.turn_schedule, last.turn),
                 TickKind::Season => (&config.season_schedule, last.season),

@@ -189,6 +189,7 @@ no-melee-target = No enemy next to the company to charge.
 charge = Charge ({ $ap } AP)
 bombard-ap = Bombard ({ $ap } AP)
 other-orders = Other orders
+heal = Heal
 heal-ap = Heal ({ $ap } AP)
 no-room = At full strength: no room for reinforcements.
 reserve-empty-note = Your reserve is empty: it grows by { $gain } men each turn, and reinforces a company standing on a town, village or farm of your nation.

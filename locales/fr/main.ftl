@@ -189,6 +189,7 @@ no-melee-target = Aucun ennemi au contact à charger.
 charge = Charger ({ $ap } PA)
 bombard-ap = Bombarder ({ $ap } PA)
 other-orders = Autres ordres
+heal = Soigner
 heal-ap = Soigner ({ $ap } PA)
 no-room = Effectif complet : pas de place pour des renforts.
 reserve-empty-note = Votre réserve est vide : elle grandit de { $gain } hommes à chaque tour, et renforce une compagnie qui se tient sur une ville, un village ou une ferme de votre nation.

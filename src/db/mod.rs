@@ -4,6 +4,7 @@
 pub mod direct;
 pub mod group;
 pub mod models;
+pub mod names;
 pub mod schema;
 
 use diesel::connection::{AnsiTransactionManager, SimpleConnection, TransactionManager};

@@ -1,6 +1,7 @@
 //! Row types: what the game reads from and writes to each table.
 
 use super::schema::*;
+use crate::rules::names::{Kind, Role, Season, Terrain, TickKind};
 use diesel::prelude::*;
 
 #[derive(Clone, Debug, Queryable, Selectable, Identifiable)]
@@ -11,7 +12,7 @@ pub struct World {
     pub width: i32,
     pub height: i32,
     pub turn: i32,
-    pub season: String,
+    pub season: Season,
     pub paused: bool,
     pub rng_seed: i64,
     pub rng_word_pos: i64,
@@ -28,7 +29,8 @@ pub struct NewWorld<'a> {
     pub width: i32,
     pub height: i32,
     pub turn: i32,
-    pub season: &'a str,
+    #[diesel(serialize_as = String)]
+    pub season: Season,
     pub paused: bool,
     pub rng_seed: i64,
     pub rng_word_pos: i64,
@@ -82,7 +84,8 @@ pub struct CellRow {
     pub world_id: i32,
     pub x: i32,
     pub y: i32,
-    pub terrain: String,
+    #[diesel(serialize_as = String)]
+    pub terrain: Terrain,
     pub town_id: Option<i32>,
     pub owner_id: Option<i32>,
     pub structure: Option<i32>,
@@ -95,7 +98,7 @@ pub struct User {
     pub username: String,
     pub username_key: String,
     pub password_hash: String,
-    pub role: String,
+    pub role: Role,
     pub banned: bool,
     pub created_at: i64,
     pub last_login_at: Option<i64>,
@@ -129,7 +132,7 @@ pub struct Company {
     pub world_id: i32,
     pub player_id: i32,
     pub name: String,
-    pub kind: String,
+    pub kind: Kind,
     pub x: i32,
     pub y: i32,
     pub men: i32,
@@ -211,7 +214,7 @@ impl NewEvent {
 #[diesel(table_name = ticks)]
 pub struct Tick {
     pub world_id: i32,
-    pub kind: String,
+    pub kind: TickKind,
     pub scheduled_for: i64,
     pub applied_at: i64,
     pub duration_ms: i64,

@@ -8,58 +8,20 @@ use crate::said::Said;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
 use diesel::prelude::*;
-use serde::Serialize;
-use std::fmt;
-use std::str::FromStr;
 
 pub const MIN_PASSWORD: usize = 10;
 pub const MAX_PASSWORD: usize = 200;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Role {
-    Player,
-    Gm,
-    Admin,
-}
+pub use crate::rules::names::Role;
 
-impl Role {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Role::Player => "player",
-            Role::Gm => "gm",
-            Role::Admin => "admin",
-        }
-    }
-
-    /// Game masters and admins hold the GM tools.
-    pub fn is_gm(self) -> bool {
-        self >= Role::Gm
-    }
-}
-
-impl fmt::Display for Role {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for Role {
-    type Err = GameError;
-    fn from_str(s: &str) -> GameResult<Role> {
-        match s {
-            "player" => Ok(Role::Player),
-            "gm" => Ok(Role::Gm),
-            "admin" => Ok(Role::Admin),
-            other => Err(GameError::Invalid(
-                Said::new("error-role").s("role", other).into(),
-            )),
-        }
-    }
+/// A role named by an admin or on the command line.
+pub fn parse_role(s: &str) -> GameResult<Role> {
+    s.parse()
+        .map_err(|_| GameError::Invalid(Said::new("error-role").s("role", s).into()))
 }
 
 pub fn role_of(u: &User) -> Role {
-    u.role.parse().unwrap_or(Role::Player)
+    u.role
 }
 
 /// 3–24 letters, digits, `_` or `-`.

@@ -13,7 +13,7 @@ use crate::db::schema::{cells, companies, gm_audit, nations, players, towns};
 use crate::db::{self, DbConnection};
 use crate::rules::ruleset::Flag;
 use crate::rules::state::{Cell, Unit};
-use crate::rules::{movement, Kind, Pos, Refusal, Ruleset, Terrain};
+use crate::rules::{movement, Pos, Refusal, Ruleset, Terrain};
 use crate::said::Said;
 use diesel::prelude::*;
 use serde::Deserialize;
@@ -58,7 +58,7 @@ fn apply_edit(
 ) -> GameResult<CellRow> {
     let at = Pos::new(before.x, before.y);
     let err = |s: Said| GameError::Invalid(s.n("x", at.x).n("y", at.y).into());
-    let old_terrain: Terrain = before.terrain.parse().unwrap_or(Terrain::Plain);
+    let old_terrain: Terrain = before.terrain;
     let terrain: Terrain = match &e.terrain {
         Some(t) => t
             .parse()
@@ -77,7 +77,7 @@ fn apply_edit(
         ));
     }
     let mut row = before.clone();
-    row.terrain = terrain.as_str().to_string();
+    row.terrain = terrain;
     match &e.owner {
         Some(Some(name)) => {
             let id = *nation_ids
@@ -242,7 +242,7 @@ fn edit_cells_as(
             }
             diesel::update(cells::table.find((world_id, after.x, after.y)))
                 .set((
-                    cells::terrain.eq(&after.terrain),
+                    cells::terrain.eq(after.terrain.as_str()),
                     cells::town_id.eq(after.town_id),
                     cells::owner_id.eq(after.owner_id),
                     cells::structure.eq(after.structure),
@@ -417,8 +417,7 @@ pub fn patch_company(
             .optional()?
             .ok_or_else(|| GameError::not_found("company"))?;
         let w = worlds::get(conn, c.world_id)?;
-        let kind: Kind = c.kind.parse().unwrap_or(Kind::Infantry);
-        let k = rs.kind(kind);
+        let k = rs.kind(c.kind);
         let at = Pos::new(p.x.unwrap_or(c.x), p.y.unwrap_or(c.y));
         let ap = p.ap.unwrap_or(c.ap);
         let men = p.men.unwrap_or(c.men);

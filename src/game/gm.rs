@@ -4,7 +4,7 @@
 use super::access::Actor;
 use super::audit;
 use super::error::{GameError, GameResult};
-use super::ticks::{self, TickKind, TickOutcome};
+use super::ticks::{self, TickOutcome};
 use super::worlds;
 use crate::db::models::World;
 use crate::db::schema::worlds as worlds_t;
@@ -64,7 +64,7 @@ pub fn set_season(
         .map_err(|_| GameError::Invalid(Said::new("error-season").s("season", season).into()))?;
     db::write(conn, |conn| {
         let before = worlds::get(conn, world_id)?;
-        if before.season != season.as_str() {
+        if before.season != season {
             diesel::update(worlds_t::table.find(world_id))
                 .set(worlds_t::season.eq(season.as_str()))
                 .execute(conn)?;
@@ -95,7 +95,7 @@ pub fn run_tick(
     kind: &str,
 ) -> GameResult<TickOutcome> {
     actor.require_gm()?;
-    let kind = TickKind::parse(kind)?;
+    let kind = super::ticks::parse_kind(kind)?;
     worlds::get(conn, world_id)?;
     // The audit row is written in the transaction that starts the tick: both or neither. (A
     // turn runs in several transactions, so that orders are not held for all of it; once

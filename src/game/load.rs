@@ -8,7 +8,7 @@ use crate::db::schema::{companies, players};
 use crate::db::DbConnection;
 use crate::rules::dice::Dice;
 use crate::rules::state::{Area, Unit};
-use crate::rules::{Kind, Pos};
+use crate::rules::Pos;
 use diesel::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
@@ -31,7 +31,7 @@ pub fn unit_of(p: &Placed) -> Unit {
     Unit {
         id: c.id,
         nation: p.nation_id,
-        kind: c.kind.parse().unwrap_or(Kind::Infantry),
+        kind: c.kind,
         pos: Pos::new(c.x, c.y),
         men: c.men,
         wounded: c.wounded,

@@ -15,6 +15,7 @@ pub mod gm;
 pub mod leave;
 pub mod load;
 pub mod mapfile;
+pub mod options;
 pub mod order_input;
 pub mod orders;
 pub mod play;

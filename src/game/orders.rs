@@ -160,13 +160,14 @@ impl Ctx<'_> {
     }
 
     fn path_to(&self, conn: &mut DbConnection, to: Pos) -> GameResult<(Vec<Pos>, i32)> {
-        let u = self.unit();
-        let margin = u.ap.clamp(1, self.rs.limits.path_search_margin);
-        let (area, _) = load::window(conn, self.w, &[u.pos, to], margin)?;
-        // Planned with what the nation sees: a path that bends around an unseen company, or
-        // a preview that calls its cell occupied, would give it away.
-        let known = vision::as_seen_by(self.rs, &area, self.player.nation_id);
-        Ok(movement::find_path(self.rs, &known, &u, to)?)
+        plan_path(
+            conn,
+            self.rs,
+            self.w,
+            self.player.nation_id,
+            &self.unit(),
+            to,
+        )
     }
 
     fn move_along(&self, conn: &mut DbConnection, path: Vec<Pos>) -> GameResult<(NewEvent, Value)> {
@@ -543,4 +544,21 @@ pub fn preview_move(
         me: &me,
     };
     ctx.path_to(conn, to)
+}
+
+/// The cheapest path for `u` to `to` and its cost. Planned with what the nation sees: a path
+/// that bends around an unseen company, or a preview that calls its cell occupied, would give
+/// it away.
+pub fn plan_path(
+    conn: &mut DbConnection,
+    rs: &Ruleset,
+    w: &World,
+    nation: i32,
+    u: &Unit,
+    to: Pos,
+) -> GameResult<(Vec<Pos>, i32)> {
+    let margin = u.ap.clamp(1, rs.limits.path_search_margin);
+    let (area, _) = load::window(conn, w, &[u.pos, to], margin)?;
+    let known = vision::as_seen_by(rs, &area, nation);
+    Ok(movement::find_path(rs, &known, u, to)?)
 }

@@ -21,7 +21,7 @@ pub struct CompanyView {
     pub id: i32,
     pub world_id: i32,
     pub name: String,
-    pub kind: String,
+    pub kind: crate::rules::Kind,
     pub x: i32,
     pub y: i32,
     pub men: i32,
@@ -37,23 +37,19 @@ pub fn view(conn: &mut DbConnection, rs: &Ruleset, c: &Company) -> GameResult<Co
     let query = cells::table
         .find((c.world_id, c.x, c.y))
         .select(cells::terrain);
-    let terrain: String = crate::on_backend!(conn, c => query.first(c))?;
+    let terrain: Terrain = crate::on_backend!(conn, c => query.first(c))?;
     let placed = Placed {
         company: c.clone(),
         nation_id: 0,
         user_id: 0,
         leave_until: None,
     };
-    let hidden = is_hidden(
-        rs,
-        &load::unit_of(&placed),
-        terrain.parse().unwrap_or(Terrain::Plain),
-    );
+    let hidden = is_hidden(rs, &load::unit_of(&placed), terrain);
     Ok(CompanyView {
         id: c.id,
         world_id: c.world_id,
         name: c.name.clone(),
-        kind: c.kind.clone(),
+        kind: c.kind,
         x: c.x,
         y: c.y,
         men: c.men,
@@ -396,11 +392,10 @@ pub fn set_headquarters(
         if !worlds::bounds_of(&w).contains(at) {
             return Err(Refusal::OutOfMap(at).into());
         }
-        let (terrain, owner): (String, Option<i32>) = cells::table
+        let (t, owner): (Terrain, Option<i32>) = cells::table
             .find((world_id, at.x, at.y))
             .select((cells::terrain, cells::owner_id))
             .first(conn)?;
-        let t: Terrain = terrain.parse().unwrap_or(Terrain::Plain);
         if !rs.terrain(t).has(Flag::Headquarters) {
             return Err(Refusal::NotHeadquarters(t).into());
         }

@@ -17,31 +17,12 @@ use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Integer};
 use std::time::{Duration, Instant};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TickKind {
-    Turn,
-    Season,
-}
+pub use crate::rules::names::TickKind;
 
-impl TickKind {
-    pub const ALL: [TickKind; 2] = [TickKind::Turn, TickKind::Season];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            TickKind::Turn => "turn",
-            TickKind::Season => "season",
-        }
-    }
-
-    pub fn parse(s: &str) -> GameResult<TickKind> {
-        match s {
-            "turn" => Ok(TickKind::Turn),
-            "season" => Ok(TickKind::Season),
-            other => Err(GameError::Invalid(
-                format!("unknown tick kind `{other}` (turn or season)").into(),
-            )),
-        }
-    }
+/// A tick kind named by a game master or on the command line.
+pub fn parse_kind(s: &str) -> GameResult<TickKind> {
+    s.parse()
+        .map_err(|_| GameError::Invalid(format!("unknown tick kind `{s}` (turn or season)").into()))
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -10,7 +10,7 @@ use crate::db::DbConnection;
 use crate::rules::ruleset::Flag;
 use crate::rules::state::Area;
 use crate::rules::vision::{self, Observer};
-use crate::rules::{Pos, Ruleset, Terrain};
+use crate::rules::{Kind, Pos, Ruleset, Terrain};
 use diesel::prelude::*;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -22,7 +22,7 @@ pub const MAX_SPAN: i32 = 200;
 pub struct SeenCompany {
     pub id: i32,
     pub name: String,
-    pub kind: String,
+    pub kind: Kind,
     pub x: i32,
     pub y: i32,
     pub nation_id: i32,
@@ -175,7 +175,7 @@ pub fn player_map(
         shown.push(SeenCompany {
             id: c.id,
             name: c.name.clone(),
-            kind: c.kind.clone(),
+            kind: c.kind,
             x: c.x,
             y: c.y,
             nation_id: p.nation_id,
@@ -310,7 +310,7 @@ pub fn nations(
 pub struct CellInfo {
     pub x: i32,
     pub y: i32,
-    pub terrain: String,
+    pub terrain: Terrain,
     pub ap: i32,
     pub volley_protection: i32,
     pub melee_protection: i32,
@@ -360,7 +360,7 @@ pub fn cell_info(
     Ok(Some(CellInfo {
         x: at.x,
         y: at.y,
-        terrain: row.terrain.clone(),
+        terrain: row.terrain,
         ap: t.ap(worlds::season_of(w)),
         volley_protection: ct.volley_protection,
         melee_protection: ct.melee_protection,

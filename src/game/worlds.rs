@@ -49,7 +49,7 @@ pub fn towns_of(conn: &mut DbConnection, world_id: i32) -> GameResult<Vec<Town>>
 }
 
 pub fn season_of(w: &World) -> Season {
-    w.season.parse().unwrap_or(Season::Summer)
+    w.season
 }
 
 pub fn bounds_of(w: &World) -> Bounds {
@@ -72,7 +72,7 @@ pub fn import(conn: &mut DbConnection, map: &ValidMap, name: Option<&str>) -> Ga
                 width: map.bounds.width,
                 height: map.bounds.height,
                 turn: 0,
-                season: map.season.as_str(),
+                season: map.season,
                 paused: false,
                 rng_seed: seed,
                 rng_word_pos: 0,
@@ -118,7 +118,7 @@ pub fn import(conn: &mut DbConnection, map: &ValidMap, name: Option<&str>) -> Ga
                         world_id,
                         x,
                         y,
-                        terrain: c.terrain.as_str().to_string(),
+                        terrain: c.terrain,
                         town_id: c.town.map(|t| town_ids[t]),
                         owner_id: c.owner.map(|o| nation_ids[o]),
                         structure: c.structure,
@@ -127,7 +127,7 @@ pub fn import(conn: &mut DbConnection, map: &ValidMap, name: Option<&str>) -> Ga
                         world_id,
                         x,
                         y,
-                        terrain: Terrain::Plain.as_str().to_string(),
+                        terrain: Terrain::Plain,
                         town_id: None,
                         owner_id: None,
                         structure: None,
@@ -152,11 +152,11 @@ fn insert_cells(conn: &mut DbConnection, rows: &[CellRow]) -> QueryResult<()> {
     match conn {
         // Multi-row VALUES per backend: one statement per chunk instead of one per cell.
         DbConnection::Sqlite(c) => diesel::insert_into(cells::table)
-            .values(rows)
+            .values(rows.to_vec())
             .execute(c)
             .map(|_| ()),
         DbConnection::Postgres(c) => diesel::insert_into(cells::table)
-            .values(rows)
+            .values(rows.to_vec())
             .execute(c)
             .map(|_| ()),
     }
@@ -203,7 +203,7 @@ pub fn export(conn: &mut DbConnection, world_id: i32) -> GameResult<MapFile> {
         .load(conn)?;
     let mut out_cells = Vec::new();
     for c in rows {
-        if c.terrain == Terrain::Plain.as_str()
+        if c.terrain == Terrain::Plain
             && c.town_id.is_none()
             && c.owner_id.is_none()
             && c.structure.is_none()
@@ -221,7 +221,7 @@ pub fn export(conn: &mut DbConnection, world_id: i32) -> GameResult<MapFile> {
         out_cells.push(MapCell {
             x: c.x,
             y: c.y,
-            terrain: c.terrain,
+            terrain: c.terrain.as_str().to_string(),
             town: town.map(|t| t.name.clone()),
             owner,
             structure: c.structure,
@@ -231,7 +231,7 @@ pub fn export(conn: &mut DbConnection, world_id: i32) -> GameResult<MapFile> {
         name: w.name,
         width: w.width,
         height: w.height,
-        season: w.season,
+        season: w.season.as_str().to_string(),
         rng_seed: Some(w.rng_seed),
         nations: nations
             .iter()
@@ -267,7 +267,7 @@ pub fn load_area(
 
 pub fn cell_of(r: &CellRow) -> Cell {
     Cell {
-        terrain: r.terrain.parse().unwrap_or(Terrain::Plain),
+        terrain: r.terrain,
         town: r.town_id,
         owner: r.owner_id,
         structure: r.structure,

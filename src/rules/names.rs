@@ -110,6 +110,30 @@ impl Season {
     }
 }
 
+named_enum!(
+    /// Who a user is on the site: game masters and admins hold the GM tools.
+    Role {
+        Player => "player",
+        Gm => "gm",
+        Admin => "admin",
+    }
+);
+
+impl Role {
+    /// Game masters and admins hold the GM tools.
+    pub fn is_gm(self) -> bool {
+        self >= Role::Gm
+    }
+}
+
+named_enum!(
+    /// What a tick advances: a world's turn, or its season.
+    TickKind {
+        Turn => "turn",
+        Season => "season",
+    }
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -128,7 +128,7 @@ impl TerrainRules {
 }
 
 /// A damage range with an optional reach, for volley and melee.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Attack {
     pub min: i32,
     pub max: i32,
@@ -247,7 +247,7 @@ pub struct Limits {
 }
 
 /// Leave (vacation): a player freezes their companies for a while.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct LeaveRules {
     pub min_days: i32,

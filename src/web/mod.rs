@@ -12,6 +12,7 @@ pub mod pages;
 pub mod refusals;
 pub mod routes;
 pub mod templates;
+pub mod views;
 
 use crate::config::Config;
 use crate::db::{DbConnection, Pool};

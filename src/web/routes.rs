@@ -97,6 +97,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 // Routes are tried in order: the requests of the turn change come first.
                 .route("/companies/{c}/{action}", web::post().to(api::play::act))
                 .route("/companies/{c}", web::get().to(api::play::company))
+                .route("/companies/{c}/options", web::get().to(api::play::options))
                 .route("/worlds/{w}/map", web::get().to(api::play::map))
                 .route("/users", web::post().to(api::accounts::register))
                 .route("/tokens", web::post().to(api::accounts::create_token))

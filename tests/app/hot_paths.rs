@@ -206,7 +206,7 @@ both!(
         let mut conn = a.app.conn();
         let world = worlds::get(&mut conn, w).unwrap();
         cells::of(&mut conn, &world).unwrap();
-        let terrains = ["plain", "forest", "mine", "farm", "marsh", "hill"];
+        let terrains = ["plain", "forest", "mine", "farm", "marsh", "mountain"];
         for round in 0..40 {
             // One to four cells in one statement, or two statements in one transaction.
             let n = rng.random_range(1..=4);

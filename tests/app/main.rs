@@ -12,6 +12,7 @@ mod foundation;
 mod gm;
 mod hostile;
 mod hot_paths;
+mod options;
 mod pages;
 mod play;
 mod routes;

@@ -302,6 +302,9 @@ both!(
         let id = a.app.count(&format!(
             "SELECT CAST(id AS BIGINT) AS n FROM companies WHERE world_id = {w}"
         ));
+        // On a village of its nation, where reinforcements may join (the rules say where).
+        let (x, y) = a.position(id);
+        a.paint(x, y, "village", Some("Blue"), None);
         let page = c.get(&format!("/companies/{id}"));
         assert!(page
             .body
@@ -326,7 +329,6 @@ both!(
         // With an enemy two cells away and men in the reserve, both are offered, within bounds.
         let mut red = a.red.clone();
         let enemy = a.raise(&mut red, "infantry", "Ennemi");
-        let (x, y) = a.position(id);
         a.put(enemy, x + 2, y);
         a.exec(&format!(
             "UPDATE players SET reserve = 30 WHERE world_id = {w}"

@@ -57,6 +57,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("POST", "/companies/{c}/{action}"),
     ("POST", "/api/v1/companies/{c}/{action}"),
     ("GET", "/api/v1/companies/{c}"),
+    ("GET", "/api/v1/companies/{c}/options"),
     ("GET", "/api/v1/worlds/{w}/map"),
     ("POST", "/api/v1/users"),
     ("POST", "/api/v1/tokens"),

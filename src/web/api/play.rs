@@ -6,6 +6,7 @@ use crate::said;
 use crate::web::api::OptionalJson;
 use crate::web::auth::{ApiActor, ApiCredentials};
 use crate::web::error::ApiError;
+use crate::web::views::OptionsView;
 use crate::web::AppState;
 use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};
@@ -71,6 +72,39 @@ pub async fn company(
             let actor = who.resolve(conn)?;
             let (c, _) = access::own_company(conn, &actor, id)?;
             play::view(conn, &st.config.rules, &c)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(view))
+}
+
+#[derive(Deserialize)]
+pub struct OptionsQuery {
+    /// A cell, `x,y`: the orders aimed at it are judged too.
+    pub at: Option<String>,
+}
+
+/// `GET /api/v1/companies/{c}/options[?at=x,y]`: what the company may do now, judged by the
+/// same rules as its orders (what the world and company pages offer).
+pub async fn options(
+    state: web::Data<AppState>,
+    who: ApiCredentials,
+    path: web::Path<i32>,
+    q: web::Query<OptionsQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path.into_inner();
+    let at = match q.into_inner().at {
+        Some(s) => Some(order_input::cell(
+            &Value::String(s),
+            said::msg("what-cell"),
+        )?),
+        None => None,
+    };
+    let st = state.clone();
+    let view = state
+        .db(move |conn| {
+            let actor = who.resolve(conn)?;
+            let o = crate::game::options::of(conn, &st.config.rules, &actor, id, at)?;
+            Ok(OptionsView::of(crate::i18n::Lang::En, &o))
         })
         .await?;
     Ok(HttpResponse::Ok().json(view))
@@ -433,7 +467,7 @@ mod tests {
             companies: vec![SeenCompany {
                 id: 7,
                 name: "1er \"Grenadiers\"".into(),
-                kind: "infantry".into(),
+                kind: crate::rules::Kind::Infantry,
                 x: 1,
                 y: -3,
                 nation_id: 1,

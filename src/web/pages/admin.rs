@@ -1,7 +1,7 @@
 //! `/admin/users`: admins list accounts, change roles and ban.
 
 use super::{page, see_other};
-use crate::game::accounts::{self, Role};
+use crate::game::accounts::{self};
 use crate::game::{audit, GameError};
 use crate::said::Said;
 use crate::web::auth::Viewer;
@@ -44,7 +44,7 @@ pub async fn update_user(
         .role
         .as_deref()
         .filter(|r| !r.is_empty())
-        .map(str::parse::<Role>)
+        .map(accounts::parse_role)
         .transpose()?;
     let banned = match form.banned.as_deref() {
         None | Some("") => None,

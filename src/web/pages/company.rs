@@ -2,14 +2,14 @@
 //! forms for every order.
 
 use super::{page, reports};
-use crate::game::{access, play, views, worlds};
-use crate::rules::{Kind, Pos};
+use crate::game::{access, options, play, views, worlds};
+use crate::rules::Pos;
 use crate::web::auth::Viewer;
 use crate::web::error::PageError;
+use crate::web::views::{KindView, OptionsView, SeenEnemy, WorldView};
 use crate::web::AppState;
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
-use serde_json::json;
 
 #[derive(Deserialize)]
 pub struct CompanyQuery {
@@ -27,7 +27,7 @@ pub async fn show(
     let report_id = q.report;
     let lang = viewer.lang;
     let st = state.clone();
-    let (view, w, cell, enemies, report, reserve) = state
+    let (view, w, cell, enemies, report, reserve, options) = state
         .db(move |conn| {
             let rs = &st.config.rules;
             let (c, player) = access::own_company(conn, &actor, id)?;
@@ -42,62 +42,38 @@ pub async fn show(
             };
             let nations = worlds::nations_of(conn, w.id)?;
             let seen = views::player_map(conn, rs, Some(who), &w, nations, rect, false)?;
-            let enemies: Vec<_> = seen
+            let here = Pos::new(c.x, c.y);
+            let enemies: Vec<SeenEnemy> = seen
                 .companies
-                .into_iter()
+                .iter()
                 .filter(|s| s.nation_id != player.nation_id)
-                .map(|s| json!({"id": s.id, "name": s.name, "kind": s.kind, "nation": s.nation, "x": s.x, "y": s.y, "hidden": s.hidden, "distance": Pos::new(s.x, s.y).distance(Pos::new(c.x, c.y))}))
+                .map(|s| SeenEnemy::of(s, here))
                 .collect();
             let report = match report_id {
                 Some(e) => reports::one(conn, &actor, w.id, e, lang)?,
                 None => None,
             };
-            Ok((view, w, cell, enemies, report, player.reserve))
+            let o = options::of(conn, rs, &actor, c.id, None)?;
+            let options = OptionsView::of(lang, &o);
+            Ok((view, w, cell, enemies, report, player.reserve, options))
         })
         .await?;
     let rs = &state.config.rules;
-    let kind: Kind = view.kind.parse().unwrap_or(Kind::Infantry);
-    let k = rs.kind(kind);
-    // Offer only the targets an order could take: seen, not hidden, within reach for a
-    // volley (with the ground's range bonus); next to the company for a charge.
-    let ground: Option<crate::rules::Terrain> = cell.as_ref().and_then(|c| c.terrain.parse().ok());
-    let reach = k.volley.map(|v| {
-        v.range
-            + ground
-                .and_then(|t| rs.terrain(t).range_bonus.get(&kind).copied())
-                .unwrap_or(0)
-    });
-    let distance = |e: &serde_json::Value| e["distance"].as_i64().unwrap_or(i64::MAX);
-    let volley_targets: Vec<&serde_json::Value> = enemies
-        .iter()
-        .filter(|e| e["hidden"] != true && reach.is_some_and(|r| distance(e) <= r as i64))
-        .collect();
-    let melee_targets: Vec<&serde_json::Value> =
-        enemies.iter().filter(|e| distance(e) == 1).collect();
-    let room = (k.full_strength - view.men).max(0);
     Ok(page(&state, &viewer, "company.html", |ctx| {
-        ctx.insert("volley_targets", &volley_targets);
-        ctx.insert("melee_targets", &melee_targets);
-        ctx.insert("reach", &reach);
-        ctx.insert("room", &room);
-        ctx.insert("reinforce_max", &reserve.min(room));
+        ctx.insert("volley_targets", &options.volley_targets());
+        ctx.insert("melee_targets", &options.melee_targets());
+        ctx.insert("options", &options);
+        ctx.insert("reach", &options.reach);
         ctx.insert("reserve_gain", &rs.turn.reserve_gain);
         ctx.insert("reinforce_cost", &rs.limits.reinforce_cost_per_man);
         ctx.insert("company", &view);
-        ctx.insert("world", &json!({"id": w.id, "name": w.name, "turn": w.turn, "season": w.season, "paused": w.paused}));
+        ctx.insert("world", &WorldView::from(&w));
         ctx.insert("cell", &cell);
         ctx.insert("enemies", &enemies);
         ctx.insert("report", &report);
         ctx.insert("reserve", &reserve);
-        ctx.insert("kind", &json!({
-            "full_strength": k.full_strength, "max_ap": k.max_ap, "ap_per_turn": k.ap_per_turn, "perception": k.perception,
-            "volley": k.volley.map(|v| json!({"min": v.min, "max": v.max, "range": v.range, "cost": v.cost})),
-            "melee": k.melee.map(|m| json!({"min": m.min, "max": m.max, "cost": m.cost})),
-            "bombard": k.can(crate::rules::ruleset::Ability::Bombard),
-            "bridge": k.can(crate::rules::ruleset::Ability::BuildBridge),
-            "repair": k.can(crate::rules::ruleset::Ability::Repair),
-        }));
-        ctx.insert("costs", &json!(rs.actions));
+        ctx.insert("kind", &KindView::of(rs, view.kind));
+        ctx.insert("costs", &rs.actions);
         ctx.insert("here", &format!("/companies/{}", view.id));
     })?)
 }

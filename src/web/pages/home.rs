@@ -15,7 +15,7 @@ struct WorldItem {
     width: i32,
     height: i32,
     turn: i32,
-    season: String,
+    season: crate::rules::Season,
     paused: bool,
     nations: Vec<(String, String)>,
 }

@@ -3,7 +3,7 @@
 //! template loop over hundreds of cells cost most of the page's time).
 
 use crate::db::models::Nation;
-use crate::game::views::MapCell;
+use crate::game::views::{MapCell, SeenCompany};
 use crate::i18n::{tr, Lang};
 use crate::rules::{Kind, Ruleset, Season, Terrain};
 use fluent_bundle::FluentValue;
@@ -15,7 +15,7 @@ use std::fmt::Write;
 pub type Zooms = [(i32, i32, i32); 3];
 
 /// The rectangle of the world a map page shows, and at what size.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Viewport {
     pub x0: i32,
     pub y0: i32,
@@ -171,7 +171,8 @@ pub struct MapView {
 /// edges; looked up once a page, not once a company.
 pub struct MapWords {
     lang: Lang,
-    kinds: Vec<(&'static str, String)>,
+    /// Each kind's name, in `Kind::ALL` order.
+    kinds: Vec<String>,
     on_leave: String,
     /// North, south, west, east.
     pan: [String; 4],
@@ -183,18 +184,15 @@ impl MapWords {
             lang,
             kinds: Kind::ALL
                 .iter()
-                .map(|k| (k.as_str(), tr(lang, &format!("kind-{}", k.as_str()), &[])))
+                .map(|k| tr(lang, &format!("kind-{}", k.as_str()), &[]))
                 .collect(),
             on_leave: tr(lang, "unit-on-leave", &[]),
             pan: ["pan-north", "pan-south", "pan-west", "pan-east"].map(|k| tr(lang, k, &[])),
         }
     }
 
-    fn kind<'a>(&'a self, kind: &'a str) -> &'a str {
-        self.kinds
-            .iter()
-            .find(|(k, _)| *k == kind)
-            .map_or(kind, |(_, name)| name.as_str())
+    fn kind(&self, kind: Kind) -> &str {
+        &self.kinds[kind.index()]
     }
 }
 
@@ -210,7 +208,7 @@ pub struct Pan {
 pub struct UnitView {
     pub id: i32,
     pub name: String,
-    pub kind: String,
+    pub kind: Kind,
     pub nation: String,
     pub x: i32,
     pub y: i32,
@@ -226,6 +224,36 @@ pub struct UnitView {
     pub men_pct: i32,
     pub ap_pct: i32,
     pub href: Option<String>,
+}
+
+impl UnitView {
+    /// A company as the map draws it: its bars are its men and AP against its kind's full
+    /// strength and most AP (figures only the viewer's own companies show).
+    pub fn of(rs: &Ruleset, vp: &Viewport, c: &SeenCompany, href: Option<String>) -> UnitView {
+        let k = rs.kind(c.kind);
+        let (cx, cy) = vp.pixel_centre(c.x, c.y);
+        let pct = |v: Option<i32>, of: i32| v.map_or(0, |v| (v * 100 / of.max(1)).clamp(0, 100));
+        UnitView {
+            id: c.id,
+            name: c.name.clone(),
+            kind: c.kind,
+            nation: c.nation.clone(),
+            x: c.x,
+            y: c.y,
+            cx,
+            cy,
+            color: c.color.clone(),
+            letter: letter(c.kind),
+            mine: c.mine,
+            selected: false,
+            on_leave: c.on_leave,
+            men: c.men,
+            ap: c.ap,
+            men_pct: pct(c.men, k.full_strength),
+            ap_pct: pct(c.ap, k.max_ap),
+            href,
+        }
+    }
 }
 
 /// Escapes text for HTML and SVG, attributes included.
@@ -541,7 +569,7 @@ impl MapView {
         o.push_str("<title>");
         escape(o, &u.name);
         o.push_str(" (");
-        escape(o, self.words.kind(&u.kind));
+        escape(o, self.words.kind(u.kind));
         o.push_str(", ");
         escape(o, &u.nation);
         o.push(')');
@@ -664,13 +692,13 @@ pub fn cell_size_rule(cell: i32) -> String {
 }
 
 /// The letter drawn on a company's token.
-pub fn letter(kind: &str) -> &'static str {
+pub fn letter(kind: Kind) -> &'static str {
     match kind {
-        "voltigeurs" => "V",
-        "cavalry" => "C",
-        "artillery" => "A",
-        "sappers" => "S",
-        _ => "I",
+        Kind::Infantry => "I",
+        Kind::Voltigeurs => "V",
+        Kind::Cavalry => "C",
+        Kind::Artillery => "A",
+        Kind::Sappers => "S",
     }
 }
 
@@ -766,7 +794,7 @@ mod tests {
         m.units.push(UnitView {
             id: 7,
             name: "Garde".into(),
-            kind: "cavalry".into(),
+            kind: Kind::Cavalry,
             nation: "France".into(),
             x: 3,
             y: 4,

@@ -6,15 +6,16 @@ use super::{map_page, reports};
 use crate::db::models::{Company, Player};
 use crate::game::access::Actor;
 use crate::game::views::{self, CellInfo, PlayerMap};
-use crate::game::{access, orders, play, worlds, GameResult};
-use crate::rules::{Kind, Pos, Terrain};
+use crate::game::{access, options, play, worlds, GameResult};
+use crate::rules::{Kind, Pos};
 use crate::scheduler;
 use crate::web::auth::{Viewer, ViewerCookies};
 use crate::web::error::PageError;
+use crate::web::views::{NationView, OptionsView, OwnCompany, PlayerView, WorldView};
 use crate::web::AppState;
 use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// (cell size in pixels, columns, rows) for zoom levels 1 (far) to 3 (near).
 /// The cookie `static/app.js` sets on a screen narrower than 600 px.
@@ -45,13 +46,18 @@ pub fn parse_cell(s: &str) -> Option<Pos> {
         .ok()
 }
 
-/// The page's state, enough to build every link on it.
-#[derive(Clone, Copy)]
+/// The page's state, enough to build every link on it; the map's form carries it as hidden
+/// fields (`x`, `y`, `zoom`, `company`).
+#[derive(Clone, Copy, Serialize)]
 struct View {
+    #[serde(skip)]
     world: i32,
+    #[serde(rename = "x")]
     cx: i32,
+    #[serde(rename = "y")]
     cy: i32,
     zoom: i32,
+    #[serde(skip)]
     cell: Option<Pos>,
     company: Option<i32>,
 }
@@ -79,20 +85,6 @@ impl View {
     }
 }
 
-#[derive(Serialize)]
-struct Possible {
-    can_move: bool,
-    move_cost: Option<i32>,
-    move_refusal: Option<String>,
-    target: Option<Value>,
-    can_volley: bool,
-    can_melee: bool,
-    can_bombard: bool,
-    can_repair: bool,
-    can_bridge: bool,
-    distance: i32,
-}
-
 struct Loaded {
     w: crate::db::models::World,
     nations: Vec<crate::db::models::Nation>,
@@ -100,7 +92,8 @@ struct Loaded {
     mine: Vec<Company>,
     map: PlayerMap,
     cell: Option<CellInfo>,
-    possible: Option<Possible>,
+    /// What the selected company may do, on the selected cell.
+    options: Option<OptionsView>,
     report: Option<Value>,
     next_turn: Option<i64>,
     /// The selected cell: named in the query or clicked on the map.
@@ -148,8 +141,11 @@ fn load(
         Some(p) => views::cell_info(conn, rs, &w, p)?,
         None => None,
     };
-    let possible = match (actor, selected, &cell) {
-        (Some(a), Some(c), Some(info)) => Some(possibilities(conn, state, lang, a, c, info, &map)?),
+    let options = match (actor, selected, &cell) {
+        (Some(a), Some(c), Some(info)) => {
+            let o = options::of(conn, rs, a, c.id, Some(Pos::new(info.x, info.y)))?;
+            Some(OptionsView::of(lang, &o))
+        }
         _ => None,
     };
     let report = match (actor, q.report) {
@@ -167,60 +163,13 @@ fn load(
             mine,
             map,
             cell,
-            possible,
+            options,
             report,
             next_turn,
             cell_pos,
         },
         vp,
     ))
-}
-
-/// What the selected company can do on the selected cell.
-fn possibilities(
-    conn: &mut crate::db::DbConnection,
-    state: &AppState,
-    lang: crate::i18n::Lang,
-    actor: &Actor,
-    c: &Company,
-    info: &CellInfo,
-    map: &PlayerMap,
-) -> GameResult<Possible> {
-    let rs = &state.config.rules;
-    let at = Pos::new(info.x, info.y);
-    let here = Pos::new(c.x, c.y);
-    let kind: Kind = c.kind.parse().unwrap_or(Kind::Infantry);
-    let k = rs.kind(kind);
-    let target = map.companies.iter().find(|s| s.x == at.x && s.y == at.y);
-    let enemy = target.filter(|t| !t.mine && Some(t.nation_id) != map.nation_id);
-    let (can_move, move_cost, move_refusal) = if target.is_some() || at == here {
-        (false, None, None)
-    } else {
-        match orders::preview_move(conn, rs, actor, c.id, at) {
-            Ok((_, cost)) => (true, Some(cost), None),
-            Err(e) => (false, None, Some(crate::web::refusals::say(lang, &e))),
-        }
-    };
-    let terrain: Terrain = info.terrain.parse().unwrap_or(Terrain::Plain);
-    let owner_is_mine = info.owner.is_some() && map.nation_id.is_some() && {
-        let nation = map.nation_id.unwrap_or(0);
-        worlds::nations_of(conn, c.world_id)?
-            .iter()
-            .any(|n| n.id == nation && Some(&n.name) == info.owner.as_ref())
-    };
-    let structure = rs.terrain(terrain).structure.is_some();
-    Ok(Possible {
-        can_move,
-        move_cost,
-        move_refusal,
-        target: target.map(|t| json!({"id": t.id, "name": t.name, "kind": t.kind, "nation": t.nation, "mine": t.mine, "hidden": t.hidden})),
-        can_volley: enemy.is_some() && k.volley.is_some(),
-        can_melee: enemy.is_some() && k.melee.is_some() && here.is_adjacent(at),
-        can_bombard: structure && !owner_is_mine && k.can(crate::rules::ruleset::Ability::Bombard),
-        can_repair: structure && owner_is_mine && k.can(crate::rules::ruleset::Ability::Repair),
-        can_bridge: rs.terrain(terrain).has(crate::rules::ruleset::Flag::River) && k.can(crate::rules::ruleset::Ability::BuildBridge),
-        distance: here.distance(at),
-    })
 }
 
 pub async fn show(
@@ -305,37 +254,17 @@ fn render(
         .companies
         .iter()
         .map(|c| {
-            let kind = c.kind.parse::<Kind>().ok().map(|k| rs.kind(k));
-            let full = kind.map_or(1, |k| k.full_strength).max(1);
-            let max_ap = kind.map_or(1, |k| k.max_ap).max(1);
-            let (cx, cy) = vp.pixel_centre(c.x, c.y);
-            UnitView {
-                id: c.id,
-                name: c.name.clone(),
-                kind: c.kind.clone(),
-                nation: c.nation.clone(),
-                x: c.x,
-                y: c.y,
-                cx,
-                cy,
-                color: c.color.clone(),
-                letter: map::letter(&c.kind),
-                mine: c.mine,
-                selected: Some(c.id) == view.company,
-                on_leave: c.on_leave,
-                men: c.men,
-                ap: c.ap,
-                men_pct: c.men.map_or(0, |m| (m * 100 / full).clamp(0, 100)),
-                ap_pct: c.ap.map_or(0, |a| (a * 100 / max_ap).clamp(0, 100)),
-                href: Some(if c.mine {
-                    view.with(|v| {
-                        v.company = Some(c.id);
-                        v.cell = None;
-                    })
-                } else {
-                    view.with(|v| v.cell = Some(Pos::new(c.x, c.y)))
-                }),
-            }
+            let href = if c.mine {
+                view.with(|v| {
+                    v.company = Some(c.id);
+                    v.cell = None;
+                })
+            } else {
+                view.with(|v| v.cell = Some(Pos::new(c.x, c.y)))
+            };
+            let mut u = UnitView::of(rs, &vp, c, Some(href));
+            u.selected = Some(c.id) == view.company;
+            u
         })
         .collect();
     let at = |cx: i32, cy: i32, zoom: i32| {
@@ -355,36 +284,35 @@ fn render(
         .company
         .and_then(|id| l.mine.iter().find(|c| c.id == id));
     let zoom_links = vp.zoom_links(at);
-    let mine: Vec<Value> = l
+    let mine: Vec<OwnCompany> = l
         .mine
         .iter()
         .map(|c| {
-            json!({"id": c.id, "name": c.name, "kind": c.kind, "x": c.x, "y": c.y, "men": c.men, "wounded": c.wounded,
-                   "ap": c.ap, "morale": c.morale, "href": view.with(|v| { v.company = Some(c.id); v.cell = None; v.cx = c.x; v.cy = c.y; })})
+            let href = view.with(|v| {
+                v.company = Some(c.id);
+                v.cell = None;
+                v.cx = c.x;
+                v.cy = c.y;
+            });
+            OwnCompany::of(c, href)
         })
         .collect();
     let here = view.href();
     map_page(state, viewer, "world.html", &m, |ctx| {
-        ctx.insert("world", &json!({"id": l.w.id, "name": l.w.name, "width": l.w.width, "height": l.w.height, "turn": l.w.turn, "season": l.w.season, "paused": l.w.paused}));
-        ctx.insert("nations", &l.nations.iter().map(|n| json!({"id": n.id, "name": n.name, "color": n.color, "treasury": n.treasury})).collect::<Vec<_>>());
+        ctx.insert("world", &WorldView::from(&l.w));
+        ctx.insert(
+            "nations",
+            &l.nations.iter().map(NationView::from).collect::<Vec<_>>(),
+        );
         ctx.insert("legend", state.legend(viewer.lang, season));
         ctx.insert(
             "player",
-            &l.player.as_ref().map(|p| {
-                json!({"reserve": p.reserve, "nation": my_nation.map(|n| n.name.clone()),
-                       "treasury": my_nation.map(|n| n.treasury),
-                       "leave_until": crate::rules::leave::running(p.leave_until, crate::db::now())
-                           .map(crate::web::templates::format_time)})
-            }),
+            &l.player.as_ref().map(|p| PlayerView::of(p, my_nation)),
         );
         ctx.insert("companies", &mine);
         ctx.insert("reserve_gain", &rs.turn.reserve_gain);
         ctx.insert("name_max", &rs.limits.company_name_max);
-        ctx.insert(
-            "leave",
-            &json!({"min_days": rs.leave.min_days, "max_days": rs.leave.max_days,
-                    "cooldown_hours": rs.leave.cooldown_hours}),
-        );
+        ctx.insert("leave", &rs.leave);
         ctx.insert(
             "fogged",
             &(l.player.is_some() && l.map.cells.iter().any(|c| !c.seen)),
@@ -395,9 +323,12 @@ fn render(
             "kinds",
             &Kind::ALL.iter().map(|k| k.as_str()).collect::<Vec<_>>(),
         );
-        ctx.insert("selected", &selected.map(|c| json!({"id": c.id, "name": c.name, "kind": c.kind, "x": c.x, "y": c.y, "ap": c.ap, "men": c.men})));
+        ctx.insert(
+            "selected",
+            &selected.map(|c| mine.iter().find(|m| m.id == c.id)),
+        );
         ctx.insert("cell", &l.cell);
-        ctx.insert("possible", &l.possible);
+        ctx.insert("options", &l.options);
         ctx.insert("report", &l.report);
         ctx.insert("zooms", &zoom_links);
         ctx.insert("here", &here);
@@ -408,14 +339,8 @@ fn render(
             "next_turn_text",
             &l.next_turn.map(crate::web::templates::format_time),
         );
-        ctx.insert(
-            "viewport",
-            &json!({"x0": vp.x0, "y0": vp.y0, "x1": vp.x1, "y1": vp.y1}),
-        );
+        ctx.insert("viewport", &vp);
         // The view a click on the map keeps: the form's hidden fields.
-        ctx.insert(
-            "view",
-            &json!({"x": view.cx, "y": view.cy, "zoom": view.zoom, "company": view.company}),
-        );
+        ctx.insert("view", &view);
     })
 }

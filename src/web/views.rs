@@ -1,0 +1,307 @@
+//! The typed views of what the site shows: each one struct, serialised as it is both for the
+//! JSON API and for the templates, so that a page and the API cannot say different things.
+
+use crate::db::models::{Company, Nation, Player, World};
+use crate::game::options::{self, Abilities, Occupant, Options, Verdict};
+use crate::game::views::SeenCompany;
+use crate::i18n::Lang;
+use crate::rules::{Kind, Pos, Season};
+use crate::web::refusals;
+use serde::Serialize;
+
+/// Whether an order would be taken now: its AP, or the refusal's code and sentence.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Choice {
+    pub allowed: bool,
+    pub ap: Option<i32>,
+    pub code: Option<&'static str>,
+    pub reason: Option<String>,
+}
+
+impl Choice {
+    pub fn of(lang: Lang, v: &Verdict) -> Choice {
+        match v {
+            Ok(ap) => Choice {
+                allowed: true,
+                ap: Some(*ap),
+                code: None,
+                reason: None,
+            },
+            Err(e) => Choice {
+                allowed: false,
+                ap: None,
+                code: Some(e.code()),
+                reason: Some(refusals::say(lang, e)),
+            },
+        }
+    }
+}
+
+/// A seen company of another nation within reach, and what the company may do to it.
+#[derive(Clone, Debug, Serialize)]
+pub struct TargetView {
+    pub id: i32,
+    pub name: String,
+    pub kind: Kind,
+    pub x: i32,
+    pub y: i32,
+    pub distance: i32,
+    pub hidden: bool,
+    pub volley: Choice,
+    pub melee: Choice,
+}
+
+/// The orders aimed at one cell.
+#[derive(Clone, Debug, Serialize)]
+pub struct CellChoices {
+    pub x: i32,
+    pub y: i32,
+    pub distance: i32,
+    pub occupant: Option<Occupant>,
+    pub move_to: Option<Choice>,
+    pub volley: Option<Choice>,
+    pub melee: Option<Choice>,
+    pub bombard: Option<Choice>,
+    pub repair: Option<Choice>,
+    pub build_bridge: Option<Choice>,
+}
+
+/// How many men could join now.
+#[derive(Clone, Debug, Serialize)]
+pub struct ReinforceChoice {
+    #[serde(flatten)]
+    pub choice: Choice,
+    pub men: Option<i32>,
+}
+
+/// `GET /api/v1/companies/{c}/options`, and what the world and company pages offer.
+#[derive(Clone, Debug, Serialize)]
+pub struct OptionsView {
+    pub company: i32,
+    pub abilities: Abilities,
+    pub reach: Option<i32>,
+    pub heal: Choice,
+    pub reinforce: ReinforceChoice,
+    pub targets: Vec<TargetView>,
+    pub cell: Option<CellChoices>,
+}
+
+impl OptionsView {
+    pub fn of(lang: Lang, o: &Options) -> OptionsView {
+        let choice = |v: &Verdict| Choice::of(lang, v);
+        let maybe = |v: &Option<Verdict>| v.as_ref().map(choice);
+        OptionsView {
+            company: o.company_id,
+            abilities: o.abilities,
+            reach: o.reach,
+            heal: choice(&o.heal),
+            reinforce: match &o.reinforce {
+                Ok((men, ap)) => ReinforceChoice {
+                    choice: Choice::of(lang, &Ok(*ap)),
+                    men: Some(*men),
+                },
+                Err(e) => ReinforceChoice {
+                    choice: Choice {
+                        allowed: false,
+                        ap: None,
+                        code: Some(e.code()),
+                        reason: Some(refusals::say(lang, e)),
+                    },
+                    men: None,
+                },
+            },
+            targets: o
+                .targets
+                .iter()
+                .map(|t| TargetView {
+                    id: t.id,
+                    name: t.name.clone(),
+                    kind: t.kind,
+                    x: t.x,
+                    y: t.y,
+                    distance: t.distance,
+                    hidden: t.hidden,
+                    volley: choice(&t.volley),
+                    melee: choice(&t.melee),
+                })
+                .collect(),
+            cell: o.cell.as_ref().map(|c| CellChoices {
+                x: c.at.x,
+                y: c.at.y,
+                distance: c.distance,
+                occupant: c.occupant.clone(),
+                move_to: maybe(&c.move_to),
+                volley: maybe(&c.volley),
+                melee: maybe(&c.melee),
+                bombard: maybe(&c.bombard),
+                repair: maybe(&c.repair),
+                build_bridge: maybe(&c.build_bridge),
+            }),
+        }
+    }
+
+    /// The targets a volley may take now.
+    pub fn volley_targets(&self) -> Vec<&TargetView> {
+        self.targets.iter().filter(|t| t.volley.allowed).collect()
+    }
+
+    /// The targets a charge may take now.
+    pub fn melee_targets(&self) -> Vec<&TargetView> {
+        self.targets.iter().filter(|t| t.melee.allowed).collect()
+    }
+}
+
+/// A world as every page and `GET /api/v1/worlds/{w}` show it.
+#[derive(Clone, Debug, Serialize)]
+pub struct WorldView {
+    pub id: i32,
+    pub name: String,
+    pub width: i32,
+    pub height: i32,
+    pub turn: i32,
+    pub season: Season,
+    pub paused: bool,
+}
+
+impl From<&World> for WorldView {
+    fn from(w: &World) -> WorldView {
+        WorldView {
+            id: w.id,
+            name: w.name.clone(),
+            width: w.width,
+            height: w.height,
+            turn: w.turn,
+            season: w.season,
+            paused: w.paused,
+        }
+    }
+}
+
+/// A nation as the pages and the API show it.
+#[derive(Clone, Debug, Serialize)]
+pub struct NationView {
+    pub id: i32,
+    pub name: String,
+    pub color: String,
+    pub treasury: i64,
+}
+
+impl From<&Nation> for NationView {
+    fn from(n: &Nation) -> NationView {
+        NationView {
+            id: n.id,
+            name: n.name.clone(),
+            color: n.color.clone(),
+            treasury: n.treasury,
+        }
+    }
+}
+
+/// The player's own standing in a world.
+#[derive(Clone, Debug, Serialize)]
+pub struct PlayerView {
+    pub reserve: i32,
+    pub nation: Option<String>,
+    pub treasury: Option<i64>,
+    /// When a leave that is running ends, as the pages print instants.
+    pub leave_until: Option<String>,
+}
+
+impl PlayerView {
+    pub fn of(p: &Player, nation: Option<&Nation>) -> PlayerView {
+        PlayerView {
+            reserve: p.reserve,
+            nation: nation.map(|n| n.name.clone()),
+            treasury: nation.map(|n| n.treasury),
+            leave_until: crate::rules::leave::running(p.leave_until, crate::db::now())
+                .map(crate::web::templates::format_time),
+        }
+    }
+}
+
+/// One of the player's own companies in the world page's list, with the link that selects it.
+#[derive(Clone, Debug, Serialize)]
+pub struct OwnCompany {
+    pub id: i32,
+    pub name: String,
+    pub kind: Kind,
+    pub x: i32,
+    pub y: i32,
+    pub men: i32,
+    pub wounded: i32,
+    pub ap: i32,
+    pub morale: i32,
+    pub href: String,
+}
+
+impl OwnCompany {
+    pub fn of(c: &Company, href: String) -> OwnCompany {
+        OwnCompany {
+            id: c.id,
+            name: c.name.clone(),
+            kind: c.kind,
+            x: c.x,
+            y: c.y,
+            men: c.men,
+            wounded: c.wounded,
+            ap: c.ap,
+            morale: c.morale,
+            href,
+        }
+    }
+}
+
+/// The kind's figures the company page shows.
+#[derive(Clone, Debug, Serialize)]
+pub struct KindView {
+    pub full_strength: i32,
+    pub max_ap: i32,
+    pub ap_per_turn: i32,
+    pub perception: i32,
+    pub volley: Option<crate::rules::ruleset::Attack>,
+    pub melee: Option<crate::rules::ruleset::Attack>,
+    pub abilities: Abilities,
+}
+
+impl KindView {
+    pub fn of(rs: &crate::rules::Ruleset, kind: Kind) -> KindView {
+        let k = rs.kind(kind);
+        KindView {
+            full_strength: k.full_strength,
+            max_ap: k.max_ap,
+            ap_per_turn: k.ap_per_turn,
+            perception: k.perception,
+            volley: k.volley,
+            melee: k.melee,
+            abilities: options::abilities(rs, kind),
+        }
+    }
+}
+
+/// A company of another nation that the player's nation sees near one of its companies.
+#[derive(Clone, Debug, Serialize)]
+pub struct SeenEnemy {
+    pub id: i32,
+    pub name: String,
+    pub kind: Kind,
+    pub nation: String,
+    pub x: i32,
+    pub y: i32,
+    pub hidden: bool,
+    pub distance: i32,
+}
+
+impl SeenEnemy {
+    pub fn of(s: &SeenCompany, from: Pos) -> SeenEnemy {
+        SeenEnemy {
+            id: s.id,
+            name: s.name.clone(),
+            kind: s.kind,
+            nation: s.nation.clone(),
+            x: s.x,
+            y: s.y,
+            hidden: s.hidden,
+            distance: Pos::new(s.x, s.y).distance(from),
+        }
+    }
+}

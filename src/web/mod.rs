@@ -6,6 +6,7 @@ pub mod assets;
 pub mod auth;
 pub mod cpu;
 pub mod error;
+pub mod form_post;
 pub mod gzip;
 pub mod middleware;
 pub mod pages;

@@ -6,6 +6,7 @@ use crate::game::{accounts, sessions, tokens, GameError};
 use crate::said::Said;
 use crate::web::auth::{session_cookie, Viewer};
 use crate::web::error::PageError;
+use crate::web::form_post::SignedPost;
 use crate::web::AppState;
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
@@ -93,12 +94,15 @@ pub async fn index(
 /// fresh one.
 pub async fn change_password(
     state: web::Data<AppState>,
-    viewer: Viewer,
-    form: web::Form<PasswordForm>,
+    post: SignedPost<PasswordForm>,
 ) -> Result<HttpResponse, PageError> {
-    let actor = viewer.require()?;
-    viewer.check_csrf(form.csrf.as_deref())?;
-    let form = form.into_inner();
+    let SignedPost {
+        viewer,
+        actor,
+        form,
+        ..
+    } = post;
+    let form = form;
     let uid = actor.user_id;
     let user = state.db(move |conn| accounts::get(conn, uid)).await?;
     let checked = state
@@ -140,11 +144,14 @@ pub async fn change_password(
 
 pub async fn create_token(
     state: web::Data<AppState>,
-    viewer: Viewer,
-    form: web::Form<NewToken>,
+    post: SignedPost<NewToken>,
 ) -> Result<HttpResponse, PageError> {
-    let actor = viewer.require()?;
-    viewer.check_csrf(form.csrf.as_deref())?;
+    let SignedPost {
+        viewer,
+        actor,
+        form,
+        ..
+    } = post;
     let name = form.name.clone();
     let (_, secret) = state
         .db(move |conn| tokens::create(conn, actor.user_id, &name))
@@ -158,15 +165,17 @@ pub async fn create_token(
 
 pub async fn revoke_token(
     state: web::Data<AppState>,
-    viewer: Viewer,
     path: web::Path<i32>,
-    form: web::Form<CsrfOnly>,
+    post: SignedPost<CsrfOnly>,
 ) -> Result<HttpResponse, PageError> {
-    let actor = viewer.require()?;
-    viewer.check_csrf(form.csrf.as_deref())?;
+    let SignedPost { actor, .. } = post;
     let id = path.into_inner();
     state
         .db(move |conn| tokens::revoke(conn, actor.user_id, id))
         .await?;
     Ok(see_other("/account"))
 }
+
+crate::signed_fields!(NewToken);
+crate::signed_fields!(CsrfOnly);
+crate::signed_fields!(PasswordForm);

@@ -1,15 +1,15 @@
 //! `/admin/users`: admins list accounts, change roles and ban.
 
 use super::{page, see_other};
-use crate::game::accounts::{self};
+use crate::game::accounts::{self, Role};
 use crate::game::{audit, GameError};
 use crate::said::Said;
 use crate::web::auth::Viewer;
 use crate::web::error::PageError;
+use crate::web::form_post::SignedPost;
 use crate::web::AppState;
 use actix_web::{web, HttpResponse};
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
 
 pub async fn users(state: web::Data<AppState>, viewer: Viewer) -> Result<HttpResponse, PageError> {
     let actor = viewer.require()?;
@@ -17,7 +17,14 @@ pub async fn users(state: web::Data<AppState>, viewer: Viewer) -> Result<HttpRes
     let list = state.db(accounts::list_users).await?;
     let rows: Vec<_> = list
         .iter()
-        .map(|u| json!({"id": u.id, "username": u.username, "role": u.role, "banned": u.banned}))
+        .map(|u| UserRow {
+            id: u.id,
+            username: u.username.clone(),
+            standing: Standing {
+                role: u.role,
+                banned: u.banned,
+            },
+        })
         .collect();
     Ok(page(&state, &viewer, "admin_users.html", |ctx| {
         ctx.insert("users", &rows)
@@ -33,13 +40,11 @@ pub struct UserChange {
 
 pub async fn update_user(
     state: web::Data<AppState>,
-    viewer: Viewer,
     path: web::Path<i32>,
-    form: web::Form<UserChange>,
+    post: SignedPost<UserChange>,
 ) -> Result<HttpResponse, PageError> {
-    let actor = viewer.require()?;
+    let SignedPost { actor, form, .. } = post;
     actor.require_admin()?;
-    viewer.check_csrf(form.csrf.as_deref())?;
     let role = form
         .role
         .as_deref()
@@ -72,8 +77,8 @@ pub async fn update_user(
                         user_id: actor.user_id,
                         action: "user".into(),
                         target: format!("user {}", after.username),
-                        before: Some(json!({"role": before.role, "banned": before.banned})),
-                        after: Some(json!({"role": after.role, "banned": after.banned})),
+                        before: serde_json::to_value(Standing::of(&before)).ok(),
+                        after: serde_json::to_value(Standing::of(&after)).ok(),
                         ..Default::default()
                     },
                 )
@@ -81,4 +86,29 @@ pub async fn update_user(
         })
         .await?;
     Ok(see_other("/admin/users"))
+}
+crate::signed_fields!(UserChange);
+
+/// What an admin changes of a user, as the users page shows it and the audit log records it.
+#[derive(Serialize)]
+struct Standing {
+    role: Role,
+    banned: bool,
+}
+
+impl Standing {
+    fn of(u: &crate::db::models::User) -> Standing {
+        Standing {
+            role: u.role,
+            banned: u.banned,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct UserRow {
+    id: i32,
+    username: String,
+    #[serde(flatten)]
+    standing: Standing,
 }

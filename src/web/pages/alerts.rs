@@ -6,6 +6,7 @@ use crate::game::{alerts, GameError};
 use crate::said::Said;
 use crate::web::auth::Viewer;
 use crate::web::error::PageError;
+use crate::web::form_post::SignedPost;
 use crate::web::AppState;
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
@@ -38,11 +39,14 @@ pub struct MailForm {
 /// Where and whether the player gets alerts by mail.
 pub async fn set_mail(
     state: web::Data<AppState>,
-    viewer: Viewer,
-    form: web::Form<MailForm>,
+    post: SignedPost<MailForm>,
 ) -> Result<HttpResponse, PageError> {
-    let actor = viewer.require()?;
-    viewer.check_csrf(form.csrf.as_deref())?;
+    let SignedPost {
+        viewer,
+        actor,
+        form,
+        ..
+    } = post;
     let email = form
         .email
         .as_deref()
@@ -85,3 +89,4 @@ pub async fn unsubscribe(
         ctx.insert("done", &done);
     })?)
 }
+crate::signed_fields!(MailForm);

@@ -15,10 +15,11 @@ use crate::rules::{Pos, Terrain};
 use crate::said::Said;
 use crate::web::auth::{GmViewer, Viewer};
 use crate::web::error::PageError;
+use crate::web::form_post::SignedPost;
+use crate::web::views::WorldView;
 use crate::web::AppState;
 use actix_web::{web, HttpResponse};
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
 
 /// (cell size, columns, rows) of the editor's three zoom levels.
 pub const ZOOMS: Zooms = [(10, 100, 70), (16, 60, 40), (26, 36, 24)];
@@ -38,22 +39,20 @@ pub struct ControlForm {
     pub back: Option<String>,
 }
 
-fn safe_back(back: Option<&str>, default: String) -> String {
-    back.and_then(super::same_site_path)
-        .map(str::to_string)
-        .unwrap_or(default)
-}
-
 pub async fn control(
     state: web::Data<AppState>,
-    viewer: Viewer,
     path: web::Path<i32>,
-    form: web::Form<ControlForm>,
+    post: SignedPost<ControlForm>,
 ) -> Result<HttpResponse, PageError> {
-    let actor = gm_actor(&viewer)?;
-    viewer.check_csrf(form.csrf.as_deref())?;
+    let SignedPost {
+        viewer,
+        actor,
+        form,
+        back: sent_back,
+    } = post;
+    actor.require_gm()?;
     let wid = path.into_inner();
-    let back = safe_back(form.back.as_deref(), format!("/gm/worlds/{wid}"));
+    let back = sent_back.unwrap_or_else(|| format!("/gm/worlds/{wid}"));
     let (kind, paused, season) = (form.kind.clone(), form.paused.clone(), form.season.clone());
     let st = state.clone();
     let result = state
@@ -94,10 +93,7 @@ pub async fn worlds_page(
 ) -> Result<HttpResponse, PageError> {
     gm_actor(&viewer)?;
     let list = state.db(worlds::list).await?;
-    let rows: Vec<_> = list
-        .iter()
-        .map(|w| json!({"id": w.id, "name": w.name, "width": w.width, "height": w.height, "turn": w.turn, "season": w.season, "paused": w.paused}))
-        .collect();
+    let rows: Vec<_> = list.iter().map(WorldView::from).collect();
     Ok(page(&state, &viewer, "gm_worlds.html", |ctx| {
         ctx.insert("worlds", &rows)
     })?)
@@ -194,7 +190,7 @@ pub async fn create_world(
 ) -> Result<HttpResponse, PageError> {
     viewer.check_csrf(form.csrf.as_deref())?;
     let st = state.clone();
-    let form = form.into_inner();
+    let form = form;
     let result = state
         .db(move |conn| {
             let map = new_map(&st.config.rules, &form)?;
@@ -323,9 +319,8 @@ pub async fn editor_page(
         .collect();
     let pan = vp.pan(w.width, w.height, here);
     let season = worlds::season_of(&w);
-    let companies: Vec<_> = pm.companies.iter().map(|u| json!({"id": u.id, "name": u.name, "kind": u.kind, "nation": u.nation, "x": u.x, "y": u.y, "men": u.men, "wounded": u.wounded, "ap": u.ap, "morale": u.morale})).collect();
     Ok(map_page(&state, &viewer, "gm_editor.html", &m, |ctx| {
-        ctx.insert("world", &json!({"id": w.id, "name": w.name, "width": w.width, "height": w.height, "turn": w.turn, "season": w.season, "paused": w.paused}));
+        ctx.insert("world", &WorldView::from(&w));
         ctx.insert("pan", &pan);
         ctx.insert("zooms", &vp.zoom_links(here));
         ctx.insert("here", &here(cx, cy, vp.zoom));
@@ -333,18 +328,18 @@ pub async fn editor_page(
             "terrains",
             &Terrain::ALL.iter().map(|t| t.as_str()).collect::<Vec<_>>(),
         );
-        ctx.insert("nations", &nations.iter().map(|n| json!({"id": n.id, "name": n.name, "color": n.color, "spawn": [n.spawn_x, n.spawn_y]})).collect::<Vec<_>>());
+        ctx.insert(
+            "nations",
+            &nations.iter().map(SpawnView::from).collect::<Vec<_>>(),
+        );
         ctx.insert(
             "towns",
             &towns.iter().map(|t| t.name.clone()).collect::<Vec<_>>(),
         );
         ctx.insert("legend", state.legend(viewer.lang, season));
         ctx.insert("cell", &info);
-        ctx.insert("companies", &companies);
-        ctx.insert(
-            "viewport",
-            &json!({"x0": vp.x0, "y0": vp.y0, "x1": vp.x1, "y1": vp.y1}),
-        );
+        ctx.insert("companies", &pm.companies);
+        ctx.insert("viewport", &vp);
     })?)
 }
 
@@ -371,15 +366,19 @@ fn field(v: Option<&str>) -> Option<Option<String>> {
 
 pub async fn edit_cell(
     state: web::Data<AppState>,
-    viewer: Viewer,
     path: web::Path<i32>,
-    form: web::Form<CellForm>,
+    post: SignedPost<CellForm>,
 ) -> Result<HttpResponse, PageError> {
-    let actor = gm_actor(&viewer)?;
-    viewer.check_csrf(form.csrf.as_deref())?;
+    let SignedPost {
+        viewer,
+        actor,
+        form,
+        back: sent_back,
+    } = post;
+    actor.require_gm()?;
     let wid = path.into_inner();
-    let back = safe_back(form.back.as_deref(), format!("/gm/worlds/{wid}"));
-    let f = form.into_inner();
+    let back = sent_back.unwrap_or_else(|| format!("/gm/worlds/{wid}"));
+    let f = form;
     let st = state.clone();
     let result = state
         .db(move |conn| {
@@ -423,14 +422,18 @@ pub struct SimpleForm {
 
 pub async fn undo(
     state: web::Data<AppState>,
-    viewer: Viewer,
     path: web::Path<i32>,
-    form: web::Form<SimpleForm>,
+    post: SignedPost<SimpleForm>,
 ) -> Result<HttpResponse, PageError> {
-    let actor = gm_actor(&viewer)?;
-    viewer.check_csrf(form.csrf.as_deref())?;
+    let SignedPost {
+        viewer,
+        actor,
+        back: sent_back,
+        ..
+    } = post;
+    actor.require_gm()?;
     let wid = path.into_inner();
-    let back = safe_back(form.back.as_deref(), format!("/gm/worlds/{wid}"));
+    let back = sent_back.unwrap_or_else(|| format!("/gm/worlds/{wid}"));
     let st = state.clone();
     let result = state
         .db(move |conn| editor::undo(conn, &st.config.rules, &actor, wid))
@@ -440,14 +443,18 @@ pub async fn undo(
 
 pub async fn spawn(
     state: web::Data<AppState>,
-    viewer: Viewer,
     path: web::Path<i32>,
-    form: web::Form<SimpleForm>,
+    post: SignedPost<SimpleForm>,
 ) -> Result<HttpResponse, PageError> {
-    let actor = gm_actor(&viewer)?;
-    viewer.check_csrf(form.csrf.as_deref())?;
+    let SignedPost {
+        viewer,
+        actor,
+        form,
+        back: sent_back,
+    } = post;
+    actor.require_gm()?;
     let wid = path.into_inner();
-    let back = safe_back(form.back.as_deref(), format!("/gm/worlds/{wid}"));
+    let back = sent_back.unwrap_or_else(|| format!("/gm/worlds/{wid}"));
     let nation = form.nation.clone().unwrap_or_default();
     let at = form.at.as_deref().and_then(parse_cell);
     let result = match at {
@@ -488,15 +495,19 @@ fn opt_number(v: Option<&str>, what: &str) -> GameResult<Option<i32>> {
 
 pub async fn company(
     state: web::Data<AppState>,
-    viewer: Viewer,
     path: web::Path<i32>,
-    form: web::Form<CompanyForm>,
+    post: SignedPost<CompanyForm>,
 ) -> Result<HttpResponse, PageError> {
-    let actor = gm_actor(&viewer)?;
-    viewer.check_csrf(form.csrf.as_deref())?;
+    let SignedPost {
+        viewer,
+        actor,
+        form,
+        back: sent_back,
+    } = post;
+    actor.require_gm()?;
     let id = path.into_inner();
-    let back = safe_back(form.back.as_deref(), "/gm/worlds".into());
-    let f = form.into_inner();
+    let back = sent_back.unwrap_or_else(|| "/gm/worlds".into());
+    let f = form;
     let st = state.clone();
     let result = state
         .db(move |conn| {
@@ -554,16 +565,61 @@ pub async fn audit_page(
         .await?;
     let entries: Vec<_> = rows
         .iter()
-        .map(|(r, who)| json!({"id": r.id, "at": r.at, "user": who, "action": r.action, "target": r.target, "before": r.old_value, "after": r.new_value}))
+        .map(|(r, who)| AuditEntry {
+            id: r.id,
+            at: r.at,
+            user: who.clone(),
+            action: r.action.clone(),
+            target: r.target.clone(),
+            before: r.old_value.clone(),
+            after: r.new_value.clone(),
+        })
         .collect();
     let older = (rows.len() == 100)
         .then(|| rows.last().map(|(r, _)| r.id))
         .flatten();
     Ok(page(&state, &viewer, "gm_audit.html", |ctx| {
-        ctx.insert("world", &json!({"id": w.id, "name": w.name}));
+        ctx.insert("world", &WorldView::from(&w));
         ctx.insert("entries", &entries);
         ctx.insert("user", &q.user.unwrap_or_default());
         ctx.insert("cell", &q.cell.unwrap_or_default());
         ctx.insert("older", &older);
     })?)
+}
+
+crate::signed_fields!(ControlForm, back);
+crate::signed_fields!(CellForm, back);
+crate::signed_fields!(SimpleForm, back);
+crate::signed_fields!(CompanyForm, back);
+
+/// A nation in the editor: where its companies are raised.
+#[derive(Serialize)]
+struct SpawnView {
+    id: i32,
+    name: String,
+    color: String,
+    spawn: [i32; 2],
+}
+
+impl From<&crate::db::models::Nation> for SpawnView {
+    fn from(n: &crate::db::models::Nation) -> SpawnView {
+        SpawnView {
+            id: n.id,
+            name: n.name.clone(),
+            color: n.color.clone(),
+            spawn: [n.spawn_x, n.spawn_y],
+        }
+    }
+}
+
+/// One line of a world's GM audit log.
+#[derive(Serialize)]
+struct AuditEntry {
+    id: i32,
+    at: i64,
+    user: String,
+    action: String,
+    target: String,
+    before: Option<String>,
+    after: Option<String>,
 }

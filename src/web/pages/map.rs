@@ -297,6 +297,17 @@ fn open_link(o: &mut String, href: &str) {
     escape(o, href);
 }
 
+/// The map's frame as a page's template and script read it: its size, its cells' size and
+/// its top-left cell.
+#[derive(Serialize)]
+struct Frame {
+    width_px: i32,
+    height_px: i32,
+    cell: i32,
+    x0: i32,
+    y0: i32,
+}
+
 /// Where a page's template prints `map_svg`: the drawing is written there after the template
 /// is rendered, instead of being copied through the template engine.
 pub const MARK: &str = "<!--map-->";
@@ -307,8 +318,13 @@ impl MapView {
     pub fn insert_into(&self, ctx: &mut tera::Context) {
         ctx.insert(
             "map",
-            &serde_json::json!({"width_px": self.width_px, "height_px": self.height_px,
-                "cell": self.cell, "x0": self.x0, "y0": self.y0}),
+            &Frame {
+                width_px: self.width_px,
+                height_px: self.height_px,
+                cell: self.cell,
+                x0: self.x0,
+                y0: self.y0,
+            },
         );
         ctx.insert("map_svg", MARK);
     }

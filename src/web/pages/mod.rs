@@ -24,8 +24,16 @@ use crate::game::GameError;
 use crate::said::Said;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, HttpResponseBuilder};
-use serde_json::json;
 use tera::Context;
+
+/// The signed-in user as every page's header shows them.
+#[derive(serde::Serialize)]
+struct SignedIn<'a> {
+    id: i32,
+    username: &'a str,
+    role: crate::rules::names::Role,
+    alerts: i32,
+}
 
 /// The context every page starts from: who is looking and the CSRF token for its forms.
 /// An anonymous visitor without a CSRF cookie gets a new token, returned so that the response
@@ -42,8 +50,12 @@ pub fn context(viewer: &Viewer) -> (Context, Option<String>) {
     if let Some(s) = &viewer.session {
         ctx.insert(
             "viewer",
-            &json!({"id": s.user.id, "username": s.user.username, "role": s.user.role,
-                    "alerts": s.user.unread_alerts}),
+            &SignedIn {
+                id: s.user.id,
+                username: &s.user.username,
+                role: s.user.role,
+                alerts: s.user.unread_alerts,
+            },
         );
     }
     ctx.insert("csrf", &csrf);

@@ -5,9 +5,10 @@ use super::page;
 use crate::game::{access, play, views, worlds};
 use crate::web::auth::Viewer;
 use crate::web::error::PageError;
+use crate::web::views::WorldView;
 use crate::web::AppState;
 use actix_web::{web, HttpResponse};
-use serde_json::json;
+use serde::Serialize;
 
 pub async fn index(
     state: web::Data<AppState>,
@@ -24,12 +25,22 @@ pub async fn index(
                 Some(a) => access::player_in(conn, a, wid)?,
                 None => None,
             };
-            let standings = views::nations(conn, &st.config.rules, player.as_ref().map(|p| p.nation_id), wid)?;
+            let standings = views::nations(
+                conn,
+                &st.config.rules,
+                player.as_ref().map(|p| p.nation_id),
+                wid,
+            )?;
             let regiments: Vec<_> = match &player {
                 Some(p) => play::regiments_of(conn, wid)?
                     .into_iter()
                     .filter(|r| r.nation_id == p.nation_id)
-                    .map(|r| json!({"id": r.id, "name": r.name, "hq": r.hq_x.zip(r.hq_y), "mine": p.regiment_id == Some(r.id)}))
+                    .map(|r| RegimentView {
+                        id: r.id,
+                        name: r.name,
+                        hq: r.hq_x.zip(r.hq_y),
+                        mine: p.regiment_id == Some(r.id),
+                    })
                     .collect(),
                 None => Vec::new(),
             };
@@ -38,12 +49,20 @@ pub async fn index(
         .await?;
     Ok(page(&state, &viewer, "nations.html", |ctx| {
         ctx.insert("name_max", &state.config.rules.limits.regiment_name_max);
-        ctx.insert(
-            "world",
-            &json!({"id": w.id, "name": w.name, "turn": w.turn}),
-        );
+        ctx.insert("world", &WorldView::from(&w));
         ctx.insert("nations", &standings);
         ctx.insert("joined", &player.is_some());
         ctx.insert("regiments", &regiments);
     })?)
+}
+
+/// One of the nation's regiments, as the nations page lists it.
+#[derive(Serialize)]
+pub struct RegimentView {
+    pub id: i32,
+    pub name: String,
+    /// Its headquarters' cell, if set.
+    pub hq: Option<(i32, i32)>,
+    /// The player serves in it.
+    pub mine: bool,
 }

@@ -7,6 +7,7 @@ use crate::game::{play, GameError};
 use crate::said::Said;
 use crate::web::auth::Viewer;
 use crate::web::error::PageError;
+use crate::web::form_post::SignedPost;
 use crate::web::AppState;
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
@@ -24,11 +25,6 @@ pub struct OrderForm {
     pub nation: Option<String>,
     pub kind: Option<String>,
     pub name: Option<String>,
-}
-
-/// Only pages of this site are returned to.
-fn safe_back(back: Option<&str>) -> Option<String> {
-    back.and_then(super::same_site_path).map(str::to_string)
 }
 
 fn with_report(back: &str, event: i32) -> String {
@@ -91,14 +87,17 @@ pub fn refused_page(
 
 pub async fn act(
     state: web::Data<AppState>,
-    viewer: Viewer,
     path: web::Path<(i32, String)>,
-    form: web::Form<OrderForm>,
+    post: SignedPost<OrderForm>,
 ) -> Result<HttpResponse, PageError> {
-    let actor = viewer.require()?;
-    viewer.check_csrf(form.csrf.as_deref())?;
+    let SignedPost {
+        viewer,
+        actor,
+        form,
+        back: sent_back,
+    } = post;
     let (id, action) = path.into_inner();
-    let back = safe_back(form.back.as_deref()).unwrap_or_else(|| format!("/companies/{id}"));
+    let back = sent_back.unwrap_or_else(|| format!("/companies/{id}"));
     let order = match order_input::parse(&action, &form.fields()) {
         Ok(o) => o,
         Err(e) => return refused_page(&state, &viewer, &e, Some(&back)),
@@ -123,12 +122,15 @@ pub async fn act(
 
 pub async fn join(
     state: web::Data<AppState>,
-    viewer: Viewer,
     path: web::Path<i32>,
-    form: web::Form<OrderForm>,
+    post: SignedPost<OrderForm>,
 ) -> Result<HttpResponse, PageError> {
-    let actor = viewer.require()?;
-    viewer.check_csrf(form.csrf.as_deref())?;
+    let SignedPost {
+        viewer,
+        actor,
+        form,
+        ..
+    } = post;
     let wid = path.into_inner();
     let nation = form.nation.clone().unwrap_or_default();
     let back = format!("/worlds/{wid}");
@@ -140,12 +142,15 @@ pub async fn join(
 
 pub async fn raise(
     state: web::Data<AppState>,
-    viewer: Viewer,
     path: web::Path<i32>,
-    form: web::Form<OrderForm>,
+    post: SignedPost<OrderForm>,
 ) -> Result<HttpResponse, PageError> {
-    let actor = viewer.require()?;
-    viewer.check_csrf(form.csrf.as_deref())?;
+    let SignedPost {
+        viewer,
+        actor,
+        form,
+        ..
+    } = post;
     let wid = path.into_inner();
     let (kind, name) = (
         form.kind.clone().unwrap_or_default(),
@@ -170,12 +175,15 @@ pub struct LeaveForm {
 
 pub async fn take_leave(
     state: web::Data<AppState>,
-    viewer: Viewer,
     path: web::Path<i32>,
-    form: web::Form<LeaveForm>,
+    post: SignedPost<LeaveForm>,
 ) -> Result<HttpResponse, PageError> {
-    let actor = viewer.require()?;
-    viewer.check_csrf(form.csrf.as_deref())?;
+    let SignedPost {
+        viewer,
+        actor,
+        form,
+        ..
+    } = post;
     let wid = path.into_inner();
     let back = format!("/worlds/{wid}");
     let days = match form.days.as_deref().map(str::trim).map(str::parse::<i32>) {
@@ -201,12 +209,15 @@ pub struct RegimentForm {
 
 pub async fn create_regiment(
     state: web::Data<AppState>,
-    viewer: Viewer,
     path: web::Path<i32>,
-    form: web::Form<RegimentForm>,
+    post: SignedPost<RegimentForm>,
 ) -> Result<HttpResponse, PageError> {
-    let actor = viewer.require()?;
-    viewer.check_csrf(form.csrf.as_deref())?;
+    let SignedPost {
+        viewer,
+        actor,
+        form,
+        ..
+    } = post;
     let wid = path.into_inner();
     let name = form.name.clone().unwrap_or_default();
     let back = format!("/worlds/{wid}/nations");
@@ -219,12 +230,10 @@ pub async fn create_regiment(
 
 pub async fn join_regiment(
     state: web::Data<AppState>,
-    viewer: Viewer,
     path: web::Path<(i32, i32)>,
-    form: web::Form<RegimentForm>,
+    post: SignedPost<RegimentForm>,
 ) -> Result<HttpResponse, PageError> {
-    let actor = viewer.require()?;
-    viewer.check_csrf(form.csrf.as_deref())?;
+    let SignedPost { viewer, actor, .. } = post;
     let (wid, rid) = path.into_inner();
     let back = format!("/worlds/{wid}/nations");
     let result = state
@@ -235,12 +244,15 @@ pub async fn join_regiment(
 
 pub async fn set_headquarters(
     state: web::Data<AppState>,
-    viewer: Viewer,
     path: web::Path<(i32, i32)>,
-    form: web::Form<RegimentForm>,
+    post: SignedPost<RegimentForm>,
 ) -> Result<HttpResponse, PageError> {
-    let actor = viewer.require()?;
-    viewer.check_csrf(form.csrf.as_deref())?;
+    let SignedPost {
+        viewer,
+        actor,
+        form,
+        ..
+    } = post;
     let (wid, rid) = path.into_inner();
     let back = format!("/worlds/{wid}/nations");
     let at = match order_input::cell(
@@ -256,3 +268,7 @@ pub async fn set_headquarters(
         .await;
     after_form(&state, &viewer, result, &back)
 }
+
+crate::signed_fields!(OrderForm, back);
+crate::signed_fields!(LeaveForm);
+crate::signed_fields!(RegimentForm);

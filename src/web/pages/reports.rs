@@ -8,20 +8,39 @@ use crate::i18n::Lang;
 use crate::said;
 use crate::web::auth::Viewer;
 use crate::web::error::PageError;
+use crate::web::views::WorldView;
 use crate::web::AppState;
 use actix_web::{web, HttpResponse};
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 const PAGE: i64 = 50;
 
 /// An event as the report partial draws it, said in `lang`.
-pub fn to_json(e: &Event, lang: Lang) -> Value {
-    json!({
-        "id": e.id, "kind": e.kind, "turn": e.turn, "at": e.at,
-        "summary": said::stored(lang, &e.said, &e.summary),
-        "x": e.x, "y": e.y, "data": serde_json::from_str::<Value>(&e.data).unwrap_or(Value::Null),
-    })
+#[derive(Clone, Debug, Serialize)]
+pub struct ReportView {
+    pub id: i32,
+    pub kind: String,
+    pub turn: i32,
+    pub at: i64,
+    pub summary: String,
+    pub x: Option<i32>,
+    pub y: Option<i32>,
+    /// The event's record as the game wrote it (dice, losses, steps).
+    pub data: Value,
+}
+
+pub fn view(e: &Event, lang: Lang) -> ReportView {
+    ReportView {
+        id: e.id,
+        kind: e.kind.clone(),
+        turn: e.turn,
+        at: e.at,
+        summary: said::stored(lang, &e.said, &e.summary),
+        x: e.x,
+        y: e.y,
+        data: serde_json::from_str::<Value>(&e.data).unwrap_or(Value::Null),
+    }
 }
 
 /// One report for the world page after an action.
@@ -31,10 +50,10 @@ pub fn one(
     world_id: i32,
     id: i32,
     lang: Lang,
-) -> GameResult<Option<Value>> {
+) -> GameResult<Option<ReportView>> {
     Ok(reports::visible_event(conn, actor, world_id, id)?
         .as_ref()
-        .map(|e| to_json(e, lang)))
+        .map(|e| view(e, lang)))
 }
 
 #[derive(Deserialize)]
@@ -62,11 +81,8 @@ pub async fn index(
         .then(|| list.last().map(|e| e.id))
         .flatten();
     Ok(page(&state, &viewer, "reports.html", |ctx| {
-        ctx.insert(
-            "world",
-            &json!({"id": w.id, "name": w.name, "turn": w.turn}),
-        );
-        let events: Vec<_> = list.iter().map(|e| to_json(e, viewer.lang)).collect();
+        ctx.insert("world", &WorldView::from(&w));
+        let events: Vec<_> = list.iter().map(|e| view(e, viewer.lang)).collect();
         ctx.insert("events", &events);
         ctx.insert("older", &older);
     })?)

@@ -94,7 +94,7 @@ struct Loaded {
     cell: Option<CellInfo>,
     /// What the selected company may do, on the selected cell.
     options: Option<OptionsView>,
-    report: Option<Value>,
+    report: Option<super::reports::ReportView>,
     next_turn: Option<i64>,
     /// The selected cell: named in the query or clicked on the map.
     cell_pos: Option<Pos>,

@@ -102,7 +102,6 @@ pub async fn change_password(
         form,
         ..
     } = post;
-    let form = form;
     let uid = actor.user_id;
     let user = state.db(move |conn| accounts::get(conn, uid)).await?;
     let checked = state

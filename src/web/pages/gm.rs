@@ -190,7 +190,6 @@ pub async fn create_world(
 ) -> Result<HttpResponse, PageError> {
     viewer.check_csrf(form.csrf.as_deref())?;
     let st = state.clone();
-    let form = form;
     let result = state
         .db(move |conn| {
             let map = new_map(&st.config.rules, &form)?;

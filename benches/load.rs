@@ -379,7 +379,10 @@ fn build(conn: &mut DbConnection, config: &Config) -> World {
     let nations = worlds::nations_of(conn, wid).expect("nations");
     let mut not_plain: HashSet<(i32, i32)> = HashSet::new();
     for c in worlds::all_cells(conn, wid).expect("cells") {
-        if c.terrain != grognard::rules::Terrain::Plain || c.town_id.is_some() || c.owner_id.is_some() {
+        if c.terrain != grognard::rules::Terrain::Plain
+            || c.town_id.is_some()
+            || c.owner_id.is_some()
+        {
             not_plain.insert((c.x, c.y));
         }
     }

@@ -3,7 +3,7 @@
 //!
 //! `cargo bench --bench generate`
 
-use grognard::game::generate::{generate, Options};
+use grognard::game::maps::generate::{generate, Options};
 use grognard::rules::Ruleset;
 use std::time::{Duration, Instant};
 

@@ -29,11 +29,11 @@ use diesel::RunQueryDsl;
 use grognard::config::{Config, Settings};
 use grognard::db::group::Group;
 use grognard::db::{DbConnection, Pool};
-use grognard::game::access::Actor;
 use grognard::game::accounts::{self, Role};
-use grognard::game::generate::{self, Options};
-use grognard::game::ticks::{self, TickKind};
-use grognard::game::{play, sessions, tokens, worlds};
+use grognard::game::maps::generate::{self, Options};
+use grognard::game::play::access::Actor;
+use grognard::game::time::ticks::{self, TickKind};
+use grognard::game::{accounts::sessions, accounts::tokens, maps::cells, maps::worlds, play};
 use grognard::web::{AppState, Application};
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -378,7 +378,7 @@ fn build(conn: &mut DbConnection, config: &Config) -> World {
     let wid = worlds::import(conn, &valid, None).expect("import");
     let nations = worlds::nations_of(conn, wid).expect("nations");
     let mut not_plain: HashSet<(i32, i32)> = HashSet::new();
-    for c in worlds::all_cells(conn, wid).expect("cells") {
+    for c in cells::all_cells(conn, wid).expect("cells") {
         if c.terrain != grognard::rules::Terrain::Plain
             || c.town_id.is_some()
             || c.owner_id.is_some()

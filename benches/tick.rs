@@ -15,8 +15,8 @@ use db::{Backend, TestDb};
 use diesel::connection::SimpleConnection;
 use diesel::RunQueryDsl;
 use grognard::db::DbConnection;
-use grognard::game::mapfile::{ValidCell, ValidMap};
-use grognard::game::ticks::{self, TickKind};
+use grognard::game::maps::mapfile::{ValidCell, ValidMap};
+use grognard::game::time::ticks::{self, TickKind};
 use grognard::rules::{Bounds, Kind, Pos, Ruleset, Season, Terrain};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -84,7 +84,7 @@ fn build_world(conn: &mut DbConnection, rng: &mut ChaCha8Rng) -> i32 {
         towns: vec![],
         cells,
     };
-    grognard::game::worlds::import(conn, &map, None).expect("import")
+    grognard::game::maps::worlds::import(conn, &map, None).expect("import")
 }
 
 /// 33,334 players in two nations, a tenth in regiments with headquarters, 3 companies each.

@@ -2,7 +2,7 @@
 
 use crate::config::Config;
 use crate::db::{self, Pool};
-use crate::game::{accounts, worlds, GameError};
+use crate::game::{accounts, maps::worlds, GameError};
 use crate::web::{AppState, Application};
 use std::io::Read;
 use std::net::TcpListener;
@@ -134,10 +134,10 @@ pub async fn serve(config: Config) -> CmdResult {
 }
 
 pub fn tick(config: &Config, world_id: i32, kind: &str) -> CmdResult {
-    let kind = crate::game::ticks::parse_kind(kind).map_err(game_err)?;
+    let kind = crate::game::time::ticks::parse_kind(kind).map_err(game_err)?;
     let pool = open(config)?;
     let mut conn = pool.get().map_err(|e| e.to_string())?;
-    let out = crate::game::ticks::apply_now(&mut conn, &config.rules, world_id, kind, None)
+    let out = crate::game::time::ticks::apply_now(&mut conn, &config.rules, world_id, kind, None)
         .map_err(game_err)?;
     println!(
         "{} tick applied to world {world_id}: turn {}, {} ({} rows, {} ms, orders held up to {} ms)",
@@ -156,7 +156,7 @@ pub fn world_import_tiled(
     file: &std::path::Path,
     name: Option<&str>,
 ) -> CmdResult {
-    let map = crate::game::tiled_import::read_file(file, name).map_err(game_err)?;
+    let map = crate::game::maps::tiled_import::read_file(file, name).map_err(game_err)?;
     let valid = map.validate(&config.rules).map_err(|e| e.to_string())?;
     let pool = open(config)?;
     let mut conn = pool.get().map_err(|e| e.to_string())?;
@@ -165,9 +165,9 @@ pub fn world_import_tiled(
     Ok(())
 }
 
-pub fn world_generate(config: &Config, opts: crate::game::generate::Options) -> CmdResult {
+pub fn world_generate(config: &Config, opts: crate::game::maps::generate::Options) -> CmdResult {
     let started = std::time::Instant::now();
-    let map = crate::game::generate::generate(&config.rules, &opts).map_err(game_err)?;
+    let map = crate::game::maps::generate::generate(&config.rules, &opts).map_err(game_err)?;
     let valid = map.validate(&config.rules).map_err(|e| e.to_string())?;
     let generated = started.elapsed();
     let pool = open(config)?;

@@ -4,7 +4,7 @@
 
 use crate::config::{Config, MailSettings};
 use crate::db::DbConnection;
-use crate::game::alerts::{self, Mail};
+use crate::game::news::alerts::{self, Mail};
 use crate::game::GameResult;
 use crate::i18n::{tr, Lang};
 use fluent_bundle::FluentValue;

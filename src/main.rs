@@ -117,7 +117,7 @@ async fn main() -> ExitCode {
                 name,
             } => commands::world_generate(
                 &config,
-                grognard::game::generate::Options {
+                grognard::game::maps::generate::Options {
                     width,
                     height,
                     seed,

@@ -3,57 +3,16 @@
 //! `game::ticks`, each exactly once.
 
 use crate::config::Config;
-use crate::db::schema::ticks;
 use crate::db::DbConnection;
 use crate::db::Pool;
-use crate::game::ticks::{self as tick_cases, TickKind};
-use crate::game::worlds;
+use crate::game::maps::worlds;
+use crate::game::time::clock::{last_ticks, next_due};
+use crate::game::time::ticks::{self as tick_cases, TickKind};
 use crate::game::GameResult;
-use crate::schedule::Schedule;
-use chrono::{TimeZone, Utc};
-use diesel::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
-
-/// The last applied instant of each kind for a world.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct LastTicks {
-    pub turn: Option<i64>,
-    pub season: Option<i64>,
-}
-
-pub fn last_ticks(conn: &mut DbConnection, world_id: i32) -> GameResult<LastTicks> {
-    Ok(LastTicks {
-        turn: last_of(conn, world_id, TickKind::Turn)?,
-        season: last_of(conn, world_id, TickKind::Season)?,
-    })
-}
-
-/// The last scheduled (not manual) instant of one kind of tick applied to a world.
-pub fn last_of(conn: &mut DbConnection, world_id: i32, kind: TickKind) -> GameResult<Option<i64>> {
-    Ok(crate::on_backend!(conn, c => ticks::table
-        .filter(ticks::world_id.eq(world_id))
-        .filter(ticks::kind.eq(kind.as_str()))
-        .filter(ticks::manual.eq(false))
-        .select(diesel::dsl::max(ticks::scheduled_for))
-        .first(c))?)
-}
-
-/// The first instant of `schedule` after the later of the last applied tick and the anchor
-/// (world creation or resume).
-pub fn next_due(schedule: &Schedule, last: Option<i64>, anchor: i64) -> Option<i64> {
-    let from = last.map_or(anchor, |l| l.max(anchor));
-    schedule.next_after(from, anchor)
-}
-
-/// RFC 3339 text for an instant, or null.
-pub fn iso(ts: Option<i64>) -> serde_json::Value {
-    ts.and_then(|t| Utc.timestamp_opt(t, 0).single())
-        .map(|d| serde_json::Value::String(d.to_rfc3339()))
-        .unwrap_or(serde_json::Value::Null)
-}
 
 /// The running scheduler thread; `stop` lets the tick in progress finish (or roll back) and
 /// waits for it.
@@ -140,7 +99,7 @@ pub fn alert_turns_soon(conn: &mut DbConnection, config: &Config, now: i64) -> G
                 .s("world", w.name.as_str())
                 .n("turn", w.turn + 1)
                 .n("minutes", minutes);
-            told += crate::game::alerts::turn_soon(conn, w.id, next, &said)?;
+            told += crate::game::news::alerts::turn_soon(conn, w.id, next, &said)?;
         }
     }
     Ok(told)
@@ -177,7 +136,7 @@ pub fn start(pool: Pool, config: Arc<Config>) -> SchedulerHandle {
                         }
                         if last_purge.is_none_or(|t| t.elapsed() >= purge_every) {
                             last_purge = Some(std::time::Instant::now());
-                            match crate::game::retention::purge(
+                            match crate::game::time::retention::purge(
                                 &mut conn,
                                 &config,
                                 crate::db::now(),
@@ -211,6 +170,7 @@ pub fn start(pool: Pool, config: Arc<Config>) -> SchedulerHandle {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::schedule::Schedule;
 
     const HOUR: i64 = 3600;
 

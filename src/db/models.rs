@@ -241,3 +241,25 @@ pub struct AuditRow {
     pub new_value: Option<String>,
     pub batch: Option<String>,
 }
+
+impl World {
+    /// The world's map size, as the rules see it.
+    pub fn bounds(&self) -> crate::rules::Bounds {
+        crate::rules::Bounds {
+            width: self.width,
+            height: self.height,
+        }
+    }
+}
+
+impl CellRow {
+    /// The cell as the rules see it.
+    pub fn cell(&self) -> crate::rules::state::Cell {
+        crate::rules::state::Cell {
+            terrain: self.terrain,
+            town: self.town_id,
+            owner: self.owner_id,
+            structure: self.structure,
+        }
+    }
+}

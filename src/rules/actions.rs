@@ -6,9 +6,9 @@ use super::names::Kind;
 use super::refusal::Refusal;
 use super::ruleset::{Flag, Ruleset};
 use super::state::{Area, Cell, Unit};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Healed {
     pub healed: i32,
     pub men_after: i32,
@@ -43,14 +43,34 @@ pub fn heal(rs: &Ruleset, unit: &Unit, on: &Cell) -> Result<Healed, Refusal> {
     })
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// What let fewer men join than were asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Shortfall {
+    /// The company reached full strength.
+    Room,
+    Reserve,
+    Treasury,
+}
+
+impl Shortfall {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Shortfall::Room => "room",
+            Shortfall::Reserve => "reserve",
+            Shortfall::Treasury => "treasury",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reinforced {
     /// Men who joined: as many as asked, or fewer when the company's room, the reserve or the
     /// treasury gave out first.
     pub men: i32,
     pub asked: i32,
     /// What stopped it short of `asked`: `room` (full strength), `reserve` or `treasury`.
-    pub limited_by: Option<&'static str>,
+    pub limited_by: Option<Shortfall>,
     pub cost: i64,
     pub men_after: i32,
     pub reserve_after: i32,
@@ -110,11 +130,11 @@ pub fn reinforce(
     let limited_by = if joined == men {
         None
     } else if joined == room {
-        Some("room")
+        Some(Shortfall::Room)
     } else if joined == reserve {
-        Some("reserve")
+        Some(Shortfall::Reserve)
     } else {
-        Some("treasury")
+        Some(Shortfall::Treasury)
     };
     let cost = joined as i64 * per_man;
     Ok(Reinforced {

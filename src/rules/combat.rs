@@ -3,14 +3,14 @@
 
 use super::dice::{Draw, Roll};
 use super::grid::Pos;
-use super::names::Terrain;
+use super::names::{Kind, Terrain};
 use super::refusal::Refusal;
 use super::ruleset::Ruleset;
 use super::state::{Area, Unit};
 use super::vision::{is_hidden, line_of_sight, nation_sees};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BattleKind {
     Volley,
@@ -18,11 +18,11 @@ pub enum BattleKind {
 }
 
 /// What one side of a fight went through.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Side {
     pub company: i32,
     pub nation: i32,
-    pub kind: String,
+    pub kind: Kind,
     pub terrain: Terrain,
     pub men_before: i32,
     pub wounded_before: i32,
@@ -114,7 +114,7 @@ fn take_losses(
     Side {
         company: unit.id,
         nation: unit.nation,
-        kind: unit.kind.to_string(),
+        kind: unit.kind,
         terrain,
         men_before,
         wounded_before,
@@ -138,7 +138,7 @@ fn untouched(unit: &Unit, terrain: Terrain, confidence: i32) -> Side {
     Side {
         company: unit.id,
         nation: unit.nation,
-        kind: unit.kind.to_string(),
+        kind: unit.kind,
         terrain,
         men_before: unit.men,
         wounded_before: unit.wounded,

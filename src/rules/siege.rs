@@ -8,9 +8,9 @@ use super::names::Terrain;
 use super::refusal::Refusal;
 use super::ruleset::{Ability, Flag, Ruleset};
 use super::state::{Area, Cell, Unit};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StructureChange {
     pub x: i32,
     pub y: i32,
@@ -23,7 +23,7 @@ pub struct StructureChange {
     pub draws: Vec<Draw>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BridgeBuilt {
     pub x: i32,
     pub y: i32,

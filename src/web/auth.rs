@@ -4,9 +4,10 @@
 use super::error::{ApiError, PageError};
 use super::AppState;
 use crate::db::DbConnection;
-use crate::game::access::Actor;
-use crate::game::sessions::{self, Expiry, Session};
-use crate::game::{accounts, throttle, tokens, GameError, GameResult};
+use crate::game::accounts::secret::same_secret;
+use crate::game::accounts::sessions::{self, Expiry, Session};
+use crate::game::play::access::Actor;
+use crate::game::{accounts::tokens, GameError, GameResult};
 use crate::i18n::Lang;
 use crate::said::Said;
 use actix_web::cookie::{time::Duration as CookieDuration, Cookie, SameSite};
@@ -80,15 +81,6 @@ pub fn client_addr(state: &AppState, req: &HttpRequest) -> String {
     req.peer_addr()
         .map(|a| a.ip().to_string())
         .unwrap_or_else(|| "unknown".into())
-}
-
-/// Compares secrets in time independent of where they differ.
-pub fn same_secret(a: &str, b: &str) -> bool {
-    a.len() == b.len()
-        && a.bytes()
-            .zip(b.bytes())
-            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
-            == 0
 }
 
 /// The visitor of a page: signed in or not, and the CSRF token their forms must carry.
@@ -252,7 +244,10 @@ impl ApiCredentials {
         if let Some(secret) = header.strip_prefix("Bearer ") {
             return ApiCredentials::Bearer {
                 secret: secret.trim().to_string(),
-                made_after: crate::game::retention::token_cutoff(&state.config, crate::db::now()),
+                made_after: crate::game::time::retention::token_cutoff(
+                    &state.config,
+                    crate::db::now(),
+                ),
             };
         }
         match req.cookie(&cookie_name(state, SESSION)) {
@@ -372,66 +367,4 @@ impl FromRequest for GmViewer {
             Ok(GmViewer(viewer))
         })
     }
-}
-
-/// Registers an account for a client: at most `registrations_per_hour` per address, and the
-/// password hashed while no database connection is held (parallel registrations would
-/// otherwise hold the whole pool for the length of a hash each).
-pub async fn register(
-    state: &AppState,
-    req: &HttpRequest,
-    name: String,
-    password: String,
-) -> GameResult<crate::db::models::User> {
-    let limit = throttle::Limit {
-        attempts: state.config.settings.security.registrations_per_hour,
-        window: 3600,
-    };
-    let bucket = format!("register:{}", client_addr(state, req));
-    let check = bucket.clone();
-    state
-        .db(move |conn| throttle::check_bucket(conn, limit, &check))
-        .await?;
-    let account = state
-        .cpu(move || accounts::NewAccount::check(&name, &password))
-        .await?;
-    state
-        .db(move |conn| {
-            crate::db::write(conn, |conn| {
-                let user = accounts::insert_user(conn, &account, accounts::Role::Player)?;
-                throttle::record(conn, limit, &bucket)?;
-                Ok(user)
-            })
-        })
-        .await
-}
-
-/// Logs a client in with a name and password: the attempt is counted first (per account and
-/// address, per address, per account), then the password is checked while no database
-/// connection is held.
-pub async fn login(
-    state: &AppState,
-    req: &HttpRequest,
-    name: String,
-    password: String,
-) -> GameResult<crate::db::models::User> {
-    let s = &state.config.settings.security;
-    let limits = throttle::LoginLimits {
-        attempts: s.login_attempts,
-        account_cap: s.login_account_cap,
-        window: s.login_window_seconds,
-    };
-    let addr = client_addr(state, req);
-    let (user, reservation) = state
-        .db(move |conn| accounts::begin_login(conn, limits, &name, &addr))
-        .await?;
-    let (user, matched) = state
-        .cpu(move || {
-            let matched = accounts::password_matches(user.as_ref(), &password);
-            Ok((user, matched))
-        })
-        .await?;
-    state
-        .db(move |conn| accounts::finish_login(conn, user, matched, reservation))
-        .await
 }

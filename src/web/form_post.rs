@@ -4,7 +4,7 @@
 
 use super::auth::Viewer;
 use super::error::PageError;
-use crate::game::access::Actor;
+use crate::game::play::access::Actor;
 use actix_web::dev::Payload;
 use actix_web::{web, FromRequest, HttpRequest};
 use serde::de::DeserializeOwned;

@@ -9,6 +9,7 @@ pub mod error;
 pub mod form_post;
 pub mod gzip;
 pub mod middleware;
+pub mod order_input;
 pub mod pages;
 pub mod refusals;
 pub mod routes;
@@ -119,6 +120,28 @@ impl AppState {
         })
         .await
         .map_err(|e| GameError::Internal(format!("blocking task failed: {e}")))?
+    }
+}
+
+impl crate::game::Workers for AppState {
+    fn config(&self) -> &Config {
+        &self.config
+    }
+
+    fn db<T, F>(&self, f: F) -> impl std::future::Future<Output = GameResult<T>> + Send
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut DbConnection) -> GameResult<T> + Send + 'static,
+    {
+        AppState::db(self, f)
+    }
+
+    fn cpu<T, F>(&self, f: F) -> impl std::future::Future<Output = GameResult<T>> + Send
+    where
+        T: Send + 'static,
+        F: FnOnce() -> GameResult<T> + Send + 'static,
+    {
+        AppState::cpu(self, f)
     }
 }
 

@@ -2,8 +2,8 @@
 //! JSON API and for the templates, so that a page and the API cannot say different things.
 
 use crate::db::models::{Company, Nation, Player, World};
-use crate::game::options::{self, Abilities, Occupant, Options, Verdict};
-use crate::game::views::SeenCompany;
+use crate::game::play::options::{self, Abilities, Occupant, Options, Verdict};
+use crate::game::play::views::SeenCompany;
 use crate::i18n::Lang;
 use crate::rules::{Kind, Pos, Season};
 use crate::web::refusals;
@@ -304,4 +304,12 @@ impl SeenEnemy {
             distance: Pos::new(s.x, s.y).distance(from),
         }
     }
+}
+
+/// An instant as the API writes it (RFC 3339, UTC); `None` when there is none or it is out of
+/// range.
+pub fn rfc3339(ts: Option<i64>) -> Option<String> {
+    use chrono::TimeZone;
+    ts.and_then(|t| chrono::Utc.timestamp_opt(t, 0).single())
+        .map(|d| d.to_rfc3339())
 }

@@ -7,7 +7,7 @@ use crate::play::arena;
 use crate::support::smtp::SmtpSink;
 use crate::support::TestApp;
 use grognard::config::Config;
-use grognard::game::alerts;
+use grognard::game::news::alerts;
 use lettre::SmtpTransport;
 use serde_json::json;
 
@@ -131,7 +131,8 @@ both!(
         let anchor = a.app.count(&format!(
             "SELECT schedule_anchor AS n FROM worlds WHERE id = {w}"
         ));
-        let next = grognard::scheduler::next_due(&config.turn_schedule, None, anchor).unwrap();
+        let next =
+            grognard::game::time::clock::next_due(&config.turn_schedule, None, anchor).unwrap();
         let told =
             grognard::scheduler::alert_turns_soon(&mut a.app.conn(), &config, next - 600).unwrap();
         assert!(told >= 2, "both players of the arena: {told}");
@@ -260,9 +261,10 @@ both!(what_happened_is_said_in_each_reader_s_language, |b| {
         "SELECT CAST(turn AS BIGINT) AS n FROM worlds WHERE id = {w}"
     ));
     let rs = a.app.config.rules.clone();
-    let kind = grognard::game::ticks::TickKind::Turn;
+    let kind = grognard::game::time::ticks::TickKind::Turn;
     let now = grognard::db::now();
-    let out = grognard::game::ticks::apply(&mut a.app.conn(), &rs, w as i32, kind, now, false);
+    let out =
+        grognard::game::time::ticks::apply(&mut a.app.conn(), &rs, w as i32, kind, now, false);
     assert!(out.unwrap().applied);
     let reports = c.get(&format!("/worlds/{w}/reports"));
     let begins = format!("Le tour {} commence", turn + 1);

@@ -78,7 +78,7 @@ both!(
     |b| {
         let db = TestDb::new(b);
         assert_eq!(cli(&db.url, &["world", "demo"], "").0, 0);
-        let demo: Value = serde_json::from_str(grognard::game::worlds::DEMO_MAP).unwrap();
+        let demo: Value = serde_json::from_str(grognard::game::maps::worlds::DEMO_MAP).unwrap();
         let before = counts(&db.url);
         type Change = Box<dyn Fn(&mut Value)>;
         let cases: Vec<(&str, Change)> = vec![
@@ -204,13 +204,13 @@ both!(
         let mut conn = pool.get().unwrap();
         grognard::db::migrate(&mut conn).unwrap();
         let rs = grognard::rules::Ruleset::shipped();
-        let demo = grognard::game::worlds::DEMO_MAP;
+        let demo = grognard::game::maps::worlds::DEMO_MAP;
         assert_eq!(
-            grognard::game::worlds::ensure_demo(&mut conn, &rs, demo).unwrap(),
+            grognard::game::maps::worlds::ensure_demo(&mut conn, &rs, demo).unwrap(),
             Some(1)
         );
         assert_eq!(
-            grognard::game::worlds::ensure_demo(&mut conn, &rs, demo).unwrap(),
+            grognard::game::maps::worlds::ensure_demo(&mut conn, &rs, demo).unwrap(),
             None
         );
     }
@@ -251,11 +251,11 @@ both!(metrics_are_prometheus_text_for_the_operator_only, |b| {
     let mut wrong = app.client();
     wrong.bearer = Some("operator-secret-2".into());
     assert_eq!(wrong.get_json("/metrics").status, 401);
-    grognard::game::ticks::apply(
+    grognard::game::time::ticks::apply(
         &mut app.conn(),
         &app.config.rules,
         1,
-        grognard::game::ticks::TickKind::Turn,
+        grognard::game::time::ticks::TickKind::Turn,
         1000,
         false,
     )

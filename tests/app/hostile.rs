@@ -357,7 +357,7 @@ both!(what_outlives_its_use_is_purged_and_old_tokens_expire, |b| {
         "INSERT INTO events (world_id, turn, at, kind, summary, data) VALUES (1, 0, {now}, 'move', 'new', '{{}}')"
     ));
     let sessions = a.count("SELECT COUNT(*) FROM sessions");
-    let purged = grognard::game::retention::purge(&mut a.conn(), &a.config, now).unwrap();
+    let purged = grognard::game::time::retention::purge(&mut a.conn(), &a.config, now).unwrap();
     assert_eq!(
         (
             purged.sessions,
@@ -379,7 +379,7 @@ both!(what_outlives_its_use_is_purged_and_old_tokens_expire, |b| {
     ));
     let r = api.get_json("/api/v1/me");
     assert_eq!((r.status, r.code()), (401, "unauthorized".to_string()));
-    let purged = grognard::game::retention::purge(&mut a.conn(), &a.config, now).unwrap();
+    let purged = grognard::game::time::retention::purge(&mut a.conn(), &a.config, now).unwrap();
     assert_eq!(purged.tokens, 1);
     assert_eq!(a.count("SELECT COUNT(*) FROM api_tokens"), 0);
 });

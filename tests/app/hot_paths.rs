@@ -108,11 +108,11 @@ both!(
         // While the turn runs its seed stays secret.
         let url = format!("/api/v1/worlds/{}/dice/0", a.world);
         assert_eq!(a.blue.get_json(&url).status, 404);
-        grognard::game::ticks::apply(
+        grognard::game::time::ticks::apply(
             &mut a.app.conn(),
             &a.app.config.rules,
             a.world as i32,
-            grognard::game::ticks::TickKind::Turn,
+            grognard::game::time::ticks::TickKind::Turn,
             grognard::db::now(),
             false,
         )
@@ -165,7 +165,7 @@ both!(companies_are_read_column_by_column_or_by_range_alike, |b| {
     // PostgreSQL reads by range either way; SQLite seeks each column in a world at least 8
     // times as tall as the rectangle (a height of 0 never is).
     let read = |rect, eyes, by_column: bool| {
-        let mut ids: Vec<i32> = grognard::game::load::companies_around(
+        let mut ids: Vec<i32> = grognard::game::play::load::companies_around(
             &mut a.app.conn(),
             a.world as i32,
             if by_column { 1_000_000 } else { 0 },
@@ -197,7 +197,7 @@ both!(companies_are_read_column_by_column_or_by_range_alike, |b| {
 both!(
     the_cells_kept_in_memory_are_brought_up_to_date_cell_by_cell,
     |b| {
-        use grognard::game::{cells, worlds};
+        use grognard::game::{maps::cells, maps::worlds};
         use grognard::rules::Pos;
         use rand::{Rng, SeedableRng};
         let a = arena(b);
@@ -245,12 +245,12 @@ both!(
             }
             let world = worlds::get(&mut conn, w).unwrap();
             let kept = cells::of(&mut conn, &world).unwrap();
-            let rows = worlds::all_cells(&mut conn, w).unwrap();
+            let rows = cells::all_cells(&mut conn, w).unwrap();
             assert_eq!(rows.len(), 16 * 10);
             for r in &rows {
                 assert_eq!(
                     kept.get(Pos::new(r.x, r.y)),
-                    Some(&worlds::cell_of(r)),
+                    Some(&r.cell()),
                     "round {round}, cell ({}, {})",
                     r.x,
                     r.y

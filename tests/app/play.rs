@@ -24,8 +24,9 @@ pub const ARENA: &str = r##"{"name": "Arena", "width": 16, "height": 10, "season
 
 pub fn arena(b: Backend) -> Arena {
     let app = TestApp::spawn(b);
-    let world = grognard::game::worlds::import_text(&mut app.conn(), &app.config.rules, ARENA, None)
-        .unwrap() as i64;
+    let world =
+        grognard::game::maps::worlds::import_text(&mut app.conn(), &app.config.rules, ARENA, None)
+            .unwrap() as i64;
     let mut blue = api_player(&app, "blue_player");
     let mut red = api_player(&app, "red_player");
     assert_eq!(
@@ -827,10 +828,10 @@ both!(
         assert_eq!(r.json()["captures"], json!([]), "{}", r.body);
         assert_eq!(r.json()["summary"], "Lanciers moved to (9, 5) for 1 AP");
         // The world after the capture exports, and the export imports as a new world.
-        let file = grognard::game::worlds::export(&mut a.app.conn(), a.world as i32).unwrap();
+        let file = grognard::game::maps::worlds::export(&mut a.app.conn(), a.world as i32).unwrap();
         let mut text = serde_json::to_value(&file).unwrap();
         text["name"] = json!("Arena again");
-        let again = grognard::game::worlds::import_text(
+        let again = grognard::game::maps::worlds::import_text(
             &mut a.app.conn(),
             &a.app.config.rules,
             &text.to_string(),
@@ -1155,11 +1156,11 @@ both!(regiments_and_their_headquarters, |b| {
     a.set(id, "morale = 2");
     let rs = a.app.config.rules.clone();
     let turn = |at: i64| {
-        let out = grognard::game::ticks::apply(
+        let out = grognard::game::time::ticks::apply(
             &mut a.app.conn(),
             &rs,
             w as i32,
-            grognard::game::ticks::TickKind::Turn,
+            grognard::game::time::ticks::TickKind::Turn,
             at,
             false,
         )
@@ -1360,11 +1361,11 @@ both!(
         a.set(inf, "ap = 3");
         a.set(foe, "ap = 3");
         let rs = a.app.config.rules.clone();
-        grognard::game::ticks::apply(
+        grognard::game::time::ticks::apply(
             &mut a.app.conn(),
             &rs,
             w as i32,
-            grognard::game::ticks::TickKind::Turn,
+            grognard::game::time::ticks::TickKind::Turn,
             grognard::db::now(),
             false,
         )
@@ -1412,7 +1413,7 @@ both!(no_one_goes_on_leave_while_a_turn_is_being_applied, |b| {
     );
     // Once the turn is through, the company has had it and leave may begin.
     let rs = a.app.config.rules.clone();
-    let out = grognard::game::ticks::finish_pending(&mut a.app.conn(), &rs, w as i32)
+    let out = grognard::game::time::ticks::finish_pending(&mut a.app.conn(), &rs, w as i32)
         .unwrap()
         .unwrap();
     assert_eq!(out.turn, 1);

@@ -7,7 +7,7 @@ use crate::play::arena;
 use crate::support::{cli, Backend, TestApp};
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Integer, Text};
-use grognard::game::ticks::{self, TickKind};
+use grognard::game::time::ticks::{self, TickKind};
 use grognard::rules::state::Cell;
 use grognard::rules::tick::{
     headquarters_holds, near_headquarters, turn_company, turn_reserve, turn_treasury, CompanyTurn,
@@ -120,7 +120,7 @@ fn random_world(app: &TestApp, seed: u64) -> i32 {
         "nations": (0..nations).map(|i| json!({"name": format!("N{i}"), "color": "#123456", "spawn": [i, 0], "treasury": rng.random_range(0..2000)})).collect::<Vec<_>>(),
         "cells": cells,
     });
-    let world = grognard::game::worlds::import_text(
+    let world = grognard::game::maps::worlds::import_text(
         &mut app.conn(),
         &app.config.rules,
         &map.to_string(),
@@ -662,7 +662,7 @@ fn wait_until(what: &str, log: &std::path::Path, mut ok: impl FnMut() -> bool) {
 both!(
     a_server_killed_and_restarted_applies_every_missed_tick_exactly_once,
     |b| {
-        use grognard::game::access::Actor;
+        use grognard::game::play::access::Actor;
         let db = crate::support::db::TestDb::new(b);
         let config = grognard::config::Config::with_settings(
             &crate::support::config_dir(),
@@ -671,10 +671,10 @@ both!(
         .unwrap();
         let pool = grognard::commands::open(&config).unwrap();
         let mut conn = pool.get().unwrap();
-        grognard::game::worlds::ensure_demo(
+        grognard::game::maps::worlds::ensure_demo(
             &mut conn,
             &config.rules,
-            grognard::game::worlds::DEMO_MAP,
+            grognard::game::maps::worlds::DEMO_MAP,
         )
         .unwrap();
         let user = grognard::game::accounts::create_user(
@@ -883,9 +883,13 @@ both!(
         let map = r##"{"name": "Wide", "width": 100, "height": 60, "season": "summer", "rng_seed": 5,
           "nations": [{"name": "Blue", "color": "#0000ff", "spawn": [0, 0], "treasury": 0}],
           "cells": []}"##;
-        let world =
-            grognard::game::worlds::import_text(&mut app.conn(), &app.config.rules, map, None)
-                .unwrap();
+        let world = grognard::game::maps::worlds::import_text(
+            &mut app.conn(),
+            &app.config.rules,
+            map,
+            None,
+        )
+        .unwrap();
         exec(&app, "INSERT INTO users (username, username_key, password_hash, role, banned, created_at) VALUES ('wide', 'wide', 'x', 'player', FALSE, 0)");
         exec(&app, &format!("INSERT INTO players (world_id, user_id, nation_id, reserve, joined_at) \
              SELECT {world}, u.id, n.id, 0, 0 FROM users u, nations n WHERE u.username = 'wide' AND n.world_id = {world}"));

@@ -1,5 +1,5 @@
 use super::support::*;
-use crate::rules::actions::{heal, raise, reinforce};
+use crate::rules::actions::{heal, raise, reinforce, Shortfall};
 use crate::rules::siege::{bombard, build_bridge, repair};
 use crate::rules::state::{Cell, Unit};
 use crate::rules::{Kind, Refusal, Season, Terrain};
@@ -209,19 +209,19 @@ fn reinforce_moves_reserve_men_into_the_company_at_one_resource_each() {
     let r = reinforce(&rs, &u, p(0, 0), &town, 60, 1000, 51).unwrap();
     assert_eq!(
         (r.men, r.asked, r.limited_by, r.men_after, r.cost),
-        (50, 51, Some("room"), 200, 50)
+        (50, 51, Some(Shortfall::Room), 200, 50)
     );
     // A smaller reserve reinforces as far as it goes.
     let r = reinforce(&rs, &u, p(0, 0), &town, 30, 1000, 40).unwrap();
     assert_eq!(
         (r.men, r.limited_by, r.reserve_after, r.treasury_after),
-        (30, Some("reserve"), 0, 970)
+        (30, Some(Shortfall::Reserve), 0, 970)
     );
     // So does a smaller treasury, at one resource a man.
     let r = reinforce(&rs, &u, p(0, 0), &town, 60, 39, 40).unwrap();
     assert_eq!(
         (r.men, r.limited_by, r.treasury_after, r.men_after),
-        (39, Some("treasury"), 0, 189)
+        (39, Some(Shortfall::Treasury), 0, 189)
     );
     // Refused only when not one man can join.
     assert_eq!(

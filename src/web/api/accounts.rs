@@ -1,7 +1,7 @@
 //! `/api/v1/users`, `/api/v1/tokens`, `/api/v1/me`.
 
-use crate::game::tokens;
-use crate::web::auth::ApiActor;
+use crate::game::accounts::{self, tokens};
+use crate::web::auth::{client_addr, ApiActor};
 use crate::web::error::ApiError;
 use crate::web::AppState;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -22,9 +22,9 @@ pub async fn register(
     body: web::Json<Credentials>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
-    let user = crate::web::auth::register(
-        &state,
-        &req,
+    let user = accounts::register(
+        state.get_ref(),
+        &client_addr(&state, &req),
         body.username.trim().to_string(),
         body.password,
     )
@@ -40,9 +40,9 @@ pub async fn create_token(
     body: web::Json<Credentials>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
-    let user = crate::web::auth::login(
-        &state,
-        &req,
+    let user = accounts::login(
+        state.get_ref(),
+        &client_addr(&state, &req),
         body.username.trim().to_string(),
         body.password,
     )
@@ -88,7 +88,7 @@ pub async fn alerts(
     ApiActor(actor): ApiActor,
 ) -> Result<HttpResponse, ApiError> {
     let list = state
-        .db(move |conn| crate::game::alerts::seen(conn, actor.user_id, 100))
+        .db(move |conn| crate::game::news::alerts::seen(conn, actor.user_id, 100))
         .await?;
     let list: Vec<_> = list
         .iter()

@@ -2,9 +2,9 @@
 //! generating, importing and exporting worlds, and the audit log.
 
 use crate::db::models::CellRow;
-use crate::game::editor::{self, CellEdit, CompanyPatch};
-use crate::game::generate::{self, Options};
-use crate::game::{audit, mapfile, tiled_import, worlds, GameError};
+use crate::game::gm::editor::{self, CellEdit, CompanyPatch};
+use crate::game::maps::generate::{self, Options};
+use crate::game::{gm::audit, maps::mapfile, maps::tiled_import, maps::worlds, GameError};
 use crate::rules::Pos;
 use crate::web::auth::{ApiActor, GmActor};
 use crate::web::error::ApiError;
@@ -119,7 +119,7 @@ pub async fn spawn(
 ) -> Result<HttpResponse, ApiError> {
     let (w, nation) = path.into_inner();
     actor.require_gm()?;
-    let at = crate::game::order_input::cell(
+    let at = crate::web::order_input::cell(
         body.get("at").unwrap_or(&Value::Null),
         crate::said::text("at"),
     )?;

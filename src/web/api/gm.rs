@@ -38,7 +38,7 @@ pub async fn patch_world(
                         )
                     })?;
                 }
-                let mut w = crate::game::worlds::get(conn, wid)?;
+                let mut w = crate::game::maps::worlds::get(conn, wid)?;
                 if let Some(s) = &body.season {
                     w = gm::set_season(conn, &actor, wid, s)?;
                 }

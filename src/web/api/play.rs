@@ -1,11 +1,14 @@
 //! The player's API: joining, raising, orders, the map, events, nations and regiments.
 
-use crate::game::{access, play, reports, views, worlds, GameError};
-use crate::game::{order_input, orders};
+use crate::game::play::orders;
+use crate::game::play::report::Report;
+use crate::game::{maps::worlds, play, play::access, play::reports, play::views, GameError};
+use crate::rules::movement::{Capture, Step};
 use crate::said;
 use crate::web::api::OptionalJson;
 use crate::web::auth::{ApiActor, ApiCredentials};
 use crate::web::error::ApiError;
+use crate::web::order_input;
 use crate::web::views::OptionsView;
 use crate::web::AppState;
 use actix_web::{web, HttpResponse};
@@ -103,7 +106,7 @@ pub async fn options(
     let view = state
         .db(move |conn| {
             let actor = who.resolve(conn)?;
-            let o = crate::game::options::of(conn, &st.config.rules, &actor, id, at)?;
+            let o = crate::game::play::options::of(conn, &st.config.rules, &actor, id, at)?;
             Ok(OptionsView::of(crate::i18n::Lang::En, &o))
         })
         .await?;
@@ -127,7 +130,7 @@ pub async fn act(
         })
         .await?;
     if is_move {
-        return Ok(HttpResponse::Ok().json(MoveAnswer::from(out)));
+        return Ok(MoveAnswer::respond(out));
     }
     Ok(HttpResponse::Ok().json(out))
 }
@@ -137,23 +140,27 @@ pub async fn act(
 pub struct MoveAnswer {
     #[serde(flatten)]
     pub company: Option<play::CompanyView>,
-    pub steps: Value,
-    pub cost: Value,
-    pub captures: Value,
+    pub steps: Vec<Step>,
+    pub cost: i32,
+    pub captures: Vec<Capture>,
     pub event_id: i32,
     pub summary: String,
 }
 
-impl From<orders::Outcome> for MoveAnswer {
-    fn from(mut out: orders::Outcome) -> MoveAnswer {
-        let mut take = |k: &str| out.report.get_mut(k).map_or(Value::Null, Value::take);
-        MoveAnswer {
-            steps: take("steps"),
-            cost: take("cost"),
-            captures: take("captures"),
-            company: out.company,
-            event_id: out.event_id,
-            summary: out.summary,
+impl MoveAnswer {
+    /// The answer of a move order: its report's fields beside the company; any other order's
+    /// outcome as it is.
+    fn respond(out: orders::Outcome) -> HttpResponse {
+        match out.report {
+            Report::Move(m) => HttpResponse::Ok().json(MoveAnswer {
+                steps: m.steps,
+                cost: m.cost,
+                captures: m.captures,
+                company: out.company,
+                event_id: out.event_id,
+                summary: out.summary,
+            }),
+            _ => HttpResponse::Ok().json(out),
         }
     }
 }
@@ -344,7 +351,7 @@ pub struct LeaveBody {
 #[derive(Serialize)]
 pub struct LeaveAnswer {
     pub days: i32,
-    pub leave_until: Value,
+    pub leave_until: Option<String>,
 }
 
 pub async fn take_leave(
@@ -357,11 +364,11 @@ pub async fn take_leave(
     let days = body.days;
     let st = state.clone();
     let until = state
-        .db(move |conn| crate::game::leave::take(conn, &st.config.rules, &actor, wid, days))
+        .db(move |conn| crate::game::play::leave::take(conn, &st.config.rules, &actor, wid, days))
         .await?;
     Ok(HttpResponse::Ok().json(LeaveAnswer {
         days,
-        leave_until: crate::scheduler::iso(Some(until)),
+        leave_until: crate::web::views::rfc3339(Some(until)),
     }))
 }
 
@@ -421,7 +428,7 @@ pub async fn set_headquarters(
 #[cfg(test)]
 mod tests {
     use super::MapAnswer;
-    use crate::game::views::{MapCell, SeenCompany};
+    use crate::game::play::views::{MapCell, SeenCompany};
     use crate::rules::Terrain;
 
     #[test]

@@ -1,20 +1,42 @@
 //! `/api/v1/worlds`: what worlds there are and where each stands.
 
-use crate::game::{dice, worlds};
-use crate::scheduler;
+use crate::game::time::clock;
+use crate::game::{maps::worlds, time::dice};
 use crate::web::error::ApiError;
+use crate::web::views::{rfc3339, NationView, WorldView};
 use crate::web::AppState;
 use actix_web::{web, HttpResponse};
-use serde_json::json;
+use serde::Serialize;
+
+/// `GET /api/v1/worlds`.
+#[derive(Serialize)]
+pub struct WorldList {
+    pub worlds: Vec<WorldView>,
+}
 
 pub async fn list(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
     let list = state.db(worlds::list).await?;
-    Ok(HttpResponse::Ok().json(json!({
-        "worlds": list.iter().map(|w| json!({
-            "id": w.id, "name": w.name, "width": w.width, "height": w.height,
-            "turn": w.turn, "season": w.season, "paused": w.paused,
-        })).collect::<Vec<_>>()
-    })))
+    Ok(HttpResponse::Ok().json(WorldList {
+        worlds: list.iter().map(WorldView::from).collect(),
+    }))
+}
+
+/// This turn's dice: the seed itself is revealed at `/dice/{turn}` once the turn ends.
+#[derive(Serialize)]
+pub struct DiceCommitment {
+    pub turn: i32,
+    pub commitment: String,
+}
+
+/// `GET /api/v1/worlds/{w}`.
+#[derive(Serialize)]
+pub struct WorldAnswer {
+    #[serde(flatten)]
+    pub world: WorldView,
+    pub next_turn_at: Option<String>,
+    pub next_season_at: Option<String>,
+    pub dice: DiceCommitment,
+    pub nations: Vec<NationView>,
 }
 
 pub async fn show(
@@ -22,28 +44,25 @@ pub async fn show(
     path: web::Path<i32>,
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
-    let (w, nations, last) = state
+    let st = state.clone();
+    let (w, nations, next) = state
         .db(move |conn| {
             let w = worlds::get(conn, id)?;
             let n = worlds::nations_of(conn, id)?;
-            let last = scheduler::last_ticks(conn, id)?;
-            Ok((w, n, last))
+            let next = clock::next_ticks(conn, &st.config, &w)?;
+            Ok((w, n, next))
         })
         .await?;
-    let c = &state.config;
-    let next_turn = scheduler::next_due(&c.turn_schedule, last.turn, w.schedule_anchor);
-    let next_season = scheduler::next_due(&c.season_schedule, last.season, w.schedule_anchor);
-    Ok(HttpResponse::Ok().json(json!({
-        "id": w.id, "name": w.name, "width": w.width, "height": w.height,
-        "turn": w.turn, "season": w.season, "paused": w.paused,
-        "next_turn_at": scheduler::iso(next_turn),
-        "next_season_at": scheduler::iso(next_season),
-        // This turn's dice: the seed itself is revealed at /dice/{turn} once the turn ends.
-        "dice": {"turn": w.turn, "commitment": dice::commitment(w.rng_seed)},
-        "nations": nations.iter().map(|n| json!({
-            "id": n.id, "name": n.name, "color": n.color, "treasury": n.treasury,
-        })).collect::<Vec<_>>(),
-    })))
+    Ok(HttpResponse::Ok().json(WorldAnswer {
+        world: WorldView::from(&w),
+        next_turn_at: rfc3339(next.turn),
+        next_season_at: rfc3339(next.season),
+        dice: DiceCommitment {
+            turn: w.turn,
+            commitment: dice::commitment(w.rng_seed),
+        },
+        nations: nations.iter().map(NationView::from).collect(),
+    }))
 }
 
 /// `GET /api/v1/worlds/{w}/dice/{turn}`: the seed of an ended turn, to replay its reports.

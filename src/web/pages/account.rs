@@ -2,7 +2,7 @@
 //! password.
 
 use super::{page, see_other};
-use crate::game::{accounts, sessions, tokens, GameError};
+use crate::game::{accounts, accounts::sessions, accounts::tokens, GameError};
 use crate::said::Said;
 use crate::web::auth::{session_cookie, Viewer};
 use crate::web::error::PageError;

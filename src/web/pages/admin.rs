@@ -2,7 +2,7 @@
 
 use super::{page, see_other};
 use crate::game::accounts::{self, Role};
-use crate::game::{audit, GameError};
+use crate::game::{gm::audit, GameError};
 use crate::said::Said;
 use crate::web::auth::Viewer;
 use crate::web::error::PageError;

@@ -2,7 +2,7 @@
 //! account's choice of alerts by mail; and the one-click way out of those mails.
 
 use super::{page, see_other};
-use crate::game::{alerts, GameError};
+use crate::game::{news::alerts, GameError};
 use crate::said::Said;
 use crate::web::auth::Viewer;
 use crate::web::error::PageError;

@@ -2,7 +2,7 @@
 //! forms for every order.
 
 use super::{page, reports};
-use crate::game::{access, options, play, views, worlds};
+use crate::game::{maps::worlds, play, play::access, play::options, play::views};
 use crate::rules::Pos;
 use crate::web::auth::Viewer;
 use crate::web::error::PageError;

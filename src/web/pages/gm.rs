@@ -5,12 +5,14 @@ use super::map::{self, MapView, Viewport, Zooms};
 use super::orders::{after_form, refused_page};
 use super::world::parse_cell;
 use super::{map_page, page, see_other};
-use crate::game::access::Actor;
-use crate::game::editor::{self, CellEdit, CompanyPatch};
-use crate::game::generate::{self, Options};
-use crate::game::mapfile::{self, MapFile, MapNation};
-use crate::game::sketch::PALETTE;
-use crate::game::{audit, gm, tiled_import, views, worlds, GameError, GameResult};
+use crate::game::gm::editor::{self, CellEdit, CompanyPatch};
+use crate::game::maps::generate::{self, Options};
+use crate::game::maps::mapfile::{self, MapFile, MapNation};
+use crate::game::maps::sketch::PALETTE;
+use crate::game::play::access::Actor;
+use crate::game::{
+    gm, gm::audit, maps::tiled_import, maps::worlds, play::views, GameError, GameResult,
+};
 use crate::rules::{Pos, Terrain};
 use crate::said::Said;
 use crate::web::auth::{GmViewer, Viewer};
@@ -317,7 +319,7 @@ pub async fn editor_page(
         })
         .collect();
     let pan = vp.pan(w.width, w.height, here);
-    let season = worlds::season_of(&w);
+    let season = w.season;
     Ok(map_page(&state, &viewer, "gm_editor.html", &m, |ctx| {
         ctx.insert("world", &WorldView::from(&w));
         ctx.insert("pan", &pan);

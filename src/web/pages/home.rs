@@ -1,7 +1,7 @@
 //! `/`: the worlds on this server, and for a returning player what happened since.
 
 use super::page;
-use crate::game::{reports, worlds};
+use crate::game::{maps::worlds, play::reports};
 use crate::web::auth::Viewer;
 use crate::web::error::PageError;
 use crate::web::AppState;

@@ -1,8 +1,8 @@
 //! `/register`, `/login`, `/logout`.
 
 use super::{context, render_with, see_other};
-use crate::game::{sessions, GameError};
-use crate::web::auth::{clear_session_cookie, session_cookie, Viewer};
+use crate::game::{accounts, accounts::sessions, GameError};
+use crate::web::auth::{clear_session_cookie, client_addr, session_cookie, Viewer};
 use crate::web::error::PageError;
 use crate::web::AppState;
 use actix_web::http::StatusCode;
@@ -115,7 +115,7 @@ pub async fn register(
 ) -> Result<HttpResponse, PageError> {
     viewer.check_csrf(form.csrf.as_deref())?;
     let (name, pw) = (form.username.trim().to_string(), form.password.clone());
-    match crate::web::auth::register(&state, &req, name, pw).await {
+    match accounts::register(state.get_ref(), &client_addr(&state, &req), name, pw).await {
         Ok(user) => start_session(&state, &viewer, user.id, "/?welcome=1").await,
         Err(e @ (GameError::Invalid(_) | GameError::Conflict(_))) => {
             form_again(&state, &viewer, "register.html", &form.username, None, &e)
@@ -132,7 +132,7 @@ pub async fn login(
 ) -> Result<HttpResponse, PageError> {
     viewer.check_csrf(form.csrf.as_deref())?;
     let (name, pw) = (form.username.trim().to_string(), form.password.clone());
-    match crate::web::auth::login(&state, &req, name, pw).await {
+    match accounts::login(state.get_ref(), &client_addr(&state, &req), name, pw).await {
         Ok(user) => start_session(&state, &viewer, user.id, safe_next(form.next.as_deref())).await,
         Err(
             e @ (GameError::Unauthorized(_)

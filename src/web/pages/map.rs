@@ -3,7 +3,7 @@
 //! template loop over hundreds of cells cost most of the page's time).
 
 use crate::db::models::Nation;
-use crate::game::views::{MapCell, SeenCompany};
+use crate::game::play::views::{MapCell, SeenCompany};
 use crate::i18n::{tr, Lang};
 use crate::rules::{Kind, Ruleset, Season, Terrain};
 use fluent_bundle::FluentValue;

@@ -1,8 +1,8 @@
 //! `/metrics`: Prometheus text exposition of what the database holds and how ticks went.
 
 use crate::db::schema::{companies, players, ticks, users, worlds};
+use crate::game::accounts::secret::same_secret;
 use crate::game::GameResult;
-use crate::web::auth::same_secret;
 use crate::web::error::PageError;
 use crate::web::AppState;
 use actix_web::{web, HttpRequest, HttpResponse};

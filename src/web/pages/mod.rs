@@ -19,7 +19,7 @@ pub mod world;
 use super::auth::{anon_csrf_cookie, Viewer};
 use super::error::PageError;
 use super::AppState;
-use crate::game::sessions::random_hex;
+use crate::game::accounts::secret::random_hex;
 use crate::game::GameError;
 use crate::said::Said;
 use actix_web::http::StatusCode;

@@ -2,7 +2,7 @@
 //! regiments.
 
 use super::page;
-use crate::game::{access, play, views, worlds};
+use crate::game::{maps::worlds, play, play::access, play::views};
 use crate::web::auth::Viewer;
 use crate::web::error::PageError;
 use crate::web::views::WorldView;

@@ -2,12 +2,13 @@
 //! through the same `game::` functions as the API, then redirect to the page with the report.
 
 use super::{context, render_with, see_other};
-use crate::game::{order_input, orders};
+use crate::game::play::orders;
 use crate::game::{play, GameError};
 use crate::said::Said;
 use crate::web::auth::Viewer;
 use crate::web::error::PageError;
 use crate::web::form_post::SignedPost;
+use crate::web::order_input;
 use crate::web::AppState;
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
@@ -195,7 +196,7 @@ pub async fn take_leave(
     };
     let st = state.clone();
     let result = state
-        .db(move |conn| crate::game::leave::take(conn, &st.config.rules, &actor, wid, days))
+        .db(move |conn| crate::game::play::leave::take(conn, &st.config.rules, &actor, wid, days))
         .await;
     after_form(&state, &viewer, result, &back)
 }

@@ -2,8 +2,8 @@
 
 use super::page;
 use crate::db::models::Event;
-use crate::game::access::Actor;
-use crate::game::{reports, worlds, GameResult};
+use crate::game::play::access::Actor;
+use crate::game::{maps::worlds, play::reports, GameResult};
 use crate::i18n::Lang;
 use crate::said;
 use crate::web::auth::Viewer;

@@ -4,11 +4,10 @@
 use super::map::{self, MapView, UnitView, Viewport, Zooms};
 use super::{map_page, reports};
 use crate::db::models::{Company, Player};
-use crate::game::access::Actor;
-use crate::game::views::{self, CellInfo, PlayerMap};
-use crate::game::{access, options, play, worlds, GameResult};
+use crate::game::play::access::Actor;
+use crate::game::play::views::{self, CellInfo, PlayerMap};
+use crate::game::{maps::worlds, play, play::access, play::options, GameResult};
 use crate::rules::{Kind, Pos};
-use crate::scheduler;
 use crate::web::auth::{Viewer, ViewerCookies};
 use crate::web::error::PageError;
 use crate::web::views::{NationView, OptionsView, OwnCompany, PlayerView, WorldView};
@@ -42,8 +41,7 @@ pub struct WorldQuery {
 
 /// A cell named in a query or form field, `x,y`, read by the one order reader.
 pub fn parse_cell(s: &str) -> Option<Pos> {
-    crate::game::order_input::cell(&Value::String(s.to_string()), crate::said::msg("what-cell"))
-        .ok()
+    crate::web::order_input::cell(&Value::String(s.to_string()), crate::said::msg("what-cell")).ok()
 }
 
 /// The page's state, enough to build every link on it; the map's form carries it as hidden
@@ -153,8 +151,7 @@ fn load(
         _ => None,
     };
     // The page counts down to the next turn only: one query, not one per kind of tick.
-    let last_turn = scheduler::last_of(conn, wid, crate::game::ticks::TickKind::Turn)?;
-    let next_turn = scheduler::next_due(&state.config.turn_schedule, last_turn, w.schedule_anchor);
+    let next_turn = crate::game::time::clock::next_turn(conn, &state.config, &w)?;
     Ok((
         Loaded {
             w,
@@ -275,7 +272,7 @@ fn render(
         })
     };
     m.pan = Some(vp.pan(l.w.width, l.w.height, at));
-    let season = worlds::season_of(&l.w);
+    let season = l.w.season;
     let my_nation = l
         .player
         .as_ref()

@@ -100,10 +100,10 @@ impl TestApp {
         let pool = grognard::commands::open(&config).expect("pool");
         if demo {
             let mut conn = pool.get().unwrap();
-            grognard::game::worlds::ensure_demo(
+            grognard::game::maps::worlds::ensure_demo(
                 &mut conn,
                 &config.rules,
-                grognard::game::worlds::DEMO_MAP,
+                grognard::game::maps::worlds::DEMO_MAP,
             )
             .unwrap();
         }

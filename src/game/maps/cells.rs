@@ -1,0 +1,208 @@
+//! A world's cells in memory. Maps and orders read rectangles of cells on every request, far
+//! more rows than they return when read from an index on (x, y); the cells change rarely (map
+//! edits, captures, sieges, bridges), and every change moves the world's `cells_version` on
+//! (database triggers, so no writer can forget). A copy is kept per (world, version) and used
+//! only while the world row read by the request still names that version: never stale, and
+//! nothing another server process would need lives only here. Each cell row keeps the version
+//! its last change moved the world to, so a newer version is reached from a kept copy by
+//! reading only the cells changed since (a capture on a world of 1,000,000 cells used to have
+//! the next order read all of them again, and every order of that world wait for it).
+
+use crate::db::models::{CellRow, World};
+use crate::db::schema::cells;
+use crate::db::schema::worlds as worlds_t;
+use crate::db::{self, DbConnection};
+use crate::game::error::GameResult;
+use crate::rules::state::{Area, Cell};
+use crate::rules::Pos;
+use diesel::prelude::*;
+use std::sync::{Arc, Mutex};
+
+/// Worlds kept at once (a 1000×1000 world takes about 24 MB).
+const KEEP: usize = 4;
+
+#[derive(Clone)]
+pub struct WorldCells {
+    width: i32,
+    height: i32,
+    cells: Vec<Cell>,
+}
+
+impl WorldCells {
+    fn from_rows(w: &World, rows: &[CellRow]) -> WorldCells {
+        let (width, height) = (w.width.max(0), w.height.max(0));
+        let mut cells = WorldCells {
+            width,
+            height,
+            cells: vec![Cell::plain(); (width as usize) * (height as usize)],
+        };
+        cells.put(rows);
+        cells
+    }
+
+    fn put(&mut self, rows: &[CellRow]) {
+        for r in rows {
+            if r.x >= 0 && r.y >= 0 && r.x < self.width && r.y < self.height {
+                self.cells[(r.y * self.width + r.x) as usize] = r.cell();
+            }
+        }
+    }
+
+    pub fn get(&self, p: Pos) -> Option<&Cell> {
+        (p.x >= 0 && p.y >= 0 && p.x < self.width && p.y < self.height)
+            .then(|| &self.cells[(p.y * self.width + p.x) as usize])
+    }
+
+    /// The engine's window on the rectangle (clipped to the map).
+    pub fn area(&self, w: &World, x0: i32, y0: i32, x1: i32, y1: i32) -> Area {
+        let mut area = Area::new(w.bounds(), w.season, x0, y0, x1, y1);
+        for y in y0.max(0)..=y1.min(self.height - 1) {
+            for x in x0.max(0)..=x1.min(self.width - 1) {
+                let p = Pos::new(x, y);
+                if let Some(c) = self.get(p) {
+                    area.set_cell(p, c.clone());
+                }
+            }
+        }
+        area
+    }
+
+    /// The cells of a rectangle (clipped to the map), row by row.
+    pub fn rect(&self, x0: i32, y0: i32, x1: i32, y1: i32) -> Vec<(Pos, &Cell)> {
+        let (xs, ys) = (
+            x0.max(0)..=x1.min(self.width - 1),
+            y0.max(0)..=y1.min(self.height - 1),
+        );
+        let mut out = Vec::with_capacity(xs.clone().count() * ys.clone().count());
+        for y in ys {
+            for x in xs.clone() {
+                let p = Pos::new(x, y);
+                if let Some(c) = self.get(p) {
+                    out.push((p, c));
+                }
+            }
+        }
+        out
+    }
+}
+
+struct Entry {
+    world: i32,
+    version: i64,
+    /// Batches of orders lost when this was kept: it may have been read inside one of them
+    /// after an order changed the cells, so a lost batch since makes it untrustworthy.
+    lost_batches: u64,
+    cells: Arc<WorldCells>,
+}
+
+static CACHE: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
+/// One loader at a time: after a change, the first request reloads and the others wait for
+/// its copy instead of all reading the whole world at once.
+static LOADING: Mutex<()> = Mutex::new(());
+
+fn cached(w: &World) -> Option<Arc<WorldCells>> {
+    let cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    cache
+        .iter()
+        .find(|e| {
+            e.world == w.id
+                && e.version == w.cells_version
+                && e.lost_batches == db::group::lost_batches()
+        })
+        .map(|e| e.cells.clone())
+}
+
+/// How far behind a kept copy may be to be brought up to date rather than read again. Versions
+/// start at a random number under 10^15, so a copy this close is of the same database (tests
+/// run several in one process, with the same world ids), and any change of that many cells at
+/// once is read whole.
+const CATCH_UP: i64 = 100_000;
+
+/// A kept copy of the world at an earlier version than `w`'s, and that version.
+fn earlier(w: &World, lost_batches: u64) -> Option<(i64, Arc<WorldCells>)> {
+    let cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    cache
+        .iter()
+        .find(|e| {
+            e.world == w.id
+                && e.version < w.cells_version
+                && w.cells_version - e.version <= CATCH_UP
+                && e.lost_batches == lost_batches
+        })
+        .map(|e| (e.version, e.cells.clone()))
+}
+
+/// The cells of `w` as of the version its row names (or newer, when they changed since).
+pub fn of(conn: &mut DbConnection, w: &World) -> GameResult<Arc<WorldCells>> {
+    if let Some(c) = cached(w) {
+        return Ok(c);
+    }
+    let _loading = LOADING.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(c) = cached(w) {
+        return Ok(c);
+    }
+    let lost_batches = db::group::lost_batches();
+    let cells = Arc::new(match earlier(w, lost_batches) {
+        Some((version, kept)) => {
+            let mut cells = (*kept).clone();
+            cells.put(&cells_changed_since(conn, w.id, version)?);
+            cells
+        }
+        None => WorldCells::from_rows(w, &all_cells(conn, w.id)?),
+    });
+    // Keep the copy only if no change slipped in between the world row and the cells.
+    let now: Option<i64> = worlds_t::table
+        .find(w.id)
+        .select(worlds_t::cells_version)
+        .first(conn)
+        .optional()?;
+    if now == Some(w.cells_version) {
+        let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+        // Versions of one world id in two databases (tests) are unrelated: keep the newest.
+        cache.retain(|e| e.world != w.id);
+        if cache.len() >= KEEP {
+            cache.remove(0);
+        }
+        cache.push(Entry {
+            world: w.id,
+            version: w.cells_version,
+            lost_batches,
+            cells: cells.clone(),
+        });
+    }
+    Ok(cells)
+}
+
+/// The cells of a rectangle of a world (clipped to the map), as the engine's plain data.
+pub fn area(
+    conn: &mut DbConnection,
+    w: &World,
+    x0: i32,
+    y0: i32,
+    x1: i32,
+    y1: i32,
+) -> GameResult<Area> {
+    Ok(of(conn, w)?.area(w, x0, y0, x1, y1))
+}
+
+/// The cell rows of a world changed since it was at `version` (of its `cells_version`).
+pub fn cells_changed_since(
+    conn: &mut DbConnection,
+    world_id: i32,
+    version: i64,
+) -> GameResult<Vec<CellRow>> {
+    Ok(cells::table
+        .filter(cells::world_id.eq(world_id))
+        .filter(cells::version.gt(version))
+        .select(CellRow::as_select())
+        .load(conn)?)
+}
+
+/// Every cell row of a world, row by row.
+pub fn all_cells(conn: &mut DbConnection, world_id: i32) -> GameResult<Vec<CellRow>> {
+    Ok(cells::table
+        .filter(cells::world_id.eq(world_id))
+        .order((cells::y, cells::x))
+        .select(CellRow::as_select())
+        .load(conn)?)
+}

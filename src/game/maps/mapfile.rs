@@ -1,0 +1,345 @@
+//! The map file of DESIGN.md §4: its JSON shape and its validation, entry by entry, before
+//! anything is written.
+
+use crate::rules::ruleset::Flag;
+use crate::rules::{Bounds, Pos, Ruleset, Season, Terrain};
+use serde::{Deserialize, Deserializer, Serialize};
+use std::collections::{HashMap, HashSet};
+
+/// Largest side of a world, to keep a typo from creating billions of cells.
+pub const MAX_SIDE: i32 = 2000;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MapFile {
+    pub name: String,
+    pub width: i32,
+    pub height: i32,
+    #[serde(default = "summer")]
+    pub season: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rng_seed: Option<i64>,
+    pub nations: Vec<MapNation>,
+    #[serde(default)]
+    pub towns: Vec<MapTown>,
+    #[serde(default)]
+    pub cells: Vec<MapCell>,
+}
+
+fn summer() -> String {
+    "summer".into()
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MapNation {
+    pub name: String,
+    pub color: String,
+    pub spawn: Option<[i32; 2]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub treasury: Option<i64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MapTown {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
+}
+
+/// `owner` absent: a town cell takes its town's owner; `"owner": null`: no owner at all.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MapCell {
+    pub x: i32,
+    pub y: i32,
+    pub terrain: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub town: Option<String>,
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub owner: Option<Option<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub structure: Option<i32>,
+}
+
+/// For `Option<Option<T>>` fields: absent stays `None`, `null` becomes `Some(None)`.
+pub fn present<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Option<Option<T>>, D::Error> {
+    Option::<T>::deserialize(d).map(Some)
+}
+
+/// An entry of the file that cannot be imported, named so its author can find it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MapError {
+    pub entry: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for MapError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.entry, self.message)
+    }
+}
+
+impl std::error::Error for MapError {}
+
+fn fail<T>(entry: impl Into<String>, message: impl Into<String>) -> Result<T, MapError> {
+    Err(MapError {
+        entry: entry.into(),
+        message: message.into(),
+    })
+}
+
+/// A map file checked against a ruleset, ready to be written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValidMap {
+    pub name: String,
+    pub bounds: Bounds,
+    pub season: Season,
+    pub rng_seed: Option<i64>,
+    /// (name, colour, spawn, treasury)
+    pub nations: Vec<(String, String, Pos, i64)>,
+    /// (name, owner nation index)
+    pub towns: Vec<(String, Option<usize>)>,
+    /// Every listed cell: position, terrain, town index, owner nation index, structure.
+    pub cells: Vec<ValidCell>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValidCell {
+    pub pos: Pos,
+    pub terrain: Terrain,
+    pub town: Option<usize>,
+    pub owner: Option<usize>,
+    pub structure: Option<i32>,
+}
+
+pub fn is_colour(s: &str) -> bool {
+    s.len() == 7 && s.starts_with('#') && s[1..].chars().all(|c| c.is_ascii_hexdigit())
+}
+
+/// Parses JSON text into a map file, naming the position of a syntax error.
+pub fn parse(text: &str) -> Result<MapFile, MapError> {
+    serde_json::from_str(text).map_err(|e| MapError {
+        entry: format!("line {}, column {}", e.line(), e.column()),
+        message: e.to_string(),
+    })
+}
+
+impl MapFile {
+    pub fn validate(&self, rs: &Ruleset) -> Result<ValidMap, MapError> {
+        let name = self.name.trim();
+        if name.is_empty() || name.chars().count() > 80 {
+            return fail("name", "a world needs a name of 1 to 80 characters");
+        }
+        if !(1..=MAX_SIDE).contains(&self.width) {
+            return fail(
+                "width",
+                format!("must be between 1 and {MAX_SIDE} (got {})", self.width),
+            );
+        }
+        if !(1..=MAX_SIDE).contains(&self.height) {
+            return fail(
+                "height",
+                format!("must be between 1 and {MAX_SIDE} (got {})", self.height),
+            );
+        }
+        let bounds = Bounds {
+            width: self.width,
+            height: self.height,
+        };
+        let season = self.season.parse::<Season>().or_else(|_| {
+            fail(
+                "season",
+                format!("unknown season `{}` (summer or winter)", self.season),
+            )
+        })?;
+        if self.nations.is_empty() {
+            return fail("nations", "a world needs at least one nation");
+        }
+        let mut nation_index = HashMap::new();
+        let mut nations = Vec::new();
+        for (i, n) in self.nations.iter().enumerate() {
+            let entry = format!("nations[{i}] ({})", n.name);
+            if n.name.trim().is_empty() || n.name.chars().count() > 40 {
+                return fail(entry, "a nation needs a name of 1 to 40 characters");
+            }
+            if nation_index.insert(n.name.clone(), i).is_some() {
+                return fail(entry, format!("duplicate nation `{}`", n.name));
+            }
+            if !is_colour(&n.color) {
+                return fail(entry, format!("bad colour `{}`: use #rrggbb", n.color));
+            }
+            let Some([sx, sy]) = n.spawn else {
+                return fail(entry, "missing spawn cell [x, y]");
+            };
+            if !bounds.contains(Pos::new(sx, sy)) {
+                return fail(
+                    entry,
+                    format!(
+                        "spawn ({sx}, {sy}) is outside the {}×{} map",
+                        self.width, self.height
+                    ),
+                );
+            }
+            let treasury = n.treasury.unwrap_or(rs.limits.start_treasury);
+            if treasury < 0 {
+                return fail(entry, "treasury must not be negative");
+            }
+            nations.push((n.name.clone(), n.color.clone(), Pos::new(sx, sy), treasury));
+        }
+        let owner_of = |entry: &str, name: &str| -> Result<usize, MapError> {
+            nation_index
+                .get(name)
+                .copied()
+                .map_or_else(|| fail(entry, format!("unknown nation `{name}`")), Ok)
+        };
+        let mut town_index = HashMap::new();
+        let mut towns = Vec::new();
+        for (i, t) in self.towns.iter().enumerate() {
+            let entry = format!("towns[{i}] ({})", t.name);
+            if t.name.trim().is_empty() || t.name.chars().count() > 40 {
+                return fail(entry, "a town needs a name of 1 to 40 characters");
+            }
+            if town_index.insert(t.name.clone(), i).is_some() {
+                return fail(entry, format!("duplicate town `{}`", t.name));
+            }
+            let owner = t
+                .owner
+                .as_deref()
+                .map(|o| owner_of(&entry, o))
+                .transpose()?;
+            towns.push((t.name.clone(), owner));
+        }
+        let mut seen = HashSet::new();
+        let mut cells = Vec::with_capacity(self.cells.len());
+        for (i, c) in self.cells.iter().enumerate() {
+            let entry = format!("cells[{i}] ({}, {})", c.x, c.y);
+            let pos = Pos::new(c.x, c.y);
+            if !bounds.contains(pos) {
+                return fail(
+                    entry,
+                    format!("outside the {}×{} map", self.width, self.height),
+                );
+            }
+            if !seen.insert(pos) {
+                return fail(entry, "duplicate cell");
+            }
+            let terrain = c
+                .terrain
+                .parse::<Terrain>()
+                .or_else(|_| fail(&entry, format!("unknown terrain `{}`", c.terrain)))?;
+            let tr = rs.terrain(terrain);
+            let town = match &c.town {
+                Some(name) => Some(
+                    town_index
+                        .get(name)
+                        .copied()
+                        .map_or_else(|| fail(&entry, format!("unknown town `{name}`")), Ok)?,
+                ),
+                None => None,
+            };
+            let owner = match &c.owner {
+                Some(Some(name)) => Some(owner_of(&entry, name)?),
+                Some(None) => None,
+                None => town.and_then(|t| towns[t].1),
+            };
+            if owner.is_some() && !tr.has(Flag::Ownable) {
+                return fail(entry, format!("{terrain} cannot have an owner"));
+            }
+            let structure = match (c.structure, tr.structure) {
+                (Some(s), Some(max)) if (0..=max).contains(&s) => Some(s),
+                (Some(s), Some(max)) => {
+                    return fail(
+                        entry,
+                        format!("structure {s} is outside 0..={max} for {terrain}"),
+                    )
+                }
+                (Some(_), None) => return fail(entry, format!("{terrain} has no structure")),
+                (None, max) => max,
+            };
+            cells.push(ValidCell {
+                pos,
+                terrain,
+                town,
+                owner,
+                structure,
+            });
+        }
+        Ok(ValidMap {
+            name: name.to_string(),
+            bounds,
+            season,
+            rng_seed: self.rng_seed,
+            nations,
+            towns,
+            cells,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn base() -> MapFile {
+        parse(include_str!("../../../config/worlds/demo.json")).unwrap()
+    }
+
+    #[test]
+    fn the_demo_map_is_valid_and_has_every_terrain() {
+        let v = base().validate(&Ruleset::shipped()).unwrap();
+        let terrains: HashSet<Terrain> = v.cells.iter().map(|c| c.terrain).collect();
+        for t in Terrain::ALL.iter().filter(|t| **t != Terrain::Plain) {
+            assert!(terrains.contains(t), "{t} missing from the demo");
+        }
+        assert_eq!((v.bounds.width, v.bounds.height), (40, 30));
+    }
+
+    #[test]
+    fn each_refusal_names_its_entry() {
+        let rs = Ruleset::shipped();
+        type Change = Box<dyn Fn(&mut MapFile)>;
+        let cases: Vec<(Change, &str)> = vec![
+            (Box::new(|m| m.cells[0].terrain = "lava".into()), "cells[0]"),
+            (Box::new(|m| m.cells[1].x = 40), "cells[1]"),
+            (Box::new(|m| m.cells[2] = m.cells[1].clone()), "cells[2]"),
+            (
+                Box::new(|m| m.cells[3].town = Some("Atlantis".into())),
+                "cells[3]",
+            ),
+            (
+                Box::new(|m| m.towns[0].owner = Some("Prussia".into())),
+                "towns[0]",
+            ),
+            (
+                Box::new(|m| m.nations[1].color = "green".into()),
+                "nations[1]",
+            ),
+            (Box::new(|m| m.nations[0].spawn = None), "nations[0]"),
+            (Box::new(|m| m.season = "autumn".into()), "season"),
+        ];
+        for (change, entry) in cases {
+            let mut m = base();
+            change(&mut m);
+            let e = m.validate(&rs).unwrap_err();
+            assert!(e.entry.starts_with(entry), "{e} should name {entry}");
+        }
+    }
+
+    #[test]
+    fn a_town_cell_takes_its_towns_owner_unless_told_otherwise() {
+        let text = r##"{"name":"t","width":3,"height":1,"nations":[{"name":"A","color":"#000000","spawn":[0,0]}],
+            "towns":[{"name":"T","owner":"A"}],
+            "cells":[{"x":1,"y":0,"terrain":"church","town":"T"},{"x":2,"y":0,"terrain":"village","town":"T","owner":null}]}"##;
+        let v = parse(text).unwrap().validate(&Ruleset::shipped()).unwrap();
+        assert_eq!(v.cells[0].owner, Some(0));
+        assert_eq!(v.cells[1].owner, None);
+    }
+}

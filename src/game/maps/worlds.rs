@@ -1,0 +1,243 @@
+//! Worlds: import from a map file, export back to one, the demo world, and reading the map.
+
+use crate::db::models::{CellRow, Nation, NewNation, NewTown, NewWorld, Town, World};
+use crate::db::schema::{cells, nations, towns, worlds};
+use crate::db::{self, DbConnection};
+use crate::game::error::{GameError, GameResult};
+use crate::game::maps::mapfile::{self, MapCell, MapFile, MapNation, MapTown, ValidMap};
+
+use crate::rules::{Ruleset, Terrain};
+use diesel::prelude::*;
+use std::collections::HashMap;
+
+/// The demo world's map file as shipped (a copy in the config directory takes precedence).
+pub const DEMO_MAP: &str = include_str!("../../../config/worlds/demo.json");
+
+/// Rows per INSERT when writing cells: well under SQLite's bound-parameter limit.
+const CELL_CHUNK: usize = 1000;
+
+pub fn list(conn: &mut DbConnection) -> GameResult<Vec<World>> {
+    Ok(worlds::table
+        .order(worlds::id)
+        .select(World::as_select())
+        .load(conn)?)
+}
+
+pub fn get(conn: &mut DbConnection, id: i32) -> GameResult<World> {
+    crate::on_backend!(conn, c => worlds::table
+        .find(id)
+        .select(World::as_select())
+        .first(c)
+        .optional())?
+    .ok_or_else(|| GameError::not_found("world"))
+}
+
+pub fn nations_of(conn: &mut DbConnection, world_id: i32) -> GameResult<Vec<Nation>> {
+    Ok(crate::on_backend!(conn, c => nations::table
+        .filter(nations::world_id.eq(world_id))
+        .order(nations::id)
+        .select(Nation::as_select())
+        .load(c))?)
+}
+
+pub fn towns_of(conn: &mut DbConnection, world_id: i32) -> GameResult<Vec<Town>> {
+    Ok(towns::table
+        .filter(towns::world_id.eq(world_id))
+        .order(towns::id)
+        .select(Town::as_select())
+        .load(conn)?)
+}
+
+/// Writes a validated map as a new world, in one transaction; returns its id.
+pub fn import(conn: &mut DbConnection, map: &ValidMap, name: Option<&str>) -> GameResult<i32> {
+    let now = db::now();
+    let seed = map
+        .rng_seed
+        .unwrap_or_else(|| (rand::random::<u64>() >> 1) as i64);
+    db::write(conn, |conn| {
+        let world_id: i32 = diesel::insert_into(worlds::table)
+            .values(NewWorld {
+                name: name.unwrap_or(&map.name),
+                width: map.bounds.width,
+                height: map.bounds.height,
+                turn: 0,
+                season: map.season,
+                paused: false,
+                rng_seed: seed,
+                rng_word_pos: 0,
+                schedule_anchor: now,
+                created_at: now,
+            })
+            .returning(worlds::id)
+            .get_result(conn)?;
+        let mut nation_ids = Vec::with_capacity(map.nations.len());
+        for (name, color, spawn, treasury) in &map.nations {
+            let id: i32 = diesel::insert_into(nations::table)
+                .values(NewNation {
+                    world_id,
+                    name,
+                    color,
+                    spawn_x: spawn.x,
+                    spawn_y: spawn.y,
+                    treasury: *treasury,
+                })
+                .returning(nations::id)
+                .get_result(conn)?;
+            nation_ids.push(id);
+        }
+        let mut town_ids = Vec::with_capacity(map.towns.len());
+        for (name, owner) in &map.towns {
+            let id: i32 = diesel::insert_into(towns::table)
+                .values(NewTown {
+                    world_id,
+                    name,
+                    owner_id: owner.map(|o| nation_ids[o]),
+                })
+                .returning(towns::id)
+                .get_result(conn)?;
+            town_ids.push(id);
+        }
+        let listed: HashMap<(i32, i32), &mapfile::ValidCell> =
+            map.cells.iter().map(|c| ((c.pos.x, c.pos.y), c)).collect();
+        let mut batch = Vec::with_capacity(CELL_CHUNK);
+        for y in 0..map.bounds.height {
+            for x in 0..map.bounds.width {
+                let row = match listed.get(&(x, y)) {
+                    Some(c) => CellRow {
+                        world_id,
+                        x,
+                        y,
+                        terrain: c.terrain,
+                        town_id: c.town.map(|t| town_ids[t]),
+                        owner_id: c.owner.map(|o| nation_ids[o]),
+                        structure: c.structure,
+                    },
+                    None => CellRow {
+                        world_id,
+                        x,
+                        y,
+                        terrain: Terrain::Plain,
+                        town_id: None,
+                        owner_id: None,
+                        structure: None,
+                    },
+                };
+                batch.push(row);
+                if batch.len() == CELL_CHUNK {
+                    insert_cells(conn, &batch)?;
+                    batch.clear();
+                }
+            }
+        }
+        insert_cells(conn, &batch)?;
+        Ok(world_id)
+    })
+}
+
+fn insert_cells(conn: &mut DbConnection, rows: &[CellRow]) -> QueryResult<()> {
+    if rows.is_empty() {
+        return Ok(());
+    }
+    match conn {
+        // Multi-row VALUES per backend: one statement per chunk instead of one per cell.
+        DbConnection::Sqlite(c) => diesel::insert_into(cells::table)
+            .values(rows.to_vec())
+            .execute(c)
+            .map(|_| ()),
+        DbConnection::Postgres(c) => diesel::insert_into(cells::table)
+            .values(rows.to_vec())
+            .execute(c)
+            .map(|_| ()),
+    }
+}
+
+/// Parses, validates and imports map-file text.
+pub fn import_text(
+    conn: &mut DbConnection,
+    rs: &Ruleset,
+    text: &str,
+    name: Option<&str>,
+) -> GameResult<i32> {
+    let valid = mapfile::parse(text)
+        .and_then(|m| m.validate(rs))
+        .map_err(|e| GameError::Invalid(e.to_string().into()))?;
+    import(conn, &valid, name)
+}
+
+/// Creates the demo world when the database has none; returns its id if it did.
+pub fn ensure_demo(
+    conn: &mut DbConnection,
+    rs: &Ruleset,
+    demo_text: &str,
+) -> GameResult<Option<i32>> {
+    let count: i64 = worlds::table.count().get_result(conn)?;
+    if count > 0 {
+        return Ok(None);
+    }
+    import_text(conn, rs, demo_text, None).map(Some)
+}
+
+/// The map file of a world as it stands now. Importing it gives the same map back.
+pub fn export(conn: &mut DbConnection, world_id: i32) -> GameResult<MapFile> {
+    let w = get(conn, world_id)?;
+    let nations = nations_of(conn, world_id)?;
+    let towns = towns_of(conn, world_id)?;
+    let nation_name: HashMap<i32, String> =
+        nations.iter().map(|n| (n.id, n.name.clone())).collect();
+    let town_by_id: HashMap<i32, &Town> = towns.iter().map(|t| (t.id, t)).collect();
+    let rows: Vec<CellRow> = cells::table
+        .filter(cells::world_id.eq(world_id))
+        .order((cells::y, cells::x))
+        .select(CellRow::as_select())
+        .load(conn)?;
+    let mut out_cells = Vec::new();
+    for c in rows {
+        if c.terrain == Terrain::Plain
+            && c.town_id.is_none()
+            && c.owner_id.is_none()
+            && c.structure.is_none()
+        {
+            continue;
+        }
+        let town = c.town_id.and_then(|t| town_by_id.get(&t));
+        let owner = match (c.owner_id, town.and_then(|t| t.owner_id)) {
+            (Some(o), _) => Some(Some(nation_name[&o].clone())),
+            // A town cell without an owner in an owned town must say so, or import would
+            // give it the town's owner.
+            (None, Some(_)) => Some(None),
+            (None, None) => None,
+        };
+        out_cells.push(MapCell {
+            x: c.x,
+            y: c.y,
+            terrain: c.terrain.as_str().to_string(),
+            town: town.map(|t| t.name.clone()),
+            owner,
+            structure: c.structure,
+        });
+    }
+    Ok(MapFile {
+        name: w.name,
+        width: w.width,
+        height: w.height,
+        season: w.season.as_str().to_string(),
+        rng_seed: Some(w.rng_seed),
+        nations: nations
+            .iter()
+            .map(|n| MapNation {
+                name: n.name.clone(),
+                color: n.color.clone(),
+                spawn: Some([n.spawn_x, n.spawn_y]),
+                treasury: Some(n.treasury),
+            })
+            .collect(),
+        towns: towns
+            .iter()
+            .map(|t| MapTown {
+                name: t.name.clone(),
+                owner: t.owner_id.map(|o| nation_name[&o].clone()),
+            })
+            .collect(),
+        cells: out_cells,
+    })
+}

@@ -1,0 +1,293 @@
+//! What a player is told while away: one of their companies attacked, ground of their nation
+//! taken, a turn about to begin. Alerts are written in the transaction of what caused them; the
+//! site shows them (unread until the list is seen), and players who ask for it get them by mail,
+//! at most one mail per period, through `crate::mail`.
+
+use crate::db::models::NewEvent;
+use crate::db::schema::{alerts, players, users};
+use crate::db::{self, DbConnection};
+use crate::game::error::GameResult;
+use crate::i18n::Lang;
+use crate::said::{self, Said};
+use diesel::prelude::*;
+use diesel::sql_types::{BigInt, Integer, Text};
+use serde::Serialize;
+
+pub const ATTACKED: &str = "attacked";
+pub const LOST_GROUND: &str = "lost_ground";
+pub const TURN_SOON: &str = "turn_soon";
+
+#[derive(Clone, Debug, Queryable, Selectable, Serialize)]
+#[diesel(table_name = alerts)]
+pub struct Alert {
+    pub id: i32,
+    pub world_id: i32,
+    pub kind: String,
+    pub summary: String,
+    pub at: i64,
+    pub read_at: Option<i64>,
+    pub said: String,
+}
+
+impl Alert {
+    /// The alert as the site and the API show it, its sentence in `lang`; the API keeps the
+    /// English `summary` and gives the sentence's clauses.
+    pub fn to_json(&self, lang: Lang) -> serde_json::Value {
+        let mut v = serde_json::to_value(self).unwrap_or_default();
+        v["summary"] = said::stored(lang, &self.said, &self.summary).into();
+        v["said"] = said::clauses(&self.said);
+        v
+    }
+}
+
+fn add(
+    conn: &mut DbConnection,
+    user_id: i32,
+    e: &NewEvent,
+    event_id: i32,
+    kind: &str,
+) -> QueryResult<()> {
+    diesel::insert_into(alerts::table)
+        .values((
+            alerts::user_id.eq(user_id),
+            alerts::world_id.eq(e.world_id),
+            alerts::event_id.eq(Some(event_id)),
+            alerts::kind.eq(kind),
+            alerts::summary.eq(&e.summary),
+            alerts::said.eq(&e.said),
+            alerts::at.eq(e.at),
+        ))
+        .execute(conn)?;
+    diesel::update(users::table.find(user_id))
+        .set(users::unread_alerts.eq(users::unread_alerts + 1))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// The alerts an event calls for: the defender of a volley or a charge is told, and every
+/// player of a nation that lost ground to a move.
+pub fn from_event(conn: &mut DbConnection, e: &NewEvent, event_id: i32) -> QueryResult<()> {
+    match e.kind.as_str() {
+        "volley" | "melee" => {
+            if let Some(target) = e.target_user_id.filter(|t| Some(*t) != e.actor_user_id) {
+                add(conn, target, e, event_id, ATTACKED)?;
+            }
+        }
+        "move" => {
+            if let Some(loser) = e.other_nation_id {
+                let members: Vec<i32> = players::table
+                    .filter(players::world_id.eq(e.world_id))
+                    .filter(players::nation_id.eq(loser))
+                    .select(players::user_id)
+                    .load(conn)?;
+                for user in members {
+                    add(conn, user, e, event_id, LOST_GROUND)?;
+                }
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Tells every player of a world (not on leave) that the turn of instant `turn_at` is near;
+/// once per player and turn, whichever server process gets here first. Returns how many.
+pub fn turn_soon(
+    conn: &mut DbConnection,
+    world_id: i32,
+    turn_at: i64,
+    said: &Said,
+) -> GameResult<usize> {
+    let (summary, said) = (said.render(Lang::En), said.encode());
+    db::write(conn, |conn| {
+        let now = db::now();
+        let due: Vec<i32> = players::table
+            .filter(players::world_id.eq(world_id))
+            .filter(
+                players::leave_until
+                    .is_null()
+                    .or(players::leave_until.le(now)),
+            )
+            .select(players::user_id)
+            .load(conn)?;
+        let mut told = 0;
+        for user in due {
+            // The unique index on (user, world, at) for this kind keeps it to one.
+            let sql = if conn.is_sqlite() {
+                "INSERT INTO alerts (user_id, world_id, kind, summary, said, at) \
+                 VALUES (?, ?, 'turn_soon', ?, ?, ?) ON CONFLICT DO NOTHING"
+            } else {
+                "INSERT INTO alerts (user_id, world_id, kind, summary, said, at) \
+                 VALUES ($1, $2, 'turn_soon', $3, $4, $5) ON CONFLICT DO NOTHING"
+            };
+            let n = diesel::sql_query(sql)
+                .bind::<Integer, _>(user)
+                .bind::<Integer, _>(world_id)
+                .bind::<Text, _>(&summary)
+                .bind::<Text, _>(&said)
+                .bind::<BigInt, _>(turn_at)
+                .execute(conn)?;
+            if n > 0 {
+                diesel::update(users::table.find(user))
+                    .set(users::unread_alerts.eq(users::unread_alerts + 1))
+                    .execute(conn)?;
+                told += 1;
+            }
+        }
+        Ok(told)
+    })
+}
+
+/// A user's latest alerts, newest first; seeing them marks them read.
+pub fn seen(conn: &mut DbConnection, user_id: i32, limit: i64) -> GameResult<Vec<Alert>> {
+    db::write(conn, |conn| {
+        let list = alerts::table
+            .filter(alerts::user_id.eq(user_id))
+            .order(alerts::id.desc())
+            .limit(limit)
+            .select(Alert::as_select())
+            .load(conn)?;
+        diesel::update(
+            alerts::table
+                .filter(alerts::user_id.eq(user_id))
+                .filter(alerts::read_at.is_null()),
+        )
+        .set(alerts::read_at.eq(Some(db::now())))
+        .execute(conn)?;
+        diesel::update(users::table.find(user_id))
+            .set(users::unread_alerts.eq(0))
+            .execute(conn)?;
+        Ok(list)
+    })
+}
+
+/// One mail to send: the alerts of one user not mailed yet, claimed for this mail.
+#[derive(Clone, Debug)]
+pub struct Mail {
+    pub user_id: i32,
+    pub username: String,
+    pub to: String,
+    pub unsubscribe_token: String,
+    /// Each alert: its id and its sentence in the player's language.
+    pub alerts: Vec<(i32, String)>,
+    /// The language the player chose, if any.
+    pub lang: Option<String>,
+}
+
+/// Claims the mails due at `now`: users who asked for mail, with alerts not yet mailed, whose
+/// last mail is at least `period` seconds old. Marks their alerts mailed and the users mailed
+/// now, in one transaction, so that two processes never send the same alerts.
+pub fn claim_mails(conn: &mut DbConnection, now: i64, period: i64) -> GameResult<Vec<Mail>> {
+    db::write(conn, |conn| {
+        type Row = (i32, String, Option<String>, Option<String>, Option<String>);
+        let who: Vec<Row> = users::table
+            .filter(users::alert_mail.eq(true))
+            .filter(users::email.is_not_null())
+            .filter(users::banned.eq(false))
+            .filter(
+                users::last_mail_at
+                    .is_null()
+                    .or(users::last_mail_at.le(now - period)),
+            )
+            .filter(diesel::dsl::exists(
+                alerts::table
+                    .filter(alerts::user_id.eq(users::id))
+                    .filter(alerts::mailed_at.is_null())
+                    .filter(alerts::read_at.is_null()),
+            ))
+            .select((
+                users::id,
+                users::username,
+                users::email,
+                users::unsubscribe_token,
+                users::lang,
+            ))
+            .load(conn)?;
+        let mut out = Vec::new();
+        for (id, username, email, token, lang) in who {
+            let (Some(to), Some(token)) = (email, token) else {
+                continue;
+            };
+            let reader = lang.as_deref().and_then(Lang::parse).unwrap_or_default();
+            let list: Vec<(i32, String)> = alerts::table
+                .filter(alerts::user_id.eq(id))
+                .filter(alerts::mailed_at.is_null())
+                .filter(alerts::read_at.is_null())
+                .order(alerts::id)
+                .select((alerts::id, alerts::summary, alerts::said))
+                .load::<(i32, String, String)>(conn)?
+                .into_iter()
+                .map(|(i, summary, s)| (i, said::stored(reader, &s, &summary)))
+                .collect();
+            let ids: Vec<i32> = list.iter().map(|(i, _)| *i).collect();
+            diesel::update(alerts::table.filter(alerts::id.eq_any(&ids)))
+                .set(alerts::mailed_at.eq(Some(now)))
+                .execute(conn)?;
+            diesel::update(users::table.find(id))
+                .set(users::last_mail_at.eq(Some(now)))
+                .execute(conn)?;
+            out.push(Mail {
+                user_id: id,
+                username,
+                to,
+                unsubscribe_token: token,
+                alerts: list,
+                lang,
+            });
+        }
+        Ok(out)
+    })
+}
+
+/// Gives back a mail that could not be sent: its alerts go in the next one.
+pub fn unclaim(conn: &mut DbConnection, mail: &Mail) -> GameResult<()> {
+    let ids: Vec<i32> = mail.alerts.iter().map(|(i, _)| *i).collect();
+    db::write(conn, |conn| {
+        diesel::update(alerts::table.filter(alerts::id.eq_any(&ids)))
+            .set(alerts::mailed_at.eq(None::<i64>))
+            .execute(conn)?;
+        diesel::update(users::table.find(mail.user_id))
+            .set(users::last_mail_at.eq(None::<i64>))
+            .execute(conn)?;
+        Ok(())
+    })
+}
+
+/// Sets where and whether a user gets alerts by mail. A new unsubscribe token comes with
+/// every opt-in, so that an old mail's link cannot undo a later choice.
+pub fn set_mail(
+    conn: &mut DbConnection,
+    user_id: i32,
+    email: Option<String>,
+    on: bool,
+) -> GameResult<()> {
+    let token = on.then(|| crate::game::accounts::secret::random_hex(24));
+    db::write(conn, |conn| {
+        diesel::update(users::table.find(user_id))
+            .set((
+                users::email.eq(email.as_deref()),
+                users::alert_mail.eq(on),
+                users::unsubscribe_token.eq(token.as_deref()),
+            ))
+            .execute(conn)?;
+        Ok(())
+    })
+}
+
+/// One click from a mail: no more mail for the user holding `token`. Whether it matched one.
+pub fn unsubscribe(conn: &mut DbConnection, token: &str) -> GameResult<bool> {
+    if token.len() != 48 || !token.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Ok(false);
+    }
+    let n = db::write(conn, |conn| {
+        Ok::<_, crate::game::GameError>(
+            diesel::update(users::table.filter(users::unsubscribe_token.eq(Some(token))))
+                .set((
+                    users::alert_mail.eq(false),
+                    users::unsubscribe_token.eq(None::<String>),
+                ))
+                .execute(conn)?,
+        )
+    })?;
+    Ok(n > 0)
+}

@@ -1,0 +1,298 @@
+//! What one of a player's companies may do now, asked of the same rule functions its orders
+//! call, on what its nation sees, and written nowhere. The world page, the company page and
+//! the API show exactly this, so that none of them works a rule out for itself.
+
+use crate::db::schema::nations;
+use crate::db::{self, DbConnection};
+use crate::game::error::{GameError, GameResult};
+use crate::game::play::access::{self, Actor};
+use crate::game::play::load::{self, Placed};
+use crate::game::play::orders;
+use crate::rules::dice::Dice;
+use crate::rules::ruleset::Ability;
+use crate::rules::state::Unit;
+use crate::rules::{actions, combat, leave, siege, vision, Kind, Pos, Refusal, Ruleset};
+use diesel::prelude::*;
+use rand::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+
+/// Whether an order would be taken now: the AP it would cost, or why it would be refused.
+pub type Verdict = Result<i32, GameError>;
+
+/// A company of another nation that the player's nation sees near the company.
+#[derive(Debug)]
+pub struct Target {
+    pub id: i32,
+    pub name: String,
+    pub kind: Kind,
+    pub x: i32,
+    pub y: i32,
+    pub distance: i32,
+    pub hidden: bool,
+    pub volley: Verdict,
+    pub melee: Verdict,
+}
+
+/// What the kind of the company can do at all (RULES.md §3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Abilities {
+    pub volley: bool,
+    pub melee: bool,
+    pub bombard: bool,
+    pub repair: bool,
+    pub build_bridge: bool,
+}
+
+/// The orders aimed at one cell.
+#[derive(Debug)]
+pub struct CellOptions {
+    pub at: Pos,
+    pub distance: i32,
+    /// The company the nation sees on the cell, if any (its own included).
+    pub occupant: Option<Occupant>,
+    /// None where the company stands.
+    pub move_to: Option<Verdict>,
+    /// None where no company of another nation is seen on the cell.
+    pub volley: Option<Verdict>,
+    pub melee: Option<Verdict>,
+    /// None where the kind cannot do it at all.
+    pub bombard: Option<Verdict>,
+    pub repair: Option<Verdict>,
+    pub build_bridge: Option<Verdict>,
+}
+
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Occupant {
+    pub id: i32,
+    pub name: String,
+    pub kind: Kind,
+    pub nation: i32,
+    pub nation_name: String,
+    pub friendly: bool,
+    pub hidden: bool,
+}
+
+/// What the company may do now.
+#[derive(Debug)]
+pub struct Options {
+    pub company_id: i32,
+    pub abilities: Abilities,
+    /// The volley's reach from where the company stands (range and the ground's bonus).
+    pub reach: Option<i32>,
+    pub heal: Verdict,
+    /// The most men that could join now, and the AP it costs.
+    pub reinforce: Result<(i32, i32), GameError>,
+    /// Seen companies of other nations within the volley's reach or next to the company.
+    pub targets: Vec<Target>,
+    pub cell: Option<CellOptions>,
+}
+
+pub fn abilities(rs: &Ruleset, kind: Kind) -> Abilities {
+    let k = rs.kind(kind);
+    Abilities {
+        volley: k.volley.is_some(),
+        melee: k.melee.is_some(),
+        bombard: k.can(Ability::Bombard),
+        repair: k.can(Ability::Repair),
+        build_bridge: k.can(Ability::BuildBridge),
+    }
+}
+
+/// The options of one of the actor's companies, and of its orders on the cell `at` if given.
+pub fn of(
+    conn: &mut DbConnection,
+    rs: &Ruleset,
+    actor: &Actor,
+    company_id: i32,
+    at: Option<Pos>,
+) -> GameResult<Options> {
+    let (company, player, w) = access::own_company_and_world(conn, actor, company_id)?;
+    // Why every order would be refused, as the orders check it first.
+    let blocked: Option<GameError> = if w.paused {
+        Some(GameError::Paused)
+    } else {
+        leave::free(player.leave_until, db::now())
+            .err()
+            .map(Into::into)
+    };
+    let me = Placed {
+        company,
+        nation_id: player.nation_id,
+        user_id: actor.user_id,
+        leave_until: player.leave_until,
+    };
+    let u = load::unit_of(&me);
+    let abilities = abilities(rs, u.kind);
+    let k = rs.kind(u.kind);
+    let base_range = k.volley.map_or(0, |v| v.range);
+    let mut points = vec![u.pos];
+    // A cell off the map widens nothing: the rules refuse it on their own.
+    points.extend(at.filter(|p| w.bounds().contains(*p)));
+    // Targets need their own observers: everyone within sight of the reach.
+    let radius = base_range.max(1) + max_range_bonus(rs);
+    let margin = radius + vision::max_perception(rs) + 1;
+    let (area, placed) = load::window(conn, &w, &points, margin)?;
+    let reach = k.volley.map(|_| combat::reach(rs, &area, &u, base_range));
+    let check = |v: Verdict| match &blocked {
+        Some(e) => Err(copy_error(e)),
+        None => v,
+    };
+    let on_leave = |id: i32| {
+        placed
+            .iter()
+            .find(|p| p.company.id == id)
+            .is_some_and(|p| leave::on_leave(p.leave_until, db::now()))
+    };
+    let fight = |ranged: bool, t: &Unit| -> Verdict {
+        let mut dice = throwaway_dice();
+        let battle = if ranged {
+            combat::volley(rs, &area, &u, t.pos, &mut dice)
+        } else {
+            combat::melee(rs, &area, &u, t.pos, &mut dice)
+        };
+        let cost = battle?.ap_cost;
+        if on_leave(t.id) {
+            return Err(Refusal::TargetOnLeave.into());
+        }
+        check(Ok(cost))
+    };
+    let name_of = |id: i32| {
+        placed
+            .iter()
+            .find(|p| p.company.id == id)
+            .map(|p| p.company.name.clone())
+            .unwrap_or_default()
+    };
+    let seen = |t: &Unit| vision::nation_sees(rs, &area, u.nation, t);
+    let hidden = |t: &Unit| {
+        vision::is_hidden(
+            rs,
+            t,
+            area.terrain(t.pos).unwrap_or(crate::rules::Terrain::Plain),
+        )
+    };
+    let mut targets: Vec<Target> = area
+        .units()
+        .filter(|t| t.nation != u.nation && u.pos.distance(t.pos) <= reach.unwrap_or(0).max(1))
+        .filter(|t| seen(t))
+        .map(|t| Target {
+            id: t.id,
+            name: name_of(t.id),
+            kind: t.kind,
+            x: t.pos.x,
+            y: t.pos.y,
+            distance: u.pos.distance(t.pos),
+            hidden: hidden(t),
+            volley: fight(true, t),
+            melee: fight(false, t),
+        })
+        .collect();
+    targets.sort_by_key(|t| (t.distance, t.id));
+
+    let here = area.cell(u.pos).cloned().ok_or(Refusal::OutOfMap(u.pos))?;
+    let heal = check(
+        actions::heal(rs, &u, &here)
+            .map(|h| h.ap_cost)
+            .map_err(Into::into),
+    );
+    let treasury: i64 = nations::table
+        .find(player.nation_id)
+        .select(nations::treasury)
+        .first(conn)?;
+    let reinforce = match &blocked {
+        Some(e) => Err(copy_error(e)),
+        None => actions::reinforce(
+            rs,
+            &u,
+            u.pos,
+            &here,
+            player.reserve,
+            treasury,
+            k.full_strength,
+        )
+        .map(|r| (r.men, r.ap_cost))
+        .map_err(Into::into),
+    };
+
+    let cell = match at {
+        None => None,
+        Some(at) => {
+            let seen_there = area.unit_at(at).filter(|t| seen(t));
+            let enemy = seen_there.filter(|t| t.nation != u.nation);
+            let move_to = (at != u.pos).then(|| {
+                check(orders::plan_path(conn, rs, &w, u.nation, &u, at).map(|(_, cost)| cost))
+            });
+            let can = |yes: bool, v: &dyn Fn() -> Verdict| yes.then(|| check(v()));
+            let bombard = can(abilities.bombard, &|| {
+                Ok(siege::bombard(rs, &area, &u, at, &mut throwaway_dice())?.ap_cost)
+            });
+            let repair = can(abilities.repair, &|| {
+                Ok(siege::repair(rs, &area, &u, at)?.ap_cost)
+            });
+            let build_bridge = can(abilities.build_bridge, &|| {
+                Ok(siege::build_bridge(rs, &area, &u, at)?.ap_cost)
+            });
+            let occupant = match seen_there {
+                Some(t) => Some(Occupant {
+                    id: t.id,
+                    name: name_of(t.id),
+                    kind: t.kind,
+                    nation: t.nation,
+                    nation_name: nations::table
+                        .find(t.nation)
+                        .select(nations::name)
+                        .first(conn)?,
+                    friendly: t.nation == u.nation,
+                    hidden: hidden(t),
+                }),
+                None => None,
+            };
+            Some(CellOptions {
+                at,
+                distance: u.pos.distance(at),
+                occupant,
+                move_to,
+                volley: enemy.map(|t| fight(true, t)),
+                melee: enemy.map(|t| fight(false, t)),
+                bombard,
+                repair,
+                build_bridge,
+            })
+        }
+    };
+    Ok(Options {
+        company_id,
+        abilities,
+        reach,
+        heal,
+        reinforce,
+        targets,
+        cell,
+    })
+}
+
+/// The largest range bonus any ground gives any kind: how far a volley may reach at most.
+fn max_range_bonus(rs: &Ruleset) -> i32 {
+    crate::rules::Terrain::ALL
+        .iter()
+        .flat_map(|t| rs.terrain(*t).range_bonus.values().copied())
+        .max()
+        .unwrap_or(0)
+        .max(0)
+}
+
+/// Dice for asking the rules whether an action is allowed: the outcome is thrown away, so
+/// the company's own stream (whose rolls are secret until the turn's seed is revealed) is
+/// never touched.
+fn throwaway_dice() -> Dice<ChaCha20Rng> {
+    Dice::new(ChaCha20Rng::seed_from_u64(0))
+}
+
+/// The blocking error again, for each verdict it decides (errors hold no database state here).
+fn copy_error(e: &GameError) -> GameError {
+    match e {
+        GameError::Paused => GameError::Paused,
+        GameError::Refused(r) => GameError::Refused(r.clone()),
+        other => GameError::Internal(other.to_string()),
+    }
+}

@@ -1,0 +1,590 @@
+//! A company's orders (RULES.md §4–§7): each one transaction that checks ownership and the
+//! paused flag, loads the window it needs, asks the engine, then writes with conditional
+//! updates (AP spent only if still there, figures changed only if unchanged since read) and
+//! records its event. Any refusal or conflict rolls everything back.
+
+use crate::config::Config;
+use crate::db::group::Group;
+use crate::db::models::{Company, NewEvent, Player, World};
+use crate::db::schema::{cells, companies, nations, players, towns};
+use crate::db::{self, DbConnection};
+use crate::game::error::{GameError, GameResult};
+use crate::game::news::events;
+use crate::game::play::access::{self, Actor};
+use crate::game::play::load::{self, unit_of, Placed};
+use crate::game::play::report::{BattleReport, MoveReport, Report, Rng, StructureReport};
+use crate::game::play::unit_write::{changed_meanwhile, write_unit, Stream};
+use crate::game::play::{self, CompanyView};
+use crate::rules::combat::{self, Battle};
+use crate::rules::movement::{self, Capture};
+use crate::rules::ruleset::Flag;
+use crate::rules::state::Unit;
+use crate::rules::{actions, leave, siege, vision, Pos, Refusal, Ruleset, Terrain};
+use crate::said::Said;
+use diesel::prelude::*;
+use serde::Serialize;
+use std::sync::Arc;
+
+/// What a company is told to do.
+#[derive(Clone, Debug)]
+pub enum Order {
+    MovePath(Vec<Pos>),
+    MoveTo(Pos),
+    Volley { target: i32 },
+    Melee { target: i32 },
+    Bombard { at: Pos },
+    Heal,
+    BuildBridge { at: Pos },
+    Repair { at: Pos },
+    Reinforce { men: i32 },
+}
+
+/// The result of an order: the company afterwards (None if it was destroyed), the report.
+#[derive(Clone, Debug, Serialize)]
+pub struct Outcome {
+    pub company: Option<CompanyView>,
+    pub event_id: i32,
+    pub summary: String,
+    pub report: Report,
+}
+
+pub fn execute(
+    conn: &mut DbConnection,
+    writes: &Group,
+    config: &Arc<Config>,
+    actor: &Actor,
+    company_id: i32,
+    order: Order,
+) -> GameResult<Outcome> {
+    // The search for a path (bounded by the window it reads) runs before the write lock is
+    // taken; the move itself checks the path again under the lock, as any path sent.
+    let order = match order {
+        Order::MoveTo(to) => {
+            Order::MovePath(preview_move(conn, &config.rules, actor, company_id, to)?.0)
+        }
+        other => other,
+    };
+    // Written with the other orders of the moment, possibly on another thread's connection.
+    let (config, actor) = (config.clone(), actor.clone());
+    writes.write(conn, move |conn| {
+        let (rs, actor) = (&config.rules, &actor);
+        crate::game::time::ticks::hold_off_turn(conn, actor.user_id, company_id)?;
+        let (company, player, w) = access::own_company_and_world(conn, actor, company_id)?;
+        if w.paused {
+            return Err(GameError::Paused);
+        }
+        leave::free(player.leave_until, db::now())?;
+        let me = Placed {
+            company,
+            nation_id: player.nation_id,
+            user_id: actor.user_id,
+            leave_until: player.leave_until,
+        };
+        let ctx = Ctx {
+            rs,
+            actor,
+            w: &w,
+            player: &player,
+            me: &me,
+        };
+        let (event, report) = match order {
+            Order::MovePath(path) => ctx.move_along(conn, path)?,
+            // Turned into a path before the lock, above.
+            Order::MoveTo(to) => {
+                let (path, _) = ctx.path_to(conn, to)?;
+                ctx.move_along(conn, path)?
+            }
+            Order::Volley { target } => ctx.fight(conn, target, true)?,
+            Order::Melee { target } => ctx.fight(conn, target, false)?,
+            Order::Bombard { at } => ctx.bombard(conn, at)?,
+            Order::Repair { at } => ctx.repair(conn, at)?,
+            Order::BuildBridge { at } => ctx.build_bridge(conn, at)?,
+            Order::Heal => ctx.heal(conn)?,
+            Order::Reinforce { men } => ctx.reinforce(conn, men)?,
+        };
+        let summary = event.summary.clone();
+        let event_id = events::record(conn, event)?;
+        let after: Option<Company> = crate::on_backend!(conn, c => companies::table
+            .find(company_id)
+            .select(Company::as_select())
+            .first(c)
+            .optional())?;
+        let company = after.map(|c| play::view(conn, rs, &c)).transpose()?;
+        Ok(Outcome {
+            company,
+            event_id,
+            summary,
+            report,
+        })
+    })
+}
+
+struct Ctx<'a> {
+    rs: &'a Ruleset,
+    actor: &'a Actor,
+    w: &'a World,
+    player: &'a Player,
+    me: &'a Placed,
+}
+
+impl Ctx<'_> {
+    fn unit(&self) -> Unit {
+        unit_of(self.me)
+    }
+
+    /// Where the order drew its dice: the company's stream, from `word`.
+    fn rng(&self, word: i64) -> Rng {
+        Rng {
+            stream: self.me.company.id,
+            word_pos: word,
+        }
+    }
+
+    /// The company's random stream, for an action that draws no dice.
+    fn stream(&self) -> Stream {
+        Stream::untouched(self.me.company.rng_pos)
+    }
+
+    fn event(&self, kind: &str, said: Said, data: &Report) -> NewEvent {
+        NewEvent {
+            world_id: self.w.id,
+            turn: self.w.turn,
+            at: db::now(),
+            kind: kind.into(),
+            actor_user_id: Some(self.actor.user_id),
+            target_user_id: Some(self.actor.user_id),
+            nation_id: Some(self.player.nation_id),
+            company_id: Some(self.me.company.id),
+            x: Some(self.me.company.x),
+            y: Some(self.me.company.y),
+            data: data.to_json(),
+            ..Default::default()
+        }
+        .saying(&said)
+    }
+
+    fn name(&self) -> &str {
+        &self.me.company.name
+    }
+
+    fn path_to(&self, conn: &mut DbConnection, to: Pos) -> GameResult<(Vec<Pos>, i32)> {
+        plan_path(
+            conn,
+            self.rs,
+            self.w,
+            self.player.nation_id,
+            &self.unit(),
+            to,
+        )
+    }
+
+    fn move_along(
+        &self,
+        conn: &mut DbConnection,
+        path: Vec<Pos>,
+    ) -> GameResult<(NewEvent, Report)> {
+        let max = self.rs.limits.max_path as usize;
+        if path.len() > max {
+            return Err(GameError::Invalid(
+                Said::new("error-path-length").n("max", max as i64).into(),
+            ));
+        }
+        let u = self.unit();
+        let mut points = path.clone();
+        points.push(u.pos);
+        // Clip the window to the map: out-of-map steps are reported by the engine.
+        let (area, _) = load::window(conn, self.w, &points, 1)?;
+        let (mut dice, word) = load::company_dice(self.w, &self.me.company);
+        let plan = movement::plan_move(self.rs, &area, &u, &path, &mut dice)?;
+        let mut after = u.clone();
+        after.pos = plan.destination;
+        write_unit(conn, &u, Stream::drawn(word), &after, plan.cost)?;
+        let mut captured = Vec::new();
+        let mut captures = Vec::new();
+        for c in plan.captures {
+            if let Some((said, c)) = self.capture(conn, c)? {
+                captured.push(said);
+                captures.push(c);
+            }
+        }
+        let mut said = Said::new("said-move")
+            .s("name", self.name())
+            .n("x", plan.destination.x)
+            .n("y", plan.destination.y)
+            .n("ap", plan.cost);
+        said.0.extend(captured.into_iter().flat_map(|c| c.0));
+        let data = Report::Move(MoveReport {
+            steps: plan.steps,
+            cost: plan.cost,
+            captures: captures.clone(),
+            draws: plan.draws,
+            rng: self.rng(word),
+        });
+        let mut e = self.event("move", said, &data);
+        e.x = Some(plan.destination.x);
+        e.y = Some(plan.destination.y);
+        // A capture concerns the nation that lost the ground too.
+        e.other_nation_id = captures.iter().find_map(|c| match c {
+            Capture::Mine { from, .. }
+            | Capture::Town { from, .. }
+            | Capture::Fort { from, .. } => *from,
+        });
+        Ok((e, data))
+    }
+
+    /// Writes one capture; returns how the report says it and the capture as it happened,
+    /// or None when the ground was the nation's already. A town gives its owner only to its
+    /// cells that can be owned: a world stays one that exports and imports.
+    fn capture(&self, conn: &mut DbConnection, c: Capture) -> GameResult<Option<(Said, Capture)>> {
+        let nation = self.player.nation_id;
+        match c {
+            Capture::Mine { x, y, .. } | Capture::Fort { x, y, .. } => {
+                diesel::update(cells::table.find((self.w.id, x, y)))
+                    .set(cells::owner_id.eq(Some(nation)))
+                    .execute(conn)?;
+                let key = if matches!(c, Capture::Mine { .. }) {
+                    "said-captured-mine"
+                } else {
+                    "said-captured-fort"
+                };
+                Ok(Some((Said::new(key).n("x", x).n("y", y), c)))
+            }
+            Capture::Town { town, x, y, from } => {
+                let (name, before): (String, Option<i32>) = towns::table
+                    .find(town)
+                    .select((towns::name, towns::owner_id))
+                    .first(conn)?;
+                let ownable: Vec<&str> = Terrain::ALL
+                    .iter()
+                    .filter(|t| self.rs.terrain(**t).has(Flag::Ownable))
+                    .map(|t| t.as_str())
+                    .collect();
+                let changed = diesel::update(
+                    cells::table
+                        .filter(cells::world_id.eq(self.w.id))
+                        .filter(cells::town_id.eq(town))
+                        .filter(cells::terrain.eq_any(ownable))
+                        .filter(cells::owner_id.is_null().or(cells::owner_id.ne(nation))),
+                )
+                .set(cells::owner_id.eq(Some(nation)))
+                .execute(conn)?;
+                if changed == 0 && before == Some(nation) {
+                    return Ok(None);
+                }
+                diesel::update(towns::table.find(town))
+                    .set(towns::owner_id.eq(Some(nation)))
+                    .execute(conn)?;
+                let from = before.filter(|b| *b != nation).or(from);
+                Ok(Some((
+                    Said::new("said-took-town").s("town", name),
+                    Capture::Town { town, x, y, from },
+                )))
+            }
+        }
+    }
+
+    fn fight(
+        &self,
+        conn: &mut DbConnection,
+        target_id: i32,
+        ranged: bool,
+    ) -> GameResult<(NewEvent, Report)> {
+        let u = self.unit();
+        let target: Option<(i32, i32)> = companies::table
+            .filter(companies::id.eq(target_id))
+            .filter(companies::world_id.eq(self.w.id))
+            .select((companies::x, companies::y))
+            .first(conn)
+            .optional()?;
+        let (tx, ty) = target.ok_or(Refusal::NotSeen)?;
+        let at = Pos::new(tx, ty);
+        let margin = vision::max_perception(self.rs) + 1;
+        let (area, placed) = load::window(conn, self.w, &[u.pos, at], margin)?;
+        let (mut dice, word) = load::company_dice(self.w, &self.me.company);
+        let battle: Battle = if ranged {
+            combat::volley(self.rs, &area, &u, at, &mut dice)?
+        } else {
+            combat::melee(self.rs, &area, &u, at, &mut dice)?
+        };
+        let defender_before = area.unit_at(at).cloned().ok_or(Refusal::NotSeen)?;
+        let def = placed.iter().find(|p| p.company.id == defender_before.id);
+        // Asked only once the nation is known to see the target: a leave tells nothing more.
+        if def.is_some_and(|p| leave::on_leave(p.leave_until, db::now())) {
+            return Err(Refusal::TargetOnLeave.into());
+        }
+        let def_stream = Stream::untouched(def.ok_or(Refusal::NotSeen)?.company.rng_pos);
+        write_unit(
+            conn,
+            &u,
+            Stream::drawn(word),
+            &battle.attacker_after,
+            battle.ap_cost,
+        )?;
+        write_unit(
+            conn,
+            &defender_before,
+            def_stream,
+            &battle.defender_after,
+            0,
+        )?;
+        let def_name = def.map(|p| p.company.name.clone()).unwrap_or_default();
+        let (a, d) = (&battle.attacker, &battle.defender);
+        let mut said = Said::new(if ranged { "said-volley" } else { "said-charge" })
+            .s("name", self.name())
+            .s("target", def_name.as_str())
+            .n("x", at.x)
+            .n("y", at.y)
+            .n("losses", d.losses)
+            .n("killed", d.killed)
+            .n("wounded", d.wounded);
+        if !ranged {
+            said = said
+                .and("said-lost")
+                .s("name", self.name())
+                .n("losses", a.losses);
+        }
+        if d.destroyed {
+            said = said.and("said-destroyed").s("name", def_name.as_str());
+        }
+        if a.destroyed {
+            said = said.and("said-destroyed").s("name", self.name());
+        }
+        let data = Report::Battle(BattleReport {
+            battle: battle.kind,
+            ap_cost: battle.ap_cost,
+            attacker: battle.attacker.clone(),
+            defender: battle.defender.clone(),
+            attacker_name: self.name().to_string(),
+            defender_name: def_name,
+            draws: battle.draws,
+            rng: self.rng(word),
+        });
+        let mut e = self.event(if ranged { "volley" } else { "melee" }, said, &data);
+        e.other_nation_id = Some(defender_before.nation);
+        e.target_company_id = Some(defender_before.id);
+        e.target_user_id = def.map(|p| p.user_id);
+        e.x = Some(at.x);
+        e.y = Some(at.y);
+        Ok((e, data))
+    }
+
+    fn structure_event(
+        &self,
+        kind: &str,
+        said: Said,
+        owner: Option<i32>,
+        change: Report,
+        at: Pos,
+    ) -> (NewEvent, Report) {
+        let mut e = self.event(kind, said, &change);
+        e.other_nation_id = owner.filter(|o| *o != self.player.nation_id);
+        e.x = Some(at.x);
+        e.y = Some(at.y);
+        (e, change)
+    }
+
+    fn set_structure(
+        &self,
+        conn: &mut DbConnection,
+        at: Pos,
+        before: i32,
+        after: i32,
+    ) -> GameResult<()> {
+        let n = diesel::update(
+            cells::table
+                .find((self.w.id, at.x, at.y))
+                .filter(cells::structure.eq(Some(before))),
+        )
+        .set(cells::structure.eq(Some(after)))
+        .execute(conn)?;
+        if n == 0 {
+            return Err(changed_meanwhile());
+        }
+        Ok(())
+    }
+
+    fn owner_at(&self, area: &crate::rules::state::Area, at: Pos) -> Option<i32> {
+        area.cell(at).and_then(|c| c.owner)
+    }
+
+    fn bombard(&self, conn: &mut DbConnection, at: Pos) -> GameResult<(NewEvent, Report)> {
+        let u = self.unit();
+        let (area, _) = load::window(conn, self.w, &[u.pos, at], 0)?;
+        let (mut dice, word) = load::company_dice(self.w, &self.me.company);
+        let s = siege::bombard(self.rs, &area, &u, at, &mut dice)?;
+        write_unit(conn, &u, Stream::drawn(word), &u, s.ap_cost)?;
+        self.set_structure(conn, at, s.before, s.after)?;
+        let key = if s.breached {
+            "said-bombard-breached"
+        } else {
+            "said-bombard"
+        };
+        let said = structure_said(key, self.name(), s.terrain, at, s.before, s.after);
+        let data = Report::Structure(StructureReport {
+            change: s,
+            rng: Some(self.rng(word)),
+        });
+        Ok(self.structure_event("bombard", said, self.owner_at(&area, at), data, at))
+    }
+
+    fn repair(&self, conn: &mut DbConnection, at: Pos) -> GameResult<(NewEvent, Report)> {
+        let u = self.unit();
+        let (area, _) = load::window(conn, self.w, &[u.pos, at], 0)?;
+        let s = siege::repair(self.rs, &area, &u, at)?;
+        write_unit(conn, &u, self.stream(), &u, s.ap_cost)?;
+        self.set_structure(conn, at, s.before, s.after)?;
+        let said = structure_said("said-repair", self.name(), s.terrain, at, s.before, s.after);
+        let data = Report::Structure(StructureReport {
+            change: s,
+            rng: None,
+        });
+        Ok(self.structure_event("repair", said, None, data, at))
+    }
+
+    fn build_bridge(&self, conn: &mut DbConnection, at: Pos) -> GameResult<(NewEvent, Report)> {
+        let u = self.unit();
+        let (area, _) = load::window(conn, self.w, &[u.pos, at], 0)?;
+        let b = siege::build_bridge(self.rs, &area, &u, at)?;
+        write_unit(conn, &u, self.stream(), &u, b.ap_cost)?;
+        let n = diesel::update(
+            cells::table
+                .find((self.w.id, at.x, at.y))
+                .filter(cells::terrain.eq(b.from.as_str())),
+        )
+        .set(cells::terrain.eq(b.to.as_str()))
+        .execute(conn)?;
+        if n == 0 {
+            return Err(changed_meanwhile());
+        }
+        let said = Said::new("said-bridge")
+            .s("name", self.name())
+            .n("x", at.x)
+            .n("y", at.y);
+        Ok(self.structure_event("bridge", said, None, Report::Bridge(b), at))
+    }
+
+    fn heal(&self, conn: &mut DbConnection) -> GameResult<(NewEvent, Report)> {
+        let u = self.unit();
+        let (area, _) = load::window(conn, self.w, &[u.pos], 0)?;
+        let cell = area.cell(u.pos).cloned().ok_or(Refusal::OutOfMap(u.pos))?;
+        let h = actions::heal(self.rs, &u, &cell)?;
+        let mut after = u.clone();
+        after.men = h.men_after;
+        after.wounded = h.wounded_after;
+        write_unit(conn, &u, self.stream(), &after, h.ap_cost)?;
+        let said = Said::new("said-heal")
+            .s("name", self.name())
+            .n("healed", h.healed);
+        let data = Report::Heal(h);
+        Ok((self.event("heal", said, &data), data))
+    }
+
+    fn reinforce(&self, conn: &mut DbConnection, men: i32) -> GameResult<(NewEvent, Report)> {
+        let u = self.unit();
+        let (area, _) = load::window(conn, self.w, &[u.pos], 0)?;
+        let cell = area.cell(u.pos).cloned().ok_or(Refusal::OutOfMap(u.pos))?;
+        let treasury: i64 = nations::table
+            .find(self.player.nation_id)
+            .select(nations::treasury)
+            .first(conn)?;
+        let r = actions::reinforce(
+            self.rs,
+            &u,
+            u.pos,
+            &cell,
+            self.player.reserve,
+            treasury,
+            men,
+        )?;
+        let took = diesel::update(
+            players::table
+                .find(self.player.id)
+                .filter(players::reserve.ge(r.men)),
+        )
+        .set(players::reserve.eq(players::reserve - r.men))
+        .execute(conn)?;
+        let paid = diesel::update(
+            nations::table
+                .find(self.player.nation_id)
+                .filter(nations::treasury.ge(r.cost)),
+        )
+        .set(nations::treasury.eq(nations::treasury - r.cost))
+        .execute(conn)?;
+        if took == 0 || paid == 0 {
+            return Err(changed_meanwhile());
+        }
+        let mut after = u.clone();
+        after.men = r.men_after;
+        write_unit(conn, &u, self.stream(), &after, r.ap_cost)?;
+        let said = Said::new("said-reinforce")
+            .s("name", self.name())
+            .n("men", r.men)
+            .n("cost", r.cost)
+            .n("asked", r.asked)
+            .s("limited", r.limited_by.map_or("none", |l| l.as_str()));
+        let data = Report::Reinforce(r);
+        Ok((self.event("reinforce", said, &data), data))
+    }
+}
+
+/// How a bombardment or a repair is said.
+fn structure_said(
+    key: &str,
+    name: &str,
+    terrain: Terrain,
+    at: Pos,
+    before: i32,
+    after: i32,
+) -> Said {
+    Said::new(key)
+        .s("name", name)
+        .s("terrain", terrain.as_str())
+        .n("x", at.x)
+        .n("y", at.y)
+        .n("before", before)
+        .n("after", after)
+}
+
+/// The cheapest path and its cost for one of the actor's companies to `to`, without moving:
+/// what the cell panel offers.
+pub fn preview_move(
+    conn: &mut DbConnection,
+    rs: &Ruleset,
+    actor: &Actor,
+    company_id: i32,
+    to: Pos,
+) -> GameResult<(Vec<Pos>, i32)> {
+    let (company, player) = access::own_company(conn, actor, company_id)?;
+    let w = crate::game::maps::worlds::get(conn, company.world_id)?;
+    let me = Placed {
+        company,
+        nation_id: player.nation_id,
+        user_id: actor.user_id,
+        leave_until: player.leave_until,
+    };
+    let ctx = Ctx {
+        rs,
+        actor,
+        w: &w,
+        player: &player,
+        me: &me,
+    };
+    ctx.path_to(conn, to)
+}
+
+/// The cheapest path for `u` to `to` and its cost. Planned with what the nation sees: a path
+/// that bends around an unseen company, or a preview that calls its cell occupied, would give
+/// it away.
+pub fn plan_path(
+    conn: &mut DbConnection,
+    rs: &Ruleset,
+    w: &World,
+    nation: i32,
+    u: &Unit,
+    to: Pos,
+) -> GameResult<(Vec<Pos>, i32)> {
+    let margin = u.ap.clamp(1, rs.limits.path_search_margin);
+    let (area, _) = load::window(conn, w, &[u.pos, to], margin)?;
+    let known = vision::as_seen_by(rs, &area, nation);
+    Ok(movement::find_path(rs, &known, u, to)?)
+}

@@ -1,0 +1,84 @@
+//! The typed record of an order: what the order's answer carries, what its event keeps and
+//! what the reports page draws. Each order writes one of these, so the API, the stored event
+//! and the page read the same fields.
+
+use crate::rules::actions::{Healed, Reinforced};
+use crate::rules::combat::{BattleKind, Side};
+use crate::rules::dice::Draw;
+use crate::rules::movement::{Capture, Step};
+use crate::rules::siege::{BridgeBuilt, StructureChange};
+use serde::{Deserialize, Serialize};
+
+/// Where in the world's random streams an order drew its dice: with the turn's revealed seed
+/// anyone can replay them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rng {
+    pub stream: i32,
+    pub word_pos: i64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveReport {
+    pub steps: Vec<Step>,
+    pub cost: i32,
+    pub captures: Vec<Capture>,
+    pub draws: Vec<Draw>,
+    pub rng: Rng,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BattleReport {
+    pub battle: BattleKind,
+    pub ap_cost: i32,
+    pub attacker: Side,
+    pub defender: Side,
+    pub attacker_name: String,
+    pub defender_name: String,
+    pub draws: Vec<Draw>,
+    pub rng: Rng,
+}
+
+/// A bombardment (with the dice's place) or a repair (which draws none).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StructureReport {
+    #[serde(flatten)]
+    pub change: StructureChange,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rng: Option<Rng>,
+}
+
+/// What an order did, as its answer's `report` and its event's data.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Report {
+    Move(MoveReport),
+    Battle(BattleReport),
+    Structure(StructureReport),
+    Bridge(BridgeBuilt),
+    Heal(Healed),
+    Reinforce(Reinforced),
+}
+
+impl Report {
+    /// The report an event of `kind` recorded, if it is an order's and was written in this
+    /// form (events of older versions or of other kinds have none).
+    pub fn of_event(kind: &str, data: &str) -> Option<Report> {
+        let r = match kind {
+            "move" => Report::Move(serde_json::from_str(data).ok()?),
+            "volley" | "melee" => Report::Battle(serde_json::from_str(data).ok()?),
+            "bombard" | "repair" => Report::Structure(serde_json::from_str(data).ok()?),
+            "bridge" => Report::Bridge(serde_json::from_str(data).ok()?),
+            "heal" => Report::Heal(serde_json::from_str(data).ok()?),
+            "reinforce" => Report::Reinforce(serde_json::from_str(data).ok()?),
+            _ => return None,
+        };
+        Some(r)
+    }
+
+    /// The report as the event keeps it.
+    pub fn to_json(&self) -> String {
+        // Every field is a number, a string, a list or a map with string keys: it always
+        // serialises.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}

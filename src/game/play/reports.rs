@@ -1,0 +1,126 @@
+//! Reports: views over events. A player reads their own and their nation's events; a battle
+//! shows to both nations involved.
+
+use crate::db::models::Event;
+use crate::db::schema::{events, players, users};
+use crate::db::DbConnection;
+use crate::game::error::GameResult;
+use crate::game::play::access::Actor;
+use diesel::prelude::*;
+use serde::Serialize;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SummaryLine {
+    pub world_id: i32,
+    pub event_id: i32,
+    pub summary: String,
+    #[serde(skip)]
+    pub said: String,
+}
+
+impl SummaryLine {
+    /// The line said in `lang`.
+    pub fn in_lang(mut self, lang: crate::i18n::Lang) -> SummaryLine {
+        self.summary = crate::said::stored(lang, &self.said, &self.summary);
+        self
+    }
+}
+
+/// What happened to the actor's companies (and by them) since their previous login.
+pub fn since_last_visit(conn: &mut DbConnection, actor: &Actor) -> GameResult<Vec<SummaryLine>> {
+    let previous: Option<i64> = users::table
+        .find(actor.user_id)
+        .select(users::previous_login_at)
+        .first(conn)?;
+    let since = previous.unwrap_or(0);
+    let rows: Vec<Event> = events::table
+        .filter(events::at.gt(since))
+        .filter(events::target_user_id.eq(actor.user_id))
+        // What others did to the player's companies, not the player's own orders.
+        .filter(
+            events::actor_user_id
+                .is_null()
+                .or(events::actor_user_id.ne(actor.user_id)),
+        )
+        .order(events::id.desc())
+        .limit(20)
+        .select(Event::as_select())
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .map(|e| SummaryLine {
+            world_id: e.world_id,
+            event_id: e.id,
+            summary: e.summary,
+            said: e.said,
+        })
+        .collect())
+}
+
+/// The events of a world that the actor may read, newest first, after `since` (an event id).
+/// Without a player in the world, only world-wide events (ticks) show.
+pub fn visible_events(
+    conn: &mut DbConnection,
+    actor: &Actor,
+    world_id: i32,
+    since: i32,
+    limit: i64,
+) -> GameResult<Vec<Event>> {
+    visible_between(conn, actor, world_id, since, i32::MAX, limit)
+}
+
+/// Visible events with `since < id < before`, newest first.
+pub fn visible_between(
+    conn: &mut DbConnection,
+    actor: &Actor,
+    world_id: i32,
+    since: i32,
+    before: i32,
+    limit: i64,
+) -> GameResult<Vec<Event>> {
+    let nation: Option<i32> = players::table
+        .filter(players::world_id.eq(world_id))
+        .filter(players::user_id.eq(actor.user_id))
+        .select(players::nation_id)
+        .first(conn)
+        .optional()?;
+    let mut q = events::table
+        .filter(events::world_id.eq(world_id))
+        .filter(events::id.gt(since))
+        .filter(events::id.lt(before))
+        .into_boxed();
+    q = match nation {
+        Some(n) => q.filter(
+            events::nation_id
+                .is_null()
+                .and(events::other_nation_id.is_null())
+                .or(events::nation_id.eq(n))
+                .or(events::other_nation_id.eq(n))
+                .or(events::actor_user_id.eq(actor.user_id))
+                .or(events::target_user_id.eq(actor.user_id)),
+        ),
+        None => q.filter(
+            events::nation_id
+                .is_null()
+                .and(events::other_nation_id.is_null()),
+        ),
+    };
+    Ok(q.order(events::id.desc())
+        .limit(limit)
+        .select(Event::as_select())
+        .load(conn)?)
+}
+
+/// One event of a world, if the actor may read it.
+pub fn visible_event(
+    conn: &mut DbConnection,
+    actor: &Actor,
+    world_id: i32,
+    id: i32,
+) -> GameResult<Option<Event>> {
+    Ok(
+        visible_between(conn, actor, world_id, id - 1, id.saturating_add(1), 1)?
+            .into_iter()
+            .next(),
+    )
+}

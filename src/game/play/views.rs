@@ -1,0 +1,377 @@
+//! What a player may see: the map with their nation's fog of war, and the nations' standing.
+
+use crate::db::models::{CellRow, Nation, World};
+use crate::db::schema::{cells, companies, nations, players, towns, users};
+use crate::db::DbConnection;
+use crate::game::error::GameResult;
+use crate::game::maps::worlds;
+use crate::game::play::access::Actor;
+use crate::game::play::load;
+use crate::rules::ruleset::Flag;
+use crate::rules::state::Area;
+use crate::rules::vision::{self, Observer};
+use crate::rules::{Kind, Pos, Ruleset, Terrain};
+use diesel::prelude::*;
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// Largest rectangle the map view serves at once (cells per side).
+pub const MAX_SPAN: i32 = 200;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SeenCompany {
+    pub id: i32,
+    pub name: String,
+    pub kind: Kind,
+    pub x: i32,
+    pub y: i32,
+    pub nation_id: i32,
+    pub nation: String,
+    pub color: String,
+    pub mine: bool,
+    pub hidden: bool,
+    /// Its player is on leave: it neither acts nor can be attacked.
+    pub on_leave: bool,
+    /// Figures shown only for the viewer's own companies.
+    pub men: Option<i32>,
+    pub wounded: Option<i32>,
+    pub ap: Option<i32>,
+    pub morale: Option<i32>,
+}
+
+/// One cell of a map view: what the API sends and the map pages draw.
+#[derive(Clone, Debug, Serialize)]
+pub struct MapCell {
+    pub x: i32,
+    pub y: i32,
+    pub terrain: Terrain,
+    pub owner: Option<String>,
+    pub town: Option<String>,
+    pub structure: Option<i32>,
+    /// Whether the viewer's nation sees the cell now (always false for spectators).
+    pub seen: bool,
+    #[serde(skip)]
+    pub owner_id: Option<i32>,
+    #[serde(skip)]
+    pub town_id: Option<i32>,
+}
+
+pub struct PlayerMap {
+    pub cells: Vec<MapCell>,
+    pub companies: Vec<SeenCompany>,
+    pub nation_id: Option<i32>,
+    pub nations: Vec<Nation>,
+}
+
+/// Clips a requested rectangle to the map and the maximum span.
+pub fn clip(w: &World, x0: i32, y0: i32, x1: i32, y1: i32) -> (i32, i32, i32, i32) {
+    let x0 = x0.clamp(0, w.width - 1);
+    let y0 = y0.clamp(0, w.height - 1);
+    let x1 = x1.clamp(x0, (w.width - 1).min(x0.saturating_add(MAX_SPAN - 1)));
+    let y1 = y1.clamp(y0, (w.height - 1).min(y0.saturating_add(MAX_SPAN - 1)));
+    (x0, y0, x1, y1)
+}
+
+/// The map of a rectangle as `viewer` sees it: all terrain and owners; companies of their
+/// nation, and enemies only where the nation sees them. With `all`, every company (GM view).
+///
+/// Vision needs only the observers that can see into the rectangle: the companies within
+/// the farthest perception of it, and the ground under each (from the world's cells in
+/// memory); what each sees is marked on the rectangle alone.
+/// Who looks at a map: the user (whose own companies show their figures) and their nation
+/// (what it sees), if they play in the world.
+#[derive(Clone, Copy, Debug)]
+pub struct Onlooker {
+    pub user_id: i32,
+    pub nation_id: Option<i32>,
+}
+
+impl Onlooker {
+    pub fn of(conn: &mut DbConnection, world_id: i32, actor: &Actor) -> GameResult<Onlooker> {
+        let nation_id = players::table
+            .filter(players::world_id.eq(world_id))
+            .filter(players::user_id.eq(actor.user_id))
+            .select(players::nation_id)
+            .first(conn)
+            .optional()?;
+        Ok(Onlooker {
+            user_id: actor.user_id,
+            nation_id,
+        })
+    }
+}
+
+/// The cells of `rect` and the companies on them that `who` sees (all of them with `all`);
+/// `nations` are the world's, as the caller has them already.
+pub fn player_map(
+    conn: &mut DbConnection,
+    rs: &Ruleset,
+    who: Option<Onlooker>,
+    w: &World,
+    nations: Vec<Nation>,
+    rect: (i32, i32, i32, i32),
+    all: bool,
+) -> GameResult<PlayerMap> {
+    let (x0, y0, x1, y1) = rect;
+    let world_cells = crate::game::maps::cells::of(conn, w)?;
+    let nation_id = who.and_then(|o| o.nation_id);
+    let eyes = nation_id.map(|n| (n, vision::max_perception(rs)));
+    let placed = load::companies_around(conn, w.id, w.height, rect, eyes)?;
+    let terrain_at = |p: Pos| world_cells.get(p).map_or(Terrain::Plain, |c| c.terrain);
+    let observers: Vec<Observer> = match nation_id {
+        Some(n) => placed
+            .iter()
+            .filter(|p| p.nation_id == n)
+            .map(|p| {
+                let u = load::unit_of(p);
+                Observer {
+                    pos: u.pos,
+                    perception: vision::perception(rs, u.kind, terrain_at(u.pos)),
+                }
+            })
+            .collect(),
+        None => Vec::new(),
+    };
+    let in_rect = world_cells.rect(x0, y0, x1, y1);
+    let by_id: HashMap<i32, &Nation> = nations.iter().map(|n| (n.id, n)).collect();
+    let towns: HashMap<i32, String> = if in_rect.iter().any(|(_, c)| c.town.is_some()) {
+        worlds::towns_of(conn, w.id)?
+            .into_iter()
+            .map(|t| (t.id, t.name))
+            .collect()
+    } else {
+        HashMap::new()
+    };
+    let cells = in_rect
+        .into_iter()
+        .map(|(p, c)| MapCell {
+            x: p.x,
+            y: p.y,
+            terrain: c.terrain,
+            owner: c.owner.and_then(|o| by_id.get(&o)).map(|n| n.name.clone()),
+            town: c.town.and_then(|t| towns.get(&t)).cloned(),
+            structure: c.structure,
+            seen: vision::sees_cell(&observers, p),
+            owner_id: c.owner,
+            town_id: c.town,
+        })
+        .collect();
+    let mut shown = Vec::new();
+    let now = crate::db::now();
+    for p in &placed {
+        let c = &p.company;
+        if c.x < x0 || c.x > x1 || c.y < y0 || c.y > y1 {
+            continue;
+        }
+        let unit = load::unit_of(p);
+        let hidden = vision::is_hidden(rs, &unit, terrain_at(unit.pos));
+        let own = Some(p.nation_id) == nation_id;
+        if !(all || own || vision::sees_unit(rs, &observers, unit.pos, hidden)) {
+            continue;
+        }
+        let mine = who.is_some_and(|o| o.user_id == p.user_id);
+        let n = by_id.get(&p.nation_id);
+        let figures = mine || all;
+        shown.push(SeenCompany {
+            id: c.id,
+            name: c.name.clone(),
+            kind: c.kind,
+            x: c.x,
+            y: c.y,
+            nation_id: p.nation_id,
+            nation: n.map(|n| n.name.clone()).unwrap_or_default(),
+            color: n
+                .map(|n| n.color.clone())
+                .unwrap_or_else(|| "#000000".into()),
+            mine,
+            hidden,
+            on_leave: crate::rules::leave::on_leave(p.leave_until, now),
+            men: figures.then_some(c.men),
+            wounded: figures.then_some(c.wounded),
+            ap: figures.then_some(c.ap),
+            morale: figures.then_some(c.morale),
+        });
+    }
+    shown.sort_by_key(|c| c.id);
+    Ok(PlayerMap {
+        cells,
+        companies: shown,
+        nation_id,
+        nations,
+    })
+}
+
+/// The window the engine would load around one cell, for the cell panel.
+pub fn cell_area(conn: &mut DbConnection, w: &World, at: Pos) -> GameResult<Area> {
+    crate::game::maps::cells::area(conn, w, at.x - 1, at.y - 1, at.x + 1, at.y + 1)
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct NationStanding {
+    pub id: i32,
+    pub name: String,
+    pub color: String,
+    pub treasury: i64,
+    pub towns: Vec<String>,
+    pub mines: i64,
+    pub forts: i64,
+    pub players: i64,
+    pub companies: i64,
+    pub score: i64,
+    /// Usernames, only for the viewer's own nation.
+    pub members: Option<Vec<String>>,
+}
+
+/// Each nation's holdings and forces, best score first.
+pub fn nations(
+    conn: &mut DbConnection,
+    rs: &Ruleset,
+    viewer_nation: Option<i32>,
+    world_id: i32,
+) -> GameResult<Vec<NationStanding>> {
+    let list: Vec<Nation> = nations::table
+        .filter(nations::world_id.eq(world_id))
+        .order(nations::id)
+        .select(Nation::as_select())
+        .load(conn)?;
+    let producing: Vec<&str> = Terrain::ALL
+        .iter()
+        .filter(|t| rs.terrain(**t).output > 0)
+        .map(|t| t.as_str())
+        .collect();
+    let fortified: Vec<&str> = Terrain::ALL
+        .iter()
+        .filter(|t| rs.terrain(**t).has(Flag::OwnNationOnly))
+        .map(|t| t.as_str())
+        .collect();
+    let mut out = Vec::new();
+    for n in list {
+        let count_cells = |conn: &mut DbConnection, kinds: &[&str]| -> QueryResult<i64> {
+            cells::table
+                .filter(cells::world_id.eq(world_id))
+                .filter(cells::owner_id.eq(n.id))
+                .filter(cells::terrain.eq_any(kinds))
+                .count()
+                .get_result(conn)
+        };
+        let mines = count_cells(conn, &producing)?;
+        let forts = count_cells(conn, &fortified)?;
+        let town_names: Vec<String> = towns::table
+            .filter(towns::owner_id.eq(n.id))
+            .order(towns::name)
+            .select(towns::name)
+            .load(conn)?;
+        let player_count: i64 = players::table
+            .filter(players::nation_id.eq(n.id))
+            .count()
+            .get_result(conn)?;
+        let company_count: i64 = companies::table
+            .inner_join(players::table)
+            .filter(players::nation_id.eq(n.id))
+            .count()
+            .get_result(conn)?;
+        let members = if viewer_nation == Some(n.id) {
+            Some(
+                players::table
+                    .inner_join(users::table)
+                    .filter(players::nation_id.eq(n.id))
+                    .order(users::username)
+                    .select(users::username)
+                    .load(conn)?,
+            )
+        } else {
+            None
+        };
+        let s = &rs.score;
+        let score = s.town * town_names.len() as i64
+            + s.mine * mines
+            + s.fort * forts
+            + s.company * company_count;
+        out.push(NationStanding {
+            id: n.id,
+            name: n.name,
+            color: n.color,
+            treasury: n.treasury,
+            towns: town_names,
+            mines,
+            forts,
+            players: player_count,
+            companies: company_count,
+            score,
+            members,
+        });
+    }
+    out.sort_by(|a, b| b.score.cmp(&a.score).then(a.id.cmp(&b.id)));
+    Ok(out)
+}
+
+/// Everything the cell panel tells about one cell.
+#[derive(Clone, Debug, Serialize)]
+pub struct CellInfo {
+    pub x: i32,
+    pub y: i32,
+    pub terrain: Terrain,
+    pub ap: i32,
+    pub volley_protection: i32,
+    pub melee_protection: i32,
+    pub confidence: i32,
+    pub vision: i32,
+    pub owner: Option<String>,
+    pub town: Option<String>,
+    pub structure: Option<i32>,
+    pub structure_max: Option<i32>,
+    pub breached: bool,
+    pub stops_movement: bool,
+    pub blocks_los: bool,
+}
+
+pub fn cell_info(
+    conn: &mut DbConnection,
+    rs: &Ruleset,
+    w: &World,
+    at: Pos,
+) -> GameResult<Option<CellInfo>> {
+    if !w.bounds().contains(at) {
+        return Ok(None);
+    }
+    let row: CellRow = cells::table
+        .find((w.id, at.x, at.y))
+        .select(CellRow::as_select())
+        .first(conn)?;
+    let cell = row.cell();
+    let t = rs.terrain(cell.terrain);
+    let owner = match row.owner_id {
+        Some(o) => nations::table
+            .find(o)
+            .select(nations::name)
+            .first(conn)
+            .optional()?,
+        None => None,
+    };
+    let town = match row.town_id {
+        Some(t) => towns::table
+            .find(t)
+            .select(towns::name)
+            .first(conn)
+            .optional()?,
+        None => None,
+    };
+    let ct = cell.defence(rs);
+    Ok(Some(CellInfo {
+        x: at.x,
+        y: at.y,
+        terrain: row.terrain,
+        ap: t.ap(w.season),
+        volley_protection: ct.volley_protection,
+        melee_protection: ct.melee_protection,
+        confidence: ct.confidence,
+        vision: t.vision,
+        owner,
+        town,
+        structure: row.structure,
+        structure_max: t.structure,
+        breached: cell.is_breached(rs),
+        stops_movement: t.has(Flag::StopsMovement),
+        blocks_los: t.has(Flag::BlocksLos),
+    }))
+}

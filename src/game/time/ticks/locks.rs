@@ -1,0 +1,56 @@
+//! PostgreSQL's advisory locks of ticks: one per world and kind of tick, so that attempts in
+//! other processes wait instead of racing for its row, and one on a world's companies, taken
+//! alone by a turn's chunk and shared by orders. SQLite's single writer does both by itself.
+
+use crate::db::DbConnection;
+use crate::game::time::ticks::TickKind;
+use diesel::prelude::*;
+use diesel::sql_types::{BigInt, Integer};
+
+/// The first key of the ticks' advisory locks on PostgreSQL: every transaction of a world's
+/// tick of a kind locks `TICK_LOCK_BASE + world * 2 + kind`, so that attempts in other
+/// processes wait instead of racing for its row.
+const TICK_LOCK_BASE: i64 = 0x4752_0000_0000;
+
+/// The first key of the locks on a world's companies: `COMPANIES_LOCK_BASE + world`, taken
+/// by each chunk of a turn, and shared by orders, which so wait for a chunk being applied but
+/// not for the rest of the turn, nor for one another.
+const COMPANIES_LOCK_BASE: i64 = 0x4743_0000_0000;
+
+fn advisory_lock(conn: &mut DbConnection, key: i64) -> QueryResult<()> {
+    if let DbConnection::Postgres(pg) = conn {
+        diesel::sql_query("SELECT pg_advisory_xact_lock($1)")
+            .bind::<BigInt, _>(key)
+            .execute(pg)?;
+    }
+    Ok(())
+}
+
+pub(super) fn tick_lock(conn: &mut DbConnection, world_id: i32, kind: TickKind) -> QueryResult<()> {
+    advisory_lock(conn, TICK_LOCK_BASE + i64::from(world_id) * 2 + kind as i64)
+}
+
+pub(super) fn companies_lock(conn: &mut DbConnection, world_id: i32) -> QueryResult<()> {
+    advisory_lock(conn, COMPANIES_LOCK_BASE + i64::from(world_id))
+}
+
+/// Waits while a chunk of a turn is being given to the companies of the company's world, and
+/// holds the next one off until this transaction ends (PostgreSQL; SQLite's single writer
+/// does both by itself). Without it an order read its company before a running turn's update
+/// and wrote after it, and was refused as changed meanwhile: at the turn change, when every
+/// player acts.
+/// Only for a company of `user_id`'s: an order for another's answers at once, so that its
+/// timing does not tell that the company exists or that its world is turning.
+pub fn hold_off_turn(conn: &mut DbConnection, user_id: i32, company_id: i32) -> QueryResult<()> {
+    if let DbConnection::Postgres(pg) = conn {
+        diesel::sql_query(
+            "SELECT pg_advisory_xact_lock_shared($1 + c.world_id::bigint) FROM companies c \
+             JOIN players p ON p.id = c.player_id WHERE c.id = $2 AND p.user_id = $3",
+        )
+        .bind::<BigInt, _>(COMPANIES_LOCK_BASE)
+        .bind::<Integer, _>(company_id)
+        .bind::<Integer, _>(user_id)
+        .execute(pg)?;
+    }
+    Ok(())
+}

@@ -143,7 +143,7 @@ pub fn tick(config: &Config, world_id: i32, kind: &str) -> CmdResult {
         "{} tick applied to world {world_id}: turn {}, {} ({} rows, {} ms, orders held up to {} ms)",
         kind.as_str(),
         out.turn,
-        out.season,
+        out.season.map_or("-", |s| s.as_str()),
         out.rows,
         out.duration_ms,
         out.orders_held_ms
@@ -182,4 +182,45 @@ pub fn world_generate(config: &Config, opts: crate::game::maps::generate::Option
     );
     println!("{id}");
     Ok(())
+}
+
+/// Prints the rulebook for the configuration's ruleset and schedules, in Markdown.
+pub fn rules(config: &Config, lang: &str) -> CmdResult {
+    let lang =
+        crate::i18n::Lang::parse(lang).ok_or_else(|| format!("unknown language `{lang}`"))?;
+    let tera = crate::web::templates::build().map_err(|e| e.to_string())?;
+    let text = crate::web::rulebook::markdown(&tera, config, lang).map_err(|e| format!("{e:?}"))?;
+    print!("{text}");
+    Ok(())
+}
+
+/// Copies the SQLite database, consistent and compacted, into a new file (`VACUUM INTO`: the
+/// server may keep running). PostgreSQL has its own tools for this.
+pub fn backup(config: &Config, file: &std::path::Path) -> CmdResult {
+    if file.exists() {
+        return Err(format!(
+            "{} exists already: give a new file",
+            file.display()
+        ));
+    }
+    let pool = open(config)?;
+    let mut conn = pool.get().map_err(|e| format!("database: {e}"))?;
+    let target = file
+        .to_str()
+        .ok_or_else(|| format!("{} is not a UTF-8 path", file.display()))?;
+    match &mut **conn {
+        db::DbConnection::Sqlite(c) => {
+            use diesel::RunQueryDsl;
+            diesel::sql_query("VACUUM INTO ?")
+                .bind::<diesel::sql_types::Text, _>(target)
+                .execute(c)
+                .map_err(|e| format!("backup: {e}"))?;
+            println!("{target}");
+            Ok(())
+        }
+        db::DbConnection::Postgres(_) => Err(
+            "backup copies SQLite databases; for PostgreSQL use `pg_dump -Fc` and `pg_restore`"
+                .into(),
+        ),
+    }
 }

@@ -36,6 +36,13 @@ enum Command {
         #[command(subcommand)]
         command: UserCommand,
     },
+    /// Print the rulebook (Markdown) for the ruleset and schedules of the configuration.
+    Rules {
+        #[arg(long, default_value = "en", value_parser = ["en", "fr"])]
+        lang: String,
+    },
+    /// Copy the SQLite database into a new file while the server runs (PostgreSQL: pg_dump).
+    Backup { file: PathBuf },
     /// Apply one tick to a world now (it still counts exactly once).
     Tick {
         world: i32,
@@ -100,6 +107,8 @@ async fn main() -> ExitCode {
     let result = match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => commands::serve(config).await,
         Command::Migrate => commands::migrate(&config),
+        Command::Rules { lang } => commands::rules(&config, &lang),
+        Command::Backup { file } => commands::backup(&config, &file),
         Command::World { command } => match command {
             WorldCommand::Demo => commands::world_demo(&config),
             WorldCommand::Import { file, name } => {

@@ -124,13 +124,6 @@ pub fn stored(lang: Lang, said: &str, summary: &str) -> String {
     }
 }
 
-/// A stored sentence as the API gives it: its clauses, or null.
-pub fn clauses(said: &str) -> serde_json::Value {
-    Said::decode(said)
-        .and_then(|s| serde_json::to_value(s).ok())
-        .unwrap_or(serde_json::Value::Null)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,4 +1,4 @@
-//! What a use case can answer instead of a result: a stable code (DESIGN.md §4), an HTTP
+//! What a use case can answer instead of a result: a stable code (docs/api.md), an HTTP
 //! status and a message.
 
 use crate::i18n::Lang;

@@ -1,4 +1,4 @@
-//! The other actions (RULES.md §7): heal, reinforce, raise a company.
+//! The other actions (docs/rules.md §7): heal, reinforce, raise a company.
 
 use super::grid::Pos;
 use super::movement::can_enter;
@@ -79,7 +79,7 @@ pub struct Reinforced {
 }
 
 /// Men from the player's reserve join a company standing on an own town, village or farm, up
-/// to full strength, each paid from the nation's treasury (RULES.md §7). A smaller reserve,
+/// to full strength, each paid from the nation's treasury (docs/rules.md §7). A smaller reserve,
 /// treasury or room reinforces as far as it goes; only when not one man can join is it refused.
 pub fn reinforce(
     rs: &Ruleset,

@@ -1,4 +1,4 @@
-//! Combat (RULES.md §6): volleys and melee, losses, the split into killed and wounded, morale,
+//! Combat (docs/rules.md §6): volleys and melee, losses, the split into killed and wounded, morale,
 //! destruction and experience.
 
 use super::dice::{Draw, Roll};

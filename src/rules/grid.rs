@@ -1,5 +1,5 @@
 //! The square grid: positions, bounds, king-move neighbours, Chebyshev distance and
-//! Bresenham lines (RULES.md §1, §5).
+//! Bresenham lines (docs/rules.md §1, §5).
 
 use serde::{Deserialize, Serialize};
 

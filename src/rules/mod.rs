@@ -1,9 +1,9 @@
 //! The game itself, pure: no I/O, no database, no HTTP, no clock, no global randomness.
 //! Everything a rule needs comes in as plain data; randomness comes in as a `Roll`.
 //!
-//! "RULES.md §N" in the comments names a section of the game's rules (kept with the project's
-//! design documents); the README's "Rules map" says which file and function holds each section,
-//! and its "Where the rules are silent" what was decided where the rules say nothing.
+//! "docs/rules.md §N" in the comments names a section of the rulebook; docs/decisions.md says
+//! which file and function holds each section ("Rules map") and what was decided where the
+//! rules say nothing.
 
 pub mod actions;
 pub mod combat;

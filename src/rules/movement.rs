@@ -1,4 +1,4 @@
-//! Movement (RULES.md §4): validating and pricing a path, the captures it causes, and the
+//! Movement (docs/rules.md §4): validating and pricing a path, the captures it causes, and the
 //! cheapest path to a destination (A*).
 
 use super::dice::{Draw, Roll};

@@ -58,7 +58,7 @@ impl fmt::Display for UnknownName {
 impl std::error::Error for UnknownName {}
 
 named_enum!(
-    /// The terrains of RULES.md §2.
+    /// The terrains of docs/rules.md §2.
     Terrain {
         Plain => "plain",
         Marsh => "marsh",
@@ -83,7 +83,7 @@ named_enum!(
 );
 
 named_enum!(
-    /// The company kinds of RULES.md §3.
+    /// The company kinds of docs/rules.md §3.
     Kind {
         Infantry => "infantry",
         Voltigeurs => "voltigeurs",

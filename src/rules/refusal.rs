@@ -1,5 +1,5 @@
 //! Why the engine refused an action: a closed set, each with the stable code of the public
-//! contract (DESIGN.md §4) and a message for people.
+//! contract (docs/api.md) and a message for people.
 
 use super::grid::Pos;
 use super::names::{Kind, Terrain};

@@ -1,4 +1,4 @@
-//! The ruleset file (`config/rules.toml`): every table and constant of RULES.md, loaded and
+//! The ruleset file (`config/rules.toml`): every table and constant of the rulebook (docs/rules.md), loaded and
 //! validated so that the rest of the engine can trust it.
 
 use super::names::{Kind, Season, Terrain};
@@ -29,7 +29,9 @@ fn err<T>(key: impl Into<String>, message: impl Into<String>) -> Result<T, Rules
 }
 
 /// Boolean properties a terrain may carry (see the comment at the top of rules.toml).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, serde::Serialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Flag {
     StopsMovement,
@@ -70,7 +72,8 @@ impl Flag {
 }
 
 /// Abilities a kind may have beyond moving, volleying and melee.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Ability {
     Bombard,
     BuildBridge,
@@ -88,7 +91,7 @@ impl Ability {
     }
 }
 
-/// One terrain's row of RULES.md §2.
+/// One terrain's row of docs/rules.md §2.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TerrainRules {
     pub ap_summer: i32,
@@ -138,7 +141,7 @@ pub struct Attack {
     pub cost: i32,
 }
 
-/// One kind's row of RULES.md §3.
+/// One kind's row of docs/rules.md §3.
 #[derive(Clone, Debug, PartialEq)]
 pub struct KindRules {
     pub full_strength: i32,
@@ -169,7 +172,7 @@ pub struct ActionCosts {
     pub raise: i32,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct CombatRules {
     pub morale_max: i32,
@@ -213,7 +216,7 @@ fn sixty_four() -> i32 {
     64
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct TurnRules {
     pub morale_gain: i32,
@@ -223,7 +226,7 @@ pub struct TurnRules {
     pub regiment_radius: i32,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Limits {
     pub max_companies_per_player: i32,
@@ -266,7 +269,7 @@ impl Default for LeaveRules {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct ScoreRules {
     pub town: i64,

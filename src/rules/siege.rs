@@ -1,4 +1,4 @@
-//! Structures (RULES.md §6–§7): bombarding forts and fortifications, breaching, repairing,
+//! Structures (docs/rules.md §6–§7): bombarding forts and fortifications, breaching, repairing,
 //! and bridging rivers.
 
 use super::combat::ranged_check;

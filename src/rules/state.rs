@@ -44,7 +44,7 @@ impl Cell {
         rs.terrain(self.terrain).structure.is_some() && self.structure.unwrap_or(0) <= 0
     }
 
-    /// How a company standing on this cell is protected (RULES.md §6). A breached cell has
+    /// How a company standing on this cell is protected (docs/rules.md §6). A breached cell has
     /// the protection of plain; it keeps its terrain's confidence, and it stays ranged-only
     /// unless the ruleset's `combat.breach_opens_melee` says a breach lets melee in.
     pub fn defence<'a>(&self, rs: &'a Ruleset) -> Defence<'a> {

@@ -1,4 +1,4 @@
-//! Turn and season maths (RULES.md §8) for one company, reserve or treasury. The scheduler
+//! Turn and season maths (docs/rules.md §8) for one company, reserve or treasury. The scheduler
 //! applies the same effects as set-based SQL; tests check one against the other.
 
 use super::grid::Pos;

@@ -1,4 +1,4 @@
-//! Vision, hiding and line of sight (RULES.md §5).
+//! Vision, hiding and line of sight (docs/rules.md §5).
 
 use super::grid::{line, Bounds, Pos};
 use super::names::{Kind, Terrain};

@@ -12,7 +12,9 @@ pub mod middleware;
 pub mod order_input;
 pub mod pages;
 pub mod refusals;
+pub mod render;
 pub mod routes;
+pub mod rulebook;
 pub mod templates;
 pub mod views;
 
@@ -52,7 +54,7 @@ impl AppState {
             for season in [Season::Summer, Season::Winter] {
                 let mut ctx = tera::Context::new();
                 ctx.insert("lang", lang.code());
-                ctx.insert("legend", &pages::map::legend(&config.rules, season));
+                ctx.insert("legend", &render::legend::legend(&config.rules, season));
                 let name = templates::in_lang(lang, "partials/legend.html");
                 legends.push(((lang, season), tera.render(&name, &ctx)?));
             }

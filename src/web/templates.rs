@@ -97,7 +97,7 @@ fn specialise(text: &str, lang: Lang) -> String {
         if let Some(next) = tail.strip_prefix(PLAIN) {
             // What the call's output would have been once escaped.
             let mut escaped = String::new();
-            super::pages::map::escape(&mut escaped, &tr(lang, key, &[]));
+            super::render::escape(&mut escaped, &tr(lang, key, &[]));
             out.push_str(&escaped);
             rest = next;
         } else if let Some(next) = tail.strip_prefix(SAFE) {
@@ -123,6 +123,11 @@ pub fn build() -> Result<Tera, tera::Error> {
             all.push((in_lang(lang, name), specialise(text, lang)));
         }
     }
+    all.extend(
+        super::rulebook::TEMPLATES
+            .iter()
+            .map(|(n, t)| (n.to_string(), t.to_string())),
+    );
     tera.add_raw_templates(all)?;
     tera.autoescape_on(vec![".html"]);
     Ok(tera)

@@ -313,3 +313,93 @@ pub fn rfc3339(ts: Option<i64>) -> Option<String> {
     ts.and_then(|t| chrono::Utc.timestamp_opt(t, 0).single())
         .map(|d| d.to_rfc3339())
 }
+
+/// An account as `GET /api/v1/me` and registration answer it.
+#[derive(Clone, Debug, Serialize)]
+pub struct UserView {
+    pub id: i32,
+    pub username: String,
+    pub role: crate::rules::names::Role,
+}
+
+/// An alert as the site and the API show it: its sentence in the reader's language (the API
+/// keeps English) and the sentence's clauses.
+#[derive(Clone, Debug, Serialize)]
+pub struct AlertView {
+    pub id: i32,
+    pub world_id: i32,
+    pub kind: String,
+    pub summary: String,
+    pub at: i64,
+    pub read_at: Option<i64>,
+    pub said: Option<crate::said::Said>,
+}
+
+impl AlertView {
+    pub fn of(a: &crate::game::news::alerts::Alert, lang: Lang) -> AlertView {
+        AlertView {
+            id: a.id,
+            world_id: a.world_id,
+            kind: a.kind.clone(),
+            summary: crate::said::stored(lang, &a.said, &a.summary),
+            at: a.at,
+            read_at: a.read_at,
+            said: crate::said::Said::decode(&a.said),
+        }
+    }
+}
+
+/// An event as `GET /api/v1/worlds/{w}/events` lists it; `data` is the record the event kept
+/// (an order's `Report`, a capture's cells…), passed on as stored.
+#[derive(Debug, Serialize)]
+pub struct EventView {
+    pub id: i32,
+    pub turn: i32,
+    pub at: i64,
+    pub kind: String,
+    pub summary: String,
+    pub said: Option<crate::said::Said>,
+    pub company: Option<i32>,
+    pub target_company: Option<i32>,
+    pub x: Option<i32>,
+    pub y: Option<i32>,
+    pub data: Option<Box<serde_json::value::RawValue>>,
+}
+
+impl From<&crate::db::models::Event> for EventView {
+    fn from(e: &crate::db::models::Event) -> EventView {
+        EventView {
+            id: e.id,
+            turn: e.turn,
+            at: e.at,
+            kind: e.kind.clone(),
+            summary: e.summary.clone(),
+            said: crate::said::Said::decode(&e.said),
+            company: e.company_id,
+            target_company: e.target_company_id,
+            x: e.x,
+            y: e.y,
+            data: serde_json::value::RawValue::from_string(e.data.clone()).ok(),
+        }
+    }
+}
+
+/// A regiment as the API shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct RegimentView {
+    pub id: i32,
+    pub name: String,
+    pub nation: i32,
+    pub headquarters: Option<[i32; 2]>,
+}
+
+impl From<&crate::db::models::Regiment> for RegimentView {
+    fn from(r: &crate::db::models::Regiment) -> RegimentView {
+        RegimentView {
+            id: r.id,
+            name: r.name.clone(),
+            nation: r.nation_id,
+            headquarters: r.hq_x.zip(r.hq_y).map(|(x, y)| [x, y]),
+        }
+    }
+}

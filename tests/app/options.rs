@@ -155,7 +155,7 @@ both!(the_pages_and_the_api_agree_on_what_a_company_may_do, |b| {
         }
     }
 
-    // What the rules say, in numbers, for each kind (RULES.md §3, §6, §7).
+    // What the rules say, in numbers, for each kind (docs/rules.md §3, §6, §7).
     let targets = |blue: &mut Client, kind: &str, order: &str| {
         a.set(
             me,

@@ -1,4 +1,4 @@
-//! Issue: playing the game through the JSON API, every action and refusal of RULES.md §4–§7
+//! Issue: playing the game through the JSON API, every action and refusal of docs/rules.md §4–§7
 //! with its numbers, captures, fog of war and races, on both databases.
 
 use crate::accounts::api_player;

@@ -73,3 +73,8 @@ pub fn list(
         .select((AuditRow::as_select(), users::username))
         .load(conn)?)
 }
+
+/// A typed record as an entry's `before` or `after`.
+pub fn value<T: serde::Serialize>(t: &T) -> Option<Value> {
+    serde_json::to_value(t).ok()
+}

@@ -16,8 +16,8 @@ use crate::rules::state::{Cell, Unit};
 use crate::rules::{movement, Pos, Refusal, Ruleset, Terrain};
 use crate::said::Said;
 use diesel::prelude::*;
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use std::collections::HashMap;
 
 /// Most cells one request may change (a 5×5 brush dragged across a screen stays far below).
@@ -38,13 +38,94 @@ pub struct CellEdit {
     pub structure: Option<Option<i32>>,
 }
 
-fn cell_json(r: &CellRow, nations: &HashMap<i32, String>, towns: &HashMap<i32, String>) -> Value {
-    json!({
-        "terrain": r.terrain,
-        "town": r.town_id.and_then(|t| towns.get(&t)),
-        "owner": r.owner_id.and_then(|o| nations.get(&o)),
-        "structure": r.structure,
-    })
+/// A cell as the editor shows it and the audit log keeps it: names, not ids.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CellContent {
+    pub terrain: Terrain,
+    pub town: Option<String>,
+    pub owner: Option<String>,
+    pub structure: Option<i32>,
+}
+
+impl CellContent {
+    fn of(r: &CellRow, nations: &HashMap<i32, String>, towns: &HashMap<i32, String>) -> Self {
+        CellContent {
+            terrain: r.terrain,
+            town: r.town_id.and_then(|t| towns.get(&t)).cloned(),
+            owner: r.owner_id.and_then(|o| nations.get(&o)).cloned(),
+            structure: r.structure,
+        }
+    }
+}
+
+/// A cell the editor changed, as its answer lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct EditedCell {
+    pub x: i32,
+    pub y: i32,
+    #[serde(flatten)]
+    pub content: CellContent,
+}
+
+/// The rows of a world's cells with their towns' and owners' names.
+pub fn named_cells(
+    conn: &mut DbConnection,
+    world: i32,
+    rows: &[CellRow],
+) -> GameResult<Vec<EditedCell>> {
+    let (nations, towns) = names(conn, world)?;
+    Ok(rows
+        .iter()
+        .map(|r| EditedCell {
+            x: r.x,
+            y: r.y,
+            content: CellContent::of(r, &nations, &towns),
+        })
+        .collect())
+}
+
+type Names = HashMap<i32, String>;
+
+fn names(conn: &mut DbConnection, world: i32) -> GameResult<(Names, Names)> {
+    let nations = worlds::nations_of(conn, world)?
+        .into_iter()
+        .map(|n| (n.id, n.name))
+        .collect();
+    let towns = worlds::towns_of(conn, world)?
+        .into_iter()
+        .map(|t| (t.id, t.name))
+        .collect();
+    Ok((nations, towns))
+}
+
+/// A spawn cell as the audit log keeps it.
+#[derive(Serialize)]
+struct Spawn {
+    spawn: [i32; 2],
+}
+
+/// What a GM may set by hand on a company, as the audit log keeps it.
+#[derive(Serialize)]
+struct CompanyHand {
+    x: i32,
+    y: i32,
+    ap: i32,
+    men: i32,
+    wounded: i32,
+    morale: i32,
+}
+
+impl CompanyHand {
+    fn of(c: &Company) -> Option<Value> {
+        audit::value(&CompanyHand {
+            x: c.x,
+            y: c.y,
+            ap: c.ap,
+            men: c.men,
+            wounded: c.wounded,
+            morale: c.morale,
+        })
+    }
 }
 
 /// The new row of a cell after an edit, checked against the ruleset and what stands on it.
@@ -256,8 +337,8 @@ fn edit_cells_as(
                     action: action.into(),
                     target: format!("cell ({}, {})", after.x, after.y),
                     at: Some(Pos::new(after.x, after.y)),
-                    before: Some(cell_json(&before, &nation_names, &town_names)),
-                    after: Some(cell_json(&after, &nation_names, &town_names)),
+                    before: audit::value(&CellContent::of(&before, &nation_names, &town_names)),
+                    after: audit::value(&CellContent::of(&after, &nation_names, &town_names)),
                     batch: Some(batch.clone()),
                 },
             )?;
@@ -372,8 +453,12 @@ pub fn set_spawn(
                 action: "spawn".into(),
                 target: format!("nation {}", n.name),
                 at: Some(at),
-                before: Some(json!({"spawn": [n.spawn_x, n.spawn_y]})),
-                after: Some(json!({"spawn": [at.x, at.y]})),
+                before: audit::value(&Spawn {
+                    spawn: [n.spawn_x, n.spawn_y],
+                }),
+                after: audit::value(&Spawn {
+                    spawn: [at.x, at.y],
+                }),
                 batch: None,
             },
         )?;
@@ -394,10 +479,6 @@ pub struct CompanyPatch {
     pub men: Option<i32>,
     pub wounded: Option<i32>,
     pub morale: Option<i32>,
-}
-
-fn company_json(c: &Company) -> Value {
-    json!({"x": c.x, "y": c.y, "ap": c.ap, "men": c.men, "wounded": c.wounded, "morale": c.morale})
 }
 
 pub fn patch_company(
@@ -481,8 +562,8 @@ pub fn patch_company(
                 action: "company".into(),
                 target: format!("company {} ({})", c.name, c.id),
                 at: Some(at),
-                before: Some(company_json(&c)),
-                after: Some(company_json(&after)),
+                before: CompanyHand::of(&c),
+                after: CompanyHand::of(&after),
                 batch: None,
             },
         )?;
@@ -508,7 +589,7 @@ pub fn remove_company(conn: &mut DbConnection, actor: &Actor, company_id: i32) -
                 action: "remove".into(),
                 target: format!("company {} ({})", c.name, c.id),
                 at: Some(Pos::new(c.x, c.y)),
-                before: Some(company_json(&c)),
+                before: CompanyHand::of(&c),
                 after: None,
                 batch: None,
             },

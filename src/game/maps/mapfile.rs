@@ -1,4 +1,4 @@
-//! The map file of DESIGN.md §4: its JSON shape and its validation, entry by entry, before
+//! The map file of docs/api.md: its JSON shape and its validation, entry by entry, before
 //! anything is written.
 
 use crate::rules::ruleset::Flag;

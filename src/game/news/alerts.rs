@@ -29,17 +29,6 @@ pub struct Alert {
     pub said: String,
 }
 
-impl Alert {
-    /// The alert as the site and the API show it, its sentence in `lang`; the API keeps the
-    /// English `summary` and gives the sentence's clauses.
-    pub fn to_json(&self, lang: Lang) -> serde_json::Value {
-        let mut v = serde_json::to_value(self).unwrap_or_default();
-        v["summary"] = said::stored(lang, &self.said, &self.summary).into();
-        v["said"] = said::clauses(&self.said);
-        v
-    }
-}
-
 fn add(
     conn: &mut DbConnection,
     user_id: i32,

@@ -33,7 +33,7 @@ pub struct Target {
     pub melee: Verdict,
 }
 
-/// What the kind of the company can do at all (RULES.md §3).
+/// What the kind of the company can do at all (docs/rules.md §3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Abilities {
     pub volley: bool,

@@ -1,4 +1,4 @@
-//! A company's orders (RULES.md §4–§7): each one transaction that checks ownership and the
+//! A company's orders (docs/rules.md §4–§7): each one transaction that checks ownership and the
 //! paused flag, loads the window it needs, asks the engine, then writes with conditional
 //! updates (AP spent only if still there, figures changed only if unchanged since read) and
 //! records its event. Any refusal or conflict rolls everything back.

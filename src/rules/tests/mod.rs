@@ -1,4 +1,4 @@
-//! Tests of the rules engine, named after the rule they check. Numbers come from RULES.md.
+//! Tests of the rules engine, named after the rule they check. Numbers come from the rulebook (docs/rules.md).
 
 mod combat;
 mod movement;

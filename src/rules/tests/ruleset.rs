@@ -3,7 +3,7 @@ use crate::rules::movement::plan_move;
 use crate::rules::ruleset::{Ability, Flag, Ruleset, SHIPPED};
 use crate::rules::{Kind, Season, Terrain};
 
-/// RULES.md §2, row by row: (terrain, AP summer, AP winter, volley %, melee %, confidence, vision).
+/// docs/rules.md §2, row by row: (terrain, AP summer, AP winter, volley %, melee %, confidence, vision).
 const TERRAIN_TABLE: &[(Terrain, i32, i32, i32, i32, i32, i32)] = &[
     (Terrain::Plain, 1, 1, 0, 0, 0, 0),
     (Terrain::Marsh, 2, 3, -20, 0, -10, 0),

@@ -3,10 +3,29 @@
 use crate::game::accounts::{self, tokens};
 use crate::web::auth::{client_addr, ApiActor};
 use crate::web::error::ApiError;
+use crate::web::views::{AlertView, UserView};
 use crate::web::AppState;
 use actix_web::{web, HttpRequest, HttpResponse};
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
+
+/// `POST /api/v1/tokens`: the token itself is shown this once.
+#[derive(Serialize)]
+pub struct NewToken {
+    pub id: i32,
+    pub token: String,
+}
+
+/// `GET /api/v1/tokens`.
+#[derive(Serialize)]
+pub struct TokenList {
+    pub tokens: Vec<tokens::TokenInfo>,
+}
+
+/// `GET /api/v1/alerts`.
+#[derive(Serialize)]
+pub struct AlertList {
+    pub alerts: Vec<AlertView>,
+}
 
 #[derive(Deserialize)]
 pub struct Credentials {
@@ -29,8 +48,11 @@ pub async fn register(
         body.password,
     )
     .await?;
-    Ok(HttpResponse::Created()
-        .json(json!({"id": user.id, "username": user.username, "role": user.role})))
+    Ok(HttpResponse::Created().json(UserView {
+        id: user.id,
+        username: user.username,
+        role: user.role,
+    }))
 }
 
 /// Exchanges a username and password for a new API token (throttled like the login form).
@@ -57,7 +79,7 @@ pub async fn create_token(
             tokens::create(conn, user.id, name)
         })
         .await?;
-    Ok(HttpResponse::Created().json(json!({"id": id, "token": token})))
+    Ok(HttpResponse::Created().json(NewToken { id, token }))
 }
 
 pub async fn list_tokens(
@@ -67,7 +89,7 @@ pub async fn list_tokens(
     let list = state
         .db(move |conn| tokens::list(conn, actor.user_id))
         .await?;
-    Ok(HttpResponse::Ok().json(json!({"tokens": list})))
+    Ok(HttpResponse::Ok().json(TokenList { tokens: list }))
 }
 
 pub async fn revoke_token(
@@ -92,12 +114,15 @@ pub async fn alerts(
         .await?;
     let list: Vec<_> = list
         .iter()
-        .map(|a| a.to_json(crate::i18n::Lang::En))
+        .map(|a| AlertView::of(a, crate::i18n::Lang::En))
         .collect();
-    Ok(HttpResponse::Ok().json(json!({"alerts": list})))
+    Ok(HttpResponse::Ok().json(AlertList { alerts: list }))
 }
 
 pub async fn me(ApiActor(actor): ApiActor) -> HttpResponse {
-    HttpResponse::Ok()
-        .json(json!({"id": actor.user_id, "username": actor.username, "role": actor.role}))
+    HttpResponse::Ok().json(UserView {
+        id: actor.user_id,
+        username: actor.username,
+        role: actor.role,
+    })
 }

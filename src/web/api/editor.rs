@@ -1,7 +1,6 @@
 //! The GM API: editing cells (one or a batch), undo, spawn cells, companies by hand, creating,
 //! generating, importing and exporting worlds, and the audit log.
 
-use crate::db::models::CellRow;
 use crate::game::gm::editor::{self, CellEdit, CompanyPatch};
 use crate::game::maps::generate::{self, Options};
 use crate::game::{gm::audit, maps::mapfile, maps::tiled_import, maps::worlds, GameError};
@@ -10,30 +9,51 @@ use crate::web::auth::{ApiActor, GmActor};
 use crate::web::error::ApiError;
 use crate::web::AppState;
 use actix_web::{web, HttpResponse};
-use serde::Deserialize;
-use serde_json::{json, Value};
-use std::collections::HashMap;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use serde_json::Value;
 
-fn cells_json(
-    conn: &mut crate::db::DbConnection,
-    world: i32,
-    rows: &[CellRow],
-) -> Result<Vec<Value>, GameError> {
-    let nations: HashMap<i32, String> = worlds::nations_of(conn, world)?
-        .into_iter()
-        .map(|n| (n.id, n.name))
-        .collect();
-    let towns: HashMap<i32, String> = worlds::towns_of(conn, world)?
-        .into_iter()
-        .map(|t| (t.id, t.name))
-        .collect();
-    Ok(rows
-        .iter()
-        .map(|r| {
-            json!({"x": r.x, "y": r.y, "terrain": r.terrain, "town": r.town_id.and_then(|t| towns.get(&t)),
-                   "owner": r.owner_id.and_then(|o| nations.get(&o)), "structure": r.structure})
-        })
-        .collect())
+/// `PUT …/cells`, `POST …/undo`: the cells as they are now.
+#[derive(Serialize)]
+pub struct CellsAnswer {
+    pub cells: Vec<editor::EditedCell>,
+}
+
+/// `PUT /api/v1/worlds/{w}/nations/{n}/spawn`.
+#[derive(Serialize)]
+pub struct SpawnAnswer {
+    pub id: i32,
+    pub name: String,
+    pub spawn: [i32; 2],
+}
+
+/// A world made by import, generation or creation.
+#[derive(Serialize)]
+pub struct Created {
+    pub id: i32,
+}
+
+/// One line of `GET /api/v1/worlds/{w}/audit`; `before` and `after` as recorded.
+#[derive(Serialize)]
+pub struct AuditEntry {
+    pub id: i32,
+    pub at: i64,
+    pub user: String,
+    pub action: String,
+    pub target: String,
+    pub x: Option<i32>,
+    pub y: Option<i32>,
+    pub before: Option<Box<RawValue>>,
+    pub after: Option<Box<RawValue>>,
+}
+
+#[derive(Serialize)]
+pub struct AuditAnswer {
+    pub entries: Vec<AuditEntry>,
+}
+
+fn raw(v: &Option<String>) -> Option<Box<RawValue>> {
+    v.clone().and_then(|v| RawValue::from_string(v).ok())
 }
 
 pub async fn put_cell(
@@ -53,7 +73,7 @@ pub async fn put_cell(
         .db(move |conn| {
             let rows =
                 editor::edit_cells(conn, &st.config.rules, &actor, w, &[(Pos::new(x, y), edit)])?;
-            cells_json(conn, w, &rows)
+            editor::named_cells(conn, w, &rows)
         })
         .await?;
     Ok(HttpResponse::Ok().json(&v[0]))
@@ -88,10 +108,10 @@ pub async fn put_cells(
     let v = state
         .db(move |conn| {
             let rows = editor::edit_cells(conn, &st.config.rules, &actor, w, &edits)?;
-            cells_json(conn, w, &rows)
+            editor::named_cells(conn, w, &rows)
         })
         .await?;
-    Ok(HttpResponse::Ok().json(json!({"cells": v})))
+    Ok(HttpResponse::Ok().json(CellsAnswer { cells: v }))
 }
 
 pub async fn undo(
@@ -105,10 +125,10 @@ pub async fn undo(
     let v = state
         .db(move |conn| {
             let rows = editor::undo(conn, &st.config.rules, &actor, w)?;
-            cells_json(conn, w, &rows)
+            editor::named_cells(conn, w, &rows)
         })
         .await?;
-    Ok(HttpResponse::Ok().json(json!({"cells": v})))
+    Ok(HttpResponse::Ok().json(CellsAnswer { cells: v }))
 }
 
 pub async fn spawn(
@@ -126,8 +146,11 @@ pub async fn spawn(
     let n = state
         .db(move |conn| editor::set_spawn(conn, &actor, w, &nation, at))
         .await?;
-    Ok(HttpResponse::Ok()
-        .json(json!({"id": n.id, "name": n.name, "spawn": [n.spawn_x, n.spawn_y]})))
+    Ok(HttpResponse::Ok().json(SpawnAnswer {
+        id: n.id,
+        name: n.name,
+        spawn: [n.spawn_x, n.spawn_y],
+    }))
 }
 
 pub async fn patch_company(
@@ -172,7 +195,7 @@ async fn create_from(
     let id = state
         .db(move |conn| worlds::import(conn, &valid, None))
         .await?;
-    Ok(HttpResponse::Created().json(json!({"id": id})))
+    Ok(HttpResponse::Created().json(Created { id }))
 }
 
 pub async fn create_world(
@@ -284,9 +307,20 @@ pub async fn audit_log(
             audit::list(conn, w, &filter, 200)
         })
         .await?;
-    Ok(HttpResponse::Ok().json(json!({"entries": rows.iter().map(|(r, who)| json!({
-        "id": r.id, "at": r.at, "user": who, "action": r.action, "target": r.target, "x": r.x, "y": r.y,
-        "before": r.old_value.as_deref().and_then(|v| serde_json::from_str::<Value>(v).ok()),
-        "after": r.new_value.as_deref().and_then(|v| serde_json::from_str::<Value>(v).ok()),
-    })).collect::<Vec<_>>()})))
+    Ok(HttpResponse::Ok().json(AuditAnswer {
+        entries: rows
+            .into_iter()
+            .map(|(r, user)| AuditEntry {
+                before: raw(&r.old_value),
+                after: raw(&r.new_value),
+                id: r.id,
+                at: r.at,
+                user,
+                action: r.action,
+                target: r.target,
+                x: r.x,
+                y: r.y,
+            })
+            .collect(),
+    }))
 }

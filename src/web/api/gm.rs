@@ -5,8 +5,8 @@ use crate::web::auth::ApiActor;
 use crate::web::error::ApiError;
 use crate::web::AppState;
 use actix_web::{web, HttpResponse};
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -49,9 +49,17 @@ pub async fn patch_world(
             })
         })
         .await?;
-    Ok(HttpResponse::Ok().json(
-        json!({"id": w.id, "name": w.name, "turn": w.turn, "season": w.season, "paused": w.paused}),
-    ))
+    Ok(HttpResponse::Ok().json(crate::web::views::WorldView::from(&w)))
+}
+
+/// `POST /api/v1/worlds/{w}/tick`: where the world stands after the tick and what it cost.
+#[derive(Serialize)]
+pub struct TickAnswer {
+    pub turn: i32,
+    pub season: Option<crate::rules::Season>,
+    pub rows: i64,
+    pub duration_ms: i64,
+    pub orders_held_ms: i64,
 }
 
 pub async fn tick(
@@ -71,5 +79,11 @@ pub async fn tick(
     let out = state
         .db(move |conn| gm::run_tick(conn, &st.config.rules, &actor, wid, &kind))
         .await?;
-    Ok(HttpResponse::Created().json(json!({"turn": out.turn, "season": out.season, "rows": out.rows, "duration_ms": out.duration_ms, "orders_held_ms": out.orders_held_ms})))
+    Ok(HttpResponse::Created().json(TickAnswer {
+        turn: out.turn,
+        season: out.season,
+        rows: out.rows,
+        duration_ms: out.duration_ms,
+        orders_held_ms: out.orders_held_ms,
+    }))
 }

@@ -9,11 +9,11 @@ use crate::web::api::OptionalJson;
 use crate::web::auth::{ApiActor, ApiCredentials};
 use crate::web::error::ApiError;
 use crate::web::order_input;
-use crate::web::views::OptionsView;
+use crate::web::views::{EventView, OptionsView, RegimentView};
 use crate::web::AppState;
 use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 #[derive(Deserialize)]
 pub struct JoinBody {
@@ -35,9 +35,33 @@ pub async fn join(
     let p = state
         .db(move |conn| play::join(conn, &actor, w, &nation))
         .await?;
-    Ok(HttpResponse::Created().json(
-        json!({"player": p.id, "world": p.world_id, "nation": p.nation_id, "reserve": p.reserve}),
-    ))
+    Ok(HttpResponse::Created().json(Joined {
+        player: p.id,
+        world: p.world_id,
+        nation: p.nation_id,
+        reserve: p.reserve,
+    }))
+}
+
+/// `POST /api/v1/worlds/{w}/join`.
+#[derive(Serialize)]
+pub struct Joined {
+    pub player: i32,
+    pub world: i32,
+    pub nation: i32,
+    pub reserve: i32,
+}
+
+/// `GET /api/v1/worlds/{w}/events`.
+#[derive(Serialize)]
+pub struct EventList {
+    pub events: Vec<EventView>,
+}
+
+/// `GET /api/v1/worlds/{w}/nations`.
+#[derive(Serialize)]
+pub struct NationList {
+    pub nations: Vec<views::NationStanding>,
 }
 
 #[derive(Deserialize)]
@@ -316,13 +340,9 @@ pub async fn events(
             reports::visible_events(conn, &actor, wid, since, limit)
         })
         .await?;
-    Ok(HttpResponse::Ok().json(json!({
-        "events": list.iter().map(|e| json!({
-            "id": e.id, "turn": e.turn, "at": e.at, "kind": e.kind, "summary": e.summary,
-            "said": said::clauses(&e.said), "company": e.company_id, "target_company": e.target_company_id, "x": e.x, "y": e.y,
-            "data": serde_json::from_str::<Value>(&e.data).unwrap_or(Value::Null),
-        })).collect::<Vec<_>>()
-    })))
+    Ok(HttpResponse::Ok().json(EventList {
+        events: list.iter().map(EventView::from).collect(),
+    }))
 }
 
 pub async fn nations(
@@ -339,7 +359,7 @@ pub async fn nations(
             views::nations(conn, &st.config.rules, mine, wid)
         })
         .await?;
-    Ok(HttpResponse::Ok().json(json!({"nations": list})))
+    Ok(HttpResponse::Ok().json(NationList { nations: list }))
 }
 
 #[derive(Deserialize)]
@@ -377,10 +397,6 @@ pub struct RegimentBody {
     pub name: String,
 }
 
-fn regiment_json(r: &crate::db::models::Regiment) -> Value {
-    json!({"id": r.id, "name": r.name, "nation": r.nation_id, "headquarters": r.hq_x.zip(r.hq_y).map(|(x, y)| [x, y])})
-}
-
 pub async fn create_regiment(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
@@ -392,7 +408,7 @@ pub async fn create_regiment(
     let r = state
         .db(move |conn| play::create_regiment(conn, &st.config.rules, &actor, wid, &body.name))
         .await?;
-    Ok(HttpResponse::Created().json(regiment_json(&r)))
+    Ok(HttpResponse::Created().json(RegimentView::from(&r)))
 }
 
 pub async fn join_regiment(
@@ -404,7 +420,7 @@ pub async fn join_regiment(
     let r = state
         .db(move |conn| play::join_regiment(conn, &actor, wid, rid))
         .await?;
-    Ok(HttpResponse::Ok().json(regiment_json(&r)))
+    Ok(HttpResponse::Ok().json(RegimentView::from(&r)))
 }
 
 pub async fn set_headquarters(
@@ -422,7 +438,7 @@ pub async fn set_headquarters(
     let r = state
         .db(move |conn| play::set_headquarters(conn, &st.config.rules, &actor, wid, rid, at))
         .await?;
-    Ok(HttpResponse::Ok().json(regiment_json(&r)))
+    Ok(HttpResponse::Ok().json(RegimentView::from(&r)))
 }
 
 #[cfg(test)]

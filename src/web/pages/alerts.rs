@@ -17,7 +17,10 @@ pub async fn index(state: web::Data<AppState>, viewer: Viewer) -> Result<HttpRes
         .db(move |conn| alerts::seen(conn, actor.user_id, 100))
         .await?;
     Ok(page(&state, &viewer, "alerts.html", |ctx| {
-        let list: Vec<_> = list.iter().map(|a| a.to_json(viewer.lang)).collect();
+        let list: Vec<_> = list
+            .iter()
+            .map(|a| crate::web::views::AlertView::of(a, viewer.lang))
+            .collect();
         ctx.insert("alerts", &list);
         // The badge of this very page counts what the list now shows as read.
         if let Some(v) = ctx.get("viewer").cloned() {

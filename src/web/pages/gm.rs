@@ -1,7 +1,6 @@
 //! The game masters' pages: the worlds (create empty, generate, upload a map file or a Tiled
 //! map, download), the map editor, world and company controls, and the audit log.
 
-use super::map::{self, MapView, Viewport, Zooms};
 use super::orders::{after_form, refused_page};
 use super::world::parse_cell;
 use super::{map_page, page, see_other};
@@ -18,6 +17,8 @@ use crate::said::Said;
 use crate::web::auth::{GmViewer, Viewer};
 use crate::web::error::PageError;
 use crate::web::form_post::SignedPost;
+use crate::web::render::map::{self, MapView};
+use crate::web::render::viewport::{Viewport, Zooms};
 use crate::web::views::WorldView;
 use crate::web::AppState;
 use actix_web::{web, HttpResponse};

@@ -9,7 +9,6 @@ pub mod health;
 pub mod home;
 pub mod lang;
 pub mod login;
-pub mod map;
 pub mod metrics;
 pub mod nations;
 pub mod orders;
@@ -119,7 +118,7 @@ pub fn map_page(
     state: &AppState,
     viewer: &Viewer,
     name: &str,
-    map: &map::MapView,
+    map: &crate::web::render::map::MapView,
     fill: impl FnOnce(&mut Context),
 ) -> Result<HttpResponse, GameError> {
     let (mut ctx, fresh) = context(viewer);
@@ -157,7 +156,7 @@ mod tests {
     fn the_style_sheet_sizes_the_cells_of_every_zoom_level() {
         let css = include_str!("../../../static/style.css");
         for (cell, _, _) in super::world::ZOOMS.iter().chain(super::gm::ZOOMS.iter()) {
-            let rule = super::map::cell_size_rule(*cell);
+            let rule = crate::web::render::map::cell_size_rule(*cell);
             assert!(css.contains(&rule), "static/style.css lacks: {rule}");
         }
     }

@@ -3,6 +3,7 @@
 use super::page;
 use crate::db::models::Event;
 use crate::game::play::access::Actor;
+use crate::game::play::report::Report;
 use crate::game::{maps::worlds, play::reports, GameResult};
 use crate::i18n::Lang;
 use crate::said;
@@ -12,7 +13,6 @@ use crate::web::views::WorldView;
 use crate::web::AppState;
 use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 const PAGE: i64 = 50;
 
@@ -26,8 +26,8 @@ pub struct ReportView {
     pub summary: String,
     pub x: Option<i32>,
     pub y: Option<i32>,
-    /// The event's record as the game wrote it (dice, losses, steps).
-    pub data: Value,
+    /// The order's record as the game wrote it (dice, losses, steps); none for other events.
+    pub data: Option<Report>,
 }
 
 pub fn view(e: &Event, lang: Lang) -> ReportView {
@@ -39,7 +39,7 @@ pub fn view(e: &Event, lang: Lang) -> ReportView {
         summary: said::stored(lang, &e.said, &e.summary),
         x: e.x,
         y: e.y,
-        data: serde_json::from_str::<Value>(&e.data).unwrap_or(Value::Null),
+        data: Report::of_event(&e.kind, &e.data),
     }
 }
 

@@ -1,7 +1,6 @@
 //! `/worlds/{w}`: the map around the player's companies with fog of war, the selected cell's
 //! panel and what the selected company can do there; joining and raising.
 
-use super::map::{self, MapView, UnitView, Viewport, Zooms};
 use super::{map_page, reports};
 use crate::db::models::{Company, Player};
 use crate::game::play::access::Actor;
@@ -10,6 +9,8 @@ use crate::game::{maps::worlds, play, play::access, play::options, GameResult};
 use crate::rules::{Kind, Pos};
 use crate::web::auth::{Viewer, ViewerCookies};
 use crate::web::error::PageError;
+use crate::web::render::map::{self, MapView, UnitView};
+use crate::web::render::viewport::{Viewport, Zooms};
 use crate::web::views::{NationView, OptionsView, OwnCompany, PlayerView, WorldView};
 use crate::web::AppState;
 use actix_web::{web, HttpResponse};

@@ -3,7 +3,7 @@
 //! companies their turn in chunks, each a transaction that records in the row how far it has
 //! gone, so that orders wait for a chunk rather than the whole turn and a stopped turn is taken
 //! up where it stood; the rest of the turn comes last, in one. Turn effects are set-based
-//! statements built from the ruleset (RULES.md §8).
+//! statements built from the ruleset (docs/rules.md §8).
 
 use crate::db::models::NewEvent;
 use crate::db::schema::{companies, players, ticks, worlds};
@@ -43,7 +43,8 @@ pub struct TickOutcome {
     /// PostgreSQL; on SQLite, where every write waits for the writer, its longest transaction.
     pub orders_held_ms: i64,
     pub turn: i32,
-    pub season: String,
+    /// The world's season after the tick; none when it was not applied.
+    pub season: Option<Season>,
 }
 
 /// How many companies a turn gives its effects in one transaction. Orders wait for one chunk
@@ -70,7 +71,7 @@ pub fn apply(
 /// transaction that starts it: from then on it will be applied, whatever stops meanwhile.
 pub struct TickStart {
     pub turn: i32,
-    pub season: String,
+    pub season: Season,
 }
 
 /// Writes what the asker of a tick keeps of it (a game master's audit row) in that transaction.
@@ -101,7 +102,7 @@ fn apply_noting(
             duration_ms: started.elapsed().as_millis() as i64,
             orders_held_ms: 0,
             turn: 0,
-            season: String::new(),
+            season: None,
         }),
         other => other,
     }
@@ -182,13 +183,17 @@ fn stored(
     .get_result(conn)
 }
 
-fn current_turn(conn: &mut DbConnection, world_id: i32) -> GameResult<(i32, String)> {
-    worlds::table
+fn current_turn(conn: &mut DbConnection, world_id: i32) -> GameResult<(i32, Season)> {
+    let (turn, season): (i32, String) = worlds::table
         .find(world_id)
         .select((worlds::turn, worlds::season))
         .first(conn)
         .optional()?
-        .ok_or_else(|| GameError::not_found("world"))
+        .ok_or_else(|| GameError::not_found("world"))?;
+    let season = season
+        .parse::<Season>()
+        .map_err(|e| GameError::Internal(format!("world {world_id}: {e}")))?;
+    Ok((turn, season))
 }
 
 fn insert_row(
@@ -235,10 +240,9 @@ fn apply_season(
             manual,
             None,
         )?;
-        let next = season.parse::<Season>().unwrap_or(Season::Summer).flipped();
+        let next = season.flipped();
         if let Some(note) = note {
-            let season = next.as_str().to_string();
-            note(conn, &TickStart { turn, season })?;
+            note(conn, &TickStart { turn, season: next })?;
         }
         let rows = diesel::update(worlds::table.find(world_id))
             .set(worlds::season.eq(next.as_str()))
@@ -263,7 +267,7 @@ fn apply_season(
                 0
             },
             turn,
-            season: next.as_str().to_string(),
+            season: Some(next),
         })
     })
 }
@@ -412,7 +416,7 @@ fn finish_turn(
             }
             .as_millis() as i64,
             turn: turn + 1,
-            season,
+            season: Some(season),
         }))
     })
 }

@@ -1,126 +1,17 @@
-//! The map as both map pages draw it: one viewport (zoom, rectangle, pan and zoom links) for
-//! the player's page and the editor, and the SVG itself, written straight into a string (a
-//! template loop over hundreds of cells cost most of the page's time).
+//! The map's SVG as both map pages draw it, written straight into a string (a template loop
+//! over hundreds of cells cost most of the page's time).
 
 use crate::db::models::Nation;
 use crate::game::play::views::{MapCell, SeenCompany};
 use crate::i18n::{tr, Lang};
-use crate::rules::{Kind, Ruleset, Season, Terrain};
+use crate::rules::{Kind, Ruleset, Terrain};
 use fluent_bundle::FluentValue;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::fmt::Write;
 
-/// (cell size in pixels, columns, rows) of three zoom levels, 1 (far) to 3 (near).
-pub type Zooms = [(i32, i32, i32); 3];
-
-/// The rectangle of the world a map page shows, and at what size.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct Viewport {
-    pub x0: i32,
-    pub y0: i32,
-    pub x1: i32,
-    pub y1: i32,
-    pub zoom: i32,
-    pub cell_px: i32,
-}
-
-impl Viewport {
-    /// The rectangle of zoom level `zoom` (clamped to 1–3) centred on `centre` as near as the
-    /// world's edges allow.
-    pub fn around(
-        zooms: &Zooms,
-        width: i32,
-        height: i32,
-        centre: (i32, i32),
-        zoom: i32,
-    ) -> Viewport {
-        let zoom = zoom.clamp(1, 3);
-        let (cell_px, cols, rows) = zooms[(zoom - 1) as usize];
-        let (c, r) = (cols.min(width).max(1), rows.min(height).max(1));
-        // `(c - 1) / 2` so that a view made around its own centre is the same view: links
-        // carry the centre, and an even width must not creep a column per click.
-        let x0 = centre
-            .0
-            .saturating_sub((c - 1) / 2)
-            .clamp(0, (width - c).max(0));
-        let y0 = centre
-            .1
-            .saturating_sub((r - 1) / 2)
-            .clamp(0, (height - r).max(0));
-        Viewport {
-            x0,
-            y0,
-            x1: x0 + c - 1,
-            y1: y0 + r - 1,
-            zoom,
-            cell_px,
-        }
-    }
-
-    pub fn rect(&self) -> (i32, i32, i32, i32) {
-        (self.x0, self.y0, self.x1, self.y1)
-    }
-
-    pub fn cols(&self) -> i32 {
-        self.x1 - self.x0 + 1
-    }
-
-    pub fn rows(&self) -> i32 {
-        self.y1 - self.y0 + 1
-    }
-
-    pub fn centre(&self) -> (i32, i32) {
-        ((self.x0 + self.x1) / 2, (self.y0 + self.y1) / 2)
-    }
-
-    /// The cell under a point of the drawing, in pixels from its top left corner.
-    pub fn cell_at(&self, px: i32, py: i32) -> Option<(i32, i32)> {
-        let (w, h) = (self.cols() * self.cell_px, self.rows() * self.cell_px);
-        ((0..w).contains(&px) && (0..h).contains(&py))
-            .then(|| (self.x0 + px / self.cell_px, self.y0 + py / self.cell_px))
-    }
-
-    /// Centre of the cell `(x, y)` in the drawing's pixels.
-    pub fn pixel_centre(&self, x: i32, y: i32) -> (i32, i32) {
-        (
-            (x - self.x0) * self.cell_px + self.cell_px / 2,
-            (y - self.y0) * self.cell_px + self.cell_px / 2,
-        )
-    }
-
-    /// Links that move the view half a screen each way, where the world goes on; `href` makes
-    /// the link of a view centred on `(x, y)` at a zoom level.
-    pub fn pan(&self, width: i32, height: i32, href: impl Fn(i32, i32, i32) -> String) -> Pan {
-        let (cx, cy) = self.centre();
-        let (sx, sy) = ((self.cols() / 2).max(1), (self.rows() / 2).max(1));
-        Pan {
-            north: (self.y0 > 0).then(|| href(cx, cy - sy, self.zoom)),
-            south: (self.y1 < height - 1).then(|| href(cx, cy + sy, self.zoom)),
-            west: (self.x0 > 0).then(|| href(cx - sx, cy, self.zoom)),
-            east: (self.x1 < width - 1).then(|| href(cx + sx, cy, self.zoom)),
-        }
-    }
-
-    /// The three zoom links, centred where the view is.
-    pub fn zoom_links(&self, href: impl Fn(i32, i32, i32) -> String) -> Vec<ZoomLink> {
-        let (cx, cy) = self.centre();
-        (1..=3)
-            .map(|z| ZoomLink {
-                level: z,
-                href: href(cx, cy, z),
-                current: z == self.zoom,
-            })
-            .collect()
-    }
-}
-
-#[derive(Serialize)]
-pub struct ZoomLink {
-    pub level: i32,
-    pub href: String,
-    pub current: bool,
-}
+pub use super::escape;
+use super::viewport::{Pan, Viewport};
 
 pub struct CellView {
     pub x: i32,
@@ -196,14 +87,6 @@ impl MapWords {
     }
 }
 
-#[derive(Serialize, Clone)]
-pub struct Pan {
-    pub north: Option<String>,
-    pub south: Option<String>,
-    pub west: Option<String>,
-    pub east: Option<String>,
-}
-
 /// A company drawn on the map.
 pub struct UnitView {
     pub id: i32,
@@ -252,20 +135,6 @@ impl UnitView {
             men_pct: pct(c.men, k.full_strength),
             ap_pct: pct(c.ap, k.max_ap),
             href,
-        }
-    }
-}
-
-/// Escapes text for HTML and SVG, attributes included.
-pub fn escape(out: &mut String, s: &str) {
-    for ch in s.chars() {
-        match ch {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#x27;"),
-            c => out.push(c),
         }
     }
 }
@@ -609,29 +478,6 @@ impl MapView {
     }
 }
 
-#[derive(Serialize)]
-pub struct LegendItem {
-    pub terrain: &'static str,
-    pub ap: i32,
-    pub volley: i32,
-    pub melee: i32,
-}
-
-pub fn legend(rs: &Ruleset, season: Season) -> Vec<LegendItem> {
-    Terrain::ALL
-        .iter()
-        .map(|t| {
-            let r = rs.terrain(*t);
-            LegendItem {
-                terrain: t.as_str(),
-                ap: r.ap(season),
-                volley: r.volley_protection,
-                melee: r.melee_protection,
-            }
-        })
-        .collect()
-}
-
 /// Builds the drawing of a viewport's cells; with `fog`, cells the viewer's nation does not
 /// see are shaded; `cell_href` is the link of a cell less its `x,y` (None: no links).
 pub fn build(
@@ -721,6 +567,7 @@ pub fn letter(kind: Kind) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::web::render::viewport::Zooms;
 
     const Z: Zooms = [(14, 48, 32), (22, 30, 20), (34, 18, 12)];
 

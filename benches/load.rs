@@ -19,10 +19,6 @@
 //! the lines on the big world). PostgreSQL runs in a throwaway cluster started here, or on
 //! `GROGNARD_TEST_PG_URL`.
 
-#[allow(dead_code)]
-#[path = "../tests/app/support/db.rs"]
-mod db;
-
 use db::{Backend, TestDb};
 use diesel::connection::SimpleConnection;
 use diesel::RunQueryDsl;
@@ -35,6 +31,7 @@ use grognard::game::play::access::Actor;
 use grognard::game::time::ticks::{self, TickKind};
 use grognard::game::{accounts::sessions, accounts::tokens, maps::cells, maps::worlds, play};
 use grognard::web::{AppState, Application};
+use grognard_testkit as db;
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};

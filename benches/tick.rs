@@ -7,17 +7,13 @@
 //! `cargo bench --bench tick` (add `-- sqlite` or `-- postgres` for one backend). PostgreSQL runs
 //! in a throwaway cluster started here, or on `GROGNARD_TEST_PG_URL`.
 
-#[allow(dead_code)]
-#[path = "../tests/app/support/db.rs"]
-mod db;
-
 use db::{Backend, TestDb};
-use diesel::connection::SimpleConnection;
 use diesel::RunQueryDsl;
 use grognard::db::DbConnection;
 use grognard::game::maps::mapfile::{ValidCell, ValidMap};
 use grognard::game::time::ticks::{self, TickKind};
 use grognard::rules::{Bounds, Kind, Pos, Ruleset, Season, Terrain};
+use grognard_testkit as db;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
@@ -31,11 +27,6 @@ const ROUNDS: usize = 5;
 struct Id {
     #[diesel(sql_type = diesel::sql_types::Integer)]
     id: i32,
-}
-
-fn exec(conn: &mut DbConnection, sql: &str) {
-    conn.batch_execute(sql)
-        .unwrap_or_else(|e| panic!("{e}: {}", &sql[..sql.len().min(200)]));
 }
 
 /// The world: plain ground with 2 % mines and 1 % farms owned by two nations.
@@ -96,18 +87,18 @@ fn populate(conn: &mut DbConnection, world: i32, rng: &mut ChaCha8Rng) {
         .map(|r| r.id)
         .collect();
     let nation = |i: i32| nation_ids[(i % 2) as usize];
-    exec(conn, "BEGIN");
+    db::exec(conn, "BEGIN");
     for chunk in (0..PLAYERS).collect::<Vec<_>>().chunks(500) {
         let users: Vec<String> = chunk
             .iter()
             .map(|i| format!("('u{i}', 'u{i}', 'x', 'player', FALSE, 0)"))
             .collect();
-        exec(conn, &format!("INSERT INTO users (username, username_key, password_hash, role, banned, created_at) VALUES {}", users.join(",")));
+        db::exec(conn, &format!("INSERT INTO users (username, username_key, password_hash, role, banned, created_at) VALUES {}", users.join(",")));
     }
     for r in 0..200 {
         let (x, y) = (rng.random_range(0..SIDE), rng.random_range(0..SIDE));
-        exec(conn, &format!("UPDATE cells SET terrain = 'farm', owner_id = {} WHERE world_id = {world} AND x = {x} AND y = {y}", nation(r)));
-        exec(conn, &format!("INSERT INTO regiments (world_id, nation_id, name, hq_x, hq_y, created_at) VALUES ({world}, {}, 'R{r}', {x}, {y}, 0)", nation(r)));
+        db::exec(conn, &format!("UPDATE cells SET terrain = 'farm', owner_id = {} WHERE world_id = {world} AND x = {x} AND y = {y}", nation(r)));
+        db::exec(conn, &format!("INSERT INTO regiments (world_id, nation_id, name, hq_x, hq_y, created_at) VALUES ({world}, {}, 'R{r}', {x}, {y}, 0)", nation(r)));
     }
     let user_ids: Vec<i32> = diesel::sql_query("SELECT id FROM users ORDER BY id")
         .load::<Id>(conn)
@@ -140,7 +131,7 @@ fn populate(conn: &mut DbConnection, world: i32, rng: &mut ChaCha8Rng) {
                 )
             })
             .collect();
-        exec(conn, &format!("INSERT INTO players (world_id, user_id, nation_id, reserve, regiment_id, joined_at) VALUES {}", rows.join(",")));
+        db::exec(conn, &format!("INSERT INTO players (world_id, user_id, nation_id, reserve, regiment_id, joined_at) VALUES {}", rows.join(",")));
     }
     let player_ids: Vec<i32> = diesel::sql_query("SELECT id FROM players ORDER BY id")
         .load::<Id>(conn)
@@ -166,21 +157,21 @@ fn populate(conn: &mut DbConnection, world: i32, rng: &mut ChaCha8Rng) {
             ));
             n += 1;
             if values.len() == 500 {
-                exec(conn, &format!("INSERT INTO companies (world_id, player_id, name, kind, x, y, men, wounded, ap, morale, xp, volley_recency, created_at) VALUES {}", values.join(",")));
+                db::exec(conn, &format!("INSERT INTO companies (world_id, player_id, name, kind, x, y, men, wounded, ap, morale, xp, volley_recency, created_at) VALUES {}", values.join(",")));
                 values.clear();
             }
         }
     }
     if !values.is_empty() {
-        exec(conn, &format!("INSERT INTO companies (world_id, player_id, name, kind, x, y, men, wounded, ap, morale, xp, volley_recency, created_at) VALUES {}", values.join(",")));
+        db::exec(conn, &format!("INSERT INTO companies (world_id, player_id, name, kind, x, y, men, wounded, ap, morale, xp, volley_recency, created_at) VALUES {}", values.join(",")));
     }
-    exec(conn, "COMMIT");
+    db::exec(conn, "COMMIT");
     let analyze = if conn.is_sqlite() {
         "ANALYZE"
     } else {
         "VACUUM ANALYZE"
     };
-    exec(conn, analyze);
+    db::exec(conn, analyze);
 }
 
 /// The turn's updates written by hand for the shipped ruleset, as one transaction.
@@ -233,11 +224,11 @@ fn run(backend: Backend) {
     let sql = plain_sql(conn.is_sqlite(), world);
     let (mut tick_times, mut plain_times, mut held) = (Vec::new(), Vec::new(), Vec::new());
     // Warm the caches once each, then alternate so that both see the same conditions.
-    exec(&mut conn, &sql);
+    db::exec(&mut conn, &sql);
     ticks::apply(&mut conn, &rs, world, TickKind::Turn, 1, false).unwrap();
     for round in 0..ROUNDS {
         let t = Instant::now();
-        exec(&mut conn, &sql);
+        db::exec(&mut conn, &sql);
         plain_times.push(t.elapsed());
         let t = Instant::now();
         let out = ticks::apply(
@@ -265,11 +256,11 @@ fn run(backend: Backend) {
                 #[diesel(sql_type = diesel::sql_types::Text, column_name = "QUERY PLAN")]
                 line: String,
             }
-            exec(&mut conn, "BEGIN");
+            db::exec(&mut conn, "BEGIN");
             let plan: Vec<Line> = diesel::sql_query(format!("EXPLAIN (ANALYZE, BUFFERS) {stmt}"))
                 .load(&mut **conn)
                 .unwrap();
-            exec(&mut conn, "ROLLBACK");
+            db::exec(&mut conn, "ROLLBACK");
             println!(
                 "{}",
                 plan.iter()

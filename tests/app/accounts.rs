@@ -1,71 +1,9 @@
 //! Issue: accounts, sessions and security, through HTTP on both databases.
 
 use crate::both;
+use crate::support::fixtures::*;
 use crate::support::{Client, TestApp};
-use diesel::RunQueryDsl;
 use serde_json::json;
-
-pub const PASSWORD: &str = "correct horse battery";
-
-/// Registers through the form (which also logs in); returns the response to the POST.
-pub fn register(c: &mut Client, name: &str, password: &str) -> crate::support::client::Resp {
-    let form = c.get("/register");
-    assert_eq!(form.status, 200);
-    let csrf = form.csrf();
-    c.post_form(
-        "/register",
-        &[("csrf", &csrf), ("username", name), ("password", password)],
-    )
-}
-
-pub fn login(c: &mut Client, name: &str, password: &str) -> crate::support::client::Resp {
-    let form = c.get("/login");
-    let csrf = form.csrf();
-    c.post_form(
-        "/login",
-        &[("csrf", &csrf), ("username", name), ("password", password)],
-    )
-}
-
-/// A client logged in as a new player.
-pub fn player(app: &TestApp, name: &str) -> Client {
-    let mut c = app.client();
-    let r = register(&mut c, name, PASSWORD);
-    assert_eq!(r.status, 303, "{}", r.body);
-    c
-}
-
-/// A user of the given role, created through the CLI path, logged in.
-pub fn user_with_role(app: &TestApp, name: &str, role: grognard::game::accounts::Role) -> Client {
-    grognard::game::accounts::create_user(&mut app.conn(), name, PASSWORD, role).unwrap();
-    let mut c = app.client();
-    assert_eq!(login(&mut c, name, PASSWORD).status, 303);
-    c
-}
-
-/// An API client with a bearer token for a new player.
-pub fn api_player(app: &TestApp, name: &str) -> Client {
-    let mut c = app.client();
-    assert_eq!(
-        c.post_json(
-            "/api/v1/users",
-            json!({"username": name, "password": PASSWORD})
-        )
-        .status,
-        201
-    );
-    let t = c.post_json(
-        "/api/v1/tokens",
-        json!({"username": name, "password": PASSWORD}),
-    );
-    assert_eq!(t.status, 201, "{}", t.body);
-    c.bearer = Some(t.json()["token"].as_str().unwrap().to_string());
-    c
-}
-
-fn exec(app: &TestApp, sql: &str) {
-    diesel::sql_query(sql).execute(&mut *app.conn()).unwrap();
-}
 
 both!(registration_refusals_are_clear_and_refill_the_form, |b| {
     let app = TestApp::spawn(b);
@@ -191,20 +129,14 @@ both!(sessions_expire_when_idle_and_at_the_absolute_limit, |b| {
     let app = TestApp::spawn(b);
     let mut c = player(&app, "soult");
     assert_eq!(c.get("/account").status, 200);
-    exec(
-        &app,
-        "UPDATE sessions SET last_seen_at = last_seen_at - 4321 * 60",
-    );
+    app.exec("UPDATE sessions SET last_seen_at = last_seen_at - 4321 * 60");
     assert_eq!(
         c.get("/account").status,
         303,
         "idle for longer than 4320 minutes"
     );
     let mut c = player(&app, "soult2");
-    exec(
-        &app,
-        "UPDATE sessions SET created_at = created_at - 721 * 3600",
-    );
+    app.exec("UPDATE sessions SET created_at = created_at - 721 * 3600");
     assert_eq!(c.get("/account").status, 303, "older than 720 hours");
 });
 
@@ -262,7 +194,7 @@ both!(failed_logins_are_throttled_per_account_and_reset, |b| {
     assert_eq!((r.status, r.code().as_str()), (429, "rate_limited"));
     assert!(r.header("retry-after").is_some());
     // A minute later the window has passed.
-    exec(&app, "UPDATE login_failures SET at = at - 61");
+    app.exec("UPDATE login_failures SET at = at - 61");
     assert_eq!(login(&mut c, "junot", PASSWORD).status, 303);
 });
 

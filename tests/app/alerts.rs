@@ -3,7 +3,7 @@
 //! at most one mail an hour, with a one-click way out.
 
 use crate::both;
-use crate::play::arena;
+use crate::support::fixtures::*;
 use crate::support::smtp::SmtpSink;
 use crate::support::TestApp;
 use grognard::config::Config;
@@ -155,8 +155,8 @@ both!(
 both!(the_badge_the_list_and_the_mail_settings_in_the_pages, |b| {
     let a = arena(b);
     let w = a.world;
-    let mut c = crate::accounts::player(&a.app, "lecteur");
-    let id = crate::pages::join_and_raise(&mut c, w, "Blue", "infantry", "Garde");
+    let mut c = crate::support::player(&a.app, "lecteur");
+    let id = crate::support::join_and_raise(&mut c, w, "Blue", "infantry", "Garde");
     let mut red = a.red.clone();
     let foe = a.raise(&mut red, "infantry", "Feinde");
     let (x, y) = a.position(id);
@@ -212,9 +212,9 @@ both!(the_badge_the_list_and_the_mail_settings_in_the_pages, |b| {
 both!(what_happened_is_said_in_each_reader_s_language, |b| {
     let a = arena(b);
     let w = a.world;
-    let mut c = crate::accounts::player(&a.app, "lecteur");
+    let mut c = crate::support::player(&a.app, "lecteur");
     c.get("/lang/fr");
-    let id = crate::pages::join_and_raise(&mut c, w, "Blue", "infantry", "Garde");
+    let id = crate::support::join_and_raise(&mut c, w, "Blue", "infantry", "Garde");
     let mut red = a.red.clone();
     let foe = a.raise(&mut red, "infantry", "Feinde");
     let (x, y) = a.position(id);
@@ -240,7 +240,7 @@ both!(what_happened_is_said_in_each_reader_s_language, |b| {
         reports.body
     );
     let mut red_pages = a.app.client();
-    crate::accounts::login(&mut red_pages, "red_player", crate::accounts::PASSWORD);
+    crate::support::login(&mut red_pages, "red_player", crate::support::PASSWORD);
     let theirs = red_pages.get(&format!("/worlds/{w}/reports"));
     assert!(theirs.body.contains(&said_en), "{}", theirs.body);
     // The API keeps English and gives the clauses, for clients in any language.

@@ -2,9 +2,8 @@
 //! see answer as if nothing were there, and never name the unseen company's cell.
 
 use crate::both;
-use crate::pages::join_and_raise;
-use crate::play::arena;
 use crate::support::client::Resp;
+use crate::support::fixtures::*;
 use serde_json::json;
 
 fn refused_without_place(r: &Resp, code: &str) {
@@ -46,7 +45,7 @@ both!(
     |b| {
         let a = arena(b);
         let w = a.world;
-        let mut c = crate::accounts::player(&a.app, "curious");
+        let mut c = crate::support::player(&a.app, "curious");
         let id = join_and_raise(&mut c, w, "Blue", "infantry", "Curious");
         let foe = a.raise(&mut a.red.clone(), "voltigeurs", "Lurkers");
         a.put(id, 2, 2);

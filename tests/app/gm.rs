@@ -2,24 +2,11 @@
 //! creating, generating and importing worlds (Tiled TMX and JSON fixtures written here), the
 //! audit log, and players refused everywhere; on both databases.
 
-use crate::accounts::{api_player, player, user_with_role};
 use crate::both;
-use crate::play::arena;
-use crate::support::{cli, Client, TestApp};
+use crate::support::fixtures::*;
+use crate::support::{cli, TestApp};
 use grognard::game::accounts::Role;
 use serde_json::{json, Value};
-
-pub fn gm_api(app: &TestApp, name: &str) -> Client {
-    let c = api_player(app, name);
-    diesel::RunQueryDsl::execute(
-        diesel::sql_query(format!(
-            "UPDATE users SET role = 'gm' WHERE username = '{name}'"
-        )),
-        &mut *app.conn(),
-    )
-    .unwrap();
-    c
-}
 
 fn cell(app: &TestApp, w: i64, x: i32, y: i32) -> (String, i64, i64) {
     #[derive(diesel::QueryableByName)]
@@ -313,7 +300,7 @@ both!(players_are_refused_every_gm_tool, |b| {
         (
             "POST",
             "/api/v1/worlds".into(),
-            Some(serde_json::from_str(crate::play::ARENA).unwrap()),
+            Some(serde_json::from_str(crate::support::ARENA).unwrap()),
         ),
         (
             "POST",
@@ -548,7 +535,7 @@ both!(
             &[
                 ("csrf", &csrf),
                 ("how", "upload"),
-                ("map", crate::play::ARENA),
+                ("map", crate::support::ARENA),
             ],
         );
         assert_eq!(r.status, 303);

@@ -1,16 +1,16 @@
 //! Hostile input that used to reach the database as typed: a clear 4xx, never a 500, and
 //! nothing written.
 
-use crate::accounts::{api_player, PASSWORD};
 use crate::both;
-use crate::play::arena;
+use crate::support::fixtures::*;
 use serde_json::json;
 
 both!(
     names_with_nul_bytes_or_no_end_are_refused_not_crashed_on,
     |b| {
         let a = arena(b);
-        let failures = |a: &crate::play::Arena| a.app.count("SELECT COUNT(*) FROM login_failures");
+        let failures =
+            |a: &crate::support::Arena| a.app.count("SELECT COUNT(*) FROM login_failures");
         let before = a.app.count("SELECT COUNT(*) FROM api_tokens");
         let mut c = a.app.client();
         let r = c.post_json(
@@ -98,7 +98,7 @@ both!(
         assert!(r.body.contains("larger than"), "{}", r.body);
         assert_eq!(a.company(&mut a.blue.clone(), id)["x"], 2);
         // A whole map (well over the 64 KB of other routes) is refused to a player before it is read...
-        let mut gm = crate::gm::gm_api(&a.app, "mapmaker");
+        let mut gm = crate::support::gm_api(&a.app, "mapmaker");
         let r = gm.post_json(
             "/api/v1/worlds/generate",
             json!({"width": 200, "height": 200, "seed": 3}),
@@ -154,7 +154,7 @@ both!(
         let a = arena(b);
         let id = a.raise(&mut a.blue.clone(), "sappers", "Far");
         a.put(id, 2, 2);
-        let mut web = crate::accounts::player(&a.app, "edgewalker");
+        let mut web = crate::support::player(&a.app, "edgewalker");
         let ends = [i32::MAX, i32::MIN, i32::MAX - 1, i32::MIN + 1];
         for &x in &ends {
             for &y in &ends {
@@ -242,7 +242,7 @@ both!(an_attacker_cannot_lock_a_player_out_of_their_account, |b| {
         },
         true,
     );
-    let _ = crate::accounts::player(&app, "victim");
+    let _ = crate::support::player(&app, "victim");
     let from = |addr: &str| {
         let mut c = app.client();
         c.forwarded_for = Some(addr.into());
@@ -271,7 +271,7 @@ both!(an_attacker_cannot_lock_a_player_out_of_their_account, |b| {
     // Five failures from one address on one account shut that pair out, whatever the cap.
     let relaxed =
         crate::support::TestApp::spawn_with(b, |s| s.security.trust_forwarded_for = true, true);
-    let _ = crate::accounts::player(&relaxed, "victim");
+    let _ = crate::support::player(&relaxed, "victim");
     let mut one = relaxed.client();
     one.forwarded_for = Some("192.0.2.77".into());
     for _ in 0..5 {
@@ -300,7 +300,7 @@ both!(an_attacker_cannot_lock_a_player_out_of_their_account, |b| {
 
 both!(parallel_guesses_cannot_slip_under_the_limit, |b| {
     let app = crate::support::TestApp::spawn(b);
-    let _ = crate::accounts::player(&app, "target");
+    let _ = crate::support::player(&app, "target");
     let barrier = std::sync::Arc::new(std::sync::Barrier::new(12));
     let handles: Vec<_> = (0..12)
         .map(|_| {
@@ -331,8 +331,8 @@ both!(parallel_guesses_cannot_slip_under_the_limit, |b| {
 
 both!(what_outlives_its_use_is_purged_and_old_tokens_expire, |b| {
     let a = crate::support::TestApp::spawn_with(b, |s| s.security.api_token_days = 30, true);
-    let mut api = crate::accounts::api_player(&a, "keeper");
-    let _web = crate::accounts::player(&a, "stayer");
+    let mut api = crate::support::api_player(&a, "keeper");
+    let _web = crate::support::player(&a, "stayer");
     assert_eq!(api.get_json("/api/v1/me").status, 200);
     let exec = |sql: &str| {
         diesel::RunQueryDsl::execute(diesel::sql_query(sql), &mut *a.conn()).unwrap();
@@ -388,7 +388,7 @@ both!(
     a_tiled_map_that_would_blow_up_in_memory_is_refused_first,
     |b| {
         let a = arena(b);
-        let mut gm = crate::gm::gm_api(&a.app, "bomber");
+        let mut gm = crate::support::gm_api(&a.app, "bomber");
         let worlds = a.app.count("SELECT COUNT(*) FROM worlds");
         let huge = r#"<?xml version="1.0"?>
 <map version="1.10" width="1000000" height="1000000" tilewidth="32" tileheight="32" infinite="0">

@@ -2,9 +2,8 @@
 //! made by the rules the orders use, for every kind on a crafted board; an order the API calls
 //! refused is refused by the order itself with the same code.
 
-use crate::accounts::{login, PASSWORD};
 use crate::both;
-use crate::play::arena;
+use crate::support::fixtures::*;
 use crate::support::Client;
 use serde_json::{json, Value};
 

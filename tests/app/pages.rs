@@ -1,34 +1,10 @@
 //! Issue: playing in the browser without JavaScript: the forms of the world, company, reports
 //! and nations pages, through HTTP on both databases.
 
-use crate::accounts::player;
 use crate::both;
-use crate::play::arena;
+use crate::support::fixtures::*;
 use crate::support::{Backend, Client};
 use grognard::game::accounts::Role;
-
-/// Joins world `w` through the form and raises one company; returns its id.
-pub fn join_and_raise(c: &mut Client, w: i64, nation: &str, kind: &str, name: &str) -> i64 {
-    let page = c.get(&format!("/worlds/{w}"));
-    assert_eq!(page.status, 200);
-    assert!(page.body.contains(&format!("action=\"/worlds/{w}/join\"")));
-    let csrf = page.csrf();
-    assert_eq!(
-        c.post_form(
-            &format!("/worlds/{w}/join"),
-            &[("csrf", &csrf), ("nation", nation)]
-        )
-        .status,
-        303
-    );
-    let r = c.post_form(
-        &format!("/worlds/{w}/companies"),
-        &[("csrf", &csrf), ("kind", kind), ("name", name)],
-    );
-    assert_eq!(r.status, 303, "{}", r.body);
-    let loc = r.header("location").unwrap().to_string();
-    loc.rsplit('=').next().unwrap().parse().unwrap()
-}
 
 fn form_back(b: Backend) {
     let a = arena(b);
@@ -239,7 +215,7 @@ both!(the_home_page_tells_a_returning_player_what_happened, |b| {
         200
     );
     assert_eq!(
-        crate::accounts::login(&mut c, "victim", crate::accounts::PASSWORD).status,
+        crate::support::login(&mut c, "victim", crate::support::PASSWORD).status,
         303
     );
     let home = c.get("/");
@@ -258,7 +234,7 @@ both!(
         let w = a.world;
         let mut c = a.app.client();
         // Registering greets the new player by name on the worlds page.
-        let r = crate::accounts::register(&mut c, "newcomer", crate::accounts::PASSWORD);
+        let r = crate::support::register(&mut c, "newcomer", crate::support::PASSWORD);
         assert_eq!(r.header("location"), Some("/?welcome=1"));
         let home = c.get("/?welcome=1");
         assert!(home
@@ -419,7 +395,7 @@ both!(
         assert_eq!(r.header("location"), Some("/"));
         assert_eq!(c.get("/lang/de").status, 404);
         // A signed-in player's choice is kept on the account: another browser follows it.
-        let mut p = crate::accounts::player(&a.app, "francophone");
+        let mut p = crate::support::player(&a.app, "francophone");
         p.get("/lang/fr");
         assert_eq!(
             a.app
@@ -427,7 +403,7 @@ both!(
             1
         );
         let mut other = a.app.client();
-        let r = crate::accounts::login(&mut other, "francophone", crate::accounts::PASSWORD);
+        let r = crate::support::login(&mut other, "francophone", crate::support::PASSWORD);
         assert_eq!(r.status, 303);
         let page = other.get(&format!("/worlds/{w}"));
         assert!(page.body.contains("Rejoindre ce monde"), "{}", page.body);
@@ -456,7 +432,7 @@ both!(errors_and_the_game_master_s_pages_speak_french_too, |b| {
     // A visitor who chose French: form errors and error pages in French.
     let mut c = a.app.client();
     c.get("/lang/fr");
-    let r = crate::accounts::register(&mut c, "court", "short");
+    let r = crate::support::register(&mut c, "court", "short");
     assert_eq!(r.status, 422, "{}", r.body);
     assert!(
         r.body
@@ -485,7 +461,7 @@ both!(errors_and_the_game_master_s_pages_speak_french_too, |b| {
     assert_eq!(r.status, 403);
     assert!(r.body.contains("ce formulaire a expiré"), "{}", r.body);
     // The game master's pages.
-    let mut gm = crate::accounts::user_with_role(&a.app, "maitre", Role::Gm);
+    let mut gm = crate::support::user_with_role(&a.app, "maitre", Role::Gm);
     gm.get("/lang/fr");
     let list = gm.get("/gm/worlds");
     assert!(list.body.contains("Un monde généré"), "{}", list.body);
@@ -530,7 +506,7 @@ both!(errors_and_the_game_master_s_pages_speak_french_too, |b| {
         .starts_with("no such"));
     let audit = gm.get(&format!("/gm/worlds/{w}/audit"));
     assert!(audit.body.contains("Aucune modification enregistrée."));
-    let mut admin = crate::accounts::user_with_role(&a.app, "chef", Role::Admin);
+    let mut admin = crate::support::user_with_role(&a.app, "chef", Role::Admin);
     admin.get("/lang/fr");
     let users = admin.get("/admin/users");
     assert!(

@@ -5,9 +5,8 @@
 //! companies, cells, players, nations and worlds). A route added to `routes.rs` without being
 //! listed here fails the test.
 
-use crate::accounts::{api_player, player};
 use crate::both;
-use crate::play::arena;
+use crate::support::fixtures::*;
 use crate::support::Client;
 use diesel::prelude::*;
 use serde_json::json;
@@ -157,7 +156,7 @@ fn every_route_is_listed_for_the_hostile_walk() {
 }
 
 /// Row counts of every table and a checksum of the game's state.
-fn fingerprint(a: &crate::play::Arena) -> Vec<i64> {
+fn fingerprint(a: &crate::support::Arena) -> Vec<i64> {
     #[derive(QueryableByName)]
     struct Sum {
         #[diesel(sql_type = diesel::sql_types::BigInt)]

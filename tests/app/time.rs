@@ -1,9 +1,8 @@
 //! Issue: the scheduler. Ticks applied exactly once (concurrent attempts, a killed and
 //! restarted server), the SQL turn against the rules engine, catch-up cap, pause, seasons.
 
-use crate::accounts::{api_player, user_with_role, PASSWORD};
 use crate::both;
-use crate::play::arena;
+use crate::support::fixtures::*;
 use crate::support::{cli, Backend, TestApp};
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Integer, Text};
@@ -17,12 +16,6 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
 use std::collections::HashMap;
-
-fn exec(app: &TestApp, sql: &str) {
-    diesel::sql_query(sql)
-        .execute(&mut *app.conn())
-        .unwrap_or_else(|e| panic!("{sql}: {e}"));
-}
 
 #[derive(QueryableByName)]
 struct HqRow {
@@ -133,7 +126,7 @@ fn random_world(app: &TestApp, seed: u64) -> i32 {
     let mut taken = std::collections::HashSet::new();
     for p in 0..12 {
         let name = format!("w{world}p{p}");
-        exec(app, &format!("INSERT INTO users (username, username_key, password_hash, role, banned, created_at) VALUES ('{name}', '{name}', 'x', 'player', FALSE, 0)"));
+        app.exec(&format!("INSERT INTO users (username, username_key, password_hash, role, banned, created_at) VALUES ('{name}', '{name}', 'x', 'player', FALSE, 0)"));
         let user = app.count(&format!(
             "SELECT CAST(id AS BIGINT) AS n FROM users WHERE username = '{name}'"
         ));
@@ -144,7 +137,7 @@ fn random_world(app: &TestApp, seed: u64) -> i32 {
             1 => "999999",
             _ => "NULL",
         };
-        exec(app, &format!("INSERT INTO players (world_id, user_id, nation_id, reserve, joined_at, leave_until) VALUES ({world}, {user}, {nation}, {}, 0, {leave})", rng.random_range(0..300)));
+        app.exec(&format!("INSERT INTO players (world_id, user_id, nation_id, reserve, joined_at, leave_until) VALUES ({world}, {user}, {nation}, {}, 0, {leave})", rng.random_range(0..300)));
         let player = app.count(&format!(
             "SELECT CAST(id AS BIGINT) AS n FROM players WHERE user_id = {user}"
         ));
@@ -153,12 +146,12 @@ fn random_world(app: &TestApp, seed: u64) -> i32 {
             // Most headquarters stand on a farm of their nation; others on ground it lost, or
             // on its own ground that a game master made something other than a farm.
             match rng.random_range(0..10) {
-                0..=6 => exec(app, &format!("UPDATE cells SET terrain = 'farm', owner_id = {nation} WHERE world_id = {world} AND x = {hx} AND y = {hy}")),
-                7 => exec(app, &format!("UPDATE cells SET terrain = 'village', owner_id = {nation} WHERE world_id = {world} AND x = {hx} AND y = {hy}")),
+                0..=6 => app.exec(&format!("UPDATE cells SET terrain = 'farm', owner_id = {nation} WHERE world_id = {world} AND x = {hx} AND y = {hy}")),
+                7 => app.exec(&format!("UPDATE cells SET terrain = 'village', owner_id = {nation} WHERE world_id = {world} AND x = {hx} AND y = {hy}")),
                 _ => {}
             }
-            exec(app, &format!("INSERT INTO regiments (world_id, nation_id, name, hq_x, hq_y, created_at) VALUES ({world}, {nation}, 'R{world}_{p}', {hx}, {hy}, 0)"));
-            exec(app, &format!("UPDATE players SET regiment_id = (SELECT id FROM regiments WHERE name = 'R{world}_{p}') WHERE id = {player}"));
+            app.exec(&format!("INSERT INTO regiments (world_id, nation_id, name, hq_x, hq_y, created_at) VALUES ({world}, {nation}, 'R{world}_{p}', {hx}, {hy}, 0)"));
+            app.exec(&format!("UPDATE players SET regiment_id = (SELECT id FROM regiments WHERE name = 'R{world}_{p}') WHERE id = {player}"));
         }
         for c in 0..3 {
             let kind = Kind::ALL[rng.random_range(0..Kind::ALL.len())];
@@ -170,7 +163,7 @@ fn random_world(app: &TestApp, seed: u64) -> i32 {
                 }
             };
             let men = rng.random_range(1..=k.full_strength);
-            exec(app, &format!(
+            app.exec(&format!(
                 "INSERT INTO companies (world_id, player_id, name, kind, x, y, men, wounded, ap, morale, xp, volley_recency, created_at) \
                  VALUES ({world}, {player}, 'c{c}', '{kind}', {}, {}, {men}, {}, {}, {}, 0, {}, 0)",
                 pos.0,
@@ -312,7 +305,7 @@ both!(the_sql_turn_gives_what_the_rules_engine_computes, |b| {
 
 both!(four_concurrent_attempts_at_one_tick_apply_it_once, |b| {
     let app = TestApp::spawn(b);
-    exec(&app, "UPDATE nations SET treasury = 0");
+    app.exec("UPDATE nations SET treasury = 0");
     let rs = app.config.rules.clone();
     let handles: Vec<_> = (0..4)
         .map(|_| {
@@ -437,10 +430,7 @@ both!(
     |b| {
         let app = every_second(b);
         let mut gm = api_player(&app, "gm_user");
-        exec(
-            &app,
-            "UPDATE users SET role = 'gm' WHERE username = 'gm_user'",
-        );
+        app.exec("UPDATE users SET role = 'gm' WHERE username = 'gm_user'");
         let mut player = api_player(&app, "simple");
         assert_eq!(
             player
@@ -464,7 +454,7 @@ both!(
             0
         );
         // Paused worlds take no orders either.
-        let mut p = crate::accounts::api_player(&app, "orders");
+        let mut p = crate::support::api_player(&app, "orders");
         p.post_json("/api/v1/worlds/1/join", json!({"nation": "France"}));
         let r = p.post_json(
             "/api/v1/worlds/1/companies",
@@ -595,7 +585,7 @@ both!(the_gm_buttons_on_the_world_page_run_ticks, |b| {
         serde_json::from_str::<serde_json::Value>(&after).unwrap()["turn"],
         1
     );
-    let mut p = crate::accounts::player(&app, "notgm");
+    let mut p = crate::support::player(&app, "notgm");
     assert!(!p.get("/worlds/1").body.contains("gm-panel"));
     let csrf = p.get("/worlds/1").csrf();
     assert_eq!(
@@ -890,11 +880,11 @@ both!(
             None,
         )
         .unwrap();
-        exec(&app, "INSERT INTO users (username, username_key, password_hash, role, banned, created_at) VALUES ('wide', 'wide', 'x', 'player', FALSE, 0)");
-        exec(&app, &format!("INSERT INTO players (world_id, user_id, nation_id, reserve, joined_at) \
+        app.exec("INSERT INTO users (username, username_key, password_hash, role, banned, created_at) VALUES ('wide', 'wide', 'x', 'player', FALSE, 0)");
+        app.exec(&format!("INSERT INTO players (world_id, user_id, nation_id, reserve, joined_at) \
              SELECT {world}, u.id, n.id, 0, 0 FROM users u, nations n WHERE u.username = 'wide' AND n.world_id = {world}"));
         // 5,000 infantry without AP: a turn gives them in three chunks of at most 2,048.
-        exec(&app, &format!("INSERT INTO companies (world_id, player_id, name, kind, x, y, men, wounded, ap, morale, xp, volley_recency, created_at) \
+        app.exec(&format!("INSERT INTO companies (world_id, player_id, name, kind, x, y, men, wounded, ap, morale, xp, volley_recency, created_at) \
              WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 4999) \
              SELECT {world}, p.id, 'c' || i, 'infantry', i % 100, i / 100, 100, 0, 0, 10, 0, 0, 0 FROM n, players p WHERE p.world_id = {world}"));
         let ids: Vec<i64> = pairs(
@@ -933,14 +923,13 @@ both!(
         // What a process stopped after the chunks through the 2,500th company leaves: the
         // turn's row pending, those companies with their 6 AP, the others without.
         let (through, last) = (ids[2_499], ids[4_999]);
-        exec(&app, &format!("INSERT INTO ticks (world_id, kind, scheduled_for, applied_at, pending, companies_through, companies_last) \
+        app.exec(&format!("INSERT INTO ticks (world_id, kind, scheduled_for, applied_at, pending, companies_through, companies_last) \
              VALUES ({world}, 'turn', 1000, 0, TRUE, {through}, {last})"));
-        exec(
-            &app,
-            &format!("UPDATE companies SET ap = 6 WHERE world_id = {world} AND id <= {through}"),
-        );
+        app.exec(&format!(
+            "UPDATE companies SET ap = 6 WHERE world_id = {world} AND id <= {through}"
+        ));
         // A company raised after the turn began is not in it.
-        exec(&app, &format!("INSERT INTO companies (world_id, player_id, name, kind, x, y, men, wounded, ap, morale, xp, volley_recency, created_at) \
+        app.exec(&format!("INSERT INTO companies (world_id, player_id, name, kind, x, y, men, wounded, ap, morale, xp, volley_recency, created_at) \
              SELECT {world}, id, 'late', 'infantry', 0, 59, 100, 0, 0, 10, 0, 0, 0 FROM players WHERE world_id = {world}"));
         let late = app.count("SELECT CAST(id AS BIGINT) AS n FROM companies WHERE name = 'late'");
 
@@ -975,14 +964,11 @@ both!(
 
         // A turn still pending when the next one comes is finished first, then the next.
         let (through, last) = (ids[999], late);
-        exec(&app, &format!("INSERT INTO ticks (world_id, kind, scheduled_for, applied_at, pending, companies_through, companies_last) \
+        app.exec(&format!("INSERT INTO ticks (world_id, kind, scheduled_for, applied_at, pending, companies_through, companies_last) \
              VALUES ({world}, 'turn', 2000, 0, TRUE, {through}, {last})"));
-        exec(
-            &app,
-            &format!(
-                "UPDATE companies SET ap = ap + 6 WHERE world_id = {world} AND id <= {through}"
-            ),
-        );
+        app.exec(&format!(
+            "UPDATE companies SET ap = ap + 6 WHERE world_id = {world} AND id <= {through}"
+        ));
         let rs = app.config.rules.clone();
         let out = ticks::apply(&mut conn, &rs, world, TickKind::Turn, 3000, false).unwrap();
         assert!(out.applied);

@@ -63,6 +63,14 @@ impl Resp {
 }
 
 impl Client {
+    /// The same client (cookies, token) speaking to another server.
+    pub fn at(&self, base: &str) -> Client {
+        Client {
+            base: base.to_string(),
+            ..self.clone()
+        }
+    }
+
     pub fn new(base: &str) -> Client {
         let agent: Agent = Agent::config_builder()
             .max_redirects(0)

@@ -1,12 +1,14 @@
 //! The shared harness: fresh databases, a server on port 0, an HTTP client that keeps cookies.
 
 pub mod client;
-pub mod db;
+pub mod fixtures;
 pub mod smtp;
 pub mod webdriver;
 
 pub use client::Client;
-pub use db::Backend;
+pub use fixtures::*;
+pub use grognard_testkit as db;
+pub use grognard_testkit::Backend;
 
 use grognard::config::{Config, Settings};
 use grognard::db::Pool;
@@ -138,6 +140,11 @@ impl TestApp {
     /// Counts rows with a raw SQL `SELECT COUNT(*) …`.
     pub fn count(&self, sql: &str) -> i64 {
         db::count(&mut self.conn(), sql)
+    }
+
+    /// Runs raw SQL (test set-up).
+    pub fn exec(&self, sql: &str) {
+        db::exec(&mut self.conn(), sql)
     }
 
     /// Reads one text value with a raw SQL `SELECT … AS t`.

@@ -1,140 +1,9 @@
-//! Issue: the foundation. Migrations, map import/export, the demo world and the first pages.
+//! The server as an operator runs it: health and metrics, the demo world on first start, a bad
+//! config refused, lost connections replaced, gzip, concurrent writes and a busy database.
 
 use crate::both;
+use crate::support::fixtures::*;
 use crate::support::{cli, db::TestDb, Backend, TestApp};
-use serde_json::Value;
-
-fn counts(url: &str) -> (i64, i64, i64) {
-    let pool = grognard::db::open_pool(url, 1, 5000).unwrap();
-    let mut conn = pool.get().unwrap();
-    let c = |conn: &mut grognard::db::DbConnection, t: &str| {
-        crate::support::db::count(conn, &format!("SELECT COUNT(*) FROM {t}"))
-    };
-    (
-        c(&mut conn, "worlds"),
-        c(&mut conn, "nations"),
-        c(&mut conn, "cells"),
-    )
-}
-
-both!(migrations_run_twice_are_a_no_op, |b| {
-    let db = TestDb::new(b);
-    let (code, out, err) = cli(&db.url, &["migrate"], "");
-    assert_eq!(code, 0, "{err}");
-    let folder = match b {
-        Backend::Sqlite => "sqlite",
-        Backend::Postgres => "postgres",
-    };
-    let migrations = std::fs::read_dir(format!(
-        "{}/migrations/{folder}",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap()
-    .count();
-    assert!(
-        out.starts_with(&migrations.to_string()),
-        "first run applies every migration ({migrations}): {out}"
-    );
-    let (code, out, err) = cli(&db.url, &["migrate"], "");
-    assert_eq!(code, 0, "{err}");
-    assert!(out.starts_with('0'), "second run applies nothing: {out}");
-    assert_eq!(counts(&db.url), (0, 0, 0));
-});
-
-both!(export_then_import_gives_the_same_map_back, |b| {
-    let db = TestDb::new(b);
-    let (code, out, err) = cli(&db.url, &["world", "demo"], "");
-    assert_eq!((code, out.trim()), (0, "1"), "{err}");
-    let (code, first, err) = cli(&db.url, &["world", "export", "1"], "");
-    assert_eq!(code, 0, "{err}");
-    let (code, out, err) = cli(&db.url, &["world", "import", "-"], &first);
-    assert_eq!((code, out.trim()), (0, "2"), "{err}");
-    let (code, second, _) = cli(&db.url, &["world", "export", "2"], "");
-    assert_eq!(code, 0);
-    let (a, b): (Value, Value) = (
-        serde_json::from_str(&first).unwrap(),
-        serde_json::from_str(&second).unwrap(),
-    );
-    assert_eq!(a, b);
-    assert_eq!(a["width"], 40);
-    assert_eq!(a["nations"].as_array().unwrap().len(), 2);
-    assert_eq!(counts(&db.url), (2, 4, 2 * 40 * 30));
-    // A new name can be given on import.
-    let (code, _, _) = cli(
-        &db.url,
-        &["world", "import", "-", "--name", "Austerlitz"],
-        &first,
-    );
-    assert_eq!(code, 0);
-    let (_, third, _) = cli(&db.url, &["world", "export", "3"], "");
-    assert_eq!(
-        serde_json::from_str::<Value>(&third).unwrap()["name"],
-        "Austerlitz"
-    );
-});
-
-both!(
-    every_import_refusal_names_the_entry_and_writes_nothing,
-    |b| {
-        let db = TestDb::new(b);
-        assert_eq!(cli(&db.url, &["world", "demo"], "").0, 0);
-        let demo: Value = serde_json::from_str(grognard::game::maps::worlds::DEMO_MAP).unwrap();
-        let before = counts(&db.url);
-        type Change = Box<dyn Fn(&mut Value)>;
-        let cases: Vec<(&str, Change)> = vec![
-            (
-                "unknown terrain `lava`",
-                Box::new(|m| m["cells"][5]["terrain"] = "lava".into()),
-            ),
-            (
-                "outside the 40×30 map",
-                Box::new(|m| m["cells"][7]["x"] = 40.into()),
-            ),
-            (
-                "duplicate cell",
-                Box::new(|m| {
-                    let c = m["cells"][0].clone();
-                    m["cells"].as_array_mut().unwrap().push(c);
-                }),
-            ),
-            (
-                "unknown nation `Prussia`",
-                Box::new(|m| m["towns"][0]["owner"] = "Prussia".into()),
-            ),
-            (
-                "unknown town `Atlantis`",
-                Box::new(|m| m["cells"][9]["town"] = "Atlantis".into()),
-            ),
-            (
-                "bad colour",
-                Box::new(|m| m["nations"][1]["color"] = "green".into()),
-            ),
-            (
-                "missing spawn",
-                Box::new(|m| {
-                    m["nations"][0].as_object_mut().unwrap().remove("spawn");
-                }),
-            ),
-            (
-                "line 1",
-                Box::new(|m| *m = Value::String("not a map".into())),
-            ),
-        ];
-        for (expect, change) in cases {
-            let mut m = demo.clone();
-            change(&mut m);
-            let (code, _, err) = cli(&db.url, &["world", "import", "-"], &m.to_string());
-            assert_ne!(code, 0, "{expect}: accepted");
-            assert!(err.contains(expect), "{expect}: {err}");
-            assert_eq!(counts(&db.url), before, "{expect}: something was written");
-        }
-        // The entry is named by its index and coordinates.
-        let mut m = demo.clone();
-        m["cells"][5]["terrain"] = "lava".into();
-        let (_, _, err) = cli(&db.url, &["world", "import", "-"], &m.to_string());
-        assert!(err.contains("cells[5]"), "{err}");
-    }
-);
 
 both!(healthz_checks_the_database, |b| {
     let app = TestApp::spawn(b);
@@ -543,7 +412,7 @@ fn a_database_locked_by_another_writer_answers_busy() {
     use diesel::Connection;
     use serde_json::json;
     let app = TestApp::spawn_with(Backend::Sqlite, |s| s.database.busy_timeout_ms = 200, true);
-    let mut p = crate::accounts::api_player(&app, "patient");
+    let mut p = crate::support::api_player(&app, "patient");
     let r = p.post_json("/api/v1/worlds/1/join", json!({"nation": "France"}));
     assert_eq!(r.status, 201, "{}", r.body);
     let r = p.post_json(
@@ -573,4 +442,96 @@ fn a_database_locked_by_another_writer_answers_busy() {
     let r = p.post_json(&moved, step);
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.json()["x"].as_i64(), Some(x + 1));
+}
+
+/// A child process that does not outlive a failing test.
+struct KillOnDrop(std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A free local port (bound then released, for a child server).
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+both!(a_backup_of_a_live_database_restores_and_serves, |b| {
+    let mut a = arena(b);
+    let id = a.raise(&mut a.blue.clone(), "cavalry", "Copied");
+    a.put(id, 4, 3);
+    let dir = std::env::temp_dir().join(format!("grognard-backup-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(format!("{b:?}.db"));
+    let _ = std::fs::remove_file(&file);
+    let path = file.to_str().unwrap();
+    let (code, out, err) = cli(&a.app.db.url, &["backup", path], "");
+    if b == Backend::Postgres {
+        // PostgreSQL has its own tools; the command says which and writes nothing.
+        assert_ne!(code, 0);
+        assert!(
+            err.contains("pg_dump -Fc") && err.contains("pg_restore"),
+            "{err}"
+        );
+        assert!(!file.exists());
+        return;
+    }
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.trim(), path);
+    // Never over an existing file.
+    let (code, _, err) = cli(&a.app.db.url, &["backup", path], "");
+    assert_ne!(code, 0);
+    assert!(err.contains("exists"), "{err}");
+
+    // The copy served by the real binary: the company, its cell and the player's token.
+    let port = free_port();
+    let server = std::process::Command::new(env!("CARGO_BIN_EXE_grognard"))
+        .arg("--config")
+        .arg(crate::support::config_dir())
+        .arg("serve")
+        .env("DATABASE_URL", format!("sqlite://{path}"))
+        .env("GROGNARD__SERVER__BIND", format!("127.0.0.1:{port}"))
+        .env("GROGNARD__SCHEDULER__ENABLED", "false")
+        .env("RUST_LOG", "warn")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let _server = KillOnDrop(server);
+    let mut copy = a.blue.at(&format!("http://127.0.0.1:{port}"));
+    let started = std::time::Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(started.elapsed().as_secs() < 30, "the copy never served");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert_eq!(copy.get("/healthz").status, 200);
+    let c = copy.get_json(&format!("/api/v1/companies/{id}"));
+    assert_eq!(c.status, 200, "{}", c.body);
+    let c = c.json();
+    assert_eq!(c["name"], "Copied");
+    assert_eq!((c["x"].as_i64(), c["y"].as_i64()), (Some(4), Some(3)));
+    assert_eq!(c["men"], 120);
+    let _ = std::fs::remove_dir_all(&dir);
+});
+
+#[test]
+fn the_rulebook_in_docs_is_the_one_the_shipped_rules_give() {
+    for (lang, file) in [("en", "docs/rules.md"), ("fr", "docs/rules.fr.md")] {
+        let (code, out, err) = cli("sqlite://unused.db", &["rules", "--lang", lang], "");
+        assert_eq!(code, 0, "{err}");
+        let kept =
+            std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file))
+                .unwrap_or_default();
+        assert!(
+            kept == out,
+            "{file} is out of date: run `cargo run -- rules --lang {lang} > {file}`"
+        );
+    }
 }

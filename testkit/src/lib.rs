@@ -2,6 +2,7 @@
 //! PostgreSQL cluster that this harness starts itself (once per test process) on a free port
 //! with its own socket directory, or on the server named by `GROGNARD_TEST_PG_URL`.
 
+use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
 use diesel::sql_types::BigInt;
 use grognard::db::DbConnection;
@@ -63,6 +64,12 @@ impl Drop for TestDb {
             let _ = std::fs::remove_dir_all(d);
         }
     }
+}
+
+/// Runs raw SQL (test set-up), naming the statement when it fails.
+pub fn exec(conn: &mut DbConnection, sql: &str) {
+    conn.batch_execute(sql)
+        .unwrap_or_else(|e| panic!("{e}: {}", &sql[..sql.len().min(200)]));
 }
 
 #[derive(QueryableByName)]

@@ -1,0 +1,138 @@
+//! Map files and the database they land in: migrations, import and export round trips, and every
+//! import refusal naming its entry, through the library and the CLI, on both databases.
+
+use crate::both;
+use crate::support::{cli, db::TestDb, Backend};
+use serde_json::Value;
+
+fn counts(url: &str) -> (i64, i64, i64) {
+    let pool = grognard::db::open_pool(url, 1, 5000).unwrap();
+    let mut conn = pool.get().unwrap();
+    let c = |conn: &mut grognard::db::DbConnection, t: &str| {
+        crate::support::db::count(conn, &format!("SELECT COUNT(*) FROM {t}"))
+    };
+    (
+        c(&mut conn, "worlds"),
+        c(&mut conn, "nations"),
+        c(&mut conn, "cells"),
+    )
+}
+
+both!(migrations_run_twice_are_a_no_op, |b| {
+    let db = TestDb::new(b);
+    let (code, out, err) = cli(&db.url, &["migrate"], "");
+    assert_eq!(code, 0, "{err}");
+    let folder = match b {
+        Backend::Sqlite => "sqlite",
+        Backend::Postgres => "postgres",
+    };
+    let migrations = std::fs::read_dir(format!(
+        "{}/migrations/{folder}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+    .count();
+    assert!(
+        out.starts_with(&migrations.to_string()),
+        "first run applies every migration ({migrations}): {out}"
+    );
+    let (code, out, err) = cli(&db.url, &["migrate"], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with('0'), "second run applies nothing: {out}");
+    assert_eq!(counts(&db.url), (0, 0, 0));
+});
+
+both!(export_then_import_gives_the_same_map_back, |b| {
+    let db = TestDb::new(b);
+    let (code, out, err) = cli(&db.url, &["world", "demo"], "");
+    assert_eq!((code, out.trim()), (0, "1"), "{err}");
+    let (code, first, err) = cli(&db.url, &["world", "export", "1"], "");
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = cli(&db.url, &["world", "import", "-"], &first);
+    assert_eq!((code, out.trim()), (0, "2"), "{err}");
+    let (code, second, _) = cli(&db.url, &["world", "export", "2"], "");
+    assert_eq!(code, 0);
+    let (a, b): (Value, Value) = (
+        serde_json::from_str(&first).unwrap(),
+        serde_json::from_str(&second).unwrap(),
+    );
+    assert_eq!(a, b);
+    assert_eq!(a["width"], 40);
+    assert_eq!(a["nations"].as_array().unwrap().len(), 2);
+    assert_eq!(counts(&db.url), (2, 4, 2 * 40 * 30));
+    // A new name can be given on import.
+    let (code, _, _) = cli(
+        &db.url,
+        &["world", "import", "-", "--name", "Austerlitz"],
+        &first,
+    );
+    assert_eq!(code, 0);
+    let (_, third, _) = cli(&db.url, &["world", "export", "3"], "");
+    assert_eq!(
+        serde_json::from_str::<Value>(&third).unwrap()["name"],
+        "Austerlitz"
+    );
+});
+
+both!(
+    every_import_refusal_names_the_entry_and_writes_nothing,
+    |b| {
+        let db = TestDb::new(b);
+        assert_eq!(cli(&db.url, &["world", "demo"], "").0, 0);
+        let demo: Value = serde_json::from_str(grognard::game::maps::worlds::DEMO_MAP).unwrap();
+        let before = counts(&db.url);
+        type Change = Box<dyn Fn(&mut Value)>;
+        let cases: Vec<(&str, Change)> = vec![
+            (
+                "unknown terrain `lava`",
+                Box::new(|m| m["cells"][5]["terrain"] = "lava".into()),
+            ),
+            (
+                "outside the 40×30 map",
+                Box::new(|m| m["cells"][7]["x"] = 40.into()),
+            ),
+            (
+                "duplicate cell",
+                Box::new(|m| {
+                    let c = m["cells"][0].clone();
+                    m["cells"].as_array_mut().unwrap().push(c);
+                }),
+            ),
+            (
+                "unknown nation `Prussia`",
+                Box::new(|m| m["towns"][0]["owner"] = "Prussia".into()),
+            ),
+            (
+                "unknown town `Atlantis`",
+                Box::new(|m| m["cells"][9]["town"] = "Atlantis".into()),
+            ),
+            (
+                "bad colour",
+                Box::new(|m| m["nations"][1]["color"] = "green".into()),
+            ),
+            (
+                "missing spawn",
+                Box::new(|m| {
+                    m["nations"][0].as_object_mut().unwrap().remove("spawn");
+                }),
+            ),
+            (
+                "line 1",
+                Box::new(|m| *m = Value::String("not a map".into())),
+            ),
+        ];
+        for (expect, change) in cases {
+            let mut m = demo.clone();
+            change(&mut m);
+            let (code, _, err) = cli(&db.url, &["world", "import", "-"], &m.to_string());
+            assert_ne!(code, 0, "{expect}: accepted");
+            assert!(err.contains(expect), "{expect}: {err}");
+            assert_eq!(counts(&db.url), before, "{expect}: something was written");
+        }
+        // The entry is named by its index and coordinates.
+        let mut m = demo.clone();
+        m["cells"][5]["terrain"] = "lava".into();
+        let (_, _, err) = cli(&db.url, &["world", "import", "-"], &m.to_string());
+        assert!(err.contains("cells[5]"), "{err}");
+    }
+);

@@ -1,0 +1,276 @@
+//! Every fixture the feature tests share: players logged in through the forms or the API, game
+//! masters, the arena world with one player per nation, and the set-up helpers on it.
+
+use super::client::{Client, Resp};
+use super::{Backend, TestApp};
+use serde_json::{json, Value};
+
+pub const PASSWORD: &str = "correct horse battery";
+
+/// Registers through the form (which also logs in); returns the response to the POST.
+pub fn register(c: &mut Client, name: &str, password: &str) -> Resp {
+    let form = c.get("/register");
+    assert_eq!(form.status, 200);
+    let csrf = form.csrf();
+    c.post_form(
+        "/register",
+        &[("csrf", &csrf), ("username", name), ("password", password)],
+    )
+}
+
+pub fn login(c: &mut Client, name: &str, password: &str) -> Resp {
+    let form = c.get("/login");
+    let csrf = form.csrf();
+    c.post_form(
+        "/login",
+        &[("csrf", &csrf), ("username", name), ("password", password)],
+    )
+}
+
+/// A client logged in as a new player.
+pub fn player(app: &TestApp, name: &str) -> Client {
+    let mut c = app.client();
+    let r = register(&mut c, name, PASSWORD);
+    assert_eq!(r.status, 303, "{}", r.body);
+    c
+}
+
+/// A user of the given role, created through the CLI path, logged in.
+pub fn user_with_role(app: &TestApp, name: &str, role: grognard::game::accounts::Role) -> Client {
+    grognard::game::accounts::create_user(&mut app.conn(), name, PASSWORD, role).unwrap();
+    let mut c = app.client();
+    assert_eq!(login(&mut c, name, PASSWORD).status, 303);
+    c
+}
+
+/// An API client with a bearer token for a new player.
+pub fn api_player(app: &TestApp, name: &str) -> Client {
+    let mut c = app.client();
+    assert_eq!(
+        c.post_json(
+            "/api/v1/users",
+            json!({"username": name, "password": PASSWORD})
+        )
+        .status,
+        201
+    );
+    let t = c.post_json(
+        "/api/v1/tokens",
+        json!({"username": name, "password": PASSWORD}),
+    );
+    assert_eq!(t.status, 201, "{}", t.body);
+    c.bearer = Some(t.json()["token"].as_str().unwrap().to_string());
+    c
+}
+
+/// An API client with a bearer token for a new game master.
+pub fn gm_api(app: &TestApp, name: &str) -> Client {
+    let c = api_player(app, name);
+    app.exec(&format!(
+        "UPDATE users SET role = 'gm' WHERE username = '{name}'"
+    ));
+    c
+}
+
+/// Joins world `w` through the form and raises one company; returns its id.
+pub fn join_and_raise(c: &mut Client, w: i64, nation: &str, kind: &str, name: &str) -> i64 {
+    let page = c.get(&format!("/worlds/{w}"));
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains(&format!("action=\"/worlds/{w}/join\"")));
+    let csrf = page.csrf();
+    assert_eq!(
+        c.post_form(
+            &format!("/worlds/{w}/join"),
+            &[("csrf", &csrf), ("nation", nation)]
+        )
+        .status,
+        303
+    );
+    let r = c.post_form(
+        &format!("/worlds/{w}/companies"),
+        &[("csrf", &csrf), ("kind", kind), ("name", name)],
+    );
+    assert_eq!(r.status, 303, "{}", r.body);
+    let loc = r.header("location").unwrap().to_string();
+    loc.rsplit('=').next().unwrap().parse().unwrap()
+}
+
+/// A 16×10 plain world with nations Blue (spawn 0,0) and Red (spawn 15,9), and one API player
+/// in each.
+pub struct Arena {
+    pub app: TestApp,
+    pub world: i64,
+    pub blue: Client,
+    pub red: Client,
+}
+
+pub const ARENA: &str = r##"{"name": "Arena", "width": 16, "height": 10, "season": "summer", "rng_seed": 99,
+  "nations": [{"name": "Blue", "color": "#0000ff", "spawn": [0, 0], "treasury": 1000},
+              {"name": "Red", "color": "#ff0000", "spawn": [15, 9], "treasury": 1000}],
+  "towns": [{"name": "Village", "owner": "Red"}],
+  "cells": []}"##;
+
+pub fn arena(b: Backend) -> Arena {
+    let app = TestApp::spawn(b);
+    let world =
+        grognard::game::maps::worlds::import_text(&mut app.conn(), &app.config.rules, ARENA, None)
+            .unwrap() as i64;
+    let mut blue = api_player(&app, "blue_player");
+    let mut red = api_player(&app, "red_player");
+    assert_eq!(
+        blue.post_json(
+            &format!("/api/v1/worlds/{world}/join"),
+            json!({"nation": "Blue"})
+        )
+        .status,
+        201
+    );
+    assert_eq!(
+        red.post_json(
+            &format!("/api/v1/worlds/{world}/join"),
+            json!({"nation": "Red"})
+        )
+        .status,
+        201
+    );
+    Arena {
+        app,
+        world,
+        blue,
+        red,
+    }
+}
+
+impl Arena {
+    pub fn exec(&self, sql: &str) {
+        self.app.exec(sql)
+    }
+
+    pub fn nation(&self, name: &str) -> i64 {
+        self.app.count(&format!(
+            "SELECT CAST(id AS BIGINT) AS n FROM nations WHERE world_id = {} AND name = '{name}'",
+            self.world
+        ))
+    }
+
+    /// Raises a company through the API and returns its id.
+    pub fn raise(&self, who: &mut Client, kind: &str, name: &str) -> i64 {
+        let r = who.post_json(
+            &format!("/api/v1/worlds/{}/companies", self.world),
+            json!({"kind": kind, "name": name}),
+        );
+        assert_eq!(r.status, 201, "{}", r.body);
+        r.json()["id"].as_i64().unwrap()
+    }
+
+    /// Blue's "Ligne" at (5, 5) and Red's "Feinde" at (7, 5), in volley range of each other:
+    /// the players' clients and the two companies.
+    pub fn facing(&self) -> (Client, Client, i64, i64) {
+        let mut blue = self.blue.clone();
+        let mut red = self.red.clone();
+        let inf = self.raise(&mut blue, "infantry", "Ligne");
+        let foe = self.raise(&mut red, "infantry", "Feinde");
+        self.put(inf, 5, 5);
+        self.put(foe, 7, 5);
+        (blue, red, inf, foe)
+    }
+
+    /// Puts a company on a cell (test set-up, straight in the database).
+    pub fn put(&self, company: i64, x: i32, y: i32) {
+        self.exec(&format!(
+            "UPDATE companies SET x = {x}, y = {y} WHERE id = {company}"
+        ));
+    }
+
+    pub fn set(&self, company: i64, assignments: &str) {
+        self.exec(&format!(
+            "UPDATE companies SET {assignments} WHERE id = {company}"
+        ));
+    }
+
+    /// Paints a cell (test set-up).
+    pub fn paint(
+        &self,
+        x: i32,
+        y: i32,
+        terrain: &str,
+        owner: Option<&str>,
+        structure: Option<i32>,
+    ) {
+        let owner = owner.map_or("NULL".to_string(), |n| self.nation(n).to_string());
+        let structure = structure.map_or("NULL".to_string(), |s| s.to_string());
+        self.exec(&format!(
+            "UPDATE cells SET terrain = '{terrain}', owner_id = {owner}, structure = {structure} WHERE world_id = {} AND x = {x} AND y = {y}",
+            self.world
+        ));
+    }
+
+    pub fn company(&self, who: &mut Client, id: i64) -> Value {
+        let r = who.get_json(&format!("/api/v1/companies/{id}"));
+        assert_eq!(r.status, 200, "{}", r.body);
+        r.json()
+    }
+
+    pub fn act(&self, who: &mut Client, id: i64, action: &str, body: Value) -> Resp {
+        who.post_json(&format!("/api/v1/companies/{id}/{action}"), body)
+    }
+
+    /// Where a company stands.
+    pub fn position(&self, company: i64) -> (i32, i32) {
+        let at = |c: &str| {
+            self.app.count(&format!(
+                "SELECT CAST({c} AS BIGINT) AS n FROM companies WHERE id = {company}"
+            )) as i32
+        };
+        (at("x"), at("y"))
+    }
+
+    pub fn cell_owner(&self, x: i32, y: i32) -> i64 {
+        self.app.count(&format!(
+            "SELECT CAST(COALESCE(owner_id, 0) AS BIGINT) AS n FROM cells WHERE world_id = {} AND x = {x} AND y = {y}",
+            self.world
+        ))
+    }
+
+    /// A fingerprint of everything an order could change.
+    pub fn state(&self) -> Vec<i64> {
+        let w = self.world;
+        [
+            format!("SELECT CAST(COALESCE(SUM(x * 1000 + y * 10 + ap + men * 7 + wounded * 13 + morale * 17 + xp * 19), 0) AS BIGINT) AS n FROM companies WHERE world_id = {w}"),
+            format!("SELECT COUNT(*) FROM companies WHERE world_id = {w}"),
+            format!("SELECT CAST(COALESCE(SUM(COALESCE(owner_id, 0) * 31 + COALESCE(structure, 0) * 7 + LENGTH(terrain)), 0) AS BIGINT) AS n FROM cells WHERE world_id = {w}"),
+            format!("SELECT CAST(SUM(treasury) AS BIGINT) AS n FROM nations WHERE world_id = {w}"),
+            format!("SELECT CAST(SUM(reserve) AS BIGINT) AS n FROM players WHERE world_id = {w}"),
+            format!("SELECT COUNT(*) FROM events WHERE world_id = {w}"),
+        ]
+        .iter()
+        .map(|q| self.app.count(q))
+        .collect()
+    }
+
+    /// Sends an order that must be refused with `code`, and checks nothing changed.
+    pub fn refused(
+        &self,
+        who: &mut Client,
+        id: i64,
+        action: &str,
+        body: Value,
+        code: &str,
+    ) -> Value {
+        let before = self.state();
+        let r = self.act(who, id, action, body.clone());
+        assert!(
+            r.status >= 400 && r.status < 500,
+            "{action} {body}: status {} {}",
+            r.status,
+            r.body
+        );
+        assert_eq!(r.code(), code, "{action} {body}: {}", r.body);
+        assert!(!r.json()["error"]["message"]
+            .as_str()
+            .unwrap_or("")
+            .is_empty());
+        assert_eq!(self.state(), before, "{action} {body} changed something");
+        r.json()
+    }
+}

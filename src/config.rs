@@ -171,6 +171,10 @@ impl Settings {
         if let Some(url) = db_url.filter(|u| !u.is_empty()) {
             s.database.url = url.to_string();
         }
+        if s.server.public_url.is_empty() {
+            // Links in mails need an absolute address; the bound one is right on one box.
+            s.server.public_url = format!("http://{}", s.server.bind);
+        }
         s.validate()?;
         Ok(s)
     }
@@ -290,6 +294,7 @@ mod tests {
     fn defaults_load_without_any_file() {
         let s = Settings::load(&dir_with(&[]), None, None).unwrap();
         assert_eq!(s.server.bind, "127.0.0.1:8080");
+        assert_eq!(s.server.public_url, "http://127.0.0.1:8080");
         assert_eq!(s.database.url, "sqlite://data/grognard.db");
         assert_eq!(s.scheduler.turn, "0 0 */6 * * *");
     }

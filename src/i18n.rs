@@ -107,6 +107,36 @@ pub fn tr(lang: Lang, key: &str, args: &[(&str, FluentValue<'_>)]) -> String {
     key.to_string()
 }
 
+/// A proper name given in the map (a nation's) as the language says it, when the messages
+/// have it (`name-russia = Russie`); the name itself otherwise. Names are the map's data: a
+/// game master's own names stay as written.
+pub fn proper_name(lang: Lang, name: &str) -> String {
+    let key: String = std::iter::once("name-".to_string())
+        .chain(std::iter::once(
+            name.chars()
+                .map(|c| {
+                    if c.is_alphanumeric() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        '-'
+                    }
+                })
+                .collect(),
+        ))
+        .collect();
+    let b = match lang {
+        Lang::Fr => &catalog().fr,
+        Lang::En => &catalog().en,
+    };
+    match b.get_message(&key).and_then(|m| m.value()) {
+        Some(pattern) => {
+            let mut errors = Vec::new();
+            b.format_pattern(pattern, None, &mut errors).into_owned()
+        }
+        None => name.to_string(),
+    }
+}
+
 /// The names of every message of a language's file.
 pub fn keys(lang: Lang) -> Vec<String> {
     let text = match lang {
@@ -122,6 +152,14 @@ pub fn keys(lang: Lang) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn nations_of_the_demo_are_named_in_the_page_s_language() {
+        assert_eq!(proper_name(Lang::Fr, "Russia"), "Russie");
+        assert_eq!(proper_name(Lang::En, "Russia"), "Russia");
+        assert_eq!(proper_name(Lang::Fr, "Prussia"), "Prusse");
+        assert_eq!(proper_name(Lang::Fr, "Atlantis"), "Atlantis");
+    }
 
     #[test]
     fn both_languages_name_the_same_messages() {

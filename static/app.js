@@ -57,6 +57,34 @@
     return window.innerWidth < 600;
   }
 
+  // The room the map has on this screen: the width of its column, the height of the window
+  // below the map's top (rounded, so that a few pixels do not make a new view).
+  function rememberSpace() {
+    var wrap = document.querySelector(".map-wrap");
+    if (!wrap || narrow()) return;
+    var col = wrap.parentNode.closest(".main") || wrap.parentNode;
+    var top = wrap.getBoundingClientRect().top + window.scrollY;
+    var w = Math.floor((col.clientWidth - 2) / 20) * 20;
+    var h = Math.max(300, Math.floor((window.innerHeight - Math.min(top, 160) - 24) / 20) * 20);
+    document.cookie = "grognard_space=" + w + "x" + h + "; max-age=31536000; path=/; SameSite=Lax";
+  }
+
+  // On a phone the map is wider than its box: shadows on the sides where more of it lies
+  // say so, and go as the player scrolls there.
+  function scrollCue() {
+    var wrap = document.querySelector(".map-wrap");
+    if (!wrap) return;
+    function mark() {
+      var c = wrap.classList;
+      c.toggle("more-left", wrap.scrollLeft > 2);
+      c.toggle("more-right", wrap.scrollLeft + wrap.clientWidth < wrap.scrollWidth - 2);
+      c.toggle("more-up", wrap.scrollTop > 2);
+      c.toggle("more-down", wrap.scrollTop + wrap.clientHeight < wrap.scrollHeight - 2);
+    }
+    wrap.addEventListener("scroll", mark, { passive: true });
+    mark();
+  }
+
   // Whether the selected company (or the player's first) shows inside the map's box.
   function unitInView() {
     var wrap = document.querySelector(".map-wrap");
@@ -99,8 +127,9 @@
         if (!main) { location.href = res.url; return; }
         document.querySelector("main.page").replaceWith(document.adoptNode(main));
         document.title = doc.title;
-        if (push === "replace") history.replaceState(null, "", res.url);
-        else if (push !== false) history.pushState(null, "", res.url);
+        // The address follows the view without a history entry per tap: Back leaves the
+        // world page at once.
+        if (push !== false) history.replaceState(null, "", res.url);
         start(false);
         var w = document.querySelector(".map-wrap");
         if (w && keep) { w.scrollLeft = keep[0]; w.scrollTop = keep[1]; }
@@ -209,13 +238,19 @@
         document.querySelectorAll("#map .path-mark").forEach(function (r) { r.remove(); });
       });
     }
+    scrollCue();
     if (!first) return;
-    // The server opens the next pages of a narrow screen on the nearest zoom.
+    // The server opens the next pages of a narrow screen on the nearest zoom, and on a wider
+    // one draws as many cells as the map has room for (from the next page on: this one is
+    // not drawn again, which would shift it under the reader's eyes).
     document.cookie = "grognard_narrow=" + (narrow() ? "1; max-age=31536000" : "; max-age=0") + "; path=/; SameSite=Lax";
+    rememberSpace();
+    window.addEventListener("resize", rememberSpace);
     centreMap();
     // A phone opens on the nearest zoom, whose cells are big enough for a finger.
     var zoomed = new URLSearchParams(location.search).has("zoom");
-    var near = document.querySelector('.pan a[href*="zoom=3"]:not(.current)');
+    // (The zoom links only: the panning links carry a zoom too.)
+    var near = document.querySelector('.pan a.zoom[data-zoom="3"]:not(.current)');
     if (narrow() && !zoomed && near) swap(near.href, null, "replace");
   }
 
@@ -251,7 +286,7 @@
   function zoomBy(step, x, y) {
     var form = document.querySelector("form.map-pick");
     var level = form && Number(form.elements.zoom.value) + step;
-    var link = document.querySelector('.pan a[href*="zoom=' + level + '"]');
+    var link = document.querySelector('.pan a.zoom[data-zoom="' + level + '"]');
     if (!link) return;
     var url = new URL(link.href);
     var map = document.getElementById("map");

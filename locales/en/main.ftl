@@ -35,11 +35,11 @@ pan-west = ◀ West
 pan-east = East ▶
 zoom = zoom
 choose-cell = Choose a cell on the map
-log-in-to-play = <a href="/login">Log in</a> or <a href="/register">register</a> to play.
+log-in-to-play = <a href="/login?next={ $back }">Log in</a> or <a href="/register?next={ $back }">register</a> to play.
 join-title = Join this world
 join-nation = Nation
 join-button = Join
-joined = You serve { $nation }. Raise your first company below: it appears at your nation's spawn cell.
+joined = You serve { $nation }. Raise your first company below: it appears where your nation's companies start out.
 treasury-reserve = Treasury of { $nation }: { $treasury } · your reserve: { $reserve } men
 reserve-note = (men waiting to reinforce your companies; { $gain } more each turn)
 fog-note = Shaded cells are out of sight of your nation's companies: enemies there are not shown.
@@ -64,7 +64,7 @@ close-panel = Close the cell's panel
 move-cost = Move cost this season: <strong>{ $ap } AP</strong>
 stops-movement = stops movement
 blocks-los = blocks line of sight
-protection = Protection: volley { $volley } %, melee { $melee } % · confidence { $confidence } · vision { $vision }
+protection = Shelter here: volleys do { $volley } % less harm, charges { $melee } % less.
 owner = Owner: { $owner }
 town = Town: { $town }
 structure = Structure: { $structure } / { $max }
@@ -92,16 +92,16 @@ path-mode-box = build a path
 
 ## The legend
 legend-summary = Legend: the map's marks and its terrains
-legend-company = a company in its nation's colour, with its kind's letter (I infantry, V voltigeurs, C cavalry, A artillery, S sappers); yours carry two bars, men (green) and AP (blue); a dashed black ring marks an enemy.
+legend-company = a company in its nation's colour, with its kind's letter (I infantry, V voltigeurs, C cavalry, A artillery, S sappers); yours carry two bars, men (green) and AP (blue); your nation's other companies have a plain white ring, enemies a dashed black one.
 legend-fog = shaded: out of sight of your nation's companies; enemies there are not shown.
 legend-owner = an outline in a nation's colour: the cell is that nation's (a town, mine, farm or fort).
-legend-structure = a yellow bar under a fort or fortifications: its structure left; at none it is breached.
+legend-structure = a yellow bar under a fort or fortifications: how much battering its walls can still take; at zero they are breached and anyone may enter.
 legend-selected = red: the selected cell.
-legend-path = orange: a path being built.
+legend-path = orange: a path being built, or the path a move would take.
 legend-terrain = terrain
 legend-ap = AP
-legend-volley = volley prot.
-legend-melee = melee prot.
+legend-volley = shelter from volleys
+legend-melee = shelter from charges
 
 ## Terrains
 terrain-plain = plain
@@ -164,7 +164,7 @@ fig-wounded = wounded
 fig-action-points = action points
 fig-morale = morale
 fig-experience = experience
-fig-perception = perception
+fig-perception = sight (cells)
 fig-reserve = reserve
 fig-full = full strength { $n }
 fig-ap-max = max { $max }, +{ $per } per turn
@@ -174,7 +174,7 @@ enemy-at = at ({ $x }, { $y })
 none = None.
 move-title = Move
 move-to = To
-move-cheapest = Cheapest path
+move-cheapest = Show the cheapest path
 move-path = Path
 move-button = Move
 fight-title = Fight
@@ -496,3 +496,32 @@ col-kind = kind
 map-label = map
 unit-on-leave = on leave
 unit-men = men
+
+
+cell-steadier = Men here keep their nerve better (confidence +{ $n }): more of the fallen are only wounded.
+cell-shakier = Men here lose their nerve more easily (confidence { $n }): more of the fallen are killed.
+cell-sees-farther = A company here sees { $n } { $n ->
+    [one] cell
+   *[other] cells
+} farther.
+cell-sees-less = A company here sees { $n } { $n ->
+    [one] cell
+   *[other] cells
+} less far.
+first-day-title = Your first day
+first-day-join = Join a nation
+first-day-raise = Raise a company
+first-day-move = Move it: tap a cell, then “Move here”
+first-day-fog = Look into the fog: tap a shaded cell
+first-day-volley = Fire a volley at an enemy in range
+first-day-report = Read a report (Reports, at the top)
+first-day-done = done
+map-scroll-cue = Drag the map to see more of it
+
+## Nations of the shipped maps, as each language names them (other names stay as written).
+name-france = France
+name-russia = Russia
+name-prussia = Prussia
+name-austria = Austria
+name-england = England
+name-spain = Spain

@@ -35,11 +35,11 @@ pan-west = ◀ Ouest
 pan-east = Est ▶
 zoom = zoom
 choose-cell = Choisir une case sur la carte
-log-in-to-play = <a href="/login">Connectez-vous</a> ou <a href="/register">inscrivez-vous</a> pour jouer.
+log-in-to-play = <a href="/login?next={ $back }">Connectez-vous</a> ou <a href="/register?next={ $back }">inscrivez-vous</a> pour jouer.
 join-title = Rejoindre ce monde
 join-nation = Nation
 join-button = Rejoindre
-joined = Vous servez la nation { $nation }. Levez ci-dessous votre première compagnie : elle apparaîtra sur la case de départ de votre nation.
+joined = Vous servez la nation { $nation }. Levez ci-dessous votre première compagnie : elle apparaîtra là où partent les compagnies de votre nation.
 treasury-reserve = Trésor de { $nation } : { $treasury } · votre réserve : { $reserve } hommes
 reserve-note = (des hommes qui attendent de renforcer vos compagnies ; { $gain } de plus à chaque tour)
 fog-note = Les cases assombries sont hors de vue des compagnies de votre nation : les ennemis qui s'y trouvent ne sont pas affichés.
@@ -64,7 +64,7 @@ close-panel = Fermer le panneau de la case
 move-cost = Coût pour y entrer cette saison : <strong>{ $ap } PA</strong>
 stops-movement = arrête le mouvement
 blocks-los = bloque la ligne de vue
-protection = Protection : feu { $volley } %, mêlée { $melee } % · confiance { $confidence } · vue { $vision }
+protection = Abri : le feu y fait { $volley } % de pertes en moins, les charges { $melee } % en moins.
 owner = Propriétaire : { $owner }
 town = Ville : { $town }
 structure = Structure : { $structure } / { $max }
@@ -92,16 +92,16 @@ path-mode-box = tracer un chemin
 
 ## La légende
 legend-summary = Légende : les marques de la carte et ses terrains
-legend-company = une compagnie aux couleurs de sa nation, avec la lettre de son arme (I infanterie, V voltigeurs, C cavalerie, A artillerie, S sapeurs) ; les vôtres portent deux barres, les hommes (vert) et les PA (bleu) ; un cercle noir pointillé signale un ennemi.
+legend-company = une compagnie aux couleurs de sa nation, avec la lettre de son arme (I infanterie, V voltigeurs, C cavalerie, A artillerie, S sapeurs) ; les vôtres portent deux barres, les hommes (vert) et les PA (bleu) ; les autres compagnies de votre nation ont un cercle blanc plein, les ennemies un cercle noir pointillé.
 legend-fog = assombrie : hors de vue des compagnies de votre nation ; les ennemis n'y sont pas affichés.
 legend-owner = un contour aux couleurs d'une nation : la case lui appartient (ville, mine, ferme ou fort).
-legend-structure = une barre jaune sous un fort ou des fortifications : la structure qui reste ; à zéro, une brèche est ouverte.
+legend-structure = une barre jaune sous un fort ou des fortifications : ce que ses murs peuvent encore encaisser ; à zéro, ils ont une brèche et chacun peut y entrer.
 legend-selected = rouge : la case choisie.
-legend-path = orange : un chemin en cours de tracé.
+legend-path = orange : un chemin en cours de tracé, ou celui que prendrait un déplacement.
 legend-terrain = terrain
 legend-ap = PA
-legend-volley = prot. au feu
-legend-melee = prot. en mêlée
+legend-volley = abri contre le feu
+legend-melee = abri contre les charges
 
 ## Terrains
 terrain-plain = plaine
@@ -164,7 +164,7 @@ fig-wounded = blessés
 fig-action-points = points d'action
 fig-morale = moral
 fig-experience = expérience
-fig-perception = perception
+fig-perception = vue (cases)
 fig-reserve = réserve
 fig-full = effectif complet { $n }
 fig-ap-max = max { $max }, +{ $per } par tour
@@ -174,7 +174,7 @@ enemy-at = en ({ $x }, { $y })
 none = Aucun.
 move-title = Mouvement
 move-to = Vers
-move-cheapest = Chemin le moins cher
+move-cheapest = Voir le chemin le moins cher
 move-path = Chemin
 move-button = Avancer
 fight-title = Combat
@@ -538,3 +538,32 @@ col-kind = arme
 map-label = carte
 unit-on-leave = en permission
 unit-men = hommes
+
+
+cell-steadier = Les hommes y tiennent mieux (confiance +{ $n }) : plus de tombés sont seulement blessés.
+cell-shakier = Les hommes y flanchent plus vite (confiance { $n }) : plus de tombés sont tués.
+cell-sees-farther = Une compagnie y voit { $n } { $n ->
+    [one] case
+   *[other] cases
+} plus loin.
+cell-sees-less = Une compagnie y voit { $n } { $n ->
+    [one] case
+   *[other] cases
+} moins loin.
+first-day-title = Votre première journée
+first-day-join = Rejoindre une nation
+first-day-raise = Lever une compagnie
+first-day-move = La déplacer : touchez une case, puis « S'y rendre »
+first-day-fog = Regarder dans le brouillard : touchez une case assombrie
+first-day-volley = Tirer une salve sur un ennemi à portée
+first-day-report = Lire un rapport (Rapports, en haut)
+first-day-done = fait
+map-scroll-cue = Faites glisser la carte pour en voir plus
+
+## Nations of the shipped maps, as each language names them (other names stay as written).
+name-france = France
+name-russia = Russie
+name-prussia = Prusse
+name-austria = Autriche
+name-england = Angleterre
+name-spain = Espagne

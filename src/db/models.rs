@@ -123,6 +123,8 @@ pub struct Player {
     pub joined_at: i64,
     /// On leave until this instant: the player's companies neither act nor can be attacked.
     pub leave_until: Option<i64>,
+    /// Steps of the first day's checklist that leave no other trace (game::play::first_steps).
+    pub first_steps: i32,
 }
 
 #[derive(Clone, Debug, Queryable, Selectable, Identifiable)]

@@ -137,6 +137,7 @@ diesel::table! {
         regiment_id -> Nullable<Integer>,
         joined_at -> BigInt,
         leave_until -> Nullable<BigInt>,
+        first_steps -> Integer,
     }
 }
 

@@ -1,6 +1,11 @@
-//! The static files (CSS, JS, favicon), compiled into the binary.
+//! The static files (CSS, JS, pictures), compiled into the binary. Pages link them by a name
+//! that carries a hash of their content (`/static/style.1a2b3c4d.css`), which browsers may
+//! keep for a year: a new build changes the name. The plain names still answer, briefly
+//! cached, for links from elsewhere.
 
 use actix_web::{web, HttpResponse};
+use sha2::{Digest, Sha256};
+use std::sync::LazyLock;
 
 const FILES: &[(&str, &str, &str)] = &[
     (
@@ -30,17 +35,95 @@ const FILES: &[(&str, &str, &str)] = &[
     ),
 ];
 
+struct Asset {
+    name: &'static str,
+    /// `style.1a2b3c4d.css`
+    hashed: String,
+    mime: &'static str,
+    body: &'static str,
+}
+
+static ASSETS: LazyLock<Vec<Asset>> = LazyLock::new(|| {
+    FILES
+        .iter()
+        .map(|&(name, mime, body)| {
+            let digest = Sha256::digest(body.as_bytes());
+            let hash: String = digest[..4].iter().map(|b| format!("{b:02x}")).collect();
+            let (stem, ext) = name.rsplit_once('.').unwrap_or((name, ""));
+            Asset {
+                name,
+                hashed: format!("{stem}.{hash}.{ext}"),
+                mime,
+                body,
+            }
+        })
+        .collect()
+});
+
+/// The address pages link a static file by (`name` as in `static/`); the plain address for a
+/// name that is not one of them.
+pub fn url(name: &str) -> String {
+    match ASSETS.iter().find(|a| a.name == name) {
+        Some(a) => format!("/static/{}", a.hashed),
+        None => format!("/static/{name}"),
+    }
+}
+
+/// A template with its links to static files (`/static/style.css"`) turned into the hashed
+/// names, once when the templates are built.
+pub fn linked(text: &str) -> String {
+    let mut out = text.to_string();
+    for a in ASSETS.iter() {
+        out = out.replace(
+            &format!("/static/{}\"", a.name),
+            &format!("/static/{}\"", a.hashed),
+        );
+    }
+    out
+}
+
 pub async fn serve(file: web::Path<String>) -> HttpResponse {
-    match FILES.iter().find(|(name, _, _)| *name == file.as_str()) {
-        Some((_, mime, body)) => HttpResponse::Ok()
-            .content_type(*mime)
-            .insert_header(("Cache-Control", "public, max-age=3600"))
-            .body(*body),
+    let file = file.as_str();
+    let found = ASSETS.iter().find_map(|a| {
+        if a.hashed == file {
+            Some((a, "public, max-age=31536000, immutable"))
+        } else if a.name == file {
+            Some((a, "public, max-age=3600"))
+        } else {
+            None
+        }
+    });
+    match found {
+        Some((a, cache)) => HttpResponse::Ok()
+            .content_type(a.mime)
+            .insert_header(("Cache-Control", cache))
+            .body(a.body),
         None => HttpResponse::NotFound()
             .content_type("text/html; charset=utf-8")
             .body(super::error::error_page(
                 actix_web::http::StatusCode::NOT_FOUND,
                 "no such file",
             )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_file_has_a_name_that_changes_with_its_content() {
+        let css = super::url("style.css");
+        assert!(
+            css.starts_with("/static/style.") && css.ends_with(".css"),
+            "{css}"
+        );
+        assert_eq!(css.len(), "/static/style.12345678.css".len());
+        assert_ne!(super::url("app.js"), "/static/app.js");
+        assert_eq!(super::url("nothing.txt"), "/static/nothing.txt");
+        let page = super::linked("<link href=\"/static/style.css\"><img src=\"/static/pick.svg\">");
+        assert!(page.contains(&format!("href=\"{css}\"")), "{page}");
+        assert!(
+            page.contains(&format!("src=\"{}\"", super::url("pick.svg"))),
+            "{page}"
+        );
     }
 }

@@ -5,7 +5,7 @@ use crate::game::GameError;
 use crate::i18n::{tr, Lang};
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, ResponseError};
-use serde_json::json;
+use serde::Serialize;
 use std::fmt;
 
 fn status_of(e: &GameError) -> StatusCode {
@@ -25,6 +25,26 @@ fn public_message(e: &GameError) -> String {
 fn retry_after(e: &GameError, resp: &mut actix_web::HttpResponseBuilder) {
     if let GameError::RateLimited { retry_after } | GameError::Busy { retry_after } = e {
         resp.insert_header(("Retry-After", retry_after.max(&1).to_string()));
+    }
+}
+
+/// The body of every API refusal: `{"error": {"code", "message"}}`.
+#[derive(Serialize)]
+pub struct ErrorBody<'a> {
+    pub error: ErrorDetail<'a>,
+}
+
+#[derive(Serialize)]
+pub struct ErrorDetail<'a> {
+    pub code: &'a str,
+    pub message: &'a str,
+}
+
+impl<'a> ErrorBody<'a> {
+    pub fn new(code: &'a str, message: &'a str) -> Self {
+        ErrorBody {
+            error: ErrorDetail { code, message },
+        }
     }
 }
 
@@ -52,7 +72,7 @@ impl ResponseError for ApiError {
     fn error_response(&self) -> HttpResponse {
         let mut resp = HttpResponse::build(self.status_code());
         retry_after(&self.0, &mut resp);
-        resp.json(json!({"error": {"code": self.0.code(), "message": public_message(&self.0)}}))
+        resp.json(ErrorBody::new(self.0.code(), &public_message(&self.0)))
     }
 }
 
@@ -128,10 +148,11 @@ pub fn error_page_in(lang: Lang, status: StatusCode, message: &str) -> String {
     };
     format!(
         "<!doctype html><html lang=\"{l}\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <title>{t} · Grognard</title><link rel=\"stylesheet\" href=\"/static/style.css\"></head>\
+         <title>{t} · Grognard</title><link rel=\"stylesheet\" href=\"{css}\"></head>\
          <body><header class=\"top\"><a class=\"brand\" href=\"/\">Grognard</a></header>\
          <main class=\"page\"><h1>{t}</h1><p class=\"error\">{m}</p><p><a href=\"/\">{b}</a></p></main></body></html>",
         l = lang.code(),
+        css = super::assets::url("style.css"),
         t = escape(&title),
         m = escape(message),
         b = escape(&tr(lang, "error-page-back", &[])),

@@ -2,7 +2,7 @@
 //! and keeping small answers uncompressed.
 
 use super::auth::{cookie_name, LANG};
-use super::error::{error_page_in, ApiError, PageError};
+use super::error::{error_page_in, ApiError, ErrorBody, PageError};
 use super::refusals::say;
 use super::AppState;
 use crate::game::GameError;
@@ -10,13 +10,13 @@ use crate::i18n::Lang;
 use actix_web::body::{BodySize, EitherBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::{
-    AcceptEncoding, Encoding, HeaderValue, ACCEPT_LANGUAGE, CONTENT_ENCODING, CONTENT_LENGTH, VARY,
+    AcceptEncoding, Encoding, HeaderValue, ACCEPT_LANGUAGE, CACHE_CONTROL, CONTENT_ENCODING,
+    CONTENT_LENGTH, VARY,
 };
 use actix_web::middleware::Next;
 use actix_web::web::Bytes;
 use actix_web::HttpMessage;
 use actix_web::{web, Error, HttpRequest, HttpResponse};
-use serde_json::json;
 use tracing::Span;
 use tracing_actix_web::RootSpanBuilder;
 
@@ -61,8 +61,10 @@ pub async fn errors_in_lang(
     let body = if let Some(e) = error.and_then(|e| e.as_error::<PageError>()) {
         shown(&e.0).then(|| error_page_in(lang, res.status(), &say(lang, &e.0)))
     } else if let Some(e) = error.and_then(|e| e.as_error::<ApiError>()) {
-        shown(&e.0)
-            .then(|| json!({"error": {"code": e.0.code(), "message": say(lang, &e.0)}}).to_string())
+        shown(&e.0).then(|| {
+            let message = say(lang, &e.0);
+            serde_json::to_string(&ErrorBody::new(e.0.code(), &message)).unwrap_or_default()
+        })
     } else {
         None
     };
@@ -158,6 +160,31 @@ pub async fn unmark_small(
         .is_some_and(|v| v == "identity")
     {
         res.headers_mut().remove(CONTENT_ENCODING);
+    }
+    Ok(res)
+}
+
+/// What a browser may keep (a handler's own `Cache-Control` wins: the static files'). API
+/// answers and the account pages (a new token is shown once) are never stored; other pages
+/// are kept privately but checked again before use, which lets the browser's back and forward
+/// buttons show them at once instead of asking again.
+pub async fn cache_policy(
+    req: ServiceRequest,
+    next: Next<impl MessageBody>,
+) -> Result<ServiceResponse<impl MessageBody>, Error> {
+    let secret = {
+        let p = req.path();
+        p.starts_with("/api/") || p.starts_with("/account") || p.starts_with("/admin")
+    };
+    let mut res = next.call(req).await?;
+    if !res.headers().contains_key(CACHE_CONTROL) {
+        let policy = if secret || res.status().is_redirection() {
+            "no-store"
+        } else {
+            "private, no-cache"
+        };
+        res.headers_mut()
+            .insert(CACHE_CONTROL, HeaderValue::from_static(policy));
     }
     Ok(res)
 }

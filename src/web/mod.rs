@@ -147,11 +147,11 @@ impl crate::game::Workers for AppState {
     }
 }
 
-/// Security headers on every response (a handler's own header of the same name wins): pages
-/// and answers are private to their viewer and never stored by caches (static files say
-/// otherwise); over HTTPS, browsers are told to use nothing else for a year.
+/// Security headers on every response (a handler's own header of the same name wins); over
+/// HTTPS, browsers are told to use nothing else for a year. What may be cached is said by
+/// [`middleware::cache_policy`].
 pub fn security_headers(https: bool) -> DefaultHeaders {
-    let headers = DefaultHeaders::new().add(("Cache-Control", "no-store"));
+    let headers = DefaultHeaders::new();
     let headers = if https {
         headers.add(("Strict-Transport-Security", "max-age=31536000"))
     } else {
@@ -197,6 +197,7 @@ impl Application {
             App::new()
                 .wrap(from_fn(middleware::errors_in_lang))
                 .wrap(security_headers(https))
+                .wrap(from_fn(middleware::cache_policy))
                 .wrap(from_fn(middleware::compress_sized))
                 .wrap(Compress::default())
                 .wrap(from_fn(middleware::unmark_small))

@@ -75,6 +75,17 @@ fn translate(args: &HashMap<String, tera::Value>) -> tera::Result<tera::Value> {
     Ok(tera::Value::String(tr(lang, key, &values)))
 }
 
+/// `{{ nation.name | proper(l=lang) }}`: a nation's name as the page's language says it.
+fn proper(value: &tera::Value, args: &HashMap<String, tera::Value>) -> tera::Result<tera::Value> {
+    let lang = args
+        .get("l")
+        .and_then(|v| v.as_str())
+        .and_then(Lang::parse)
+        .unwrap_or_default();
+    let name = value.as_str().unwrap_or_default();
+    Ok(tera::Value::String(crate::i18n::proper_name(lang, name)))
+}
+
 /// The name a template has in a language: `fr/world.html`.
 pub fn in_lang(lang: Lang, name: &str) -> String {
     format!("{}/{name}", lang.code())
@@ -117,10 +128,14 @@ pub fn build() -> Result<Tera, tera::Error> {
     let mut tera = Tera::default();
     tera.register_filter("datetime", datetime);
     tera.register_function("t", translate);
+    tera.register_filter("proper", proper);
     let mut all = Vec::new();
     for lang in Lang::ALL {
         for (name, text) in TEMPLATES {
-            all.push((in_lang(lang, name), specialise(text, lang)));
+            all.push((
+                in_lang(lang, name),
+                super::assets::linked(&specialise(text, lang)),
+            ));
         }
     }
     all.extend(
@@ -140,13 +155,13 @@ mod tests {
     #[test]
     fn messages_without_values_are_written_into_each_language_s_templates() {
         let text = "{% extends \"base.html\" %}<p>{{ t(k=\"fog-note\", l=lang) }}</p>\
-                    <p>{{ t(k=\"log-in-to-play\", l=lang) | safe }}</p>\
+                    <p>{{ t(k=\"register-have-account\", l=lang) | safe }}</p>\
                     {{ t(k=\"world-turn\", l=lang, turn=3) }}{% include \"partials/map.html\" %}";
         let fr = specialise(text, Lang::Fr);
         assert!(fr.starts_with("{% extends \"fr/base.html\" %}"));
         assert!(fr.contains("<p>Les cases assombries sont hors de vue"));
         assert!(
-            fr.contains("<a href=\"/login\">Connectez-vous</a>"),
+            fr.contains("Déjà inscrit ? <a href=\"/login\">Connectez-vous</a>"),
             "safe ones as they are"
         );
         assert!(

@@ -59,6 +59,8 @@ pub struct CellChoices {
     pub distance: i32,
     pub occupant: Option<Occupant>,
     pub move_to: Option<Choice>,
+    /// The cheapest path's cells, `[x, y]`, when the move would be taken.
+    pub path: Vec<[i32; 2]>,
     pub volley: Option<Choice>,
     pub melee: Option<Choice>,
     pub bombard: Option<Choice>,
@@ -131,6 +133,7 @@ impl OptionsView {
                 distance: c.distance,
                 occupant: c.occupant.clone(),
                 move_to: maybe(&c.move_to),
+                path: c.path.iter().map(|p| [p.x, p.y]).collect(),
                 volley: maybe(&c.volley),
                 melee: maybe(&c.melee),
                 bombard: maybe(&c.bombard),

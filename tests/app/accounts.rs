@@ -346,12 +346,38 @@ both!(pages_and_api_send_security_headers, |b| {
             "{path}"
         );
         assert!(r.header("referrer-policy").is_some(), "{path}");
-        assert_eq!(r.header("cache-control"), Some("no-store"), "{path}");
+        // Pages are kept privately and checked again (the back button shows them at once);
+        // API answers are never stored.
+        let cache = if path.starts_with("/api/") {
+            "no-store"
+        } else {
+            "private, no-cache"
+        };
+        assert_eq!(r.header("cache-control"), Some(cache), "{path}");
         assert_eq!(r.header("strict-transport-security"), None, "{path}");
     }
-    // Static files may be cached.
+    // Static files may be cached: for a year under the name the pages link, which changes
+    // with the content.
     let css = c.get("/static/style.css");
     assert!(css.header("cache-control").unwrap().starts_with("public"));
+    let page = c.get("/").body;
+    let linked = page
+        .split("href=\"/static/style.")
+        .nth(1)
+        .and_then(|s| s.split('"').next())
+        .expect("the style sheet is linked by its hashed name");
+    let hashed = c.get(&format!("/static/style.{linked}"));
+    assert_eq!(hashed.status, 200);
+    assert_eq!(hashed.body, css.body);
+    assert_eq!(
+        hashed.header("cache-control"),
+        Some("public, max-age=31536000, immutable")
+    );
+    // The account page shows a new token once: never stored.
+    let mut p = player(&app, "cautious");
+    let account = p.get("/account");
+    assert_eq!(account.status, 200);
+    assert_eq!(account.header("cache-control"), Some("no-store"));
     // No inline script anywhere in a page.
     let body = c.get("/worlds/1").body;
     assert!(!body.contains("<script>") && !body.contains("onclick="));

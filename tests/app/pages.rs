@@ -44,7 +44,7 @@ fn form_back(b: Backend) {
         "/worlds/{w}?x=14&y=9&zoom=2&company={id}&at.x=5000&at.y=30"
     ));
     assert_eq!(outside.status, 200);
-    assert!(!outside.body.contains("Move here"));
+    assert!(!outside.body.contains("Move here ("));
     for odd in ["-22", "2147483647", "-2147483648"] {
         let r = c.get(&format!(
             "/worlds/{w}?x=14&y=9&zoom=2&at.x={odd}&at.y={odd}"
@@ -355,7 +355,7 @@ both!(leave_is_taken_from_the_world_page_and_shown_there, |b| {
     let page = c.get(&format!("/worlds/{w}"));
     assert!(page.body.contains("On leave until"), "{}", page.body);
     assert!(!page.body.contains("Go on leave</button>"));
-    assert!(page.body.contains("class=\"unit mine leave\""));
+    assert!(page.body.contains("class=\"unit mine selected leave\""));
 });
 
 both!(
@@ -368,9 +368,13 @@ both!(
         // The browser's language first.
         let page = c.get_with(&format!("/worlds/{w}"), &fr);
         assert!(page.body.contains("<html lang=\"fr\">"));
-        assert!(page.body.contains(
-            "Connectez-vous</a> ou <a href=\"/register\">inscrivez-vous</a> pour jouer."
-        ));
+        assert!(
+            page.body.contains(&format!(
+                "Connectez-vous</a> ou <a href=\"/register?next=/worlds/{w}"
+            )),
+            "{}",
+            page.body
+        );
         assert!(page
             .body
             .contains("Légende : les marques de la carte et ses terrains"));

@@ -464,7 +464,7 @@ fn free_port() -> u16 {
 }
 
 both!(a_backup_of_a_live_database_restores_and_serves, |b| {
-    let mut a = arena(b);
+    let a = arena(b);
     let id = a.raise(&mut a.blue.clone(), "cavalry", "Copied");
     a.put(id, 4, 3);
     let dir = std::env::temp_dir().join(format!("grognard-backup-{}", std::process::id()));

@@ -52,6 +52,8 @@ pub struct CellOptions {
     pub occupant: Option<Occupant>,
     /// None where the company stands.
     pub move_to: Option<Verdict>,
+    /// The cheapest path there, step by step, when the move would be taken.
+    pub path: Vec<Pos>,
     /// None where no company of another nation is seen on the cell.
     pub volley: Option<Verdict>,
     pub melee: Option<Verdict>,
@@ -219,9 +221,18 @@ pub fn of(
         Some(at) => {
             let seen_there = area.unit_at(at).filter(|t| seen(t));
             let enemy = seen_there.filter(|t| t.nation != u.nation);
+            let mut path = Vec::new();
             let move_to = (at != u.pos).then(|| {
-                check(orders::plan_path(conn, rs, &w, u.nation, &u, at).map(|(_, cost)| cost))
+                check(
+                    orders::plan_path(conn, rs, &w, u.nation, &u, at).map(|(steps, cost)| {
+                        path = steps;
+                        cost
+                    }),
+                )
             });
+            if !matches!(move_to, Some(Ok(_))) {
+                path.clear();
+            }
             let can = |yes: bool, v: &dyn Fn() -> Verdict| yes.then(|| check(v()));
             let bombard = can(abilities.bombard, &|| {
                 Ok(siege::bombard(rs, &area, &u, at, &mut throwaway_dice())?.ap_cost)
@@ -252,6 +263,7 @@ pub fn of(
                 distance: u.pos.distance(at),
                 occupant,
                 move_to,
+                path,
                 volley: enemy.map(|t| fight(true, t)),
                 melee: enemy.map(|t| fight(false, t)),
                 bombard,

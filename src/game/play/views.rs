@@ -29,6 +29,8 @@ pub struct SeenCompany {
     pub nation: String,
     pub color: String,
     pub mine: bool,
+    /// Of the viewer's nation (its own companies included).
+    pub friend: bool,
     pub hidden: bool,
     /// Its player is on leave: it neither acts nor can be attacked.
     pub on_leave: bool,
@@ -184,6 +186,7 @@ pub fn player_map(
                 .map(|n| n.color.clone())
                 .unwrap_or_else(|| "#000000".into()),
             mine,
+            friend: own,
             hidden,
             on_leave: crate::rules::leave::on_leave(p.leave_until, now),
             men: figures.then_some(c.men),

@@ -497,6 +497,7 @@ mod tests {
                 nation: "France".into(),
                 color: "#2b4c9b".into(),
                 mine: true,
+                friend: true,
                 hidden: false,
                 on_leave: false,
                 men: Some(200),

@@ -296,27 +296,12 @@ pub async fn editor_page(
         .companies
         .iter()
         .map(|u| {
-            let (px, py) = vp.pixel_centre(u.x, u.y);
-            map::UnitView {
-                id: u.id,
-                name: u.name.clone(),
-                kind: u.kind,
-                nation: u.nation.clone(),
-                x: u.x,
-                y: u.y,
-                cx: px,
-                cy: py,
-                color: u.color.clone(),
-                letter: map::letter(u.kind),
-                mine: false,
-                selected: false,
-                on_leave: u.on_leave,
-                men: u.men,
-                ap: u.ap,
-                men_pct: 0,
-                ap_pct: 0,
-                href: None,
-            }
+            // The editor sees every nation and takes sides with none: no company is "mine"
+            // and none is drawn as an enemy.
+            let mut unit = map::UnitView::of(&state.config.rules, &vp, u, None);
+            unit.mine = false;
+            unit.friend = true;
+            unit
         })
         .collect();
     let pan = vp.pan(w.width, w.height, here);
@@ -324,7 +309,7 @@ pub async fn editor_page(
     Ok(map_page(&state, &viewer, "gm_editor.html", &m, |ctx| {
         ctx.insert("world", &WorldView::from(&w));
         ctx.insert("pan", &pan);
-        ctx.insert("zooms", &vp.zoom_links(here));
+        ctx.insert("zooms", &vp.zoom_links(None, here));
         ctx.insert("here", &here(cx, cy, vp.zoom));
         ctx.insert(
             "terrains",

@@ -19,7 +19,7 @@ pub async fn healthz(state: web::Data<AppState>) -> HttpResponse {
     }
 }
 
-/// `GET /health`.
+/// `GET /healthz`.
 #[derive(serde::Serialize)]
 pub struct Health {
     pub status: &'static str,

@@ -73,8 +73,9 @@ fn form_page(
 pub async fn register_form(
     state: web::Data<AppState>,
     viewer: Viewer,
+    q: web::Query<Next>,
 ) -> Result<HttpResponse, PageError> {
-    form_page(&state, &viewer, "register.html", None)
+    form_page(&state, &viewer, "register.html", q.next.as_deref())
 }
 
 pub async fn login_form(
@@ -116,10 +117,20 @@ pub async fn register(
     viewer.check_csrf(form.csrf.as_deref())?;
     let (name, pw) = (form.username.trim().to_string(), form.password.clone());
     match accounts::register(state.get_ref(), &client_addr(&state, &req), name, pw).await {
-        Ok(user) => start_session(&state, &viewer, user.id, "/?welcome=1").await,
-        Err(e @ (GameError::Invalid(_) | GameError::Conflict(_))) => {
-            form_again(&state, &viewer, "register.html", &form.username, None, &e)
+        // Back to the page the visitor came from (the world it wants to play), else welcomed
+        // on the worlds list.
+        Ok(user) => {
+            let next = form.next.as_deref().and_then(super::same_site_path);
+            start_session(&state, &viewer, user.id, next.unwrap_or("/?welcome=1")).await
         }
+        Err(e @ (GameError::Invalid(_) | GameError::Conflict(_))) => form_again(
+            &state,
+            &viewer,
+            "register.html",
+            &form.username,
+            form.next.as_deref(),
+            &e,
+        ),
         Err(e) => Err(e.into()),
     }
 }

@@ -3,6 +3,7 @@
 use super::page;
 use crate::db::models::Event;
 use crate::game::play::access::Actor;
+use crate::game::play::first_steps;
 use crate::game::play::report::Report;
 use crate::game::{maps::worlds, play::reports, GameResult};
 use crate::i18n::Lang;
@@ -43,6 +44,22 @@ pub fn view(e: &Event, lang: Lang) -> ReportView {
     }
 }
 
+/// Ticks "read a report" on the player's first-day checklist when a report was shown.
+pub fn read_a_report(
+    conn: &mut crate::db::DbConnection,
+    actor: &Actor,
+    world_id: i32,
+    shown: bool,
+) -> GameResult<()> {
+    if !shown {
+        return Ok(());
+    }
+    match crate::game::play::access::player_in(conn, actor, world_id)? {
+        Some(p) => first_steps::mark(conn, &p, first_steps::READ_A_REPORT),
+        None => Ok(()),
+    }
+}
+
 /// One report for the world page after an action.
 pub fn one(
     conn: &mut crate::db::DbConnection,
@@ -51,9 +68,11 @@ pub fn one(
     id: i32,
     lang: Lang,
 ) -> GameResult<Option<ReportView>> {
-    Ok(reports::visible_event(conn, actor, world_id, id)?
+    let shown = reports::visible_event(conn, actor, world_id, id)?
         .as_ref()
-        .map(|e| view(e, lang)))
+        .map(|e| view(e, lang));
+    read_a_report(conn, actor, world_id, shown.is_some())?;
+    Ok(shown)
 }
 
 #[derive(Deserialize)]
@@ -74,6 +93,7 @@ pub async fn index(
         .db(move |conn| {
             let w = worlds::get(conn, wid)?;
             let list = reports::visible_between(conn, &actor, wid, 0, before, PAGE)?;
+            read_a_report(conn, &actor, wid, !list.is_empty())?;
             Ok((w, list))
         })
         .await?;

@@ -4,6 +4,7 @@
 use super::{map_page, reports};
 use crate::db::models::{Company, Player};
 use crate::game::play::access::Actor;
+use crate::game::play::first_steps;
 use crate::game::play::views::{self, CellInfo, PlayerMap};
 use crate::game::{maps::worlds, play, play::access, play::options, GameResult};
 use crate::rules::{Kind, Pos};
@@ -22,6 +23,33 @@ use serde_json::Value;
 pub const NARROW: &str = "grognard_narrow";
 
 pub const ZOOMS: Zooms = [(14, 48, 32), (22, 30, 20), (40, 18, 12)];
+
+/// The cookie the page's script sets on a wider screen to the room the map has there, `WxH`
+/// in CSS pixels: the map grows to fill it.
+pub const SPACE: &str = "grognard_space";
+
+/// The zoom levels fitted to the room the map has: as many columns and rows as fill it, never
+/// fewer columns than the default view nor more than half as many again each way (the page's
+/// weight grows with the cells drawn).
+pub fn zooms_for(space: Option<(i32, i32)>) -> Zooms {
+    let Some((w, h)) = space else {
+        return ZOOMS;
+    };
+    ZOOMS.map(|(px, cols, rows)| {
+        (
+            px,
+            (w / px).clamp(cols, cols * 3 / 2),
+            (h / px).clamp(rows * 2 / 3, rows * 3 / 2),
+        )
+    })
+}
+
+/// `1280x700` from the cookie; None for anything else.
+pub fn parse_space(v: &str) -> Option<(i32, i32)> {
+    let (w, h) = v.split_once('x')?;
+    let (w, h) = (w.parse::<i32>().ok()?, h.parse::<i32>().ok()?);
+    ((1..=10_000).contains(&w) && (1..=10_000).contains(&h)).then_some((w, h))
+}
 
 #[derive(Deserialize, Default)]
 pub struct WorldQuery {
@@ -84,6 +112,13 @@ impl View {
     }
 }
 
+/// One line of the first day's checklist.
+#[derive(Serialize)]
+struct FirstStep {
+    step: &'static str,
+    done: bool,
+}
+
 struct Loaded {
     w: crate::db::models::World,
     nations: Vec<crate::db::models::Nation>,
@@ -97,6 +132,10 @@ struct Loaded {
     next_turn: Option<i64>,
     /// The selected cell: named in the query or clicked on the map.
     cell_pos: Option<Pos>,
+    /// The selected company: named in the query, or the player's only one.
+    selected_id: Option<i32>,
+    /// The first day's checklist, until it is done.
+    first_day: Option<first_steps::FirstSteps>,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -120,7 +159,13 @@ fn load(
         Some(p) => play::my_companies(conn, p.id)?,
         None => Vec::new(),
     };
-    let selected = q.company.and_then(|id| mine.iter().find(|c| c.id == id));
+    // A player with one company always has it in hand.
+    let selected = match q.company {
+        Some(id) => mine.iter().find(|c| c.id == id),
+        None if mine.len() == 1 => mine.first(),
+        None => None,
+    };
+    let selected_id = selected.map(|c| c.id);
     let spawn = player
         .as_ref()
         .and_then(|p| nations.iter().find(|n| n.id == p.nation_id))
@@ -147,6 +192,23 @@ fn load(
         }
         _ => None,
     };
+    // The first day's checklist; a look at a cell out of sight ticks its step.
+    let first_day = match &player {
+        Some(p) => {
+            let fogged = cell_pos.is_some_and(|at| {
+                map.cells
+                    .iter()
+                    .any(|c| c.x == at.x && c.y == at.y && !c.seen)
+            });
+            let mut p = p.clone();
+            if fogged && p.first_steps & first_steps::LOOKED_INTO_FOG == 0 {
+                first_steps::mark(conn, &p, first_steps::LOOKED_INTO_FOG)?;
+                p.first_steps |= first_steps::LOOKED_INTO_FOG;
+            }
+            first_steps::of(conn, &p)?
+        }
+        None => None,
+    };
     let report = match (actor, q.report) {
         (Some(a), Some(id)) => reports::one(conn, a, wid, id, lang)?,
         _ => None,
@@ -165,6 +227,8 @@ fn load(
             report,
             next_turn,
             cell_pos,
+            selected_id,
+            first_day,
         },
         vp,
     ))
@@ -182,8 +246,25 @@ pub async fn show(
     let st = state.clone();
     let (qx, qy) = (q.x, q.y);
     // Set by the page's script on a narrow screen: the nearest zoom, whose cells fit a finger.
-    let narrow = req.cookie(NARROW).is_some_and(|c| c.value() == "1");
-    let company = q.company;
+    // Before the script has said (a first visit), a phone is known by what its browser says of
+    // itself: opening it on the far zoom and then drawing the page again would shift it.
+    let narrow = match req.cookie(NARROW) {
+        Some(c) => c.value() == "1",
+        None => {
+            let header = |name: &str| {
+                req.headers()
+                    .get(name)
+                    .and_then(|v| v.to_str().ok())
+                    .unwrap_or("")
+            };
+            header("sec-ch-ua-mobile") == "?1" || header("user-agent").contains("Mobile")
+        }
+    };
+    let zooms = zooms_for(
+        req.cookie(SPACE)
+            .and_then(|c| parse_space(c.value()))
+            .filter(|_| !narrow),
+    );
     let (viewer, (l, vp)) = state
         .db(move |conn| {
             let viewer = cookies.resolve(conn)?;
@@ -209,7 +290,7 @@ pub async fn show(
                             .or(spawn)
                             .unwrap_or(Pos::new(w.width / 2, w.height / 2)),
                     };
-                    Viewport::around(&ZOOMS, w.width, w.height, (centre.x, centre.y), zoom)
+                    Viewport::around(&zooms, w.width, w.height, (centre.x, centre.y), zoom)
                 },
             )?;
             Ok((viewer, loaded))
@@ -222,7 +303,7 @@ pub async fn show(
         cy,
         zoom: vp.zoom,
         cell: l.cell_pos,
-        company: company.filter(|id| l.mine.iter().any(|c| c.id == *id)),
+        company: l.selected_id,
     };
     Ok(render(&state, &viewer, l, vp, view)?)
 }
@@ -246,6 +327,18 @@ fn render(
         viewer.lang,
     );
     m.selected = view.cell.map(|p| (p.x, p.y));
+    // The move the cell panel offers, drawn before it is given.
+    if let (Some(c), Some(o)) = (
+        view.company
+            .and_then(|id| l.mine.iter().find(|c| c.id == id)),
+        l.options.as_ref().and_then(|o| o.cell.as_ref()),
+    ) {
+        if !o.path.is_empty() {
+            m.path = std::iter::once((c.x, c.y))
+                .chain(o.path.iter().map(|p| (p[0], p[1])))
+                .collect();
+        }
+    }
     m.every_cell = false;
     m.units = l
         .map
@@ -281,7 +374,12 @@ fn render(
     let selected = view
         .company
         .and_then(|id| l.mine.iter().find(|c| c.id == id));
-    let zoom_links = vp.zoom_links(at);
+    let focus = view
+        .cell
+        .map(|p| (p.x, p.y))
+        .or(selected.map(|c| (c.x, c.y)))
+        .or(l.mine.first().map(|c| (c.x, c.y)));
+    let zoom_links = vp.zoom_links(focus, at);
     let mine: Vec<OwnCompany> = l
         .mine
         .iter()
@@ -328,6 +426,15 @@ fn render(
         ctx.insert("cell", &l.cell);
         ctx.insert("options", &l.options);
         ctx.insert("report", &l.report);
+        ctx.insert(
+            "first_day",
+            &l.first_day.map(|f| {
+                f.steps()
+                    .iter()
+                    .map(|(step, done)| FirstStep { step, done: *done })
+                    .collect::<Vec<_>>()
+            }),
+        );
         ctx.insert("zooms", &zoom_links);
         ctx.insert("here", &here);
         ctx.insert("unselect", &view.with(|v| v.cell = None));

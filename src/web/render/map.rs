@@ -50,6 +50,8 @@ pub struct MapView {
     /// Links on the four edges that pan the view (none on the whole-map view).
     pub pan: Option<Pan>,
     pub selected: Option<(i32, i32)>,
+    /// A move's planned steps, from the company's cell, drawn as a line under the companies.
+    pub path: Vec<(i32, i32)>,
     /// The words of the companies' tooltips, in the page's language.
     pub words: MapWords,
     /// Draw every cell (the editor paints them one by one). Otherwise plain cells with nothing
@@ -100,6 +102,8 @@ pub struct UnitView {
     pub color: String,
     pub letter: &'static str,
     pub mine: bool,
+    /// Of the viewer's nation: never drawn as an enemy.
+    pub friend: bool,
     pub selected: bool,
     pub on_leave: bool,
     pub men: Option<i32>,
@@ -128,6 +132,7 @@ impl UnitView {
             color: c.color.clone(),
             letter: letter(c.kind),
             mine: c.mine,
+            friend: c.friend,
             selected: false,
             on_leave: c.on_leave,
             men: c.men,
@@ -264,6 +269,7 @@ impl MapView {
                 self.cell_svg(o, v, href.as_deref());
             }
         }
+        self.path_svg(o);
         for u in &self.units {
             self.unit_svg(o, u);
         }
@@ -295,6 +301,34 @@ impl MapView {
                 }
             }
         }
+    }
+
+    /// The planned path: a line through the cells' centres, a dot on each step.
+    fn path_svg(&self, o: &mut String) {
+        if self.path.len() < 2 {
+            return;
+        }
+        let c = self.cell;
+        let centre = |(x, y): (i32, i32)| ((x - self.x0) * c + c / 2, (y - self.y0) * c + c / 2);
+        o.push_str("<g class=\"planned\"><polyline points=\"");
+        for (i, p) in self.path.iter().enumerate() {
+            let (px, py) = centre(*p);
+            if i > 0 {
+                o.push(' ');
+            }
+            num(o, px);
+            o.push(',');
+            num(o, py);
+        }
+        o.push_str("\"/>");
+        for p in &self.path[1..] {
+            let (px, py) = centre(*p);
+            o.push_str("<circle");
+            attr(o, "cx", px);
+            attr(o, "cy", py);
+            o.push_str(" r=\"3\"/>");
+        }
+        o.push_str("</g>\n");
     }
 
     /// A plain cell with nothing on it, not selected: the ground pattern draws it.
@@ -421,7 +455,13 @@ impl MapView {
         let _ = write!(
             o,
             "<g class=\"unit {}{}{}\" data-company=\"{}\" data-x=\"{}\" data-y=\"{}\"><circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"",
-            if u.mine { "mine" } else { "enemy" },
+            if u.mine {
+                "mine"
+            } else if u.friend {
+                "friend"
+            } else {
+                "enemy"
+            },
             if u.selected { " selected" } else { "" },
             if u.on_leave { " leave" } else { "" },
             u.id,
@@ -429,7 +469,7 @@ impl MapView {
             u.y,
             u.cx,
             u.cy,
-            c * 0.36
+            c * 0.4
         );
         escape(o, &u.color);
         let _ = write!(
@@ -456,7 +496,7 @@ impl MapView {
         o.push_str(" (");
         escape(o, self.words.kind(u.kind));
         o.push_str(", ");
-        escape(o, &u.nation);
+        escape(o, &crate::i18n::proper_name(self.words.lang, &u.nation));
         o.push(')');
         if u.on_leave {
             o.push_str(" · ");
@@ -538,6 +578,7 @@ pub fn build(
         units: Vec::new(),
         pan: None,
         selected: None,
+        path: Vec::new(),
         words: MapWords::new(lang),
         every_cell: true,
     }
@@ -600,7 +641,7 @@ mod tests {
         assert_eq!(pan.west, None);
         assert_eq!(pan.east.as_deref(), Some("29,60,2"));
         assert_eq!(pan.north.as_deref(), Some("14,50,2"));
-        let zooms = vp.zoom_links(|x, y, z| format!("{x},{y},{z}"));
+        let zooms = vp.zoom_links(None, |x, y, z| format!("{x},{y},{z}"));
         assert_eq!(zooms.iter().filter(|z| z.current).count(), 1);
         assert_eq!(zooms[0].href, "14,60,1");
     }
@@ -634,6 +675,7 @@ mod tests {
             units: Vec::new(),
             pan: None,
             selected: Some((3, 4)),
+            path: Vec::new(),
             words: MapWords::new(Lang::Fr),
             every_cell: true,
         };
@@ -666,6 +708,7 @@ mod tests {
             color: "#2b4c9b".into(),
             letter: "C",
             mine: true,
+            friend: true,
             selected: false,
             on_leave: true,
             men: Some(120),
@@ -715,6 +758,7 @@ mod tests {
             units: Vec::new(),
             pan: None,
             selected: Some((1, 1)),
+            path: Vec::new(),
             words: MapWords::new(Lang::En),
             every_cell: false,
         };

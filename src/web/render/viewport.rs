@@ -94,9 +94,19 @@ impl Viewport {
         }
     }
 
-    /// The three zoom links, centred where the view is.
-    pub fn zoom_links(&self, href: impl Fn(i32, i32, i32) -> String) -> Vec<ZoomLink> {
-        let (cx, cy) = self.centre();
+    /// The three zoom links, centred on `focus` (what the player looks at: the selected cell
+    /// or company) when it is in view, else where the view is. Near the world's edge the
+    /// view's centre is not the company's cell, and a nearer zoom around it would leave the
+    /// company out.
+    pub fn zoom_links(
+        &self,
+        focus: Option<(i32, i32)>,
+        href: impl Fn(i32, i32, i32) -> String,
+    ) -> Vec<ZoomLink> {
+        let inside = |&(x, y): &(i32, i32)| {
+            (self.x0..=self.x1).contains(&x) && (self.y0..=self.y1).contains(&y)
+        };
+        let (cx, cy) = focus.filter(inside).unwrap_or_else(|| self.centre());
         (1..=3)
             .map(|z| ZoomLink {
                 level: z,

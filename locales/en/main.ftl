@@ -525,3 +525,4 @@ name-prussia = Prussia
 name-austria = Austria
 name-england = England
 name-spain = Spain
+meta-description = Grognard: a persistent strategy game of Napoleonic companies on a shared map. Log in once or twice a day, give your orders, fight for mines, towns and forts.

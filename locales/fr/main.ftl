@@ -567,3 +567,4 @@ name-prussia = Prusse
 name-austria = Autriche
 name-england = Angleterre
 name-spain = Espagne
+meta-description = Grognard : un jeu de stratégie persistant, des compagnies napoléoniennes sur une carte partagée. Connectez-vous une ou deux fois par jour, donnez vos ordres, disputez mines, villes et forts.

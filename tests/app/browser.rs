@@ -3,6 +3,7 @@
 //! `target/screenshots-<backend>/`.
 
 use crate::both;
+use crate::support::fixtures;
 use crate::support::webdriver::Browser;
 use crate::support::TestApp;
 
@@ -49,6 +50,52 @@ fn cell_centre(br: &Browser, x: i32, y: i32) -> (f64, f64) {
     (v[0].as_f64().unwrap(), v[1].as_f64().unwrap())
 }
 
+/// A point on the screen inside a fogged cell of the map that is in view (not under the
+/// phone's sheet), if any.
+fn fogged_point(br: &Browser) -> Option<(f64, f64)> {
+    let v = br.script(
+        "var w = document.querySelector('.map-wrap').getBoundingClientRect();\
+         var c = +document.getElementById('map').getAttribute('data-cell');\
+         var bottom = Math.min(w.bottom, window.innerHeight);\
+         var sheet = document.getElementById('cell-panel');\
+         if (sheet && getComputedStyle(sheet).position === 'fixed') bottom = Math.min(bottom, sheet.getBoundingClientRect().top);\
+         var runs = document.querySelectorAll('#map rect.fog-run');\
+         for (var i = 0; i < runs.length; i++) { var r = runs[i].getBoundingClientRect();\
+           var l = Math.max(r.left, w.left), t = Math.max(r.top, w.top, 0), rr = Math.min(r.right, w.right), b = Math.min(r.bottom, bottom);\
+           if (rr - l >= c && b - t >= c / 2) return [l + c / 2, t + (b - t) / 2]; }\
+         return null;",
+    );
+    Some((v.get(0)?.as_f64()?, v.get(1)?.as_f64()?))
+}
+
+/// Where the map's top edge is on the page (not the window): it must not move when a cell is
+/// picked, an order is given or a report shows.
+fn map_top(br: &Browser) -> f64 {
+    br.script(
+        "return document.querySelector('.map-wrap').getBoundingClientRect().top + window.scrollY;",
+    )
+    .as_f64()
+    .unwrap()
+}
+
+/// The class of the company's mark on the map.
+fn unit_class(br: &Browser, company: i64) -> String {
+    br.script(&format!(
+        "var u = document.querySelector('#map g.unit[data-company=\"{company}\"]'); return u ? u.getAttribute('class') : '';"
+    ))
+    .as_str()
+    .unwrap_or("")
+    .to_string()
+}
+
+/// Whether the first-day checklist shows `step` ticked; `None` once the list is gone.
+fn ticked(br: &Browser, step: &str) -> Option<bool> {
+    let v = br.script(&format!(
+        "var li = document.querySelector('#first-day li[data-step=\"{step}\"]'); return li ? li.classList.contains('done') : null;"
+    ));
+    v.as_bool()
+}
+
 fn no_sideways_scroll(br: &Browser) -> bool {
     br.script("return document.documentElement.scrollWidth <= window.innerWidth;") == true
 }
@@ -56,6 +103,24 @@ fn no_sideways_scroll(br: &Browser) -> bool {
 /// Register, join, raise, select a cell, move there, read the report: at one window size.
 fn a_new_player_walks_through_the_first_day(b: crate::support::Backend, width: u32, height: u32) {
     let app = TestApp::spawn(b);
+    // Before the newcomer: a friend of France at (3, 3), next to the spawn (2, 2), and a
+    // Russian at (6, 4), in volley range (2) once the newcomer has moved two cells east.
+    let nation = |name: &str| {
+        app.count(&format!(
+            "SELECT CAST(id AS BIGINT) AS n FROM nations WHERE world_id = 1 AND name = '{name}'"
+        ))
+        .to_string()
+    };
+    let mut ami = fixtures::player(&app, "ami_de_france");
+    let friend = fixtures::join_and_raise(&mut ami, 1, &nation("France"), "infantry", "Amis");
+    let mut ivan = fixtures::player(&app, "ivan");
+    let foe = fixtures::join_and_raise(&mut ivan, 1, &nation("Russia"), "infantry", "Pavlovsky");
+    app.exec(&format!(
+        "UPDATE companies SET x = 3, y = 3 WHERE id = {friend}"
+    ));
+    app.exec(&format!(
+        "UPDATE companies SET x = 6, y = 4 WHERE id = {foe}"
+    ));
     let shots = format!("screenshots-{b:?}-{width}x{height}").to_lowercase();
     let br = Browser::start_sized(&shots, width, height);
     let base = &app.base;
@@ -100,13 +165,36 @@ fn a_new_player_walks_through_the_first_day(b: crate::support::Backend, width: u
     assert_eq!(br.text(ap_css), "24", "a fresh infantry company has 24 AP");
     assert!(br.url().contains("company="), "{}", br.url());
     check("03-raised", true);
+    // The friend is drawn as a friend, the checklist has ticked the first two steps.
+    let class = unit_class(&br, friend);
+    assert!(
+        class.contains("friend") && !class.contains("enemy"),
+        "a company of the same nation is a friend: {class}"
+    );
+    assert_eq!(ticked(&br, "join"), Some(true));
+    assert_eq!(ticked(&br, "raise"), Some(true));
+    assert_eq!(ticked(&br, "move"), Some(false));
+    let top = map_top(&br);
+
+    // Tapping the friend's cell says why the company cannot go there, and the map stays put.
+    br.script("window.grognardMark = 42; return null;");
+    let (fx, fy) = cell_centre(&br, 3, 3);
+    br.click_at(fx, fy);
+    br.find("#cannot-move");
+    assert!(
+        br.text("#cannot-move").contains("Cannot move here: "),
+        "{}",
+        br.text("#cannot-move")
+    );
+    assert!(br.text("#cannot-move").len() > "Cannot move here: ".len() + 3);
+    assert_eq!(map_top(&br), top, "selecting a cell does not move the map");
+    check("04a-friend-cell", true);
 
     // France spawns at (2, 2): tap the cell two columns east, then "Move here". The page is
     // updated in place: a mark left on the window survives.
-    br.script("window.grognardMark = 42; return null;");
     let (cx, cy) = cell_centre(&br, 4, 2);
     br.click_at(cx, cy);
-    br.find("#cell-panel");
+    br.find("#move-here");
     assert!(br
         .text("#cell-panel")
         .contains("Move cost this season: 1 AP"));
@@ -139,6 +227,12 @@ fn a_new_player_walks_through_the_first_day(b: crate::support::Backend, width: u
         br.url()
     );
     check("05-moved", true);
+    assert_eq!(
+        map_top(&br),
+        top,
+        "an order and its report do not move the map"
+    );
+    assert_eq!(ticked(&br, "move"), Some(true));
 
     // The unit stands on the clicked cell now.
     assert!(br.source().contains("data-x=\"4\" data-y=\"2\"><circle"));
@@ -199,20 +293,67 @@ fn a_new_player_walks_through_the_first_day(b: crate::support::Backend, width: u
         );
     }
 
-    // The company's own page, with every order. On a phone the cell's sheet covers the foot of
-    // the screen: the player closes it first.
-    if width < 500 {
-        br.click("#cell-panel .sheet-close");
+    // On a phone the cell's sheet covers the foot of the screen: the player closes it.
+    let close_sheet = || {
+        if width < 500 && br.script("return !!document.getElementById('cell-panel');") == true {
+            br.click("#cell-panel .sheet-close");
+            let started = std::time::Instant::now();
+            while br.script("return !document.getElementById('cell-panel');") != true {
+                assert!(started.elapsed().as_secs() < 10, "the sheet closes");
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+        }
+    };
+    let wait_for = |what: &str, done: &dyn Fn() -> bool| {
         let started = std::time::Instant::now();
-        while br.script("return !document.getElementById('cell-panel');") != true {
-            assert!(started.elapsed().as_secs() < 10, "the sheet closes");
+        while !done() {
+            assert!(started.elapsed().as_secs() < 10, "{what} at {width}");
             std::thread::sleep(std::time::Duration::from_millis(100));
         }
-    }
+    };
+
+    // The Russian is in sight and in range now: an enemy on the map, a volley from its cell.
+    close_sheet();
+    let class = unit_class(&br, foe);
+    assert!(class.contains("enemy"), "a Russian is an enemy: {class}");
+    assert!(unit_class(&br, friend).contains("friend"));
+    let (ex, ey) = cell_centre(&br, 6, 4);
+    br.click_at(ex, ey);
+    br.find("#cell-panel form[action$='/volley'] button");
+    check("05d-enemy-cell", true);
+    br.click("#cell-panel form[action$='/volley'] button");
+    wait_for("the volley's report", &|| {
+        br.script("var r = document.getElementById('last-report'); return !!r && r.textContent.indexOf('Pavlovsky') >= 0;") == true
+    });
+    assert_eq!(map_top(&br), top, "a volley's report does not move the map");
+    assert_eq!(ticked(&br, "volley"), Some(true));
+    check("05e-volley", true);
+
+    // Looking into the fog: a tap on a cell nobody of France sees ticks the step.
+    close_sheet();
+    assert_eq!(ticked(&br, "fog"), Some(false));
+    let (gx, gy) = fogged_point(&br).expect("a fogged cell in view");
+    br.click_at(gx, gy);
+    wait_for("the fog step", &|| ticked(&br, "fog") == Some(true));
+    assert_eq!(map_top(&br), top);
+    check("05f-fog", true);
+    assert_eq!(
+        br.script("return window.grognardMark || null;"),
+        42,
+        "the whole first day on the map without a reload"
+    );
+
+    // The company's own page, with every order, and the way back to the map.
+    close_sheet();
     br.click("ul.companies a[href^='/companies/']");
     br.find("#men");
     check("06-company", false);
+    br.click("main a[href^='/worlds/1?company=']");
+    br.find("#map g.unit.mine");
+    check("06b-back-from-company", true);
 
+    // Reading the reports is the last step: back on the map the checklist is gone.
+    assert_eq!(ticked(&br, "report"), Some(false));
     br.goto(&format!("{base}/worlds/1/reports"));
     assert!(br
         .text("main")
@@ -220,6 +361,36 @@ fn a_new_player_walks_through_the_first_day(b: crate::support::Backend, width: u
     check("07-reports", false);
     let shot = br.shots_dir().join("07-reports.png");
     assert!(std::fs::metadata(shot).unwrap().len() > 1000);
+    br.click("main a[href='/worlds/1']");
+    br.find("#map g.unit.mine");
+    check("07b-back-from-reports", true);
+    assert_eq!(ticked(&br, "report"), None, "the first day is done");
+    assert_eq!(
+        br.script("return !!document.getElementById('first-day');"),
+        false
+    );
+
+    // Every other way back to the world page shows the company: the worlds list, a change of
+    // language, and logging in again.
+    br.goto(&format!("{base}/"));
+    br.click("main a[href='/worlds/1']");
+    br.find("#map g.unit.mine");
+    check("08-from-the-worlds-list", true);
+    br.click("footer a[href='/lang/fr']");
+    br.find("html[lang='fr'] #map g.unit.mine");
+    check("09-in-french", true);
+    br.click("footer a[href='/lang/en']");
+    br.find("html[lang='en'] #map g.unit.mine");
+    br.click("form[action='/logout'] button");
+    br.find("a[href='/login']");
+    br.goto(&format!("{base}/worlds/1"));
+    br.click("main a[href^='/login?next=']");
+    br.type_into("#username", "marie_louise");
+    br.type_into("#password", "a long enough password");
+    br.click("form.stack button[type=submit]");
+    br.find("#map g.unit.mine");
+    assert!(br.url().contains("/worlds/1"), "{}", br.url());
+    check("10-after-login", true);
 }
 
 both!(a_new_player_plays_a_day_in_the_browser, |b| {

@@ -521,17 +521,17 @@ both!(errors_and_the_game_master_s_pages_speak_french_too, |b| {
     assert!(users.body.contains(">non banni</option>"));
 });
 
-/// A phone's world page, with its style sheet and script, weighs under 60 KB as sent: the view
-/// it opens on (the nearest zoom) and the widest one.
-fn phone_page_weight(b: Backend) {
+/// A world page, with its style sheet and script, weighs under 60 KB as sent: on a phone the
+/// view it opens on (the nearest zoom) and the widest one; on the biggest desktop window the
+/// grown map at the default zoom and the widest.
+fn page_weight(b: Backend, cookie: (&str, &str), views: &[(&str, i32)]) {
     use crate::support::client::gunzip;
     let app = crate::support::TestApp::spawn(b);
     let mut c = player(&app, "voltigeur");
     join_and_raise(&mut c, 1, "France", "infantry", "1er Voltigeurs");
-    c.cookies
-        .insert(grognard::web::pages::world::NARROW.into(), "1".into());
+    c.cookies.insert(cookie.0.into(), cookie.1.into());
     let gzip = [("Accept-Encoding", "gzip, deflate, br")];
-    for (view, cell_px) in [("/worlds/1", 40), ("/worlds/1?zoom=1", 14)] {
+    for &(view, cell_px) in views {
         let (r, page) = c.get_bytes(view, &gzip);
         assert_eq!(r.status, 200);
         assert_eq!(r.header("content-encoding"), Some("gzip"));
@@ -564,5 +564,20 @@ fn phone_page_weight(b: Backend) {
 }
 
 both!(a_phone_s_world_page_weighs_under_60_kb_compressed, |b| {
-    phone_page_weight(b);
+    page_weight(
+        b,
+        (grognard::web::pages::world::NARROW, "1"),
+        &[("/worlds/1", 40), ("/worlds/1?zoom=1", 14)],
+    );
 });
+
+both!(
+    the_biggest_desktop_world_page_weighs_under_60_kb_compressed,
+    |b| {
+        page_weight(
+            b,
+            (grognard::web::pages::world::SPACE, "10000x10000"),
+            &[("/worlds/1", 22), ("/worlds/1?zoom=1", 14)],
+        );
+    }
+);

@@ -1,10 +1,11 @@
 //! A new player's first day: six steps (join, raise, move, look into the fog, fire a volley,
-//! read a report), each ticked by doing it. Orders leave their events; looking into the fog
-//! and reading a report leave a bit in `players.first_steps`. Once all six are done a last
-//! bit says so and the world page asks nothing more.
+//! read a report), each ticked by doing it: each leaves a bit in `players.first_steps`, set by
+//! the order in its own transaction or by the page that showed the fog or the report, so that
+//! the world page reads the checklist from the player's row with no query of its own. Once all
+//! six are done a last bit says so and the page asks nothing more.
 
 use crate::db::models::Player;
-use crate::db::schema::{events, players};
+use crate::db::schema::players;
 use crate::db::{self, DbConnection};
 use crate::game::error::GameResult;
 use diesel::prelude::*;
@@ -14,6 +15,9 @@ use serde::Serialize;
 pub const LOOKED_INTO_FOG: i32 = 1;
 pub const READ_A_REPORT: i32 = 2;
 pub const ALL_DONE: i32 = 4;
+pub const RAISED: i32 = 8;
+pub const MOVED: i32 = 16;
+pub const FIRED: i32 = 32;
 
 /// The checklist, in the order a player meets it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -44,27 +48,21 @@ impl FirstSteps {
     }
 }
 
-/// Where the player stands on the checklist; None once it is done (no query then). Ticks the
-/// last bit the first time every step is seen done.
+/// Where the player stands on the checklist; None once it is done. Ticks the last bit the
+/// first time every step is seen done.
 pub fn of(conn: &mut DbConnection, p: &Player) -> GameResult<Option<FirstSteps>> {
-    if p.first_steps & ALL_DONE != 0 {
+    let bits = p.first_steps;
+    if bits & ALL_DONE != 0 {
         return Ok(None);
     }
-    let kinds: Vec<String> = events::table
-        .filter(events::world_id.eq(p.world_id))
-        .filter(events::actor_user_id.eq(p.user_id))
-        .filter(events::kind.eq_any(["raise", "move", "volley"]))
-        .select(events::kind)
-        .distinct()
-        .load(conn)?;
-    let has = |k: &str| kinds.iter().any(|x| x == k);
+    let has = |bit: i32| bits & bit != 0;
     let steps = FirstSteps {
         join: true,
-        raise: has("raise"),
-        move_: has("move"),
-        fog: p.first_steps & LOOKED_INTO_FOG != 0,
-        volley: has("volley"),
-        report: p.first_steps & READ_A_REPORT != 0,
+        raise: has(RAISED),
+        move_: has(MOVED),
+        fog: has(LOOKED_INTO_FOG),
+        volley: has(FIRED),
+        report: has(READ_A_REPORT),
     };
     if steps.done() {
         mark(conn, p, ALL_DONE)?;
@@ -73,18 +71,36 @@ pub fn of(conn: &mut DbConnection, p: &Player) -> GameResult<Option<FirstSteps>>
     Ok(Some(steps))
 }
 
-/// Records a step that leaves no other trace; nothing is written when it is recorded already.
+/// The bit an order of this event kind ticks, if any.
+pub fn bit_of_event(kind: &str) -> Option<i32> {
+    match kind {
+        "raise" => Some(RAISED),
+        "move" => Some(MOVED),
+        "volley" => Some(FIRED),
+        _ => None,
+    }
+}
+
+/// Ticks a step inside the caller's transaction (an order's); nothing is written when the
+/// player's row says it is ticked already, so a player's later orders cost nothing more.
+pub fn tick(conn: &mut DbConnection, p: &Player, bit: i32) -> QueryResult<()> {
+    if p.first_steps & bit == bit {
+        return Ok(());
+    }
+    // OR-ed in the database: two requests at once must not undo each other's bit. `bit` is one
+    // of the constants above, never input.
+    let or_bit = diesel::dsl::sql::<diesel::sql_types::Integer>(&format!("first_steps | {bit}"));
+    diesel::update(players::table.find(p.id))
+        .set(players::first_steps.eq(or_bit))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Records a step that leaves no other trace, in a transaction of its own.
 pub fn mark(conn: &mut DbConnection, p: &Player, bit: i32) -> GameResult<()> {
     if p.first_steps & bit == bit {
         return Ok(());
     }
-    // OR-ed in the database: two pages at once must not undo each other's bit. `bit` is one
-    // of the constants above, never input.
-    let or_bit = diesel::dsl::sql::<diesel::sql_types::Integer>(&format!("first_steps | {bit}"));
-    db::write(conn, |c| {
-        diesel::update(players::table.find(p.id))
-            .set(players::first_steps.eq(or_bit))
-            .execute(c)
-    })?;
+    db::write(conn, |c| tick(c, p, bit))?;
     Ok(())
 }

@@ -238,6 +238,7 @@ pub fn raise(
             .returning(companies::id)
             .get_result(conn)
             .map_err(occupied_on_conflict(r.pos))?;
+        first_steps::tick(conn, &player, first_steps::RAISED)?;
         events::record(
             conn,
             NewEvent {

@@ -103,6 +103,9 @@ pub fn execute(
             Order::Reinforce { men } => ctx.reinforce(conn, men)?,
         };
         let summary = event.summary.clone();
+        if let Some(bit) = crate::game::play::first_steps::bit_of_event(&event.kind) {
+            crate::game::play::first_steps::tick(conn, &player, bit)?;
+        }
         let event_id = events::record(conn, event)?;
         let after: Option<Company> = crate::on_backend!(conn, c => companies::table
             .find(company_id)

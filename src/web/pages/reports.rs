@@ -44,7 +44,8 @@ pub fn view(e: &Event, lang: Lang) -> ReportView {
     }
 }
 
-/// Ticks "read a report" on the player's first-day checklist when a report was shown.
+/// Ticks "read a report" on the player's first-day checklist when the reports page showed one
+/// (the report an order leaves on the world page is its answer, not the reports' place).
 pub fn read_a_report(
     conn: &mut crate::db::DbConnection,
     actor: &Actor,
@@ -68,11 +69,9 @@ pub fn one(
     id: i32,
     lang: Lang,
 ) -> GameResult<Option<ReportView>> {
-    let shown = reports::visible_event(conn, actor, world_id, id)?
+    Ok(reports::visible_event(conn, actor, world_id, id)?
         .as_ref()
-        .map(|e| view(e, lang));
-    read_a_report(conn, actor, world_id, shown.is_some())?;
-    Ok(shown)
+        .map(|e| view(e, lang)))
 }
 
 #[derive(Deserialize)]

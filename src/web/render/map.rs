@@ -720,6 +720,25 @@ mod tests {
         assert!(m.svg().contains(
             "<title>Garde (cavalerie, France) · en permission · 120 hommes · 10 PA</title>"
         ));
+        // A friend's mark and an enemy's are told apart by class, never both.
+        m.units[0].mine = false;
+        assert!(m
+            .svg()
+            .contains("<g class=\"unit friend leave\" data-company=\"7\""));
+        m.units[0].friend = false;
+        assert!(m
+            .svg()
+            .contains("<g class=\"unit enemy leave\" data-company=\"7\""));
+        // A planned path: one line through the cells' centres from the company, a dot per step
+        // (none on the start), drawn under the companies; a single cell draws nothing.
+        m.path = vec![(3, 4)];
+        assert!(!m.svg().contains("class=\"planned\""));
+        m.path = vec![(3, 4), (4, 4), (5, 3)];
+        let svg = m.svg();
+        let planned = "<g class=\"planned\"><polyline points=\"119,153 153,153 187,119\"/>\
+                       <circle cx=\"153\" cy=\"153\" r=\"3\"/><circle cx=\"187\" cy=\"119\" r=\"3\"/></g>";
+        let at = svg.find(planned).expect(&svg);
+        assert!(at < svg.find("<g class=\"unit").unwrap());
     }
 
     #[test]

@@ -406,6 +406,7 @@ editor-remove = Remove
 ## Errors
 error-rate-limited = too many attempts; try again in { $s } seconds
 error-busy = the server is busy; try again in { $s } seconds
+error-campaign-over = the campaign is over: the world can be read, not played
 error-paused = the world is paused
 error-log-in = please log in
 error-form-expired = this form has expired or did not come from this site; reload the page and try again
@@ -526,3 +527,9 @@ name-austria = Austria
 name-england = England
 name-spain = Spain
 meta-description = Grognard: a persistent strategy game of Napoleonic companies on a shared map. Log in once or twice a day, give your orders, fight for mines, towns and forts.
+said-campaign-won = { $world }: the campaign is over after turn { $turn } ({ $why }): { $nation } wins with { $points } points
+said-campaign-draw = { $world }: the campaign is over after turn { $turn } ({ $why }): a draw
+campaign-why-points = a nation reached the points to win
+campaign-why-towns = a nation holds the towns
+campaign-why-last_turn = its last turn
+campaign-why-game_master = ended by a game master

@@ -448,6 +448,7 @@ editor-remove = Retirer
 ## Errors
 error-rate-limited = trop de tentatives ; réessayez dans { $s } secondes
 error-busy = le serveur est occupé ; réessayez dans { $s } secondes
+error-campaign-over = la campagne est terminée : le monde se consulte, il ne se joue plus
 error-paused = le monde est en pause
 error-log-in = veuillez vous connecter
 error-form-expired = ce formulaire a expiré ou ne vient pas de ce site ; rechargez la page et réessayez
@@ -568,3 +569,9 @@ name-austria = Autriche
 name-england = Angleterre
 name-spain = Espagne
 meta-description = Grognard : un jeu de stratégie persistant, des compagnies napoléoniennes sur une carte partagée. Connectez-vous une ou deux fois par jour, donnez vos ordres, disputez mines, villes et forts.
+said-campaign-won = { $world } : la campagne est terminée après le tour { $turn } ({ $why }) : { $nation } l'emporte avec { $points } points
+said-campaign-draw = { $world } : la campagne est terminée après le tour { $turn } ({ $why }) : match nul
+campaign-why-points = une nation a atteint les points de la victoire
+campaign-why-towns = une nation tient les villes
+campaign-why-last_turn = son dernier tour
+campaign-why-game_master = close par un maître du jeu

@@ -20,6 +20,44 @@ pub struct World {
     pub created_at: i64,
     /// Moves on with every change to the world's cells (database triggers).
     pub cells_version: i64,
+    /// The campaign's end: after which turn, why, and the winning nation (none: a draw).
+    pub ended_turn: Option<i32>,
+    pub ended_reason: Option<String>,
+    pub winner_id: Option<i32>,
+    /// The world's own victory settings; none: the ruleset's.
+    pub victory_points: Option<i64>,
+    pub victory_end_turn: Option<i32>,
+    pub victory_towns_share: Option<f64>,
+}
+
+impl World {
+    /// The victory settings in force in this world.
+    pub fn victory(
+        &self,
+        rules: &crate::rules::victory::VictoryRules,
+    ) -> crate::rules::victory::VictoryRules {
+        crate::rules::victory::VictoryRules {
+            points: self.victory_points.unwrap_or(rules.points),
+            end_turn: self.victory_end_turn.unwrap_or(rules.end_turn),
+            towns_share: self.victory_towns_share.unwrap_or(rules.towns_share),
+            ..rules.clone()
+        }
+    }
+
+    pub fn ended(&self) -> bool {
+        self.ended_turn.is_some()
+    }
+
+    /// Refuses orders once the campaign is over (for good) or while the world is paused.
+    pub fn takes_orders(&self) -> crate::game::error::GameResult<()> {
+        if self.ended() {
+            return Err(crate::game::error::GameError::CampaignOver);
+        }
+        if self.paused {
+            return Err(crate::game::error::GameError::Paused);
+        }
+        Ok(())
+    }
 }
 
 #[derive(Insertable)]
@@ -48,6 +86,7 @@ pub struct Nation {
     pub spawn_x: i32,
     pub spawn_y: i32,
     pub treasury: i64,
+    pub points: i64,
 }
 
 #[derive(Insertable)]

@@ -14,6 +14,12 @@ diesel::table! {
         schedule_anchor -> BigInt,
         created_at -> BigInt,
         cells_version -> BigInt,
+        ended_turn -> Nullable<Integer>,
+        ended_reason -> Nullable<Text>,
+        winner_id -> Nullable<Integer>,
+        victory_points -> Nullable<BigInt>,
+        victory_end_turn -> Nullable<Integer>,
+        victory_towns_share -> Nullable<Double>,
     }
 }
 
@@ -26,6 +32,21 @@ diesel::table! {
         spawn_x -> Integer,
         spawn_y -> Integer,
         treasury -> BigInt,
+        points -> BigInt,
+    }
+}
+
+diesel::table! {
+    nation_turns (world_id, turn, nation_id) {
+        world_id -> Integer,
+        turn -> Integer,
+        nation_id -> Integer,
+        points -> BigInt,
+        towns -> BigInt,
+        mines -> BigInt,
+        sections -> BigInt,
+        companies -> BigInt,
+        men -> BigInt,
     }
 }
 
@@ -233,6 +254,7 @@ diesel::joinable!(api_tokens -> users (user_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     alerts,
+    nation_turns,
     dice_seeds,
     worlds,
     nations,

@@ -65,6 +65,9 @@ pub enum GameError {
     RateLimited { retry_after: i64 },
     #[error("the world is paused")]
     Paused,
+    /// The world's campaign has ended: it is read-only.
+    #[error("the campaign is over")]
+    CampaignOver,
     /// Every database connection is taken (or the database is locked): nothing was done, and
     /// the same request may be sent again a moment later.
     #[error("the server is busy; try again in {retry_after} seconds")]
@@ -92,6 +95,7 @@ impl GameError {
             GameError::Conflict(_) => "conflict",
             GameError::RateLimited { .. } => "rate_limited",
             GameError::Paused => "paused",
+            GameError::CampaignOver => "campaign_over",
             GameError::Busy { .. } => "unavailable",
             GameError::Db(_) | GameError::Internal(_) => "internal",
         }
@@ -113,6 +117,7 @@ impl GameError {
             GameError::Conflict(_) => 409,
             GameError::RateLimited { .. } => 429,
             GameError::Paused => 409,
+            GameError::CampaignOver => 409,
             GameError::Busy { .. } => 503,
             GameError::Db(_) | GameError::Internal(_) => 500,
         }

@@ -3,6 +3,7 @@
 //! those before it: `accounts` → `news` → `maps` → `time` → `play` → `gm`.
 
 pub mod accounts;
+pub mod campaign;
 pub mod error;
 pub mod gm;
 pub mod maps;

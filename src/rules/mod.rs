@@ -17,6 +17,7 @@ pub mod ruleset;
 pub mod siege;
 pub mod state;
 pub mod tick;
+pub mod victory;
 pub mod vision;
 
 #[cfg(test)]

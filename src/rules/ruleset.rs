@@ -289,6 +289,7 @@ pub struct Ruleset {
     pub limits: Limits,
     pub score: ScoreRules,
     pub leave: LeaveRules,
+    pub victory: crate::rules::victory::VictoryRules,
 }
 
 impl Ruleset {
@@ -370,6 +371,8 @@ struct RawRuleset {
     score: ScoreRules,
     #[serde(default)]
     leave: LeaveRules,
+    #[serde(default)]
+    victory: crate::rules::victory::VictoryRules,
 }
 
 #[derive(Deserialize)]
@@ -711,6 +714,29 @@ impl RawRuleset {
         positive("limits.max_path", l.max_path)?;
         positive("limits.path_search_margin", l.path_search_margin)?;
         non_negative("limits.raise_search_radius", l.raise_search_radius)?;
+        let v = &self.victory;
+        if v.points <= 0 {
+            return err(
+                "victory.points",
+                format!("must be positive (got {})", v.points),
+            );
+        }
+        non_negative("victory.end_turn", v.end_turn)?;
+        if !(v.towns_share > 0.0 && v.towns_share <= 1.0) {
+            return err(
+                "victory.towns_share",
+                format!("must be above 0 and at most 1 (got {})", v.towns_share),
+            );
+        }
+        for (key, n) in [
+            ("victory.per_town", v.per_town),
+            ("victory.per_mine", v.per_mine),
+            ("victory.per_section", v.per_section),
+        ] {
+            if n < 0 {
+                return err(key, format!("must not be negative (got {n})"));
+            }
+        }
         Ok(Ruleset {
             terrains,
             kinds,
@@ -720,6 +746,7 @@ impl RawRuleset {
             limits: self.limits,
             score: self.score,
             leave: self.leave,
+            victory: self.victory,
         })
     }
 }

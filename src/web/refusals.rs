@@ -124,6 +124,7 @@ pub fn say(lang: Lang, e: &GameError) -> String {
         }
         GameError::Busy { retry_after } => tr(lang, "error-busy", &[("s", n(*retry_after))]),
         GameError::Paused => tr(lang, "error-paused", &[]),
+        GameError::CampaignOver => tr(lang, "error-campaign-over", &[]),
         other => other.to_string(),
     }
 }

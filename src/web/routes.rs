@@ -157,6 +157,12 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 )
                 .route("/worlds/{w}", web::patch().to(api::gm::patch_world))
                 .route("/worlds/{w}/ticks", web::post().to(api::gm::tick))
+                .route("/worlds/{w}/end", web::post().to(api::campaign::end))
+                .route(
+                    "/worlds/{w}/standings",
+                    web::get().to(api::campaign::standings),
+                )
+                .route("/worlds/{w}/history", web::get().to(api::campaign::history))
                 .route("/worlds/{w}/join", web::post().to(api::play::join))
                 .route("/worlds/{w}/companies", web::post().to(api::play::raise))
                 .route("/worlds/{w}/events", web::get().to(api::play::events))

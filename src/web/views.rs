@@ -164,6 +164,8 @@ pub struct WorldView {
     pub turn: i32,
     pub season: Season,
     pub paused: bool,
+    /// The turn after which its campaign ended; none while it runs.
+    pub ended_turn: Option<i32>,
 }
 
 impl From<&World> for WorldView {
@@ -176,6 +178,7 @@ impl From<&World> for WorldView {
             turn: w.turn,
             season: w.season,
             paused: w.paused,
+            ended_turn: w.ended_turn,
         }
     }
 }
@@ -187,6 +190,7 @@ pub struct NationView {
     pub name: String,
     pub color: String,
     pub treasury: i64,
+    pub points: i64,
 }
 
 impl From<&Nation> for NationView {
@@ -196,6 +200,7 @@ impl From<&Nation> for NationView {
             name: n.name.clone(),
             color: n.color.clone(),
             treasury: n.treasury,
+            points: n.points,
         }
     }
 }

@@ -8,6 +8,7 @@ mod accounts;
 mod alerts;
 mod browser;
 mod caches;
+mod campaign;
 mod dice;
 mod fog;
 mod gm;

@@ -599,7 +599,7 @@ both!(
         let id = a.raise(&mut blue, "cavalry", "Lanciers");
         let (blue_n, red_n) = (a.nation("Blue"), a.nation("Red"));
         let town = a.app.count(&format!(
-            "SELECT CAST(id AS BIGINT) AS n FROM towns WHERE world_id = {}",
+            "SELECT CAST(id AS BIGINT) AS n FROM towns WHERE world_id = {} AND name = 'Village'",
             a.world
         ));
         // The church is Blue's already (a game master gave it), the rest of the town Red's;
@@ -667,7 +667,7 @@ both!(entering_captures_mines_towns_and_breached_forts, |b| {
     assert_eq!(r.json()["captures"][0]["what"], "mine");
     // The church takes the whole town.
     let town = a.app.count(&format!(
-        "SELECT CAST(id AS BIGINT) AS n FROM towns WHERE world_id = {}",
+        "SELECT CAST(id AS BIGINT) AS n FROM towns WHERE world_id = {} AND name = 'Village'",
         a.world
     ));
     for (x, t) in [(8, "village"), (9, "church"), (10, "town")] {

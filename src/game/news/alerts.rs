@@ -16,6 +16,7 @@ use serde::Serialize;
 pub const ATTACKED: &str = "attacked";
 pub const LOST_GROUND: &str = "lost_ground";
 pub const TURN_SOON: &str = "turn_soon";
+pub const CAMPAIGN_OVER: &str = "campaign_over";
 
 #[derive(Clone, Debug, Queryable, Selectable, Serialize)]
 #[diesel(table_name = alerts)]
@@ -72,6 +73,15 @@ pub fn from_event(conn: &mut DbConnection, e: &NewEvent, event_id: i32) -> Query
                 for user in members {
                     add(conn, user, e, event_id, LOST_GROUND)?;
                 }
+            }
+        }
+        "campaign_end" => {
+            let everyone: Vec<i32> = players::table
+                .filter(players::world_id.eq(e.world_id))
+                .select(players::user_id)
+                .load(conn)?;
+            for user in everyone {
+                add(conn, user, e, event_id, CAMPAIGN_OVER)?;
             }
         }
         _ => {}

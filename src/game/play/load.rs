@@ -4,7 +4,7 @@
 use crate::db::models::{Company, World};
 use crate::db::schema::{companies, players};
 use crate::db::DbConnection;
-use crate::game::error::{GameError, GameResult};
+use crate::game::error::GameResult;
 use crate::game::maps::worlds;
 use crate::rules::dice::Dice;
 use crate::rules::state::{Area, Unit};
@@ -236,11 +236,9 @@ pub fn next_draw(start: i64) -> i64 {
     start + RNG_BLOCK
 }
 
-/// The world of a company, refusing while it is paused.
+/// The world of a company, refusing while it is paused or once its campaign is over.
 pub fn active_world(conn: &mut DbConnection, world_id: i32) -> GameResult<World> {
     let w = worlds::get(conn, world_id)?;
-    if w.paused {
-        return Err(GameError::Paused);
-    }
+    w.takes_orders()?;
     Ok(w)
 }

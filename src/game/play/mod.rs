@@ -83,7 +83,9 @@ pub fn join(
     nation: &str,
 ) -> GameResult<Player> {
     db::write(conn, |conn| {
-        worlds::get(conn, world_id)?;
+        if worlds::get(conn, world_id)?.ended() {
+            return Err(GameError::CampaignOver);
+        }
         if access::player_in(conn, actor, world_id)?.is_some() {
             return Err(GameError::Conflict(Said::new("error-joined").into()));
         }

@@ -110,8 +110,8 @@ pub fn of(
 ) -> GameResult<Options> {
     let (company, player, w) = access::own_company_and_world(conn, actor, company_id)?;
     // Why every order would be refused, as the orders check it first.
-    let blocked: Option<GameError> = if w.paused {
-        Some(GameError::Paused)
+    let blocked: Option<GameError> = if let Err(e) = w.takes_orders() {
+        Some(e)
     } else {
         leave::free(player.leave_until, db::now())
             .err()
@@ -304,6 +304,7 @@ fn throwaway_dice() -> Dice<ChaCha20Rng> {
 fn copy_error(e: &GameError) -> GameError {
     match e {
         GameError::Paused => GameError::Paused,
+        GameError::CampaignOver => GameError::CampaignOver,
         GameError::Refused(r) => GameError::Refused(r.clone()),
         other => GameError::Internal(other.to_string()),
     }

@@ -70,9 +70,7 @@ pub fn execute(
         let (rs, actor) = (&config.rules, &actor);
         crate::game::time::ticks::hold_off_turn(conn, actor.user_id, company_id)?;
         let (company, player, w) = access::own_company_and_world(conn, actor, company_id)?;
-        if w.paused {
-            return Err(GameError::Paused);
-        }
+        w.takes_orders()?;
         leave::free(player.leave_until, db::now())?;
         let me = Placed {
             company,

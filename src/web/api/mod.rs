@@ -1,6 +1,7 @@
 //! The JSON API under `/api/v1`.
 
 pub mod accounts;
+pub mod campaign;
 pub mod editor;
 pub mod gm;
 pub mod play;

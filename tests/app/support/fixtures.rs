@@ -95,8 +95,9 @@ pub fn join_and_raise(c: &mut Client, w: i64, nation: &str, kind: &str, name: &s
     loc.rsplit('=').next().unwrap().parse().unwrap()
 }
 
-/// A 16×10 plain world with nations Blue (spawn 0,0) and Red (spawn 15,9), and one API player
-/// in each.
+/// A 16×10 plain world with nations Blue (spawn 0,0) and Red (spawn 15,9), two towns with no
+/// cells (Red's Village and the unowned Hamlet: half the towns, short of a campaign's end), and
+/// one API player in each.
 pub struct Arena {
     pub app: TestApp,
     pub world: i64,
@@ -107,7 +108,7 @@ pub struct Arena {
 pub const ARENA: &str = r##"{"name": "Arena", "width": 16, "height": 10, "season": "summer", "rng_seed": 99,
   "nations": [{"name": "Blue", "color": "#0000ff", "spawn": [0, 0], "treasury": 1000},
               {"name": "Red", "color": "#ff0000", "spawn": [15, 9], "treasury": 1000}],
-  "towns": [{"name": "Village", "owner": "Red"}],
+  "towns": [{"name": "Village", "owner": "Red"}, {"name": "Hamlet", "owner": null}],
   "cells": []}"##;
 
 pub fn arena(b: Backend) -> Arena {

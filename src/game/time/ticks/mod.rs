@@ -184,12 +184,16 @@ fn stored(
 }
 
 fn current_turn(conn: &mut DbConnection, world_id: i32) -> GameResult<(i32, Season)> {
-    let (turn, season): (i32, String) = worlds::table
+    let (turn, season, ended): (i32, String, Option<i32>) = worlds::table
         .find(world_id)
-        .select((worlds::turn, worlds::season))
+        .select((worlds::turn, worlds::season, worlds::ended_turn))
         .first(conn)
         .optional()?
         .ok_or_else(|| GameError::not_found("world"))?;
+    // An ended campaign has no more ticks: any attempt finds nothing to do.
+    if ended.is_some() {
+        return Err(already_applied());
+    }
     let season = season
         .parse::<Season>()
         .map_err(|e| GameError::Internal(format!("world {world_id}: {e}")))?;
@@ -396,6 +400,7 @@ fn finish_turn(
                 .execute(c)? as i64;
         }
         crate::game::time::dice::next_turn(c, world_id, turn)?;
+        crate::game::campaign::after_turn(c, rs, world_id, turn + 1)?;
         let said = Said::new("said-turn").n("turn", turn + 1);
         let rows = record_end(
             c,

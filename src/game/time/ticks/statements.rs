@@ -141,8 +141,50 @@ pub fn world_turn_statements(rs: &Ruleset) -> Vec<String> {
                AND c.terrain IN ({names})), 0) WHERE world_id = $1"
         ));
     }
+    stmts.extend(campaign_statements(rs));
     stmts.push("UPDATE worlds SET turn = turn + 1 WHERE id = $1".into());
     stmts
+}
+
+/// The campaign's part of the turn (docs/rules.md §11): each nation's points for what it
+/// holds (`rules::victory::gain`), then its line of the history, numbered with the turn about
+/// to be counted. Towns and mines are read through their indexes (`cells_owner`, the towns of
+/// the world); the companies and men per nation in one pass over the world's companies.
+/// Castle sections count 0 until castles are drawn.
+pub fn campaign_statements(rs: &Ruleset) -> Vec<String> {
+    let v = &rs.victory;
+    let mine = Terrain::Mine.as_str();
+    let towns = |n: &str| {
+        format!("(SELECT COUNT(*) FROM towns t WHERE t.world_id = {n}.world_id AND t.owner_id = {n}.id)")
+    };
+    let mines = |n: &str| {
+        format!(
+            "(SELECT COUNT(*) FROM cells c WHERE c.world_id = {n}.world_id AND c.owner_id = {n}.id \
+             AND c.terrain = '{mine}')"
+        )
+    };
+    let sections = "0";
+    vec![
+        format!(
+            "UPDATE nations SET points = points + {} * {} + {} * {} + {} * {sections} WHERE world_id = $1",
+            v.per_town,
+            towns("nations"),
+            v.per_mine,
+            mines("nations"),
+            v.per_section,
+        ),
+        format!(
+            "INSERT INTO nation_turns (world_id, turn, nation_id, points, towns, mines, sections, companies, men) \
+             SELECT n.world_id, w.turn + 1, n.id, n.points, {}, {}, {sections}, COALESCE(s.k, 0), COALESCE(s.m, 0) \
+             FROM nations n JOIN worlds w ON w.id = n.world_id \
+             LEFT JOIN (SELECT p.nation_id AS nation_id, COUNT(*) AS k, SUM(c.men) AS m \
+               FROM companies c JOIN players p ON p.id = c.player_id WHERE c.world_id = $1 \
+               GROUP BY p.nation_id) s ON s.nation_id = n.id \
+             WHERE n.world_id = $1",
+            towns("n"),
+            mines("n"),
+        ),
+    ]
 }
 
 /// SQLite spells numbered bind parameters `?1`; the statements are written with `$1`.

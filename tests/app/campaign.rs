@@ -1,0 +1,313 @@
+//! The campaign (docs/rules.md §11): points at the end of every turn, the history, the end by
+//! points, by towns, by the last turn and by a game master, and a world that stays readable and
+//! refuses orders and ticks once it is over.
+
+use crate::both;
+use crate::support::fixtures::{arena, gm_api, Arena};
+use grognard::game::time::ticks::{self, TickKind};
+use grognard::rules::victory::{gain, Holdings};
+use serde_json::json;
+
+/// Applies one turn at the next free instant; whether it was applied.
+fn turn(a: &Arena, at: i64) -> bool {
+    let rs = a.app.config.rules.clone();
+    ticks::apply(
+        &mut a.app.conn(),
+        &rs,
+        a.world as i32,
+        TickKind::Turn,
+        at,
+        false,
+    )
+    .unwrap()
+    .applied
+}
+
+fn points(a: &Arena, nation: &str) -> i64 {
+    a.app.count(&format!(
+        "SELECT CAST(points AS BIGINT) AS n FROM nations WHERE id = {}",
+        a.nation(nation)
+    ))
+}
+
+fn world_turn(a: &Arena) -> i64 {
+    a.app.count(&format!(
+        "SELECT CAST(turn AS BIGINT) AS n FROM worlds WHERE id = {}",
+        a.world
+    ))
+}
+
+/// What a nation holds, read from the rows the rule speaks of.
+fn holdings(a: &Arena, nation: &str) -> Holdings {
+    let n = a.nation(nation);
+    Holdings {
+        towns: a.app.count(&format!(
+            "SELECT COUNT(*) FROM towns WHERE world_id = {} AND owner_id = {n}",
+            a.world
+        )),
+        mines: a.app.count(&format!(
+            "SELECT COUNT(*) FROM cells WHERE world_id = {} AND owner_id = {n} AND terrain = 'mine'",
+            a.world
+        )),
+        sections: 0,
+    }
+}
+
+both!(
+    every_turn_pays_each_nation_what_the_rule_says_and_writes_its_history,
+    |b| {
+        let a = arena(b);
+        let rs = a.app.config.rules.clone();
+        let (mut blue, mut red) = (a.blue.clone(), a.red.clone());
+        a.raise(&mut blue, "infantry", "Ligne");
+        a.raise(&mut red, "cavalry", "Hussards");
+        // Random ownerships of mines and towns, turn after turn: the SQL turn's points equal the
+        // pure rule's for what each nation holds.
+        let mut seed: u64 = 0x9e37_79b9;
+        let mut next = |m: u64| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) % m
+        };
+        let start = grognard::db::now();
+        for round in 0..6 {
+            for _ in 0..4 {
+                let (x, y) = (next(16) as i32, 1 + next(8) as i32);
+                let owner = ["Blue", "Red", "none"][next(3) as usize];
+                a.paint(x, y, "mine", (owner != "none").then_some(owner), None);
+            }
+            let town_owner = ["Blue", "Red"][next(2) as usize];
+            a.exec(&format!(
+                "UPDATE towns SET owner_id = {} WHERE world_id = {} AND name = 'Village'",
+                a.nation(town_owner),
+                a.world
+            ));
+            let (hb, hr) = (holdings(&a, "Blue"), holdings(&a, "Red"));
+            let (pb, pr) = (points(&a, "Blue"), points(&a, "Red"));
+            assert!(turn(&a, start + round * 10), "round {round}");
+            assert_eq!(
+                points(&a, "Blue") - pb,
+                gain(&rs.victory, hb),
+                "round {round}"
+            );
+            assert_eq!(
+                points(&a, "Red") - pr,
+                gain(&rs.victory, hr),
+                "round {round}"
+            );
+            // The history has this turn's line for each nation, with its men and companies.
+            let t = world_turn(&a);
+            assert_eq!(
+                a.app.count(&format!(
+                    "SELECT COUNT(*) FROM nation_turns WHERE world_id = {} AND turn = {t}",
+                    a.world
+                )),
+                2
+            );
+            assert_eq!(
+            a.app.count(&format!(
+                "SELECT CAST(towns * 1000 + mines AS BIGINT) AS n FROM nation_turns WHERE nation_id = {} AND turn = {t}",
+                a.nation("Blue")
+            )),
+            hb.towns * 1000 + hb.mines
+        );
+        }
+        let mut anyone = a.app.client();
+        let h = anyone.get_json(&format!("/api/v1/worlds/{}/history", a.world));
+        assert_eq!(h.status, 200, "{}", h.body);
+        let turns = h.json()["turns"].as_array().unwrap().clone();
+        assert_eq!(turns.len(), 6);
+        assert_eq!(turns[0]["turn"], 1);
+        let blue_last = turns[5]["nations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|n| n["nation"] == "Blue")
+            .unwrap()
+            .clone();
+        assert_eq!(blue_last["points"], points(&a, "Blue"));
+        assert_eq!(blue_last["companies"], 1);
+        assert_eq!(blue_last["men"], 200, "a fresh infantry company");
+        let s = anyone.get_json(&format!("/api/v1/worlds/{}/standings", a.world));
+        assert_eq!(s.status, 200);
+        let s = s.json();
+        assert_eq!(s["status"], "running");
+        assert_eq!(s["points_to_win"], 1000);
+        let first = &s["nations"][0];
+        assert!(first["points"].as_i64() >= s["nations"][1]["points"].as_i64());
+    }
+);
+
+both!(
+    the_campaign_ends_at_the_points_and_the_world_is_then_read_only,
+    |b| {
+        let a = arena(b);
+        let (mut blue, mut red) = (a.blue.clone(), a.red.clone());
+        let ligne = a.raise(&mut blue, "infantry", "Ligne");
+        a.raise(&mut red, "infantry", "Feinde");
+        // Red's Village pays 3 a turn: 6 points win after the second turn.
+        a.exec(&format!(
+            "UPDATE worlds SET victory_points = 6 WHERE id = {}",
+            a.world
+        ));
+        let start = grognard::db::now();
+        assert!(turn(&a, start));
+        let w = format!("/api/v1/worlds/{}", a.world);
+        assert_eq!(
+            blue.get_json(&w).json()["ended_turn"],
+            serde_json::Value::Null
+        );
+        assert!(turn(&a, start + 10));
+        let world = blue.get_json(&w).json();
+        assert_eq!(world["ended_turn"], 2);
+        assert_eq!(world["turn"], 2);
+        let s = blue.get_json(&format!("{w}/standings")).json();
+        assert_eq!(s["status"], "ended");
+        assert_eq!(s["winner"], "Red");
+        assert_eq!(s["reason"], "points");
+        // Every player of the world is told.
+        assert_eq!(
+            a.app.count(&format!(
+                "SELECT COUNT(*) FROM alerts WHERE world_id = {} AND kind = 'campaign_over'",
+                a.world
+            )),
+            2
+        );
+        // A scheduler pass after the end, or a second process at the same or a later instant,
+        // changes nothing.
+        let before = a.state();
+        assert!(!turn(&a, start + 10));
+        assert!(!turn(&a, start + 20));
+        assert_eq!(a.state(), before);
+        assert_eq!(world_turn(&a), 2);
+        assert_eq!(points(&a, "Red"), 6);
+        // Orders, raising and joining are refused, with nothing written.
+        let refused = a.refused(
+            &mut blue,
+            ligne,
+            "move",
+            json!({"path": [[1, 0]]}),
+            "campaign_over",
+        );
+        assert!(refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("campaign is over"));
+        let r = blue.post_json(
+            &format!("{w}/companies"),
+            json!({"kind": "infantry", "name": "Encore"}),
+        );
+        assert_eq!(r.status, 409, "{}", r.body);
+        assert_eq!(r.code(), "campaign_over");
+        assert_eq!(a.state(), before);
+        // The pages stay readable.
+        assert_eq!(blue.get(&format!("/worlds/{}", a.world)).status, 200);
+        assert_eq!(blue.get_json(&format!("{w}/history")).status, 200);
+    }
+);
+
+both!(
+    the_campaign_ends_when_a_nation_holds_the_towns_clear_of_enemies,
+    |b| {
+        let a = arena(b);
+        let mut red = a.red.clone();
+        let mut blue = a.blue.clone();
+        let feinde = a.raise(&mut red, "infantry", "Feinde");
+        let ligne = a.raise(&mut blue, "infantry", "Ligne");
+        // Red owns both towns; the Hamlet has a cell, and a Blue company stands in it.
+        a.exec(&format!(
+            "UPDATE towns SET owner_id = {} WHERE world_id = {}",
+            a.nation("Red"),
+            a.world
+        ));
+        let hamlet = a.app.count(&format!(
+            "SELECT CAST(id AS BIGINT) AS n FROM towns WHERE world_id = {} AND name = 'Hamlet'",
+            a.world
+        ));
+        a.exec(&format!(
+        "UPDATE cells SET terrain = 'church', town_id = {hamlet}, owner_id = {} WHERE world_id = {} AND x = 8 AND y = 5",
+        a.nation("Red"),
+        a.world
+    ));
+        a.put(ligne, 8, 5);
+        a.put(feinde, 12, 8);
+        let start = grognard::db::now();
+        assert!(turn(&a, start));
+        let s = blue
+            .get_json(&format!("/api/v1/worlds/{}/standings", a.world))
+            .json();
+        assert_eq!(s["status"], "running", "an enemy in one of the two towns");
+        // A company of Red's own in the town does not count against it.
+        a.put(ligne, 2, 2);
+        a.put(feinde, 8, 5);
+        assert!(turn(&a, start + 10));
+        let s = blue
+            .get_json(&format!("/api/v1/worlds/{}/standings", a.world))
+            .json();
+        assert_eq!(s["status"], "ended");
+        assert_eq!(s["reason"], "towns");
+        assert_eq!(s["winner"], "Red");
+    }
+);
+
+both!(
+    the_campaign_ends_at_its_last_turn_or_when_a_game_master_ends_it,
+    |b| {
+        let a = arena(b);
+        a.exec(&format!(
+            "UPDATE worlds SET victory_end_turn = 3 WHERE id = {}",
+            a.world
+        ));
+        let start = grognard::db::now();
+        assert!(turn(&a, start));
+        assert!(turn(&a, start + 10));
+        assert_eq!(
+            a.app.count(&format!(
+                "SELECT COUNT(*) FROM worlds WHERE id = {} AND ended_turn IS NULL",
+                a.world
+            )),
+            1
+        );
+        assert!(turn(&a, start + 20));
+        let mut blue = a.blue.clone();
+        let s = blue
+            .get_json(&format!("/api/v1/worlds/{}/standings", a.world))
+            .json();
+        assert_eq!(
+            (s["status"].as_str(), s["reason"].as_str()),
+            (Some("ended"), Some("last_turn"))
+        );
+        assert_eq!(s["winner"], "Red", "9 points against 0");
+
+        // Another world, ended by a game master; a player may not.
+        let b2 = arena(b);
+        let end = format!("/api/v1/worlds/{}/end", b2.world);
+        let mut player = b2.blue.clone();
+        let r = player.post_json(&end, json!({}));
+        assert_eq!(r.status, 403, "{}", r.body);
+        assert_eq!(
+            b2.app.count(&format!(
+                "SELECT COUNT(*) FROM worlds WHERE id = {} AND ended_turn IS NULL",
+                b2.world
+            )),
+            1
+        );
+        let mut gm = gm_api(&b2.app, "arbitre");
+        let r = gm.post_json(&end, json!({}));
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(r.json()["reason"], "game_master");
+        assert_eq!(
+            r.json()["winner"],
+            serde_json::Value::Null,
+            "0 points each: a draw"
+        );
+        let again = gm.post_json(&end, json!({}));
+        assert_eq!(again.status, 409);
+        assert_eq!(again.code(), "campaign_over");
+        assert_eq!(
+            gm.post_json("/api/v1/worlds/999999/end", json!({})).status,
+            404
+        );
+    }
+);

@@ -373,6 +373,7 @@ fn build(conn: &mut DbConnection, config: &Config) -> World {
     .expect("generate");
     let valid = map.validate(rs).expect("valid map");
     let wid = worlds::import(conn, &valid, None).expect("import");
+    endless(conn, wid);
     let nations = worlds::nations_of(conn, wid).expect("nations");
     let mut not_plain: HashSet<(i32, i32)> = HashSet::new();
     for c in cells::all_cells(conn, wid).expect("cells") {
@@ -443,6 +444,14 @@ fn build(conn: &mut DbConnection, config: &Config) -> World {
 }
 
 /// Puts 100,000 more companies on a second 1000×1000 world for the tick line.
+/// A long campaign: the turns the bench applies count points and never end it.
+fn endless(conn: &mut DbConnection, wid: i32) {
+    conn.batch_execute(&format!(
+        "UPDATE worlds SET victory_points = 1000000000000 WHERE id = {wid}"
+    ))
+    .expect("victory");
+}
+
 fn build_big(conn: &mut DbConnection) -> i32 {
     let wid: i32 = {
         conn.batch_execute(
@@ -459,6 +468,7 @@ fn build_big(conn: &mut DbConnection) -> i32 {
         "INSERT INTO nations (world_id, name, color, spawn_x, spawn_y, treasury) VALUES ({wid}, 'Big', '#000000', 0, 0, 0)"
     ))
     .expect("nation");
+    endless(conn, wid);
     let nation = diesel::sql_query("SELECT MAX(id) AS id FROM nations")
         .get_result::<Id>(conn)
         .expect("id")

@@ -74,6 +74,7 @@ fn build_world(conn: &mut DbConnection, rng: &mut ChaCha8Rng) -> i32 {
         ],
         towns: vec![],
         cells,
+        victory: Default::default(),
     };
     grognard::game::maps::worlds::import(conn, &map, None).expect("import")
 }
@@ -215,6 +216,11 @@ fn run(backend: Backend) {
     let t = Instant::now();
     let world = build_world(&mut conn, &mut rng);
     populate(&mut conn, world, &mut rng);
+    // A long campaign: its nations' points grow every turn, short of an end while measured.
+    db::exec(
+        &mut conn,
+        &format!("UPDATE worlds SET victory_points = 1000000000000 WHERE id = {world}"),
+    );
     let cells = db::count(&mut conn, "SELECT COUNT(*) FROM cells");
     let companies = db::count(&mut conn, "SELECT COUNT(*) FROM companies");
     println!(

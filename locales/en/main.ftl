@@ -7,6 +7,7 @@ nav-users = Users
 nav-log-out = Log out
 nav-log-in = Log in
 nav-register = Register
+nav-rules = Rules
 footer-language = Language:
 
 ## Worlds
@@ -98,10 +99,16 @@ legend-owner = an outline in a nation's colour: the cell is that nation's (a tow
 legend-structure = a yellow bar under a fort or fortifications: how much battering its walls can still take; at zero they are breached and anyone may enter.
 legend-selected = red: the selected cell.
 legend-path = orange: a path being built, or the path a move would take.
+legend-rules = What each terrain does, with every number: the rules
 legend-terrain = terrain
 legend-ap = AP
 legend-volley = shelter from volleys
 legend-melee = shelter from charges
+
+## The rules page
+rules-title = Rules
+rules-contents = Contents
+rules-description = The rules of Grognard with the numbers of the ruleset in use: terrains, companies, movement, combat, turns and the campaign.
 
 ## Terrains
 terrain-plain = plain
@@ -487,6 +494,9 @@ error-season = unknown season `{ $season }` (summer or winter)
 error-role = unknown role `{ $role }` (player, gm or admin)
 error-self-admin = you cannot ban yourself or give up your own admin role
 what-width = the width
+what-points = the points to win
+what-end-turn = the last turn
+what-towns-share = the share of towns (0 to 1)
 what-height = the height
 what-seed = the seed
 what-nation-count = the number of nations
@@ -533,3 +543,50 @@ campaign-why-points = a nation reached the points to win
 campaign-why-towns = a nation holds the towns
 campaign-why-last_turn = its last turn
 campaign-why-game_master = ended by a game master
+
+## The standings page, the rankings and the hall of fame
+world-standings = Standings
+standings-title = Standings
+standings-to-win = To win: { $points } points, or { $share } % of the towns with no enemy company in them.
+standings-last-turn = Otherwise the nation with most points after turn { $turn } wins.
+standings-won = { $nation } won the campaign after turn { $turn }
+standings-draw = The campaign ended in a draw after turn { $turn }
+standings-next = The next campaign on this map:
+world-over = The campaign is over: this world can be read, no longer played.
+world-over-see = See the result
+col-points = points
+col-sections = castle sections
+chart-points = Victory points
+chart-towns = Towns held
+chart-mines = Mines held
+chart-turn = turn
+chart-empty = No turn has been played yet.
+rankings-title = Players
+rank-by-inflicted = Enemies put out of action
+rank-by-lost = Men lost
+rank-by-captures = Captures
+rank-by-xp = Experience
+rank-by-turns = Turns played
+rank-by-points = Nation's points
+col-player = player
+col-inflicted = put out of action
+col-lost = lost
+col-captures = captures
+col-xp = XP
+col-turns = turns played
+rankings-you = you
+rankings-none = No player has joined yet.
+rankings-your-place = Your place: { $rank } of { $players }.
+rankings-page = page { $page } of { $pages }
+rankings-prev = ← previous
+rankings-next = next →
+hall-title = Hall of fame
+hall-won = { $nation } won after turn { $turn } with { $points } points
+hall-draw = a draw after turn { $turn }
+worlds-over = campaign over
+gm-campaign = Campaign
+gm-end-campaign = End the campaign now
+gm-next-campaign = Start the next campaign on this map
+gm-next-name = Name (optional)
+gm-victory = Victory: points, last turn (0: none), share of towns
+gm-set = Set

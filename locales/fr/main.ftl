@@ -7,6 +7,7 @@ nav-users = Joueurs
 nav-log-out = Se déconnecter
 nav-log-in = Se connecter
 nav-register = S'inscrire
+nav-rules = Règles
 footer-language = Langue :
 
 ## Les mondes
@@ -98,10 +99,16 @@ legend-owner = un contour aux couleurs d'une nation : la case lui appartient (vi
 legend-structure = une barre jaune sous un fort ou des fortifications : ce que ses murs peuvent encore encaisser ; à zéro, ils ont une brèche et chacun peut y entrer.
 legend-selected = rouge : la case choisie.
 legend-path = orange : un chemin en cours de tracé, ou celui que prendrait un déplacement.
+legend-rules = Ce que fait chaque terrain, avec tous les chiffres : les règles
 legend-terrain = terrain
 legend-ap = PA
 legend-volley = abri contre le feu
 legend-melee = abri contre les charges
+
+## La page des règles
+rules-title = Règles
+rules-contents = Sommaire
+rules-description = Les règles de Grognard avec les chiffres des règles en vigueur : terrains, compagnies, déplacements, combat, tours et campagne.
 
 ## Terrains
 terrain-plain = plaine
@@ -529,6 +536,9 @@ error-season = saison « { $season } » inconnue (summer ou winter)
 error-role = rôle « { $role } » inconnu (player, gm ou admin)
 error-self-admin = vous ne pouvez ni vous bannir ni renoncer à votre propre rôle d'administrateur
 what-width = la largeur
+what-points = les points de la victoire
+what-end-turn = le dernier tour
+what-towns-share = la part des villes (de 0 à 1)
 what-height = la hauteur
 what-seed = la graine
 what-nation-count = le nombre de nations
@@ -575,3 +585,50 @@ campaign-why-points = une nation a atteint les points de la victoire
 campaign-why-towns = une nation tient les villes
 campaign-why-last_turn = son dernier tour
 campaign-why-game_master = close par un maître du jeu
+
+## Le classement, les palmarès et le panthéon
+world-standings = Classement
+standings-title = Classement
+standings-to-win = Pour gagner : { $points } points, ou { $share } % des villes sans compagnie ennemie.
+standings-last-turn = Sinon, la nation qui a le plus de points après le tour { $turn } l'emporte.
+standings-won = { $nation } a gagné la campagne après le tour { $turn }
+standings-draw = La campagne s'est achevée sur un match nul après le tour { $turn }
+standings-next = La campagne suivante sur cette carte :
+world-over = La campagne est terminée : ce monde se consulte, il ne se joue plus.
+world-over-see = Voir le résultat
+col-points = points
+col-sections = sections de château
+chart-points = Points de victoire
+chart-towns = Villes tenues
+chart-mines = Mines tenues
+chart-turn = tour
+chart-empty = Aucun tour n'a encore été joué.
+rankings-title = Joueurs
+rank-by-inflicted = Ennemis mis hors de combat
+rank-by-lost = Hommes perdus
+rank-by-captures = Prises
+rank-by-xp = Expérience
+rank-by-turns = Tours joués
+rank-by-points = Points de la nation
+col-player = joueur
+col-inflicted = hors de combat
+col-lost = perdus
+col-captures = prises
+col-xp = XP
+col-turns = tours joués
+rankings-you = vous
+rankings-none = Aucun joueur n'a encore rejoint ce monde.
+rankings-your-place = Votre place : { $rank } sur { $players }.
+rankings-page = page { $page } sur { $pages }
+rankings-prev = ← précédente
+rankings-next = suivante →
+hall-title = Panthéon
+hall-won = { $nation } l'a emporté après le tour { $turn } avec { $points } points
+hall-draw = match nul après le tour { $turn }
+worlds-over = campagne terminée
+gm-campaign = Campagne
+gm-end-campaign = Terminer la campagne maintenant
+gm-next-campaign = Lancer la campagne suivante sur cette carte
+gm-next-name = Nom (facultatif)
+gm-victory = Victoire : points, dernier tour (0 : aucun), part des villes
+gm-set = Fixer

@@ -31,6 +31,16 @@ impl DbConnection {
     pub fn is_sqlite(&self) -> bool {
         matches!(self, DbConnection::Sqlite(_))
     }
+
+    /// Hand-written statements are written with PostgreSQL's numbered binds (`$1`); SQLite
+    /// spells them `?1`.
+    pub fn numbered(&self, sql: &str) -> String {
+        if self.is_sqlite() {
+            sql.replace('$', "?")
+        } else {
+            sql.to_string()
+        }
+    }
 }
 
 /// Which database a URL names.

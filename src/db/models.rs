@@ -28,6 +28,8 @@ pub struct World {
     pub victory_points: Option<i64>,
     pub victory_end_turn: Option<i32>,
     pub victory_towns_share: Option<f64>,
+    /// The campaign this one follows on the same map.
+    pub follows_id: Option<i32>,
 }
 
 impl World {
@@ -74,6 +76,10 @@ pub struct NewWorld<'a> {
     pub rng_word_pos: i64,
     pub schedule_anchor: i64,
     pub created_at: i64,
+    pub victory_points: Option<i64>,
+    pub victory_end_turn: Option<i32>,
+    pub victory_towns_share: Option<f64>,
+    pub follows_id: Option<i32>,
 }
 
 #[derive(Clone, Debug, Queryable, Selectable, Identifiable)]
@@ -164,6 +170,14 @@ pub struct Player {
     pub leave_until: Option<i64>,
     /// Steps of the first day's checklist that leave no other trace (game::play::first_steps).
     pub first_steps: i32,
+    /// Scores in the campaign (game::campaign::scores).
+    pub inflicted: i64,
+    pub lost: i64,
+    pub captures: i32,
+    pub xp: i64,
+    pub turns_played: i32,
+    /// The last turn in which the player gave an order (-1: none yet).
+    pub played_turn: i32,
 }
 
 #[derive(Clone, Debug, Queryable, Selectable, Identifiable)]

@@ -20,6 +20,14 @@ diesel::table! {
         victory_points -> Nullable<BigInt>,
         victory_end_turn -> Nullable<Integer>,
         victory_towns_share -> Nullable<Double>,
+        follows_id -> Nullable<Integer>,
+    }
+}
+
+diesel::table! {
+    campaign_maps (world_id) {
+        world_id -> Integer,
+        map -> Text,
     }
 }
 
@@ -159,6 +167,12 @@ diesel::table! {
         joined_at -> BigInt,
         leave_until -> Nullable<BigInt>,
         first_steps -> Integer,
+        inflicted -> BigInt,
+        lost -> BigInt,
+        captures -> Integer,
+        xp -> BigInt,
+        turns_played -> Integer,
+        played_turn -> Integer,
     }
 }
 
@@ -254,6 +268,7 @@ diesel::joinable!(api_tokens -> users (user_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     alerts,
+    campaign_maps,
     nation_turns,
     dice_seeds,
     worlds,

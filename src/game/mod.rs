@@ -1,6 +1,6 @@
 //! Use cases: one function per action and per tick. Each opens one transaction, loads what it
 //! needs, asks `rules` and writes rows and events. Grouped in rooms, each depending only on
-//! those before it: `accounts` → `news` → `maps` → `time` → `play` → `gm`.
+//! those before it: `accounts` → `news` → `maps` → `time` → `play` → `gm` → `campaign`.
 
 pub mod accounts;
 pub mod campaign;

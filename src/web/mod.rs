@@ -37,6 +37,8 @@ pub struct AppState {
     pub tera: Tera,
     /// The map's legend in each language and season, written once: it depends on nothing else.
     legends: Vec<((Lang, Season), String)>,
+    /// The rulebook page in each language, made on its first request (pages::rules).
+    rulebook: pages::rules::Cache,
     /// One permit per pooled connection: requests wait their turn here, first come first
     /// served, rather than as blocked threads all woken for each connection given back.
     db_slots: Arc<tokio::sync::Semaphore>,
@@ -64,6 +66,7 @@ impl AppState {
             config,
             tera,
             legends,
+            rulebook: pages::rules::Cache::default(),
             db_slots: Arc::new(tokio::sync::Semaphore::new(slots)),
             cpu: cpu::CpuSlots::new(cores()),
             writes: Arc::default(),

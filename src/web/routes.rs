@@ -22,6 +22,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/account", web::get().to(pages::account::index))
         .route("/account/alerts", web::post().to(pages::alerts::set_mail))
         .route("/alerts", web::get().to(pages::alerts::index))
+        .route("/rules", web::get().to(pages::rules::index))
         .route("/lang/{code}", web::get().to(pages::lang::choose))
         .route(
             "/unsubscribe/{token}",
@@ -56,6 +57,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/worlds/{w}/reports", web::get().to(pages::reports::index))
         .route("/worlds/{w}/nations", web::get().to(pages::nations::index))
         .route(
+            "/worlds/{w}/standings",
+            web::get().to(pages::standings::show),
+        )
+        .route(
             "/worlds/{w}/regiments",
             web::post().to(pages::orders::create_regiment),
         )
@@ -81,6 +86,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         )
         .route("/gm/worlds/{w}", web::get().to(pages::gm::editor_page))
         .route("/gm/worlds/{w}/control", web::post().to(pages::gm::control))
+        .route(
+            "/gm/worlds/{w}/campaign",
+            web::post().to(pages::gm::campaign),
+        )
         .route("/gm/worlds/{w}/cells", web::post().to(pages::gm::edit_cell))
         .route("/gm/worlds/{w}/undo", web::post().to(pages::gm::undo))
         .route("/gm/worlds/{w}/spawn", web::post().to(pages::gm::spawn))
@@ -158,6 +167,11 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .route("/worlds/{w}", web::patch().to(api::gm::patch_world))
                 .route("/worlds/{w}/ticks", web::post().to(api::gm::tick))
                 .route("/worlds/{w}/end", web::post().to(api::campaign::end))
+                .route("/worlds/{w}/next", web::post().to(api::campaign::next))
+                .route(
+                    "/worlds/{w}/rankings",
+                    web::get().to(api::campaign::rankings),
+                )
                 .route(
                     "/worlds/{w}/standings",
                     web::get().to(api::campaign::standings),

@@ -139,6 +139,9 @@ pub struct RulebookView {
     pub limits: Limits,
     pub score: ScoreRules,
     pub leave: LeaveRules,
+    pub victory: crate::rules::victory::VictoryRules,
+    /// `victory.towns_share` as a whole percentage, for the sentence that cites it.
+    pub towns_percent: i64,
 }
 
 impl RulebookView {
@@ -206,6 +209,8 @@ impl RulebookView {
             limits: rs.limits.clone(),
             score: rs.score.clone(),
             leave: rs.leave.clone(),
+            victory: rs.victory.clone(),
+            towns_percent: (rs.victory.towns_share * 100.0).round() as i64,
         }
     }
 }

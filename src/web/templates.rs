@@ -23,6 +23,8 @@ const TEMPLATES: &[(&str, &str)] = templates!(
     "company.html",
     "reports.html",
     "nations.html",
+    "standings.html",
+    "rules.html",
     "refused.html",
     "gm_worlds.html",
     "gm_editor.html",

@@ -311,3 +311,277 @@ both!(
         );
     }
 );
+
+both!(
+    the_next_campaign_starts_from_the_map_as_drawn_with_no_one_on_it,
+    |b| {
+        let a = arena(b);
+        let (mut blue, _red, shooter, target) = a.facing();
+        let mut gm = gm_api(&a.app, "arbitre");
+        let w = format!("/api/v1/worlds/{}", a.world);
+        // The game master sets this campaign's victory; a player may not.
+        let r = blue.json("PATCH", &w, Some(json!({"victory": {"points": 500}})));
+        assert_eq!(r.status, 403, "{}", r.body);
+        let r = gm.json(
+            "PATCH",
+            &w,
+            Some(json!({"victory": {"points": 500, "end_turn": 0, "towns_share": 0.9}})),
+        );
+        assert_eq!(r.status, 200, "{}", r.body);
+        for bad in [
+            json!({"victory": {"points": 0}}),
+            json!({"victory": {"towns_share": 2.0}}),
+            json!({"victory": {"end_turn": -1}}),
+            json!({"victory": {"points": 10, "gold": 1}}),
+        ] {
+            let r = gm.json("PATCH", &w, Some(bad.clone()));
+            assert_eq!(r.status, 422, "{bad}: {}", r.body);
+            assert_eq!(r.code(), "invalid");
+        }
+        assert_eq!(
+            gm.get_json(&format!("{w}/standings")).json()["points_to_win"],
+            500
+        );
+        // The campaign changes the map: a mine taken, a volley fired.
+        a.paint(4, 5, "mine", Some("Red"), None);
+        let drawn_mine = a.nation("Red");
+        let r = a.act(&mut blue, shooter, "volley", json!({"target": target}));
+        assert_eq!(r.status, 200, "{}", r.body);
+        // No next campaign while this one runs.
+        let r = gm.post_json(&format!("{w}/next"), json!({}));
+        assert_eq!(r.status, 409, "{}", r.body);
+        assert_eq!(gm.post_json(&format!("{w}/end"), json!({})).status, 200);
+        // A player may not start it; a game master may, once.
+        let r = blue.post_json(&format!("{w}/next"), json!({}));
+        assert_eq!(r.status, 403, "{}", r.body);
+        let r = gm.post_raw(&format!("{w}/next"), "application/json", "{\"nom\": 1}");
+        assert_eq!(r.status, 422, "{}", r.body);
+        let worlds_before = a.app.count("SELECT COUNT(*) FROM worlds");
+        let r = gm.post_raw(&format!("{w}/next"), "application/json", "");
+        assert_eq!(r.status, 201, "{}", r.body);
+        let next = r.json()["id"].as_i64().unwrap();
+        assert_eq!(
+            a.app.count("SELECT COUNT(*) FROM worlds"),
+            worlds_before + 1
+        );
+        let again = gm.post_json(&format!("{w}/next"), json!({"name": "Encore"}));
+        assert_eq!(again.status, 409, "{}", again.body);
+        let nw = gm.get_json(&format!("/api/v1/worlds/{next}")).json();
+        assert_eq!(nw["name"], "Arena II");
+        assert_eq!(
+            (nw["turn"].as_i64(), nw["ended_turn"].as_i64()),
+            (Some(0), None)
+        );
+        // The map as drawn when the old campaign began: the mine painted since is plain again,
+        // the towns have their first owners, the victory settings carry over.
+        let cells = |world: i64, extra: &str| {
+            a.app.count(&format!(
+                "SELECT COUNT(*) FROM cells WHERE world_id = {world} {extra}"
+            ))
+        };
+        assert_eq!(cells(next, ""), 160);
+        assert_eq!(cells(next, "AND terrain <> 'plain'"), 0);
+        assert_eq!(
+            cells(a.world, "AND terrain = 'mine'"),
+            1,
+            "the old world keeps its record"
+        );
+        assert!(drawn_mine > 0);
+        assert_eq!(
+            a.app.count(&format!(
+                "SELECT COUNT(*) FROM towns t JOIN nations n ON n.id = t.owner_id \
+                 WHERE t.world_id = {next} AND t.name = 'Village' AND n.name = 'Red'"
+            )),
+            1
+        );
+        let s = gm
+            .get_json(&format!("/api/v1/worlds/{next}/standings"))
+            .json();
+        assert_eq!(s["status"], "running");
+        assert_eq!(s["points_to_win"], 500);
+        assert_eq!(s["towns_share"], 0.9);
+        // No people: no players, companies, scores or points; the nations with their treasury.
+        for table in ["players", "companies", "nation_turns", "events"] {
+            assert_eq!(
+                a.app.count(&format!(
+                    "SELECT COUNT(*) FROM {table} WHERE world_id = {next}"
+                )),
+                0,
+                "{table}"
+            );
+        }
+        assert_eq!(
+            a.app.count(&format!(
+                "SELECT CAST(SUM(points) AS BIGINT) AS n FROM nations WHERE world_id = {next}"
+            )),
+            0
+        );
+        assert_eq!(
+            a.app.count(&format!(
+                "SELECT CAST(SUM(treasury) AS BIGINT) AS n FROM nations WHERE world_id = {next}"
+            )),
+            2000
+        );
+        // The old world is still there, ended, and points to the next; players join the new.
+        let page = blue.get(&format!("/worlds/{}/standings", a.world));
+        assert_eq!(page.status, 200);
+        assert!(
+            page.body.contains(&format!("/worlds/{next}")),
+            "the next campaign is linked"
+        );
+        let r = blue.post_json(
+            &format!("/api/v1/worlds/{next}/join"),
+            json!({"nation": "Blue"}),
+        );
+        assert_eq!(r.status, 201, "{}", r.body);
+        // The one after is numbered III.
+        assert_eq!(
+            gm.post_json(&format!("/api/v1/worlds/{next}/end"), json!({}))
+                .status,
+            200
+        );
+        let r = gm.post_json(&format!("/api/v1/worlds/{next}/next"), json!({}));
+        assert_eq!(r.status, 201, "{}", r.body);
+        let third = r.json()["id"].as_i64().unwrap();
+        assert_eq!(
+            gm.get_json(&format!("/api/v1/worlds/{third}")).json()["name"],
+            "Arena III"
+        );
+        assert_eq!(
+            gm.post_json("/api/v1/worlds/999999/next", json!({})).status,
+            404
+        );
+        // Each step is in the audit log.
+        assert_eq!(
+            a.app.count(&format!(
+                "SELECT COUNT(*) FROM gm_audit WHERE world_id = {} AND action IN ('victory', 'end_campaign', 'next_campaign')",
+                a.world
+            )),
+            3
+        );
+    }
+);
+
+both!(
+    a_map_files_victory_settings_are_imported_and_exported,
+    |b| {
+        let a = arena(b);
+        let text = crate::support::fixtures::ARENA.replace(
+            "\"cells\": []",
+            "\"cells\": [], \"victory\": {\"points\": 42, \"end_turn\": 7}",
+        );
+        let id = grognard::game::maps::worlds::import_text(
+            &mut a.app.conn(),
+            &a.app.config.rules,
+            &text,
+            Some("Short"),
+        )
+        .unwrap();
+        let mut gm = gm_api(&a.app, "arbitre");
+        let s = gm
+            .get_json(&format!("/api/v1/worlds/{id}/standings"))
+            .json();
+        assert_eq!(
+            (s["points_to_win"].as_i64(), s["end_turn"].as_i64()),
+            (Some(42), Some(7))
+        );
+        assert_eq!(s["towns_share"], 0.67, "the ruleset's");
+        let export = gm.get_json(&format!("/api/v1/worlds/{id}/export"));
+        assert_eq!(export.status, 200, "{}", export.body);
+        assert_eq!(
+            export.json()["victory"],
+            json!({"points": 42, "end_turn": 7})
+        );
+        let plain = gm
+            .get_json(&format!("/api/v1/worlds/{}/export", a.world))
+            .json();
+        assert!(
+            plain.get("victory").is_none(),
+            "none when the world has none"
+        );
+        // Refused with the entry named, nothing imported.
+        let worlds = a.app.count("SELECT COUNT(*) FROM worlds");
+        let bad = crate::support::fixtures::ARENA.replace(
+            "\"cells\": []",
+            "\"cells\": [], \"victory\": {\"towns_share\": 0}",
+        );
+        let r = gm.post_raw("/api/v1/worlds", "application/json", &bad);
+        assert_eq!(r.status, 422, "{}", r.body);
+        assert!(r.body.contains("victory.towns_share"), "{}", r.body);
+        assert_eq!(a.app.count("SELECT COUNT(*) FROM worlds"), worlds);
+    }
+);
+
+both!(
+    the_standings_page_shows_the_result_curves_and_the_players_row,
+    |b| {
+        let a = arena(b);
+        let (mut blue, _red, shooter, target) = a.facing();
+        let r = a.act(&mut blue, shooter, "volley", json!({"target": target}));
+        assert_eq!(r.status, 200, "{}", r.body);
+        let start = grognard::db::now();
+        for i in 0..3 {
+            assert!(turn(&a, start + i * 10));
+        }
+        // A visitor sees the running campaign, the nations and one curve per nation.
+        let mut visitor = a.app.client();
+        let p = visitor.get(&format!("/worlds/{}/standings", a.world));
+        assert_eq!(p.status, 200, "{}", p.body);
+        assert!(p.body.contains("To win: 1000 points"), "{}", p.body);
+        assert_eq!(
+            p.body.matches("<polyline class=\"series\"").count(),
+            6,
+            "2 nations × 3 charts"
+        );
+        assert!(p.body.contains(">9</text>"), "Red's 9 points end its curve");
+        assert!(!p.body.contains("class=\"me\""));
+        // A signed-in player finds its own row marked; in French too.
+        let mut player = crate::support::fixtures::player(&a.app, "joueuse");
+        let csrf = player.get(&format!("/worlds/{}", a.world)).csrf();
+        let r = player.post_form(
+            &format!("/worlds/{}/join", a.world),
+            &[("csrf", &csrf), ("nation", "Red")],
+        );
+        assert_eq!(r.status, 303, "{}", r.body);
+        let p = player.get(&format!("/worlds/{}/standings?by=turns", a.world));
+        assert_eq!(p.status, 200);
+        assert_eq!(p.body.matches("class=\"me\"").count(), 1, "{}", p.body);
+        player.get("/lang/fr");
+        let p = player.get(&format!("/worlds/{}/standings", a.world));
+        assert!(p.body.contains("Points de victoire"), "{}", p.body);
+        assert!(p.body.contains("Votre place"));
+        // Bad queries: clear pages, not 500s.
+        for q in [
+            "?by=gold",
+            "?page=0",
+            "?page=x",
+            "?page=99999999999999999999",
+        ] {
+            let r = visitor.get(&format!("/worlds/{}/standings{q}", a.world));
+            assert_eq!(r.status, 422, "{q}");
+        }
+        assert_eq!(visitor.get("/worlds/999999/standings").status, 404);
+        // Once over: the result, and the world in the hall of fame of the worlds list.
+        let mut gm = gm_api(&a.app, "arbitre");
+        assert_eq!(
+            gm.post_json(&format!("/api/v1/worlds/{}/end", a.world), json!({}))
+                .status,
+            200
+        );
+        let p = visitor.get(&format!("/worlds/{}/standings", a.world));
+        assert!(
+            p.body.contains("Red won the campaign after turn 3"),
+            "{}",
+            p.body
+        );
+        let home = visitor.get("/");
+        assert!(home.body.contains("Hall of fame"), "{}", home.body);
+        assert!(
+            home.body.contains("Red won after turn 3 with 9 points"),
+            "{}",
+            home.body
+        );
+        let world = visitor.get(&format!("/worlds/{}", a.world));
+        assert!(world.body.contains("id=\"campaign-over\""));
+    }
+);

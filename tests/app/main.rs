@@ -18,5 +18,7 @@ mod options;
 mod pages;
 mod play;
 mod routes;
+mod rulebook;
+mod scores;
 mod server;
 mod time;

@@ -38,6 +38,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("POST", "/worlds/{w}/regiments/{r}/headquarters"),
     ("POST", "/worlds/{w}/leave"),
     ("GET", "/alerts"),
+    ("GET", "/rules"),
     ("GET", "/lang/{code}"),
     ("POST", "/account/alerts"),
     ("GET", "/unsubscribe/{token}"),

@@ -24,6 +24,49 @@ pub struct MapFile {
     pub towns: Vec<MapTown>,
     #[serde(default)]
     pub cells: Vec<MapCell>,
+    /// The campaign's own victory settings (docs/rules.md §11); absent: the ruleset's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub victory: Option<MapVictory>,
+}
+
+/// A world's own victory settings, each optional.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MapVictory {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end_turn: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub towns_share: Option<f64>,
+}
+
+impl MapVictory {
+    /// Refuses settings no campaign could be played to, naming the field.
+    pub fn check(&self, entry: &str) -> Result<(), MapError> {
+        if self
+            .points
+            .is_some_and(|p| !(1..=1_000_000_000_000).contains(&p))
+        {
+            return fail(
+                format!("{entry}.points"),
+                "must be between 1 and 1000000000000",
+            );
+        }
+        if self.end_turn.is_some_and(|t| t < 0) {
+            return fail(
+                format!("{entry}.end_turn"),
+                "must be 0 (no last turn) or more",
+            );
+        }
+        if self.towns_share.is_some_and(|s| !(s > 0.0 && s <= 1.0)) {
+            return fail(
+                format!("{entry}.towns_share"),
+                "must be more than 0 and at most 1",
+            );
+        }
+        Ok(())
+    }
 }
 
 fn summer() -> String {
@@ -109,6 +152,7 @@ pub struct ValidMap {
     pub towns: Vec<(String, Option<usize>)>,
     /// Every listed cell: position, terrain, town index, owner nation index, structure.
     pub cells: Vec<ValidCell>,
+    pub victory: MapVictory,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -272,6 +316,8 @@ impl MapFile {
                 structure,
             });
         }
+        let victory = self.victory.unwrap_or_default();
+        victory.check("victory")?;
         Ok(ValidMap {
             name: name.to_string(),
             bounds,
@@ -280,7 +326,67 @@ impl MapFile {
             nations,
             towns,
             cells,
+            victory,
         })
+    }
+}
+
+impl ValidMap {
+    /// The map file this map was read from, as the exporter would write it: kept when a
+    /// campaign begins, so that the next one starts from the map as it was drawn.
+    pub fn to_file(&self) -> MapFile {
+        let nation = |i: usize| self.nations[i].0.clone();
+        MapFile {
+            name: self.name.clone(),
+            width: self.bounds.width,
+            height: self.bounds.height,
+            season: self.season.as_str().to_string(),
+            rng_seed: None,
+            nations: self
+                .nations
+                .iter()
+                .map(|(name, color, spawn, treasury)| MapNation {
+                    name: name.clone(),
+                    color: color.clone(),
+                    spawn: Some([spawn.x, spawn.y]),
+                    treasury: Some(*treasury),
+                })
+                .collect(),
+            towns: self
+                .towns
+                .iter()
+                .map(|(name, owner)| MapTown {
+                    name: name.clone(),
+                    owner: owner.map(nation),
+                })
+                .collect(),
+            cells: self
+                .cells
+                .iter()
+                // Unlisted cells are plain.
+                .filter(|c| {
+                    c.terrain != Terrain::Plain
+                        || c.town.is_some()
+                        || c.owner.is_some()
+                        || c.structure.is_some()
+                })
+                .map(|c| MapCell {
+                    x: c.pos.x,
+                    y: c.pos.y,
+                    terrain: c.terrain.as_str().to_string(),
+                    town: c.town.map(|t| self.towns[t].0.clone()),
+                    // A town cell says its owner, or that it has none, so that it does not
+                    // take its town's.
+                    owner: match (c.town, c.owner) {
+                        (_, Some(o)) => Some(Some(nation(o))),
+                        (Some(_), None) => Some(None),
+                        (None, None) => None,
+                    },
+                    structure: c.structure,
+                })
+                .collect(),
+            victory: (self.victory != MapVictory::default()).then_some(self.victory),
+        }
     }
 }
 
@@ -324,6 +430,33 @@ mod tests {
             ),
             (Box::new(|m| m.nations[0].spawn = None), "nations[0]"),
             (Box::new(|m| m.season = "autumn".into()), "season"),
+            (
+                Box::new(|m| {
+                    m.victory = Some(MapVictory {
+                        points: Some(0),
+                        ..Default::default()
+                    })
+                }),
+                "victory.points",
+            ),
+            (
+                Box::new(|m| {
+                    m.victory = Some(MapVictory {
+                        end_turn: Some(-1),
+                        ..Default::default()
+                    })
+                }),
+                "victory.end_turn",
+            ),
+            (
+                Box::new(|m| {
+                    m.victory = Some(MapVictory {
+                        towns_share: Some(1.5),
+                        ..Default::default()
+                    })
+                }),
+                "victory.towns_share",
+            ),
         ];
         for (change, entry) in cases {
             let mut m = base();
@@ -341,5 +474,34 @@ mod tests {
         let v = parse(text).unwrap().validate(&Ruleset::shipped()).unwrap();
         assert_eq!(v.cells[0].owner, Some(0));
         assert_eq!(v.cells[1].owner, None);
+    }
+
+    #[test]
+    fn a_valid_map_written_back_reads_as_the_same_map() {
+        let rs = Ruleset::shipped();
+        let mut m = base();
+        m.victory = Some(MapVictory {
+            points: Some(500),
+            end_turn: Some(40),
+            towns_share: None,
+        });
+        let v = m.validate(&rs).unwrap();
+        let again = v.to_file().validate(&rs).unwrap();
+        assert_eq!(again.victory.points, Some(500));
+        assert_eq!(again.victory.end_turn, Some(40));
+        assert_eq!(
+            again,
+            ValidMap {
+                rng_seed: again.rng_seed,
+                ..v
+            }
+        );
+    }
+
+    #[test]
+    fn unknown_victory_keys_are_refused() {
+        let text = r##"{"name":"t","width":3,"height":1,"nations":[{"name":"A","color":"#000000","spawn":[0,0]}],
+            "victory":{"pointz":3}}"##;
+        assert!(parse(text).is_err());
     }
 }

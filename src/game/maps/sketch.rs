@@ -105,6 +105,7 @@ impl Sketch {
                 .map(|(name, owner)| MapTown { name, owner })
                 .collect(),
             cells,
+            victory: None,
         }
     }
 }

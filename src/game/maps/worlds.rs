@@ -1,10 +1,12 @@
 //! Worlds: import from a map file, export back to one, the demo world, and reading the map.
 
 use crate::db::models::{CellRow, Nation, NewNation, NewTown, NewWorld, Town, World};
-use crate::db::schema::{cells, nations, towns, worlds};
+use crate::db::schema::{campaign_maps, cells, nations, towns, worlds};
 use crate::db::{self, DbConnection};
 use crate::game::error::{GameError, GameResult};
-use crate::game::maps::mapfile::{self, MapCell, MapFile, MapNation, MapTown, ValidMap};
+use crate::game::maps::mapfile::{
+    self, MapCell, MapFile, MapNation, MapTown, MapVictory, ValidMap,
+};
 
 use crate::rules::{Ruleset, Terrain};
 use diesel::prelude::*;
@@ -50,7 +52,24 @@ pub fn towns_of(conn: &mut DbConnection, world_id: i32) -> GameResult<Vec<Town>>
 
 /// Writes a validated map as a new world, in one transaction; returns its id.
 pub fn import(conn: &mut DbConnection, map: &ValidMap, name: Option<&str>) -> GameResult<i32> {
+    import_following(conn, map, name, None)
+}
+
+/// `import`, for a campaign that follows `follows` on the same map. The map as drawn is kept
+/// beside the world (`campaign_maps`): the next campaign starts from it.
+pub fn import_following(
+    conn: &mut DbConnection,
+    map: &ValidMap,
+    name: Option<&str>,
+    follows: Option<i32>,
+) -> GameResult<i32> {
     let now = db::now();
+    let mut file = map.to_file();
+    if let Some(name) = name {
+        file.name = name.to_string();
+    }
+    let drawn =
+        serde_json::to_string(&file).map_err(|e| GameError::Invalid(format!("map: {e}").into()))?;
     let seed = map
         .rng_seed
         .unwrap_or_else(|| (rand::random::<u64>() >> 1) as i64);
@@ -67,9 +86,19 @@ pub fn import(conn: &mut DbConnection, map: &ValidMap, name: Option<&str>) -> Ga
                 rng_word_pos: 0,
                 schedule_anchor: now,
                 created_at: now,
+                victory_points: map.victory.points,
+                victory_end_turn: map.victory.end_turn,
+                victory_towns_share: map.victory.towns_share,
+                follows_id: follows,
             })
             .returning(worlds::id)
             .get_result(conn)?;
+        diesel::insert_into(campaign_maps::table)
+            .values((
+                campaign_maps::world_id.eq(world_id),
+                campaign_maps::map.eq(&drawn),
+            ))
+            .execute(conn)?;
         let mut nation_ids = Vec::with_capacity(map.nations.len());
         for (name, color, spawn, treasury) in &map.nations {
             let id: i32 = diesel::insert_into(nations::table)
@@ -239,5 +268,11 @@ pub fn export(conn: &mut DbConnection, world_id: i32) -> GameResult<MapFile> {
             })
             .collect(),
         cells: out_cells,
+        victory: Some(MapVictory {
+            points: w.victory_points,
+            end_turn: w.victory_end_turn,
+            towns_share: w.victory_towns_share,
+        })
+        .filter(|v| *v != MapVictory::default()),
     })
 }

@@ -10,6 +10,7 @@ pub mod orders;
 pub mod regiments;
 pub mod report;
 pub mod reports;
+pub mod scores;
 pub mod unit_write;
 pub mod views;
 

@@ -100,6 +100,7 @@ pub fn execute(
             Order::Heal => ctx.heal(conn)?,
             Order::Reinforce { men } => ctx.reinforce(conn, men)?,
         };
+        crate::game::play::scores::record(conn, &w, &player, event.target_user_id, &report)?;
         let summary = event.summary.clone();
         if let Some(bit) = crate::game::play::first_steps::bit_of_event(&event.kind) {
             crate::game::play::first_steps::tick(conn, &player, bit)?;

@@ -5,3 +5,4 @@ pub mod clock;
 pub mod dice;
 pub mod retention;
 pub mod ticks;
+pub mod verdict;

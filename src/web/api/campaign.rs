@@ -1,12 +1,15 @@
 //! The campaign's API: `GET /api/v1/worlds/{w}/standings`, `GET /api/v1/worlds/{w}/history`
-//! (both public, as the nations are) and the game masters' `POST /api/v1/worlds/{w}/end`.
+//! (both public, as the nations are), the players' `GET /api/v1/worlds/{w}/rankings`, and the
+//! game masters' `POST /api/v1/worlds/{w}/end` and `POST /api/v1/worlds/{w}/next`.
 
 use crate::game::campaign;
-use crate::web::auth::ApiActor;
+use crate::game::campaign::scores::{self, RankBy};
+use crate::game::GameError;
+use crate::web::auth::{ApiActor, ApiCredentials};
 use crate::web::error::ApiError;
 use crate::web::AppState;
 use actix_web::{web, HttpResponse};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub async fn standings(
     state: web::Data<AppState>,
@@ -29,13 +32,6 @@ pub async fn history(
     Ok(HttpResponse::Ok().json(h))
 }
 
-/// `POST /api/v1/worlds/{w}/end`: the campaign's result.
-#[derive(Serialize)]
-pub struct EndAnswer {
-    pub reason: crate::rules::victory::EndReason,
-    pub winner: Option<i32>,
-}
-
 pub async fn end(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
@@ -46,8 +42,70 @@ pub async fn end(
     let v = state
         .db(move |conn| campaign::end_by_game_master(conn, &actor, wid))
         .await?;
-    Ok(HttpResponse::Ok().json(EndAnswer {
-        reason: v.reason,
-        winner: v.winner,
-    }))
+    Ok(HttpResponse::Ok().json(campaign::EndAnswer::from(v)))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RankingsQuery {
+    pub by: Option<String>,
+    pub page: Option<i64>,
+}
+
+/// `GET /api/v1/worlds/{w}/rankings?by=…&page=N`: without a page, the caller's own.
+pub async fn rankings(
+    state: web::Data<AppState>,
+    who: ApiCredentials,
+    path: web::Path<i32>,
+    q: web::Query<RankingsQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let wid = path.into_inner();
+    let q = q.into_inner();
+    let by =
+        q.by.as_deref()
+            .map(RankBy::parse)
+            .transpose()?
+            .unwrap_or_default();
+    let r = state
+        .db(move |conn| {
+            let actor = who.resolve(conn)?;
+            scores::rankings(conn, wid, by, q.page, Some(actor.user_id))
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(r))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct NextBody {
+    pub name: Option<String>,
+}
+
+/// `POST /api/v1/worlds/{w}/next`: the new campaign's world.
+#[derive(Serialize)]
+pub struct NextAnswer {
+    pub id: i32,
+}
+
+pub async fn next(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    path: web::Path<i32>,
+    body: web::Bytes,
+) -> Result<HttpResponse, ApiError> {
+    let wid = path.into_inner();
+    actor.require_gm()?;
+    // The body is optional: none, or `{"name": …}`.
+    let body: NextBody = if body.iter().all(u8::is_ascii_whitespace) {
+        NextBody::default()
+    } else {
+        serde_json::from_slice(&body)
+            .map_err(|e| GameError::Invalid(format!("body: {e}").into()))?
+    };
+    let name = body.name;
+    let st = state.clone();
+    let id = state
+        .db(move |conn| campaign::next::start(conn, &st.config.rules, &actor, wid, name.as_deref()))
+        .await?;
+    Ok(HttpResponse::Created().json(NextAnswer { id }))
 }

@@ -13,6 +13,8 @@ use serde_json::Value;
 pub struct WorldPatch {
     pub paused: Option<bool>,
     pub season: Option<String>,
+    /// The world's own victory settings (docs/rules.md §11).
+    pub victory: Option<crate::game::maps::mapfile::MapVictory>,
 }
 
 pub async fn patch_world(
@@ -24,8 +26,8 @@ pub async fn patch_world(
     let wid = path.into_inner();
     actor.require_gm()?;
     let body = body.into_inner();
-    if body.paused.is_none() && body.season.is_none() {
-        return Err(GameError::Invalid("send `paused` and/or `season`".into()).into());
+    if body.paused.is_none() && body.season.is_none() && body.victory.is_none() {
+        return Err(GameError::Invalid("send `paused`, `season` and/or `victory`".into()).into());
     }
     let w = state
         .db(move |conn| {
@@ -39,6 +41,9 @@ pub async fn patch_world(
                     })?;
                 }
                 let mut w = crate::game::maps::worlds::get(conn, wid)?;
+                if let Some(v) = body.victory {
+                    w = crate::game::campaign::set_victory(conn, &actor, wid, v)?;
+                }
                 if let Some(s) = &body.season {
                     w = gm::set_season(conn, &actor, wid, s)?;
                 }

@@ -10,7 +10,7 @@ use crate::game::maps::mapfile::{self, MapFile, MapNation};
 use crate::game::maps::sketch::PALETTE;
 use crate::game::play::access::Actor;
 use crate::game::{
-    gm, gm::audit, maps::tiled_import, maps::worlds, play::views, GameError, GameResult,
+    campaign, gm, gm::audit, maps::tiled_import, maps::worlds, play::views, GameError, GameResult,
 };
 use crate::rules::{Pos, Terrain};
 use crate::said::Said;
@@ -88,6 +88,79 @@ pub async fn control(
     after_form(&state, &viewer, result, &back)
 }
 
+#[derive(Deserialize)]
+pub struct CampaignForm {
+    pub csrf: Option<String>,
+    /// `end`, `next` or `victory`.
+    pub action: Option<String>,
+    pub name: Option<String>,
+    pub points: Option<String>,
+    pub end_turn: Option<String>,
+    pub towns_share: Option<String>,
+    pub back: Option<String>,
+}
+crate::signed_fields!(CampaignForm, back);
+
+/// An optional number of the victory form: empty keeps the world's value.
+fn optional_number<T: std::str::FromStr>(v: Option<&str>, what: &str) -> GameResult<Option<T>> {
+    match v.map(str::trim).filter(|s| !s.is_empty()) {
+        None => Ok(None),
+        some => number(some, what).map(Some),
+    }
+}
+
+/// The campaign panel of the editor: end it, set its victory, start the next one (whose
+/// editor the game master lands on).
+pub async fn campaign(
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+    post: SignedPost<CampaignForm>,
+) -> Result<HttpResponse, PageError> {
+    let SignedPost {
+        viewer,
+        actor,
+        form,
+        back: sent_back,
+    } = post;
+    actor.require_gm()?;
+    let wid = path.into_inner();
+    let back = sent_back.unwrap_or_else(|| format!("/gm/worlds/{wid}"));
+    let st = state.clone();
+    let result = state
+        .db(move |conn| {
+            let rs = &st.config.rules;
+            match form.action.as_deref().unwrap_or("") {
+                "end" => campaign::end_by_game_master(conn, &actor, wid).map(|_| None),
+                "next" => {
+                    campaign::next::start(conn, rs, &actor, wid, form.name.as_deref()).map(Some)
+                }
+                "victory" => {
+                    let v = mapfile::MapVictory {
+                        points: optional_number(form.points.as_deref(), "what-points")?,
+                        end_turn: optional_number(form.end_turn.as_deref(), "what-end-turn")?,
+                        towns_share: optional_number(
+                            form.towns_share.as_deref(),
+                            "what-towns-share",
+                        )?,
+                    };
+                    campaign::set_victory(conn, &actor, wid, v).map(|_| None)
+                }
+                other => Err(GameError::Invalid(
+                    format!(
+                        "unknown campaign action `{}`",
+                        other.chars().take(20).collect::<String>()
+                    )
+                    .into(),
+                )),
+            }
+        })
+        .await;
+    match result {
+        Ok(Some(next)) => Ok(see_other(&format!("/gm/worlds/{next}"))),
+        other => after_form(&state, &viewer, other, &back),
+    }
+}
+
 // ------------------------------------------------------------------- the worlds
 
 pub async fn worlds_page(
@@ -161,6 +234,7 @@ fn new_map(rs: &crate::rules::Ruleset, f: &NewWorldForm) -> GameResult<MapFile> 
                 nations: nations_from(f.nations.as_deref().unwrap_or("France, Russia"), w, h),
                 towns: vec![],
                 cells: vec![],
+                victory: None,
             })
         }
         "generate" => generate::generate(
@@ -307,6 +381,7 @@ pub async fn editor_page(
     let pan = vp.pan(w.width, w.height, here);
     let season = w.season;
     Ok(map_page(&state, &viewer, "gm_editor.html", &m, |ctx| {
+        ctx.insert("victory", &w.victory(&state.config.rules.victory));
         ctx.insert("world", &WorldView::from(&w));
         ctx.insert("pan", &pan);
         ctx.insert("zooms", &vp.zoom_links(None, here));

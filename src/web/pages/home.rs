@@ -1,4 +1,5 @@
-//! `/`: the worlds on this server, and for a returning player what happened since.
+//! `/`: the worlds on this server, the hall of fame of their past campaigns, and for a
+//! returning player what happened since.
 
 use super::page;
 use crate::game::{maps::worlds, play::reports};
@@ -18,6 +19,17 @@ struct WorldItem {
     season: crate::rules::Season,
     paused: bool,
     nations: Vec<(String, String)>,
+    /// Its campaign's end, once it is over: the worlds list puts it in the hall of fame.
+    ended: Option<Ended>,
+}
+
+/// How a past campaign ended, for the hall of fame.
+#[derive(Serialize)]
+struct Ended {
+    turn: i32,
+    reason: Option<String>,
+    /// The winner's name, colour and points; none for a draw.
+    winner: Option<(String, String, i64)>,
 }
 
 #[derive(serde::Deserialize)]
@@ -37,10 +49,16 @@ pub async fn index(
         .db(move |conn| {
             let mut out = Vec::new();
             for w in worlds::list(conn)? {
-                let nations = worlds::nations_of(conn, w.id)?
-                    .into_iter()
-                    .map(|n| (n.name, n.color))
-                    .collect();
+                let rows = worlds::nations_of(conn, w.id)?;
+                let ended = w.ended_turn.map(|turn| Ended {
+                    turn,
+                    reason: w.ended_reason.clone(),
+                    winner: rows
+                        .iter()
+                        .find(|n| Some(n.id) == w.winner_id)
+                        .map(|n| (n.name.clone(), n.color.clone(), n.points)),
+                });
+                let nations = rows.into_iter().map(|n| (n.name, n.color)).collect();
                 out.push(WorldItem {
                     id: w.id,
                     name: w.name,
@@ -50,6 +68,7 @@ pub async fn index(
                     season: w.season,
                     paused: w.paused,
                     nations,
+                    ended,
                 });
             }
             let summary = match actor {

@@ -13,6 +13,8 @@ pub mod metrics;
 pub mod nations;
 pub mod orders;
 pub mod reports;
+pub mod rules;
+pub mod standings;
 pub mod world;
 
 use super::auth::{anon_csrf_cookie, Viewer};

@@ -1,6 +1,7 @@
-//! Drawing for the pages: the map's viewport, its SVG and the legend. Pages give these the
-//! game's views; nothing here reads the database or decides a rule.
+//! Drawing for the pages: the map's viewport, its SVG, the legend and the history charts.
+//! Pages give these the game's views; nothing here reads the database or decides a rule.
 
+pub mod chart;
 pub mod legend;
 pub mod map;
 pub mod viewport;

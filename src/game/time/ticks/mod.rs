@@ -22,7 +22,6 @@ mod statements;
 
 pub use locks::hold_off_turn;
 use locks::{companies_lock, tick_lock};
-use statements::numbered_binds;
 pub use statements::{companies_turn_statement, world_turn_statements};
 
 pub use crate::rules::names::TickKind;
@@ -385,6 +384,7 @@ fn finish_turn(
             std::thread::sleep(held / 4);
         }
     }
+    let strength = crate::game::time::verdict::strength(conn, world_id)?;
     let ended = Instant::now();
     db::write(conn, |c| {
         // The rest of the turn: the chunks have covered every company, so orders go on.
@@ -395,12 +395,13 @@ fn finish_turn(
         let (turn, season) = current_turn(c, world_id)?;
         let mut rows = 0i64;
         for sql in world_turn_statements(rs) {
-            rows += diesel::sql_query(numbered_binds(c, &sql))
+            rows += diesel::sql_query(c.numbered(&sql))
                 .bind::<Integer, _>(world_id)
                 .execute(c)? as i64;
         }
         crate::game::time::dice::next_turn(c, world_id, turn)?;
-        crate::game::campaign::after_turn(c, rs, world_id, turn + 1)?;
+        crate::game::time::verdict::record_strength(c, world_id, turn + 1, &strength)?;
+        crate::game::time::verdict::after_turn(c, rs, world_id, turn + 1)?;
         let said = Said::new("said-turn").n("turn", turn + 1);
         let rows = record_end(
             c,
@@ -442,7 +443,7 @@ fn turn_companies(
             .filter(players::leave_until.gt(at)),
     ))
     .get_result(conn)?;
-    let sql = numbered_binds(conn, &companies_turn_statement(rs, conn, at, on_leave));
+    let sql = conn.numbered(&companies_turn_statement(rs, conn, at, on_leave));
     let rows = diesel::sql_query(sql)
         .bind::<Integer, _>(world_id)
         .bind::<Integer, _>(through)

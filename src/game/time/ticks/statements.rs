@@ -149,7 +149,8 @@ pub fn world_turn_statements(rs: &Ruleset) -> Vec<String> {
 /// The campaign's part of the turn (docs/rules.md §11): each nation's points for what it
 /// holds (`rules::victory::gain`), then its line of the history, numbered with the turn about
 /// to be counted. Towns and mines are read through their indexes (`cells_owner`, the towns of
-/// the world); the companies and men per nation in one pass over the world's companies.
+/// the world). The companies and men per nation are counted before this last transaction
+/// (`time::verdict::strength`), so that a pass over every company does not hold orders up.
 /// Castle sections count 0 until castles are drawn.
 pub fn campaign_statements(rs: &Ruleset) -> Vec<String> {
     let v = &rs.victory;
@@ -175,23 +176,10 @@ pub fn campaign_statements(rs: &Ruleset) -> Vec<String> {
         ),
         format!(
             "INSERT INTO nation_turns (world_id, turn, nation_id, points, towns, mines, sections, companies, men) \
-             SELECT n.world_id, w.turn + 1, n.id, n.points, {}, {}, {sections}, COALESCE(s.k, 0), COALESCE(s.m, 0) \
-             FROM nations n JOIN worlds w ON w.id = n.world_id \
-             LEFT JOIN (SELECT p.nation_id AS nation_id, COUNT(*) AS k, SUM(c.men) AS m \
-               FROM companies c JOIN players p ON p.id = c.player_id WHERE c.world_id = $1 \
-               GROUP BY p.nation_id) s ON s.nation_id = n.id \
-             WHERE n.world_id = $1",
+             SELECT n.world_id, w.turn + 1, n.id, n.points, {}, {}, {sections}, 0, 0 \
+             FROM nations n JOIN worlds w ON w.id = n.world_id WHERE n.world_id = $1",
             towns("n"),
             mines("n"),
         ),
     ]
-}
-
-/// SQLite spells numbered bind parameters `?1`; the statements are written with `$1`.
-pub(super) fn numbered_binds(conn: &DbConnection, sql: &str) -> String {
-    if conn.is_sqlite() {
-        sql.replace('$', "?")
-    } else {
-        sql.to_string()
-    }
 }

@@ -1,81 +1,39 @@
-//! The campaign around the turns (docs/rules.md §11): the verdict after each turn, its end
-//! (by the rules or by a game master), and what the standings and history pages read. The
-//! points and the history rows themselves are written by the turn's set-based statements
-//! (`time::ticks::world_turn_statements`); the verdict is `rules::victory`.
+//! The campaign (docs/rules.md §11) as players and game masters see it: the standings, the
+//! history, the end by a game master, the players' rankings (`scores`) and the next campaign
+//! on the same map (`next`). What each turn adds and the verdict after it are the turn's
+//! (`time::verdict`).
 
-use crate::db::models::{NewEvent, World};
-use crate::db::schema::{nation_turns, nations, towns, worlds};
+pub mod next;
+pub mod scores;
+
+use crate::db::models::World;
+use crate::db::schema::{nation_turns, nations, worlds};
 use crate::db::{self, DbConnection};
 use crate::game::error::{GameError, GameResult};
+use crate::game::gm::audit;
+use crate::game::maps::mapfile::MapVictory;
 use crate::game::maps::worlds as world_rows;
-use crate::game::news::events;
 use crate::game::play::access::Actor;
+use crate::game::time::verdict::{end, standings_now};
 use crate::rules::ruleset::Ruleset;
-use crate::rules::victory::{self, EndReason, Standing, Verdict};
-use crate::said::Said;
+use crate::rules::victory::{self, EndReason, Verdict};
 use diesel::prelude::*;
-use diesel::sql_types::{BigInt, Integer};
 use serde::Serialize;
 
-#[derive(QueryableByName)]
-struct Clear {
-    #[diesel(sql_type = Integer)]
-    nation: i32,
-    #[diesel(sql_type = BigInt)]
-    n: i64,
+/// `POST /api/v1/worlds/{w}/end`: how the campaign ended and who won.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct EndAnswer {
+    pub reason: EndReason,
+    pub winner: Option<i32>,
 }
 
-/// Each nation's points and the towns it owns with no enemy company in any of their cells.
-fn standings_now(conn: &mut DbConnection, world_id: i32) -> GameResult<Vec<Standing>> {
-    let points: Vec<(i32, i64)> = nations::table
-        .filter(nations::world_id.eq(world_id))
-        .select((nations::id, nations::points))
-        .order(nations::id)
-        .load(conn)?;
-    // Town cells by their index, the companies on them by their cell's key.
-    let sql = "SELECT t.owner_id AS nation, COUNT(*) AS n FROM towns t \
-        WHERE t.world_id = $1 AND t.owner_id IS NOT NULL AND NOT EXISTS ( \
-          SELECT 1 FROM cells ce JOIN companies c ON c.world_id = ce.world_id AND c.x = ce.x AND c.y = ce.y \
-          JOIN players p ON p.id = c.player_id \
-          WHERE ce.world_id = $1 AND ce.town_id = t.id AND p.nation_id <> t.owner_id) \
-        GROUP BY t.owner_id";
-    let sql = if conn.is_sqlite() {
-        sql.replace('$', "?")
-    } else {
-        sql.to_string()
-    };
-    let clear: Vec<Clear> = diesel::sql_query(sql)
-        .bind::<Integer, _>(world_id)
-        .load(conn)?;
-    Ok(points
-        .into_iter()
-        .map(|(nation, points)| Standing {
-            nation,
-            points,
-            towns_clear: clear.iter().find(|c| c.nation == nation).map_or(0, |c| c.n),
-        })
-        .collect())
-}
-
-/// After the turn `turn` has been applied (in its last transaction): ends the campaign when
-/// the rules say so.
-pub fn after_turn(
-    conn: &mut DbConnection,
-    rs: &Ruleset,
-    world_id: i32,
-    turn: i32,
-) -> GameResult<Option<Verdict>> {
-    let w = world_rows::get(conn, world_id)?;
-    let standings = standings_now(conn, world_id)?;
-    let all_towns: i64 = towns::table
-        .filter(towns::world_id.eq(world_id))
-        .count()
-        .get_result(conn)?;
-    let Some(v) = victory::verdict(&w.victory(&rs.victory), turn, all_towns, &standings) else {
-        return Ok(None);
-    };
-    end(conn, &w, turn, v, None)?;
-    Ok(Some(v))
+impl From<Verdict> for EndAnswer {
+    fn from(v: Verdict) -> EndAnswer {
+        EndAnswer {
+            reason: v.reason,
+            winner: v.winner,
+        }
+    }
 }
 
 /// A game master ends the campaign now, the nation with most points winning.
@@ -98,57 +56,68 @@ pub fn end_by_game_master(
             winner: victory::leader(&standings),
         };
         end(conn, &w, w.turn, v, Some(actor.user_id))?;
+        audit::record(
+            conn,
+            audit::Entry {
+                world_id: Some(world_id),
+                user_id: actor.user_id,
+                action: "end_campaign".into(),
+                target: format!("world {}", w.name),
+                after: audit::value(&EndAnswer::from(v)),
+                ..Default::default()
+            },
+        )?;
         Ok(v)
     })
 }
 
-/// Writes the end: the world's result, an event, and an alert to every player of the world.
-fn end(
+/// A game master sets the world's own victory settings (a field left out keeps its value);
+/// refused once the campaign is over. Takes effect from the next turn's verdict.
+pub fn set_victory(
     conn: &mut DbConnection,
-    w: &World,
-    turn: i32,
-    v: Verdict,
-    by: Option<i32>,
-) -> GameResult<()> {
-    diesel::update(worlds::table.find(w.id))
-        .set((
-            worlds::ended_turn.eq(Some(turn)),
-            worlds::ended_reason.eq(Some(v.reason.as_str())),
-            worlds::winner_id.eq(v.winner),
-        ))
-        .execute(conn)?;
-    let said = match v.winner {
-        Some(id) => {
-            let (name, points): (String, i64) = nations::table
-                .find(id)
-                .select((nations::name, nations::points))
-                .first(conn)?;
-            Said::new("said-campaign-won")
-                .s("world", w.name.as_str())
-                .n("turn", turn)
-                .s("nation", name)
-                .n("points", points)
-                .m("why", format!("campaign-why-{}", v.reason.as_str()))
+    actor: &Actor,
+    world_id: i32,
+    v: MapVictory,
+) -> GameResult<World> {
+    actor.require_gm()?;
+    v.check("victory")
+        .map_err(|e| GameError::Invalid(e.to_string().into()))?;
+    db::write(conn, |conn| {
+        let w = world_rows::get(conn, world_id)?;
+        if w.ended() {
+            return Err(GameError::CampaignOver);
         }
-        None => Said::new("said-campaign-draw")
-            .s("world", w.name.as_str())
-            .n("turn", turn)
-            .m("why", format!("campaign-why-{}", v.reason.as_str())),
-    };
-    let e = NewEvent {
-        world_id: w.id,
-        turn,
-        at: db::now(),
-        kind: "campaign_end".into(),
-        actor_user_id: by,
-        nation_id: v.winner,
-        data: serde_json::json!({"reason": v.reason.as_str(), "winner": v.winner}).to_string(),
-        ..Default::default()
-    }
-    .saying(&said);
-    // Recording it alerts every player of the world (`alerts::from_event`).
-    events::record(conn, e)?;
-    Ok(())
+        let before = MapVictory {
+            points: w.victory_points,
+            end_turn: w.victory_end_turn,
+            towns_share: w.victory_towns_share,
+        };
+        let after = MapVictory {
+            points: v.points.or(before.points),
+            end_turn: v.end_turn.or(before.end_turn),
+            towns_share: v.towns_share.or(before.towns_share),
+        };
+        diesel::update(worlds::table.find(world_id))
+            .set((
+                worlds::victory_points.eq(after.points),
+                worlds::victory_end_turn.eq(after.end_turn),
+                worlds::victory_towns_share.eq(after.towns_share),
+            ))
+            .execute(conn)?;
+        audit::record(
+            conn,
+            audit::Entry {
+                world_id: Some(world_id),
+                user_id: actor.user_id,
+                action: "victory".into(),
+                target: format!("world {}", w.name),
+                before: audit::value(&before),
+                after: audit::value(&after),
+                ..Default::default()
+            },
+        )?;
+        world_rows::get(conn, world_id)
+    })
 }
 
 /// One nation's line of the standings.

@@ -1,0 +1,191 @@
+//! The rankings of a campaign's players (docs/rules.md §11), read from the scores the orders
+//! keep (`game::play::scores`): one statement a page, which also finds the caller's own row
+//! and, when no page is asked for, the page that holds it.
+
+use crate::db::DbConnection;
+use crate::game::error::{GameError, GameResult};
+use crate::game::maps::worlds as world_rows;
+use diesel::sql_types::{BigInt, Integer, Nullable, Text};
+use diesel::{QueryableByName, RunQueryDsl};
+use serde::{Deserialize, Serialize};
+
+/// Players on one page of the rankings.
+pub const PAGE_SIZE: i64 = 20;
+
+/// Past this page a request is refused rather than counted (more than any world's players).
+pub const MAX_PAGE: i64 = 1_000_000;
+
+/// What the rankings sort by, most first.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RankBy {
+    /// Enemy men put out of action (killed and wounded).
+    #[default]
+    Inflicted,
+    /// Own men lost.
+    Lost,
+    /// Mines, towns and castle sections taken.
+    Captures,
+    Xp,
+    /// Turns in which the player gave an order.
+    Turns,
+    /// The player's nation's victory points.
+    Points,
+}
+
+impl RankBy {
+    pub const ALL: [RankBy; 6] = [
+        RankBy::Inflicted,
+        RankBy::Lost,
+        RankBy::Captures,
+        RankBy::Xp,
+        RankBy::Turns,
+        RankBy::Points,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RankBy::Inflicted => "inflicted",
+            RankBy::Lost => "lost",
+            RankBy::Captures => "captures",
+            RankBy::Xp => "xp",
+            RankBy::Turns => "turns",
+            RankBy::Points => "points",
+        }
+    }
+
+    /// Refuses anything else, naming the choices.
+    pub fn parse(s: &str) -> GameResult<RankBy> {
+        RankBy::ALL
+            .into_iter()
+            .find(|b| b.as_str() == s)
+            .ok_or_else(|| {
+                GameError::Invalid(
+                    format!(
+                        "unknown ranking `{}`: use inflicted, lost, captures, xp, turns or points",
+                        s.chars().take(40).collect::<String>()
+                    )
+                    .into(),
+                )
+            })
+    }
+
+    fn column(self) -> &'static str {
+        match self {
+            RankBy::Inflicted => "p.inflicted",
+            RankBy::Lost => "p.lost",
+            RankBy::Captures => "p.captures",
+            RankBy::Xp => "p.xp",
+            RankBy::Turns => "p.turns_played",
+            RankBy::Points => "n.points",
+        }
+    }
+}
+
+/// One player's line.
+#[derive(Clone, Debug, PartialEq, Serialize, QueryableByName)]
+pub struct RankRow {
+    /// Players level on the score share a rank.
+    #[diesel(sql_type = BigInt)]
+    pub rank: i64,
+    #[diesel(sql_type = Text)]
+    pub player: String,
+    #[diesel(sql_type = Text)]
+    pub nation: String,
+    #[diesel(sql_type = Text)]
+    pub color: String,
+    #[diesel(sql_type = BigInt)]
+    pub inflicted: i64,
+    #[diesel(sql_type = BigInt)]
+    pub lost: i64,
+    #[diesel(sql_type = Integer)]
+    pub captures: i32,
+    #[diesel(sql_type = BigInt)]
+    pub xp: i64,
+    #[diesel(sql_type = Integer)]
+    pub turns: i32,
+    #[diesel(sql_type = BigInt)]
+    pub points: i64,
+    #[serde(skip)]
+    #[diesel(sql_type = Integer)]
+    pub user_id: i32,
+    /// The row's place in the order (1, 2, 3… even where ranks are shared).
+    #[serde(skip)]
+    #[diesel(sql_type = BigInt)]
+    pub place: i64,
+    #[serde(skip)]
+    #[diesel(sql_type = BigInt)]
+    pub total: i64,
+}
+
+/// `GET /api/v1/worlds/{w}/rankings` and the standings page's table.
+#[derive(Clone, Debug, Serialize)]
+pub struct Rankings {
+    pub by: RankBy,
+    pub page: i64,
+    pub pages: i64,
+    pub players: i64,
+    pub rows: Vec<RankRow>,
+    /// The caller's own line, wherever it stands (none for a visitor or a non-player).
+    pub me: Option<RankRow>,
+}
+
+/// One page of the rankings; `page` None: the caller's page (the first for a visitor).
+pub fn rankings(
+    conn: &mut DbConnection,
+    world_id: i32,
+    by: RankBy,
+    page: Option<i64>,
+    me: Option<i32>,
+) -> GameResult<Rankings> {
+    if let Some(p) = page {
+        if !(1..=MAX_PAGE).contains(&p) {
+            return Err(GameError::Invalid(
+                format!("page must be between 1 and {MAX_PAGE}").into(),
+            ));
+        }
+    }
+    let key = by.column();
+    // Ranked once over the world's players (by its index); kept: the page asked for (or the
+    // caller's own), the caller's row, and the first, which carries the count of players even
+    // past the last page.
+    let sql = format!(
+        "WITH r AS ( \
+           SELECT RANK() OVER (ORDER BY {key} DESC) AS rank, \
+             ROW_NUMBER() OVER (ORDER BY {key} DESC, p.id) AS place, \
+             COUNT(*) OVER () AS total, \
+             u.username AS player, n.name AS nation, n.color AS color, \
+             p.inflicted AS inflicted, p.lost AS lost, p.captures AS captures, p.xp AS xp, \
+             p.turns_played AS turns, n.points AS points, p.user_id AS user_id \
+           FROM players p JOIN users u ON u.id = p.user_id JOIN nations n ON n.id = p.nation_id \
+           WHERE p.world_id = $1) \
+         SELECT * FROM r WHERE r.user_id = $2 OR r.place = 1 OR (r.place - 1) / $3 = COALESCE($4, \
+           (SELECT (m.place - 1) / $3 FROM r m WHERE m.user_id = $2), 0) \
+         ORDER BY r.place"
+    );
+    let rows: Vec<RankRow> = diesel::sql_query(conn.numbered(&sql))
+        .bind::<Integer, _>(world_id)
+        .bind::<Integer, _>(me.unwrap_or(-1))
+        .bind::<BigInt, _>(PAGE_SIZE)
+        .bind::<Nullable<BigInt>, _>(page.map(|p| p - 1))
+        .load(conn)?;
+    if rows.is_empty() {
+        // No players: is there such a world at all? (Asked only then: a page is one query.)
+        world_rows::get(conn, world_id)?;
+    }
+    let mine = rows.iter().find(|r| Some(r.user_id) == me).cloned();
+    let players = rows.first().map_or(0, |r| r.total);
+    let page = page.unwrap_or_else(|| mine.as_ref().map_or(1, |m| (m.place - 1) / PAGE_SIZE + 1));
+    let rows = rows
+        .into_iter()
+        .filter(|r| (r.place - 1) / PAGE_SIZE + 1 == page)
+        .collect();
+    Ok(Rankings {
+        by,
+        page,
+        pages: ((players + PAGE_SIZE - 1) / PAGE_SIZE).max(1),
+        players,
+        rows,
+        me: mine,
+    })
+}

@@ -1,0 +1,99 @@
+//! The players' scores (docs/rules.md §11), kept by each order in its own transaction: enemy
+//! men put out of action, own men lost, ground captured, experience gained, and the turns in
+//! which the player gave an order. The rankings read them (`game::campaign::scores`).
+
+use crate::db::models::{Player, World};
+use crate::db::DbConnection;
+use crate::game::error::GameResult;
+use crate::game::play::report::Report;
+use diesel::sql_types::{BigInt, Integer};
+use diesel::RunQueryDsl;
+
+/// What one order adds to one player's scores.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Gain {
+    pub inflicted: i64,
+    pub lost: i64,
+    pub captures: i32,
+    pub xp: i64,
+}
+
+impl Gain {
+    fn is_zero(&self) -> bool {
+        *self == Gain::default()
+    }
+}
+
+/// What an order's report adds to the acting player's scores and, for a fight, to the
+/// defending player's.
+pub fn gains(report: &Report) -> (Gain, Gain) {
+    match report {
+        Report::Battle(b) => (
+            Gain {
+                inflicted: b.defender.losses as i64,
+                lost: b.attacker.losses as i64,
+                captures: 0,
+                xp: b.attacker.xp_gained as i64,
+            },
+            Gain {
+                inflicted: b.attacker.losses as i64,
+                lost: b.defender.losses as i64,
+                captures: 0,
+                xp: b.defender.xp_gained as i64,
+            },
+        ),
+        Report::Move(m) => (
+            Gain {
+                captures: m.captures.len() as i32,
+                ..Gain::default()
+            },
+            Gain::default(),
+        ),
+        _ => (Gain::default(), Gain::default()),
+    }
+}
+
+/// Adds an order's gains: to the actor's row (counting this turn as played the first time it
+/// orders in it) and to the defender's, found by its user in the world. A move that captures
+/// nothing in a turn already counted writes nothing.
+pub fn record(
+    conn: &mut DbConnection,
+    w: &World,
+    player: &Player,
+    defender_user: Option<i32>,
+    report: &Report,
+) -> GameResult<()> {
+    let (mine, theirs) = gains(report);
+    if !mine.is_zero() || player.played_turn != w.turn {
+        // The turn is counted against the row as it is when written: two orders of the same
+        // player at once count it once.
+        let sql = conn.numbered(
+            "UPDATE players SET inflicted = inflicted + $1, lost = lost + $2, \
+             captures = captures + $3, xp = xp + $4, \
+             turns_played = turns_played + CASE WHEN played_turn = $5 THEN 0 ELSE 1 END, \
+             played_turn = $5 WHERE id = $6",
+        );
+        diesel::sql_query(sql)
+            .bind::<BigInt, _>(mine.inflicted)
+            .bind::<BigInt, _>(mine.lost)
+            .bind::<Integer, _>(mine.captures)
+            .bind::<BigInt, _>(mine.xp)
+            .bind::<Integer, _>(w.turn)
+            .bind::<Integer, _>(player.id)
+            .execute(conn)?;
+    }
+    if let (Some(user), false) = (defender_user, theirs.is_zero()) {
+        let sql = conn.numbered(
+            "UPDATE players SET inflicted = inflicted + $1, lost = lost + $2, xp = xp + $3 \
+             WHERE world_id = $4 AND user_id = $5",
+        );
+        diesel::sql_query(sql)
+            .bind::<BigInt, _>(theirs.inflicted)
+            .bind::<BigInt, _>(theirs.lost)
+            .bind::<BigInt, _>(theirs.xp)
+            .bind::<Integer, _>(w.id)
+            .bind::<Integer, _>(user)
+            .execute(conn)?;
+    }
+    Ok(())
+}

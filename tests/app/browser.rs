@@ -391,6 +391,53 @@ fn a_new_player_walks_through_the_first_day(b: crate::support::Backend, width: u
     br.find("#map g.unit.mine");
     assert!(br.url().contains("/worlds/1"), "{}", br.url());
     check("10-after-login", true);
+
+    // Two turns later, the standings: the nations' curves, the player's own row marked, the
+    // table scrolled inside its box, not the page.
+    let rs = app.config.rules.clone();
+    let now = grognard::db::now();
+    for at in [now, now + 10] {
+        grognard::game::time::ticks::apply(
+            &mut app.conn(),
+            &rs,
+            1,
+            grognard::game::time::ticks::TickKind::Turn,
+            at,
+            false,
+        )
+        .unwrap();
+    }
+    br.click("main a[href='/worlds/1/standings']");
+    br.find("figure.chart svg.plot polyline.series");
+    check("11-standings", false);
+    // Wide enough to read, and its labels no smaller than the page's small print.
+    let chart_width = br
+        .script(
+            "return document.querySelector('figure.chart svg.plot').getBoundingClientRect().width;",
+        )
+        .as_f64()
+        .unwrap();
+    assert!(
+        chart_width >= 300.0,
+        "the points chart is {chart_width} px wide"
+    );
+    let label = br
+        .script("return document.querySelector('figure.chart .labels.y text').getBoundingClientRect().height;")
+        .as_f64()
+        .unwrap();
+    assert!((9.0..=22.0).contains(&label), "axis labels {label} px high");
+    assert!(br.text("table.rankings tr.me").contains("marie_louise"));
+    assert!(br.text("table.rankings tr.me").contains("(you)"));
+    br.click("nav.tabs a[href='?by=turns#rankings']");
+    br.find("nav.tabs a[aria-current][href='?by=turns#rankings']");
+    check("12-standings-by-turns", false);
+    assert!(br.text("table.rankings tr.me").contains("marie_louise"));
+    br.click("footer a[href='/lang/fr']");
+    br.find("html[lang='fr'] figure.chart svg");
+    assert!(br.text("main").contains("Points de victoire"));
+    check("13-standings-in-french", false);
+    br.click("footer a[href='/lang/en']");
+    br.find("html[lang='en'] figure.chart svg");
 }
 
 both!(a_new_player_plays_a_day_in_the_browser, |b| {

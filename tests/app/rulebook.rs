@@ -120,17 +120,20 @@ fn the_world_page_its_legend_and_the_header_link_to_the_rules() {
             body.contains(&format!("<a href=\"/rules\" id=\"rules-link\">{text}</a>")),
             "{body}"
         );
-        assert!(
-            body.contains(&format!("<a href=\"/rules\">{text}</a>")),
-            "the header"
-        );
+        for (class, place) in [("nav-rules", "header"), ("footer-rules", "footer")] {
+            let link = format!("<a href=\"/rules\" class=\"{class}\">{text}</a>");
+            assert!(body.contains(&link), "no link in the {place}");
+        }
         assert!(body.contains("<p class=\"legend-rules\"><a href=\"/rules#s2\">"));
     }
     // The legend's link lands on the terrains.
     let rules = c.get("/rules").body;
     assert!(rules.contains("<h2 id=\"s2\">2. Terrains</h2>"), "{rules}");
     let home = c.get("/").body;
-    assert!(home.contains("<a href=\"/rules\">Rules</a>"), "{home}");
+    assert!(
+        home.contains("<a href=\"/rules\" class=\"nav-rules\">Rules</a>"),
+        "{home}"
+    );
 }
 
 #[test]

@@ -11,10 +11,10 @@ const WIDTH: f64 = 420.0;
 const HEIGHT: f64 = 240.0;
 /// Room for the value labels on the left, the turn labels below and the last values on the
 /// right.
-const LEFT: f64 = 40.0;
-const RIGHT: f64 = 44.0;
-const TOP: f64 = 12.0;
-const BOTTOM: f64 = 28.0;
+const LEFT: f64 = 46.0;
+const RIGHT: f64 = 48.0;
+const TOP: f64 = 14.0;
+const BOTTOM: f64 = 34.0;
 /// A line keeps at most this many points; longer campaigns are sampled evenly, their last
 /// turn always kept.
 const MAX_POINTS: usize = 240;
@@ -173,8 +173,8 @@ pub fn chart(h: &History, figure: Figure, colors: &[(String, String)]) -> Chart 
                 color: color.clone(),
                 points,
                 last: value,
-                last_x: px + 4.0,
-                last_y: py + 4.0,
+                last_x: px + 5.0,
+                last_y: py + 5.0,
             });
         }
     }

@@ -948,13 +948,13 @@ both!(
             app.count("SELECT COUNT(*) AS n FROM ticks WHERE pending = TRUE"),
             0
         );
-        // The 2,500 companies left, the player, the nation (its treasury, then its points and
-        // its line of the history) and the world's number.
+        // The 2,500 companies left, the player, the nation (its treasury, its line of the
+        // history, its points, the line's points) and the world's number.
         assert_eq!(
             app.count(&format!(
                 "SELECT rows_touched AS n FROM ticks WHERE world_id = {world} AND scheduled_for = 1000"
             )),
-            2_500 + 1 + 1 + 1 + 1 + 1
+            2_500 + 1 + 1 + 1 + 1 + 1 + 1
         );
         assert_eq!(
             grognard::scheduler::run_once(&mut conn, &app.config, anchor).unwrap(),

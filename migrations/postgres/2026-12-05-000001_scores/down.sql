@@ -1,3 +1,5 @@
+DROP INDEX cells_owner;
+CREATE INDEX cells_owner ON cells (world_id, owner_id);
 DROP TABLE campaign_maps;
 DROP INDEX worlds_follows;
 ALTER TABLE worlds DROP COLUMN follows_id;

@@ -146,40 +146,35 @@ pub fn world_turn_statements(rs: &Ruleset) -> Vec<String> {
     stmts
 }
 
-/// The campaign's part of the turn (docs/rules.md §11): each nation's points for what it
-/// holds (`rules::victory::gain`), then its line of the history, numbered with the turn about
-/// to be counted. Towns and mines are read through their indexes (`cells_owner`, the towns of
-/// the world). The companies and men per nation are counted before this last transaction
+/// The campaign's part of the turn (docs/rules.md §11): each nation's line of the history,
+/// numbered with the turn about to be counted, with the towns and mines it holds (read once,
+/// through their indexes: the towns of the world, `cells_owner`); then its points for them
+/// (`rules::victory::gain`), read back from that line by its key, and the line's points. The
+/// companies and men per nation are counted before this last transaction
 /// (`time::verdict::strength`), so that a pass over every company does not hold orders up.
 /// Castle sections count 0 until castles are drawn.
 pub fn campaign_statements(rs: &Ruleset) -> Vec<String> {
     let v = &rs.victory;
     let mine = Terrain::Mine.as_str();
-    let towns = |n: &str| {
-        format!("(SELECT COUNT(*) FROM towns t WHERE t.world_id = {n}.world_id AND t.owner_id = {n}.id)")
-    };
-    let mines = |n: &str| {
-        format!(
-            "(SELECT COUNT(*) FROM cells c WHERE c.world_id = {n}.world_id AND c.owner_id = {n}.id \
-             AND c.terrain = '{mine}')"
-        )
-    };
-    let sections = "0";
+    let line = "nation_turns h WHERE h.world_id = nations.world_id AND h.nation_id = nations.id \
+        AND h.turn = (SELECT w.turn + 1 FROM worlds w WHERE w.id = nations.world_id)";
     vec![
         format!(
-            "UPDATE nations SET points = points + {} * {} + {} * {} + {} * {sections} WHERE world_id = $1",
-            v.per_town,
-            towns("nations"),
-            v.per_mine,
-            mines("nations"),
-            v.per_section,
+            "INSERT INTO nation_turns (world_id, turn, nation_id, points, towns, mines, sections, companies, men) \
+             SELECT n.world_id, w.turn + 1, n.id, 0, \
+               (SELECT COUNT(*) FROM towns t WHERE t.world_id = n.world_id AND t.owner_id = n.id), \
+               (SELECT COUNT(*) FROM cells c WHERE c.world_id = n.world_id AND c.owner_id = n.id \
+                  AND c.terrain = '{mine}'), \
+               0, 0, 0 \
+             FROM nations n JOIN worlds w ON w.id = n.world_id WHERE n.world_id = $1"
         ),
         format!(
-            "INSERT INTO nation_turns (world_id, turn, nation_id, points, towns, mines, sections, companies, men) \
-             SELECT n.world_id, w.turn + 1, n.id, n.points, {}, {}, {sections}, 0, 0 \
-             FROM nations n JOIN worlds w ON w.id = n.world_id WHERE n.world_id = $1",
-            towns("n"),
-            mines("n"),
+            "UPDATE nations SET points = points + COALESCE((SELECT {} * h.towns + {} * h.mines + {} * h.sections \
+             FROM {line}), 0) WHERE world_id = $1",
+            v.per_town, v.per_mine, v.per_section,
         ),
+        "UPDATE nation_turns SET points = (SELECT n.points FROM nations n WHERE n.id = nation_turns.nation_id) \
+         WHERE world_id = $1 AND turn = (SELECT w.turn + 1 FROM worlds w WHERE w.id = $1)"
+            .to_string(),
     ]
 }

@@ -52,6 +52,7 @@ fn build_world(conn: &mut DbConnection, rng: &mut ChaCha8Rng) -> i32 {
                 town: None,
                 owner,
                 structure: None,
+                castle: None,
             });
         }
     }
@@ -75,6 +76,7 @@ fn build_world(conn: &mut DbConnection, rng: &mut ChaCha8Rng) -> i32 {
         towns: vec![],
         cells,
         victory: Default::default(),
+        castles: vec![],
     };
     grognard::game::maps::worlds::import(conn, &map, None).expect("import")
 }

@@ -96,7 +96,7 @@ legend-summary = Légende : les marques de la carte et ses terrains
 legend-company = une compagnie aux couleurs de sa nation, avec la lettre de son arme (I infanterie, V voltigeurs, C cavalerie, A artillerie, S sapeurs) ; les vôtres portent deux barres, les hommes (vert) et les PA (bleu) ; les autres compagnies de votre nation ont un cercle blanc plein, les ennemies un cercle noir pointillé.
 legend-fog = assombrie : hors de vue des compagnies de votre nation ; les ennemis n'y sont pas affichés.
 legend-owner = un contour aux couleurs d'une nation : la case lui appartient (ville, mine, ferme ou fort).
-legend-structure = une barre jaune sous un fort ou des fortifications : ce que ses murs peuvent encore encaisser ; à zéro, ils ont une brèche et chacun peut y entrer.
+legend-structure = une barre jaune sous un fort, des fortifications ou la muraille, la tour ou la porte d'un château : ce qu'il peut encore encaisser ; à zéro, il a une brèche (une fissure blanche) et chacun peut y entrer, sauf les machines de guerre.
 legend-selected = rouge : la case choisie.
 legend-path = orange : un chemin en cours de tracé, ou celui que prendrait un déplacement.
 legend-rules = Ce que fait chaque terrain, avec tous les chiffres : les règles
@@ -130,6 +130,12 @@ terrain-road = route
 terrain-bridge = pont
 terrain-fort = fort
 terrain-fortifications = fortifications
+terrain-wall = muraille
+terrain-fortified_wall = muraille fortifiée
+terrain-tower = tour
+terrain-gate = porte
+terrain-courtyard = cour
+terrain-building = bâtiment
 
 ## Armes
 kind-infantry = infanterie de ligne
@@ -292,6 +298,7 @@ said-raise = { $player } lève { $name } ({ $kind }) en ({ $x }, { $y }) pour { 
 said-move = { $name } se porte en ({ $x }, { $y }) pour { $ap } PA
 said-captured-mine = prend la mine en ({ $x }, { $y })
 said-captured-fort = entre par la brèche et prend le fort en ({ $x }, { $y })
+said-captured-castle = prend la case du château en ({ $x }, { $y })
 said-took-town = prend la ville de { $town }
 said-volley = { $name } ouvre le feu sur { $target } en ({ $x }, { $y }) : { $target } perd { $losses ->
     [one] { $losses } homme

@@ -34,3 +34,7 @@ refusal-on_leave = vous êtes en permission jusqu'au { $until } : vos compagnies
 refusal-target_on_leave = cette compagnie est en permission : elle ne peut pas être attaquée avant le retour de son joueur
 refusal-leave_length = une permission dure de { $min } à { $max } jours
 refusal-recent_fight = une de vos compagnies s'est battue trop récemment : la permission pourra commencer le { $from }
+refusal-ladder_first_step = monter sur le mur en { $at } ou en descendre par l'extérieur prend tout un mouvement : ce doit en être le seul pas
+refusal-cannot_climb = l'arme { $kind } ne peut pas escalader le terrain { $terrain } en { $at }
+refusal-gate_closed = la porte en { $at } appartient à une autre nation et tient encore : seule sa nation la franchit
+refusal-not_gate = le bélier n'enfonce que les portes ; { $at } n'en est pas une

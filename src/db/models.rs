@@ -134,6 +134,8 @@ pub struct CellRow {
     pub town_id: Option<i32>,
     pub owner_id: Option<i32>,
     pub structure: Option<i32>,
+    /// The castle the cell belongs to.
+    pub castle_id: Option<i32>,
 }
 
 #[derive(Clone, Debug, Queryable, Selectable, Identifiable)]
@@ -315,6 +317,7 @@ impl CellRow {
             town: self.town_id,
             owner: self.owner_id,
             structure: self.structure,
+            castle: self.castle_id,
         }
     }
 }

@@ -25,6 +25,14 @@ diesel::table! {
 }
 
 diesel::table! {
+    castles (id) {
+        id -> Integer,
+        world_id -> Integer,
+        name -> Text,
+    }
+}
+
+diesel::table! {
     campaign_maps (world_id) {
         world_id -> Integer,
         map -> Text,
@@ -77,6 +85,7 @@ diesel::table! {
         owner_id -> Nullable<Integer>,
         structure -> Nullable<Integer>,
         version -> BigInt,
+        castle_id -> Nullable<Integer>,
     }
 }
 
@@ -269,6 +278,7 @@ diesel::joinable!(api_tokens -> users (user_id));
 diesel::allow_tables_to_appear_in_same_query!(
     alerts,
     campaign_maps,
+    castles,
     nation_turns,
     dice_seeds,
     worlds,

@@ -3,9 +3,9 @@
 
 use super::dice::{Draw, Roll};
 use super::grid::Pos;
-use super::names::{Season, Terrain};
+use super::names::{Class, Season, Terrain};
 use super::refusal::Refusal;
-use super::ruleset::{Flag, Ruleset};
+use super::ruleset::{Ability, Flag, Ruleset};
 use super::state::{Area, Cell, NationId, TownId, Unit};
 use serde::{Deserialize, Serialize};
 
@@ -38,6 +38,12 @@ pub enum Capture {
         y: i32,
         from: Option<NationId>,
     },
+    /// An enemy wall, tower or gate entered by ladder, hooks, breach or a broken gate.
+    Castle {
+        x: i32,
+        y: i32,
+        from: Option<NationId>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -59,9 +65,12 @@ pub fn step_cost(rs: &Ruleset, season: Season, from: Terrain, to: Terrain) -> i3
         .unwrap_or_else(|| t.ap(season))
 }
 
-/// Whether `unit` may stand on / enter `cell` at all (terrain and fort ownership).
+/// Whether `unit` may stand on / enter `cell` at all (terrain, fort ownership, and castle
+/// ground closed to its class: docs/rules.md §10).
 pub fn can_enter(rs: &Ruleset, unit: &Unit, at: Pos, cell: &Cell) -> Result<(), Refusal> {
-    if rs.terrain(cell.terrain).impassable_to.contains(&unit.kind) {
+    let t = rs.terrain(cell.terrain);
+    let class = rs.kind(unit.kind).class;
+    if t.impassable_to.contains(&unit.kind) || (t.has(Flag::FootOnly) && class != Class::Foot) {
         return Err(Refusal::Impassable {
             at,
             terrain: cell.terrain,
@@ -71,7 +80,113 @@ pub fn can_enter(rs: &Ruleset, unit: &Unit, at: Pos, cell: &Cell) -> Result<(), 
     if cell.closed_to(rs, unit.nation) {
         return Err(Refusal::EnemyFort(at));
     }
+    if t.has(Flag::Gate) && !cell.is_breached(rs) && cell.owner.is_some_and(|o| o != unit.nation) {
+        return Err(Refusal::GateClosed(at));
+    }
+    if t.has(Flag::Wall) && class != Class::Foot {
+        let open = if cell.is_breached(rs) {
+            // A broken gate lets anyone through; a breach in a wall, all but war machines.
+            t.has(Flag::Gate) || class != Class::Machine
+        } else {
+            t.has(Flag::Gate) && cell.owner.is_none_or(|o| o == unit.nation)
+        };
+        if !open {
+            return Err(Refusal::CannotClimb {
+                at,
+                terrain: cell.terrain,
+                kind: unit.kind,
+            });
+        }
+    }
     Ok(())
+}
+
+/// How one step enters its cell: what it costs before any road discount, and whether the
+/// move must end there (a climb, or a step down a wall's outside).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub cost: i32,
+    pub ends_move: bool,
+}
+
+/// Entering `to` from the adjacent `from` (docs/rules.md §4, §10); `first` when it is the
+/// move's first step. Castle ground: an own (or unowned) wall or tower is reached by its
+/// stairs from another castle cell for its own AP; an enemy wall is climbed with ladders by a
+/// foot company, an enemy tower only with hooks, and only as the first step, from outside
+/// the castle, for the ladder's AP, ending the move; a gate lets only its own nation through
+/// until it is broken; a breach costs the breach's AP; a step from a wall or tower down its
+/// outside is a move of its own.
+pub fn enter(
+    rs: &Ruleset,
+    season: Season,
+    unit: &Unit,
+    (from, from_cell): (Pos, &Cell),
+    (to, to_cell): (Pos, &Cell),
+    first: bool,
+) -> Result<Entry, Refusal> {
+    can_enter(rs, unit, to, to_cell)?;
+    let plain = Entry {
+        cost: step_cost(rs, season, from_cell.terrain, to_cell.terrain),
+        ends_move: false,
+    };
+    let t = rs.terrain(to_cell.terrain);
+    if t.has(Flag::Wall) {
+        if to_cell.is_breached(rs) {
+            return Ok(Entry {
+                cost: rs.castle.breach,
+                ends_move: false,
+            });
+        }
+        let ours = to_cell.owner.is_none_or(|o| o == unit.nation);
+        if t.has(Flag::Gate) {
+            return if ours {
+                Ok(plain)
+            } else {
+                Err(Refusal::GateClosed(to))
+            };
+        }
+        let cannot = || Refusal::CannotClimb {
+            at: to,
+            terrain: to_cell.terrain,
+            kind: unit.kind,
+        };
+        if !t.has(Flag::Climbable) && !t.has(Flag::Hooks) {
+            // A fortified wall: never climbed, only breached.
+            return Err(cannot());
+        }
+        if ours && from_cell.in_castle(rs) {
+            // The stairs.
+            return Ok(plain);
+        }
+        let hooks = rs.kind(unit.kind).can(Ability::Hooks);
+        let climbs = t.has(Flag::Climbable) || (t.has(Flag::Hooks) && hooks);
+        if !climbs {
+            return Err(cannot());
+        }
+        if !first || from_cell.in_castle(rs) {
+            return Err(Refusal::LadderFirstStep(to));
+        }
+        return Ok(Entry {
+            cost: rs.castle.ladder,
+            ends_move: true,
+        });
+    }
+    let f = rs.terrain(from_cell.terrain);
+    if f.has(Flag::Wall)
+        && !f.has(Flag::Gate)
+        && !from_cell.is_breached(rs)
+        && !to_cell.in_castle(rs)
+    {
+        // Down the outside of the wall.
+        if !first {
+            return Err(Refusal::LadderFirstStep(from));
+        }
+        return Ok(Entry {
+            ends_move: true,
+            ..plain
+        });
+    }
+    Ok(plain)
 }
 
 fn cell_at(area: &Area, p: Pos) -> Result<&Cell, Refusal> {
@@ -97,12 +212,17 @@ pub fn plan_move(
     let mut prev = unit.pos;
     let mut prev_cell = cell_at(area, unit.pos)?;
     let mut base = Vec::with_capacity(path.len());
+    let mut ended = false;
     for (i, &p) in path.iter().enumerate() {
         if !area.bounds.contains(p) {
             return Err(Refusal::OutOfMap(p));
         }
         if !prev.is_adjacent(p) {
             return Err(Refusal::NotAdjacent { from: prev, to: p });
+        }
+        if ended {
+            // A climb, or a step down a wall's outside, was the whole move.
+            return Err(Refusal::LadderFirstStep(prev));
         }
         if i > 0 && rs.terrain(prev_cell.terrain).has(Flag::StopsMovement) {
             return Err(Refusal::StopsMovement {
@@ -116,8 +236,9 @@ pub fn plan_move(
                 return Err(Refusal::Occupied(p));
             }
         }
-        can_enter(rs, unit, p, cell)?;
-        base.push(step_cost(rs, area.season, prev_cell.terrain, cell.terrain));
+        let e = enter(rs, area.season, unit, (prev, prev_cell), (p, cell), i == 0)?;
+        base.push(e.cost);
+        ended = e.ends_move;
         prev = p;
         prev_cell = cell;
     }
@@ -196,6 +317,15 @@ pub fn captures_on_entry(rs: &Ruleset, nation: NationId, p: Pos, cell: &Cell) ->
             from: cell.owner,
         });
     }
+    // An enemy wall, tower or gate can only be entered by ladder, hooks, breach or a broken
+    // gate: each takes it.
+    if t.has(Flag::Wall) && cell.owner.is_some() && !ours {
+        out.push(Capture::Castle {
+            x: p.x,
+            y: p.y,
+            from: cell.owner,
+        });
+    }
     out
 }
 
@@ -230,12 +360,14 @@ pub fn find_path(
             .neighbours(p)
             .filter_map(|n| {
                 let c = area.cell(n)?;
-                if area.unit_at(n).is_some_and(|o| o.id != unit.id)
-                    || can_enter(rs, unit, n, c).is_err()
-                {
+                if area.unit_at(n).is_some_and(|o| o.id != unit.id) {
                     return None;
                 }
-                Some((n, step_cost(rs, area.season, here.terrain, c.terrain)))
+                // Planned as later steps: a climb or a step down a wall's outside, which
+                // must be a move of its own, is never part of a longer path.
+                enter(rs, area.season, unit, (p, here), (n, c), false)
+                    .ok()
+                    .map(|e| (n, e.cost))
             })
             .collect()
     };
@@ -245,6 +377,29 @@ pub fn find_path(
         |p| p.distance(to) * unit_step,
         |p| *p == to,
     );
+    // A climb, or a step down a wall's outside, is a path of its own single step.
+    let single = unit
+        .pos
+        .is_adjacent(to)
+        .then(|| cell_at(area, unit.pos).ok())
+        .flatten()
+        .and_then(|here| {
+            enter(
+                rs,
+                area.season,
+                unit,
+                (unit.pos, here),
+                (to, dest_cell),
+                true,
+            )
+            .ok()
+        })
+        .filter(|e| e.ends_move);
+    let found = match (found, single) {
+        (Some((_, cost)), Some(e)) if e.cost < cost => Some((vec![unit.pos, to], e.cost)),
+        (None, Some(e)) => Some((vec![unit.pos, to], e.cost)),
+        (found, _) => found,
+    };
     match found {
         None => Err(Refusal::NoPath { to }),
         Some((mut path, cost)) => {

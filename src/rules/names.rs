@@ -8,8 +8,7 @@ macro_rules! named_enum {
     ($(#[$m:meta])* $name:ident { $($variant:ident => $text:literal),+ $(,)? }) => {
         $(#[$m])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-        #[serde(rename_all = "lowercase")]
-        pub enum $name { $($variant),+ }
+        pub enum $name { $(#[serde(rename = $text)] $variant),+ }
 
         impl $name {
             pub const ALL: &'static [$name] = &[$($name::$variant),+];
@@ -79,6 +78,12 @@ named_enum!(
         Bridge => "bridge",
         Fort => "fort",
         Fortifications => "fortifications",
+        Wall => "wall",
+        FortifiedWall => "fortified_wall",
+        Tower => "tower",
+        Gate => "gate",
+        Courtyard => "courtyard",
+        Building => "building",
     }
 );
 
@@ -90,6 +95,16 @@ named_enum!(
         Cavalry => "cavalry",
         Artillery => "artillery",
         Sappers => "sappers",
+    }
+);
+
+named_enum!(
+    /// How a kind moves among castle walls (docs/rules.md §10): on foot (infantry,
+    /// voltigeurs, sappers), mounted (cavalry) or as a war machine (artillery).
+    Class {
+        Foot => "foot",
+        Mounted => "mounted",
+        Machine => "machine",
     }
 );
 
@@ -146,7 +161,15 @@ mod tests {
         for k in Kind::ALL {
             assert_eq!(k.as_str().parse::<Kind>().unwrap(), *k);
         }
-        assert_eq!(Terrain::ALL.len(), 19);
+        assert_eq!(Terrain::ALL.len(), 25);
+        assert_eq!(
+            "fortified_wall".parse::<Terrain>(),
+            Ok(Terrain::FortifiedWall)
+        );
+        assert_eq!(
+            serde_json::to_string(&Terrain::FortifiedWall).unwrap(),
+            "\"fortified_wall\""
+        );
         assert_eq!(Kind::ALL.len(), 5);
         assert!("swamp".parse::<Terrain>().is_err());
     }

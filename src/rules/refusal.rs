@@ -82,6 +82,20 @@ pub enum Refusal {
     },
     /// A fight too recent for leave; leave may start from this instant.
     RecentFight(i64),
+    /// A climb onto an enemy wall (or down its outside) that is not a move's first step, or
+    /// that a move goes on after (docs/rules.md §10).
+    LadderFirstStep(Pos),
+    /// This kind cannot climb there (mounted companies and war machines never climb; only
+    /// voltigeurs climb a tower; a fortified wall is never climbed).
+    CannotClimb {
+        at: Pos,
+        terrain: Terrain,
+        kind: Kind,
+    },
+    /// Another nation's gate, standing: only its owner passes.
+    GateClosed(Pos),
+    /// The ram strikes gates only.
+    NotGate(Pos),
 }
 
 impl Refusal {
@@ -123,6 +137,10 @@ impl Refusal {
             Refusal::OnLeave(_) | Refusal::TargetOnLeave => "on_leave",
             Refusal::LeaveLength { .. } => "leave_length",
             Refusal::RecentFight(_) => "recent_fight",
+            Refusal::LadderFirstStep(_) => "ladder_first_step",
+            Refusal::CannotClimb { .. } => "cannot_climb",
+            Refusal::GateClosed(_) => "gate_closed",
+            Refusal::NotGate(_) => "not_gate",
         }
     }
 }
@@ -223,6 +241,18 @@ impl fmt::Display for Refusal {
                 "one of your companies fought too recently: leave may start from {}",
                 instant(*from)
             ),
+            Refusal::LadderFirstStep(p) => write!(
+                f,
+                "climbing onto or down from the wall at {p} takes a whole move: it must be the move's only step"
+            ),
+            Refusal::CannotClimb { at, terrain, kind } => {
+                write!(f, "{kind} cannot climb the {terrain} at {at}")
+            }
+            Refusal::GateClosed(p) => write!(
+                f,
+                "the gate at {p} is another nation's and still stands: only its own nation passes"
+            ),
+            Refusal::NotGate(p) => write!(f, "a ram breaks gates only; {p} is no gate"),
         }
     }
 }

@@ -1,7 +1,7 @@
 //! The ruleset file (`config/rules.toml`): every table and constant of the rulebook (docs/rules.md), loaded and
 //! validated so that the rest of the engine can trust it.
 
-use super::names::{Kind, Season, Terrain};
+use super::names::{Class, Kind, Season, Terrain};
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -47,6 +47,23 @@ pub enum Flag {
     Ownable,
     River,
     Road,
+    /// A castle's wall, tower or gate: mounted companies and war machines never enter it
+    /// (an own gate excepted); its defenders strike first in melee (docs/rules.md §10).
+    Wall,
+    /// A foot company may climb it with ladders (an enemy wall).
+    Climbable,
+    /// Only voltigeurs may climb it, with grappling hooks (an enemy tower).
+    Hooks,
+    /// Only its owner's nation passes until it is broken.
+    Gate,
+    /// Part of a castle's ground: the stairs lead up from it.
+    CastlePart,
+    /// Foot companies only.
+    FootOnly,
+    /// No volley is fired into or out of it.
+    NoVolley,
+    /// Melee into or out of it deals half damage.
+    CloseQuarters,
 }
 
 impl Flag {
@@ -64,6 +81,14 @@ impl Flag {
         ("ownable", Flag::Ownable),
         ("river", Flag::River),
         ("road", Flag::Road),
+        ("wall", Flag::Wall),
+        ("climbable", Flag::Climbable),
+        ("hooks", Flag::Hooks),
+        ("gate", Flag::Gate),
+        ("castle_part", Flag::CastlePart),
+        ("foot_only", Flag::FootOnly),
+        ("no_volley", Flag::NoVolley),
+        ("close_quarters", Flag::CloseQuarters),
     ];
 
     fn parse(s: &str) -> Option<Flag> {
@@ -78,6 +103,10 @@ pub enum Ability {
     Bombard,
     BuildBridge,
     Repair,
+    Ram,
+    BuildSiegeTower,
+    /// Grappling hooks: climbs an enemy tower.
+    Hooks,
 }
 
 impl Ability {
@@ -86,6 +115,9 @@ impl Ability {
             "bombard" => Some(Ability::Bombard),
             "build_bridge" => Some(Ability::BuildBridge),
             "repair" => Some(Ability::Repair),
+            "ram" => Some(Ability::Ram),
+            "build_siege_tower" => Some(Ability::BuildSiegeTower),
+            "hooks" => Some(Ability::Hooks),
             _ => None,
         }
     }
@@ -151,6 +183,8 @@ pub struct KindRules {
     pub volley: Option<Attack>,
     pub melee: Option<Attack>,
     pub abilities: BTreeSet<Ability>,
+    /// On foot, mounted or a war machine: what it may do among castle walls.
+    pub class: Class,
 }
 
 impl KindRules {
@@ -290,6 +324,42 @@ pub struct Ruleset {
     pub score: ScoreRules,
     pub leave: LeaveRules,
     pub victory: crate::rules::victory::VictoryRules,
+    pub castle: CastleRules,
+}
+
+/// `[castle]`: the AP of climbing and of breaches, the ram and the siege tower
+/// (docs/rules.md §10). Entering a wall or tower by its stairs, or an own gate, costs the
+/// terrain's own AP.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CastleRules {
+    /// Climbing an enemy wall (or, with hooks, a tower): the whole move.
+    pub ladder: i32,
+    /// Entering a breached wall or tower, or a broken gate.
+    pub breach: i32,
+    pub ram_cost: i32,
+    pub ram_min: i32,
+    pub ram_max: i32,
+    pub siege_tower_cost: i32,
+    /// Build actions a siege tower takes.
+    pub siege_tower_builds: i32,
+    /// A finished siege tower's structure.
+    pub siege_tower_structure: i32,
+}
+
+impl Default for CastleRules {
+    fn default() -> Self {
+        CastleRules {
+            ladder: 4,
+            breach: 2,
+            ram_cost: 6,
+            ram_min: 2,
+            ram_max: 4,
+            siege_tower_cost: 8,
+            siege_tower_builds: 3,
+            siege_tower_structure: 6,
+        }
+    }
 }
 
 impl Ruleset {
@@ -373,6 +443,8 @@ struct RawRuleset {
     leave: LeaveRules,
     #[serde(default)]
     victory: crate::rules::victory::VictoryRules,
+    #[serde(default)]
+    castle: CastleRules,
 }
 
 #[derive(Deserialize)]
@@ -432,6 +504,8 @@ struct RawKind {
     melee: Option<RawAttack>,
     #[serde(default)]
     abilities: Vec<String>,
+    /// `foot` (the default), `mounted` or `machine`.
+    class: Option<String>,
 }
 
 fn non_negative(key: &str, v: i32) -> Result<i32, RulesetError> {
@@ -597,6 +671,12 @@ impl RawKind {
             volley,
             melee,
             abilities,
+            class: match &self.class {
+                None => Class::Foot,
+                Some(c) => c
+                    .parse::<Class>()
+                    .or_else(|e| err(k("class"), e.to_string()))?,
+            },
         })
     }
 }
@@ -737,6 +817,24 @@ impl RawRuleset {
                 return err(key, format!("must not be negative (got {n})"));
             }
         }
+        let ca = &self.castle;
+        for (key, n) in [
+            ("castle.ladder", ca.ladder),
+            ("castle.breach", ca.breach),
+            ("castle.ram_cost", ca.ram_cost),
+            ("castle.ram_min", ca.ram_min),
+            ("castle.siege_tower_cost", ca.siege_tower_cost),
+        ] {
+            non_negative(key, n)?;
+        }
+        positive("castle.siege_tower_builds", ca.siege_tower_builds)?;
+        positive("castle.siege_tower_structure", ca.siege_tower_structure)?;
+        if ca.ram_max < ca.ram_min {
+            return err(
+                "castle.ram_max",
+                format!("damage range is inverted ({}–{})", ca.ram_min, ca.ram_max),
+            );
+        }
         Ok(Ruleset {
             terrains,
             kinds,
@@ -747,6 +845,7 @@ impl RawRuleset {
             score: self.score,
             leave: self.leave,
             victory: self.victory,
+            castle: self.castle,
         })
     }
 }

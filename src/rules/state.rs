@@ -9,6 +9,7 @@ use std::collections::HashMap;
 pub type NationId = i32;
 pub type TownId = i32;
 pub type CompanyId = i32;
+pub type CastleId = i32;
 
 /// What protects a company on a cell in combat; see [`Cell::defence`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,6 +28,8 @@ pub struct Cell {
     pub town: Option<TownId>,
     pub owner: Option<NationId>,
     pub structure: Option<i32>,
+    /// The castle the cell belongs to (docs/rules.md §10).
+    pub castle: Option<CastleId>,
 }
 
 impl Cell {
@@ -36,7 +39,14 @@ impl Cell {
             town: None,
             owner: None,
             structure: None,
+            castle: None,
         }
+    }
+
+    /// Part of a castle: a cell of a named castle, or castle ground (wall, tower, gate,
+    /// courtyard) drawn without one.
+    pub fn in_castle(&self, rs: &Ruleset) -> bool {
+        self.castle.is_some() || rs.terrain(self.terrain).has(Flag::CastlePart)
     }
 
     /// A structure cell (fort, fortifications) knocked down to 0 points.
@@ -208,6 +218,7 @@ mod tests {
             town: None,
             owner: Some(1),
             structure: Some(15),
+            castle: None,
         };
         assert!(!fort.is_breached(&rs));
         assert!(fort.closed_to(&rs, 2));

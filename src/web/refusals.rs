@@ -31,9 +31,17 @@ fn values(lang: Lang, r: &Refusal) -> Vec<(&'static str, FluentValue<'static>)> 
         | Refusal::EnemyFort(p)
         | Refusal::NotRiver(p)
         | Refusal::NotOwned(p)
-        | Refusal::AlreadyBreached(p) => vec![("at", at(p))],
+        | Refusal::AlreadyBreached(p)
+        | Refusal::LadderFirstStep(p)
+        | Refusal::GateClosed(p)
+        | Refusal::NotGate(p) => vec![("at", at(p))],
         Refusal::NotAdjacent { from, to } => vec![("from", at(from)), ("to", at(to))],
         Refusal::Impassable {
+            at: p,
+            terrain: t,
+            kind: k,
+        }
+        | Refusal::CannotClimb {
             at: p,
             terrain: t,
             kind: k,
@@ -190,6 +198,14 @@ mod tests {
             Refusal::TargetOnLeave,
             Refusal::LeaveLength { min: 2, max: 21 },
             Refusal::RecentFight(1_767_225_600),
+            Refusal::LadderFirstStep(p),
+            Refusal::CannotClimb {
+                at: p,
+                terrain: Terrain::Tower,
+                kind: Kind::Infantry,
+            },
+            Refusal::GateClosed(p),
+            Refusal::NotGate(p),
         ];
         for r in &all {
             let fr = say_refusal(Lang::Fr, r);

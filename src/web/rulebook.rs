@@ -140,6 +140,7 @@ pub struct RulebookView {
     pub score: ScoreRules,
     pub leave: LeaveRules,
     pub victory: crate::rules::victory::VictoryRules,
+    pub castle: crate::rules::ruleset::CastleRules,
     /// `victory.towns_share` as a whole percentage, for the sentence that cites it.
     pub towns_percent: i64,
 }
@@ -210,6 +211,7 @@ impl RulebookView {
             score: rs.score.clone(),
             leave: rs.leave.clone(),
             victory: rs.victory.clone(),
+            castle: rs.castle.clone(),
             towns_percent: (rs.victory.towns_share * 100.0).round() as i64,
         }
     }

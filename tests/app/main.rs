@@ -9,6 +9,7 @@ mod alerts;
 mod browser;
 mod caches;
 mod campaign;
+mod castles;
 mod dice;
 mod fog;
 mod gm;

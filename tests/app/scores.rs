@@ -263,12 +263,12 @@ fn rankings_of_a_thousand(b: Backend) {
     assert_eq!(everyone.len(), 1002);
     let rank_of = |i: usize| 1 + everyone.iter().filter(|e| e.1 > everyone[i].1).count() as i64;
     let mut conn = a.app.conn();
-    let statements = counting(&mut *conn);
+    let statements = counting(&mut conn);
     let pages = (1002 + PAGE_SIZE - 1) / PAGE_SIZE;
     for page in [1, 2, pages / 2, pages] {
         let before = statements.load(Ordering::SeqCst);
         let r =
-            scores::rankings(&mut *conn, a.world as i32, RankBy::Xp, Some(page), Some(me)).unwrap();
+            scores::rankings(&mut conn, a.world as i32, RankBy::Xp, Some(page), Some(me)).unwrap();
         assert_eq!(
             statements.load(Ordering::SeqCst) - before,
             1,
@@ -290,7 +290,7 @@ fn rankings_of_a_thousand(b: Backend) {
     // Without a page: the one that holds the caller's row, still one statement.
     let place = everyone.iter().position(|e| e.0 == me).unwrap() as i64;
     let before = statements.load(Ordering::SeqCst);
-    let r = scores::rankings(&mut *conn, a.world as i32, RankBy::Xp, None, Some(me)).unwrap();
+    let r = scores::rankings(&mut conn, a.world as i32, RankBy::Xp, None, Some(me)).unwrap();
     assert_eq!(statements.load(Ordering::SeqCst) - before, 1);
     assert_eq!(r.page, place / PAGE_SIZE + 1);
     assert!(r.rows.iter().any(|row| row.player == "p0777"));

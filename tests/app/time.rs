@@ -211,6 +211,7 @@ both!(the_sql_turn_gives_what_the_rules_engine_computes, |b| {
                 town: None,
                 owner: r.owner,
                 structure: None,
+                castle: None,
             };
             headquarters_holds(&rs, &cell, r.nation)
         })

@@ -220,6 +220,7 @@ fn apply_edit(
             town: row.town_id,
             owner: row.owner_id,
             structure: row.structure,
+            castle: None,
         };
         movement::can_enter(rs, u, at, &cell)
             .map_err(|r| err(Said::new("error-cell-company").s("why", r.to_string())))?;

@@ -24,6 +24,9 @@ pub struct MapFile {
     pub towns: Vec<MapTown>,
     #[serde(default)]
     pub cells: Vec<MapCell>,
+    /// Castles (docs/rules.md §10): named here, their cells name them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub castles: Vec<MapCastle>,
     /// The campaign's own victory settings (docs/rules.md §11); absent: the ruleset's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub victory: Option<MapVictory>,
@@ -85,6 +88,12 @@ pub struct MapNation {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+pub struct MapCastle {
+    pub name: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct MapTown {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -108,6 +117,8 @@ pub struct MapCell {
     pub owner: Option<Option<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub structure: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub castle: Option<String>,
 }
 
 /// For `Option<Option<T>>` fields: absent stays `None`, `null` becomes `Some(None)`.
@@ -153,6 +164,8 @@ pub struct ValidMap {
     /// Every listed cell: position, terrain, town index, owner nation index, structure.
     pub cells: Vec<ValidCell>,
     pub victory: MapVictory,
+    /// The castles' names.
+    pub castles: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -162,6 +175,8 @@ pub struct ValidCell {
     pub town: Option<usize>,
     pub owner: Option<usize>,
     pub structure: Option<i32>,
+    /// Index into the castles.
+    pub castle: Option<usize>,
 }
 
 pub fn is_colour(s: &str) -> bool {
@@ -261,6 +276,16 @@ impl MapFile {
                 .transpose()?;
             towns.push((t.name.clone(), owner));
         }
+        let mut castle_index = HashMap::new();
+        for (i, c) in self.castles.iter().enumerate() {
+            let entry = format!("castles[{i}] ({})", c.name);
+            if c.name.trim().is_empty() || c.name.chars().count() > 40 {
+                return fail(entry, "a castle needs a name of 1 to 40 characters");
+            }
+            if castle_index.insert(c.name.clone(), i).is_some() {
+                return fail(entry, format!("duplicate castle `{}`", c.name));
+            }
+        }
         let mut seen = HashSet::new();
         let mut cells = Vec::with_capacity(self.cells.len());
         for (i, c) in self.cells.iter().enumerate() {
@@ -308,12 +333,22 @@ impl MapFile {
                 (Some(_), None) => return fail(entry, format!("{terrain} has no structure")),
                 (None, max) => max,
             };
+            let castle = match &c.castle {
+                Some(name) => Some(
+                    castle_index
+                        .get(name)
+                        .copied()
+                        .map_or_else(|| fail(&entry, format!("unknown castle `{name}`")), Ok)?,
+                ),
+                None => None,
+            };
             cells.push(ValidCell {
                 pos,
                 terrain,
                 town,
                 owner,
                 structure,
+                castle,
             });
         }
         let victory = self.victory.unwrap_or_default();
@@ -327,6 +362,7 @@ impl MapFile {
             towns,
             cells,
             victory,
+            castles: self.castles.iter().map(|c| c.name.clone()).collect(),
         })
     }
 }
@@ -369,6 +405,7 @@ impl ValidMap {
                         || c.town.is_some()
                         || c.owner.is_some()
                         || c.structure.is_some()
+                        || c.castle.is_some()
                 })
                 .map(|c| MapCell {
                     x: c.pos.x,
@@ -383,7 +420,13 @@ impl ValidMap {
                         (None, None) => None,
                     },
                     structure: c.structure,
+                    castle: c.castle.map(|k| self.castles[k].clone()),
                 })
+                .collect(),
+            castles: self
+                .castles
+                .iter()
+                .map(|name| MapCastle { name: name.clone() })
                 .collect(),
             victory: (self.victory != MapVictory::default()).then_some(self.victory),
         }

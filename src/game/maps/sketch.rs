@@ -1,6 +1,6 @@
 //! A map drawn cell by cell (by the generator or read from Tiled) before it becomes a map file.
 
-use crate::game::maps::mapfile::{MapCell, MapFile, MapNation, MapTown};
+use crate::game::maps::mapfile::{MapCastle, MapCell, MapFile, MapNation, MapTown};
 use crate::rules::{Pos, Terrain};
 use std::collections::BTreeMap;
 
@@ -10,6 +10,8 @@ pub struct SketchCell {
     pub town: Option<String>,
     pub owner: Option<String>,
     pub structure: Option<i32>,
+    /// The castle the cell belongs to (a Tiled tile's `castle` property).
+    pub castle: Option<String>,
 }
 
 pub struct Sketch {
@@ -69,6 +71,7 @@ impl Sketch {
     /// town owned by whoever owns its church.
     pub fn into_mapfile(self) -> MapFile {
         let mut towns: BTreeMap<String, Option<String>> = BTreeMap::new();
+        let mut castles: Vec<String> = Vec::new();
         let mut cells = Vec::new();
         for (i, c) in self.cells.iter().enumerate() {
             let (x, y) = (i as i32 % self.width, i as i32 / self.width);
@@ -78,9 +81,13 @@ impl Sketch {
                     *entry = c.owner.clone();
                 }
             }
+            if let Some(k) = c.castle.as_ref().filter(|k| !castles.contains(k)) {
+                castles.push(k.clone());
+            }
             if c.terrain.is_none_or(|t| t == Terrain::Plain)
                 && c.town.is_none()
                 && c.owner.is_none()
+                && c.castle.is_none()
             {
                 continue;
             }
@@ -91,6 +98,7 @@ impl Sketch {
                 town: c.town.clone(),
                 owner: c.owner.clone().map(Some),
                 structure: c.structure,
+                castle: c.castle.clone(),
             });
         }
         MapFile {
@@ -105,6 +113,7 @@ impl Sketch {
                 .map(|(name, owner)| MapTown { name, owner })
                 .collect(),
             cells,
+            castles: castles.into_iter().map(|name| MapCastle { name }).collect(),
             victory: None,
         }
     }

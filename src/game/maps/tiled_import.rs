@@ -4,7 +4,8 @@
 //! - `terrain` (string, one of the ruleset's terrains): the cell's terrain; tiles without it
 //!   leave the cell as the layers below made it;
 //! - `town`, `owner` (strings): the town the cell belongs to, the nation that owns it;
-//! - `structure` (int): structure points of a fort or fortifications.
+//! - `structure` (int): structure points of a fort, fortifications or castle cell;
+//! - `castle` (string): the castle the cell belongs to (docs/rules.md §10).
 //!
 //! Tile layers are read bottom to top, a higher layer's tile overriding a lower one. An object
 //! layer named `nations` lists the nations: each object's name is the nation, its position the
@@ -66,6 +67,9 @@ fn paint(cell: &mut SketchCell, props: &Props, where_: &str) -> GameResult<()> {
     }
     if let Some(owner) = text(props, "owner") {
         cell.owner = Some(owner);
+    }
+    if let Some(castle) = text(props, "castle") {
+        cell.castle = Some(castle);
     }
     if let Some(s) = int(props, "structure") {
         cell.structure = Some(

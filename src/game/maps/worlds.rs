@@ -1,11 +1,11 @@
 //! Worlds: import from a map file, export back to one, the demo world, and reading the map.
 
 use crate::db::models::{CellRow, Nation, NewNation, NewTown, NewWorld, Town, World};
-use crate::db::schema::{campaign_maps, cells, nations, towns, worlds};
+use crate::db::schema::{campaign_maps, castles, cells, nations, towns, worlds};
 use crate::db::{self, DbConnection};
 use crate::game::error::{GameError, GameResult};
 use crate::game::maps::mapfile::{
-    self, MapCell, MapFile, MapNation, MapTown, MapVictory, ValidMap,
+    self, MapCastle, MapCell, MapFile, MapNation, MapTown, MapVictory, ValidMap,
 };
 
 use crate::rules::{Ruleset, Terrain};
@@ -126,6 +126,14 @@ pub fn import_following(
                 .get_result(conn)?;
             town_ids.push(id);
         }
+        let mut castle_ids = Vec::with_capacity(map.castles.len());
+        for name in &map.castles {
+            let id: i32 = diesel::insert_into(castles::table)
+                .values((castles::world_id.eq(world_id), castles::name.eq(name)))
+                .returning(castles::id)
+                .get_result(conn)?;
+            castle_ids.push(id);
+        }
         let listed: HashMap<(i32, i32), &mapfile::ValidCell> =
             map.cells.iter().map(|c| ((c.pos.x, c.pos.y), c)).collect();
         let mut batch = Vec::with_capacity(CELL_CHUNK);
@@ -140,6 +148,7 @@ pub fn import_following(
                         town_id: c.town.map(|t| town_ids[t]),
                         owner_id: c.owner.map(|o| nation_ids[o]),
                         structure: c.structure,
+                        castle_id: c.castle.map(|k| castle_ids[k]),
                     },
                     None => CellRow {
                         world_id,
@@ -149,6 +158,7 @@ pub fn import_following(
                         town_id: None,
                         owner_id: None,
                         structure: None,
+                        castle_id: None,
                     },
                 };
                 batch.push(row);
@@ -214,6 +224,15 @@ pub fn export(conn: &mut DbConnection, world_id: i32) -> GameResult<MapFile> {
     let nation_name: HashMap<i32, String> =
         nations.iter().map(|n| (n.id, n.name.clone())).collect();
     let town_by_id: HashMap<i32, &Town> = towns.iter().map(|t| (t.id, t)).collect();
+    let castle_rows: Vec<(i32, String)> = castles::table
+        .filter(castles::world_id.eq(world_id))
+        .order(castles::id)
+        .select((castles::id, castles::name))
+        .load(conn)?;
+    let castle_name: HashMap<i32, &str> = castle_rows
+        .iter()
+        .map(|(id, n)| (*id, n.as_str()))
+        .collect();
     let rows: Vec<CellRow> = cells::table
         .filter(cells::world_id.eq(world_id))
         .order((cells::y, cells::x))
@@ -225,6 +244,7 @@ pub fn export(conn: &mut DbConnection, world_id: i32) -> GameResult<MapFile> {
             && c.town_id.is_none()
             && c.owner_id.is_none()
             && c.structure.is_none()
+            && c.castle_id.is_none()
         {
             continue;
         }
@@ -243,6 +263,10 @@ pub fn export(conn: &mut DbConnection, world_id: i32) -> GameResult<MapFile> {
             town: town.map(|t| t.name.clone()),
             owner,
             structure: c.structure,
+            castle: c
+                .castle_id
+                .and_then(|k| castle_name.get(&k))
+                .map(|n| n.to_string()),
         });
     }
     Ok(MapFile {
@@ -268,6 +292,10 @@ pub fn export(conn: &mut DbConnection, world_id: i32) -> GameResult<MapFile> {
             })
             .collect(),
         cells: out_cells,
+        castles: castle_rows
+            .iter()
+            .map(|(_, name)| MapCastle { name: name.clone() })
+            .collect(),
         victory: Some(MapVictory {
             points: w.victory_points,
             end_turn: w.victory_end_turn,

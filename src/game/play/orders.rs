@@ -229,7 +229,8 @@ impl Ctx<'_> {
         e.other_nation_id = captures.iter().find_map(|c| match c {
             Capture::Mine { from, .. }
             | Capture::Town { from, .. }
-            | Capture::Fort { from, .. } => *from,
+            | Capture::Fort { from, .. }
+            | Capture::Castle { from, .. } => *from,
         });
         Ok((e, data))
     }
@@ -240,14 +241,16 @@ impl Ctx<'_> {
     fn capture(&self, conn: &mut DbConnection, c: Capture) -> GameResult<Option<(Said, Capture)>> {
         let nation = self.player.nation_id;
         match c {
-            Capture::Mine { x, y, .. } | Capture::Fort { x, y, .. } => {
+            Capture::Mine { x, y, .. }
+            | Capture::Fort { x, y, .. }
+            | Capture::Castle { x, y, .. } => {
                 diesel::update(cells::table.find((self.w.id, x, y)))
                     .set(cells::owner_id.eq(Some(nation)))
                     .execute(conn)?;
-                let key = if matches!(c, Capture::Mine { .. }) {
-                    "said-captured-mine"
-                } else {
-                    "said-captured-fort"
+                let key = match c {
+                    Capture::Mine { .. } => "said-captured-mine",
+                    Capture::Castle { .. } => "said-captured-castle",
+                    _ => "said-captured-fort",
                 };
                 Ok(Some((Said::new(key).n("x", x).n("y", y), c)))
             }

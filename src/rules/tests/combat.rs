@@ -92,6 +92,7 @@ fn a_breached_fort_protects_as_plain_but_keeps_the_forts_confidence() {
             town: None,
             owner: Some(2),
             structure: Some(0),
+            castle: None,
         },
     );
     let shooter = unit(1, 1, Kind::Infantry, 0, 0);
@@ -338,6 +339,7 @@ fn melee_refusals() {
             town: None,
             owner: Some(2),
             structure: Some(0),
+            castle: None,
         },
     );
     assert!(melee(&rs, &a, &inf, p(1, 0), &mut dice(&[10, 10])).is_ok());

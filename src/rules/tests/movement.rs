@@ -12,6 +12,7 @@ fn cost_of_entering(t: Terrain, season: Season) -> i32 {
             town: None,
             owner: Some(1),
             structure: rs().terrain(t).structure,
+            castle: None,
         },
     );
     let u = unit(1, 1, Kind::Infantry, 0, 0);
@@ -194,6 +195,7 @@ fn an_enemy_fort_is_closed_until_breached() {
             town: None,
             owner: Some(2),
             structure: Some(0),
+            castle: None,
         },
     );
     let plan = plan_move(&rs(), &a, &u, &[p(1, 0)], &mut dice(&[])).unwrap();
@@ -268,6 +270,7 @@ fn entering_a_mine_captures_it() {
             town: None,
             owner: Some(2),
             structure: None,
+            castle: None,
         },
     );
     let u = unit(1, 1, Kind::Cavalry, 0, 0);
@@ -298,6 +301,7 @@ fn entering_a_church_captures_its_whole_town() {
             town: Some(7),
             owner: Some(2),
             structure: None,
+            castle: None,
         },
     );
     let u = unit(1, 1, Kind::Infantry, 0, 0);
@@ -350,6 +354,7 @@ fn a_star_refuses_when_no_legal_path_exists() {
                         town: None,
                         owner: Some(2),
                         structure: Some(15),
+                        castle: None,
                     },
                 );
             }

@@ -2,7 +2,7 @@
 
 use super::support::*;
 use crate::rules::combat::{melee, protected_losses, volley};
-use crate::rules::movement::{find_path, plan_move, step_cost};
+use crate::rules::movement::{enter, find_path, plan_move};
 use crate::rules::ruleset::Flag;
 use crate::rules::state::{Area, Cell};
 use crate::rules::vision::{visible_cells, Observer};
@@ -46,6 +46,7 @@ fn small_map() -> impl Strategy<Value = Area> {
                         town: None,
                         owner: Some(owner),
                         structure,
+                        castle: None,
                     },
                 );
             }
@@ -53,11 +54,50 @@ fn small_map() -> impl Strategy<Value = Area> {
         })
 }
 
+/// A 5×5 map of castle ground and plain, as `small_map`.
+fn castle_map() -> impl Strategy<Value = Area> {
+    let ground = prop::sample::select(vec![
+        Terrain::Plain,
+        Terrain::Plain,
+        Terrain::Wall,
+        Terrain::FortifiedWall,
+        Terrain::Tower,
+        Terrain::Gate,
+        Terrain::Courtyard,
+        Terrain::Building,
+    ]);
+    prop::collection::vec((ground, 0..3i32, 1..3i32), 25).prop_map(|cells| {
+        let mut a = Area::whole(
+            Bounds {
+                width: 5,
+                height: 5,
+            },
+            Season::Summer,
+        );
+        for (i, (terrain, s, owner)) in cells.into_iter().enumerate() {
+            let structure = rs().terrain(terrain).structure.map(|_| s * 5);
+            a.set_cell(
+                Pos::new(i as i32 % 5, i as i32 / 5),
+                Cell {
+                    terrain,
+                    town: None,
+                    owner: Some(owner),
+                    structure,
+                    castle: None,
+                },
+            );
+        }
+        a
+    })
+}
+
 /// The cheapest legal cost from the unit to every cell, by relaxing every cell until nothing
-/// changes: slow, exhaustive and independent of A*.
+/// changes: slow, exhaustive and independent of A*. A step that must end the move (a climb, a
+/// step down a wall's outside) is counted for its cell but never gone on from.
 fn exhaustive_costs(area: &Area, u: &crate::rules::state::Unit) -> HashMap<Pos, i32> {
     let rs = rs();
     let mut best: HashMap<Pos, i32> = HashMap::from([(u.pos, 0)]);
+    let mut ends: HashMap<Pos, i32> = HashMap::new();
     loop {
         let mut changed = false;
         for p in area.positions() {
@@ -68,19 +108,28 @@ fn exhaustive_costs(area: &Area, u: &crate::rules::state::Unit) -> HashMap<Pos, 
             }
             for n in area.bounds.neighbours(p) {
                 let c = area.cell(n).unwrap();
-                if area.unit_at(n).is_some()
-                    || crate::rules::movement::can_enter(&rs, u, n, c).is_err()
-                {
+                if area.unit_at(n).is_some() {
                     continue;
                 }
-                let cost = here + step_cost(&rs, area.season, t, c.terrain);
-                if best.get(&n).is_none_or(|&b| cost < b) {
-                    best.insert(n, cost);
+                let from = (p, area.cell(p).unwrap());
+                let Ok(e) = enter(&rs, area.season, u, from, (n, c), p == u.pos) else {
+                    continue;
+                };
+                let cost = here + e.cost;
+                let table = if e.ends_move { &mut ends } else { &mut best };
+                if table.get(&n).is_none_or(|&b| cost < b) {
+                    table.insert(n, cost);
                     changed = true;
                 }
             }
         }
         if !changed {
+            for (p, c) in ends {
+                if best.get(&p).is_none_or(|&b| c < b) {
+                    best.insert(p, c);
+                }
+            }
+            best.remove(&u.pos);
             return best;
         }
     }
@@ -108,6 +157,59 @@ proptest! {
         if let Ok(plan) = plan_move(&rs(), &area, &u, &path, &mut dice(&rolls)) {
             prop_assert!(plan.cost <= u.ap);
             prop_assert!(plan.steps.iter().all(|s| s.cost <= s.base_cost && s.cost >= 0));
+        }
+    }
+
+    /// docs/rules.md §10: a climb (onto an enemy wall, or onto any wall from outside the
+    /// castle) is always a move of one step, and a standing gate never lets an enemy through.
+    #[test]
+    fn climbs_are_whole_moves_and_standing_gates_stop_enemies(
+        area in castle_map(),
+        kind in kind_strategy(),
+        steps in prop::collection::vec(0..8usize, 1..4),
+    ) {
+        let rs = rs();
+        let mut u = unit(1, 1, kind, 2, 2);
+        u.ap = 100;
+        let mut path = Vec::new();
+        let mut at = u.pos;
+        for s in steps {
+            at = at.neighbours().nth(s).unwrap();
+            path.push(at);
+        }
+        if let Ok(plan) = plan_move(&rs, &area, &u, &path, &mut dice(&[100; 10])) {
+            let mut prev = u.pos;
+            for (i, &step) in path.iter().enumerate() {
+                let (from, to) = (area.cell(prev).unwrap(), area.cell(step).unwrap());
+                let t = rs.terrain(to.terrain);
+                let standing = t.has(Flag::Wall) && !to.is_breached(&rs);
+                let enemy = to.owner.is_some_and(|o| o != u.nation);
+                if standing && t.has(Flag::Gate) {
+                    prop_assert!(!enemy, "through an enemy gate at {}", step);
+                }
+                if standing && !t.has(Flag::Gate) && (enemy || !from.in_castle(&rs)) {
+                    prop_assert!(i == 0 && path.len() == 1, "a climb at step {} of {:?}", i, path);
+                }
+                prev = step;
+            }
+            prop_assert_eq!(plan.destination, *path.last().unwrap());
+        }
+    }
+
+    #[test]
+    fn a_star_is_never_dearer_than_exhaustive_search_among_castles(area in castle_map(), kind in kind_strategy(), tx in 0..5i32, ty in 0..5i32) {
+        let mut u = unit(1, 1, kind, 2, 2);
+        u.ap = 1000;
+        let to = Pos::new(tx, ty);
+        let best = exhaustive_costs(&area, &u);
+        match find_path(&rs(), &area, &u, to) {
+            Ok((path, cost)) => {
+                prop_assert_eq!(Some(&cost), best.get(&to));
+                let plan = plan_move(&rs(), &area, &u, &path, &mut dice(&[100; 30])).unwrap();
+                prop_assert_eq!(plan.cost, cost);
+            }
+            Err(Refusal::NoPath { .. }) => prop_assert!(!best.contains_key(&to)),
+            Err(_) => {}
         }
     }
 
@@ -142,8 +244,8 @@ proptest! {
         rolls in prop::collection::vec(0..=60i32, 2),
     ) {
         let mut a = Area::whole(Bounds { width: 3, height: 1 }, Season::Summer);
-        a.set_cell(Pos::new(0, 0), Cell { terrain: att_terrain, town: None, owner: None, structure: None });
-        a.set_cell(Pos::new(1, 0), Cell { terrain: def_terrain, town: None, owner: Some(2), structure: rs().terrain(def_terrain).structure });
+        a.set_cell(Pos::new(0, 0), Cell { terrain: att_terrain, town: None, owner: None, structure: None, castle: None });
+        a.set_cell(Pos::new(1, 0), Cell { terrain: def_terrain, town: None, owner: Some(2), structure: rs().terrain(def_terrain).structure, castle: None });
         let mut att = unit(1, 1, att_kind, 0, 0);
         att.men = att_men;
         att.morale = morale;

@@ -24,6 +24,13 @@ const TERRAIN_TABLE: &[(Terrain, i32, i32, i32, i32, i32, i32)] = &[
     (Terrain::Bridge, 1, 1, 0, 0, 0, 0),
     (Terrain::Fort, 1, 1, 85, 100, 30, 0),
     (Terrain::Fortifications, 1, 1, 85, 0, 30, 0),
+    // §10: walls and towers are entered by their stairs for their own AP.
+    (Terrain::Wall, 2, 2, 60, 50, 30, 1),
+    (Terrain::FortifiedWall, 2, 2, 60, 50, 30, 1),
+    (Terrain::Tower, 2, 2, 75, 50, 30, 1),
+    (Terrain::Gate, 1, 1, 60, 50, 30, 1),
+    (Terrain::Courtyard, 1, 1, 0, 0, 0, 0),
+    (Terrain::Building, 1, 1, 0, 25, 10, 0),
 ];
 
 #[test]
@@ -74,7 +81,8 @@ fn shipped_terrain_flags_match_rules_md_section_2() {
         .iter()
         .filter(|t| has(**t, Flag::BlocksLos))
         .count();
-    assert_eq!(blockers, 5);
+    // And §10's wall, fortified wall, tower and gate.
+    assert_eq!(blockers, 9);
     assert!(has(Terrain::Church, Flag::TownCentre));
     assert!(has(Terrain::Mine, Flag::CapturedOnEntry));
     assert_eq!(rs.terrain(Terrain::Mine).output, 10);
@@ -107,6 +115,74 @@ fn shipped_terrain_flags_match_rules_md_section_2() {
     }
     assert_eq!(rs.terrain(Terrain::Fort).structure, Some(15));
     assert_eq!(rs.terrain(Terrain::Fortifications).structure, Some(12));
+}
+
+/// docs/rules.md §10: the castle's terrains, the kinds' classes and the castle's numbers.
+#[test]
+fn shipped_castle_rules_match_rules_md_section_10() {
+    use crate::rules::names::Class;
+    let rs = rs();
+    let has = |t: Terrain, f: Flag| rs.terrain(t).has(f);
+    for (t, structure) in [
+        (Terrain::Wall, 12),
+        (Terrain::FortifiedWall, 12),
+        (Terrain::Tower, 15),
+        (Terrain::Gate, 7),
+    ] {
+        assert!(
+            has(t, Flag::Wall) && has(t, Flag::Ownable) && has(t, Flag::BlocksLos),
+            "{t}"
+        );
+        assert!(
+            has(t, Flag::CastlePart) && has(t, Flag::CloseQuarters),
+            "{t}"
+        );
+        assert_eq!(rs.terrain(t).structure, Some(structure), "{t}");
+    }
+    assert!(has(Terrain::Wall, Flag::Climbable));
+    assert!(
+        !has(Terrain::FortifiedWall, Flag::Climbable) && !has(Terrain::FortifiedWall, Flag::Hooks)
+    );
+    assert!(has(Terrain::Tower, Flag::Hooks) && !has(Terrain::Tower, Flag::Climbable));
+    assert!(has(Terrain::Gate, Flag::Gate));
+    assert_eq!(
+        rs.terrain(Terrain::Tower).range_bonus.get(&Kind::Artillery),
+        Some(&1)
+    );
+    assert!(has(Terrain::Courtyard, Flag::CastlePart) && !has(Terrain::Courtyard, Flag::Wall));
+    for f in [
+        Flag::FootOnly,
+        Flag::StopsMovement,
+        Flag::NoVolley,
+        Flag::CloseQuarters,
+    ] {
+        assert!(has(Terrain::Building, f), "building {f:?}");
+    }
+    for (k, class) in [
+        (Kind::Infantry, Class::Foot),
+        (Kind::Voltigeurs, Class::Foot),
+        (Kind::Sappers, Class::Foot),
+        (Kind::Cavalry, Class::Mounted),
+        (Kind::Artillery, Class::Machine),
+    ] {
+        assert_eq!(rs.kind(k).class, class, "{k}");
+    }
+    assert!(rs.kind(Kind::Voltigeurs).can(Ability::Hooks));
+    assert!(rs.kind(Kind::Infantry).can(Ability::Ram) && rs.kind(Kind::Sappers).can(Ability::Ram));
+    assert!(rs.kind(Kind::Sappers).can(Ability::BuildSiegeTower));
+    let c = &rs.castle;
+    assert_eq!(
+        (c.ladder, c.breach, c.ram_cost, c.ram_min, c.ram_max),
+        (4, 2, 6, 2, 4)
+    );
+    assert_eq!(
+        (
+            c.siege_tower_cost,
+            c.siege_tower_builds,
+            c.siege_tower_structure
+        ),
+        (8, 3, 6)
+    );
 }
 
 #[test]

@@ -10,6 +10,7 @@ fn fort(owner: i32, structure: i32) -> Cell {
         town: None,
         owner: Some(owner),
         structure: Some(structure),
+        castle: None,
     }
 }
 
@@ -83,6 +84,7 @@ fn sappers_repair_two_points_up_to_the_maximum_and_unbreach() {
             town: None,
             owner: Some(1),
             structure: Some(0),
+            castle: None,
         },
     );
     let sap = unit(1, 1, Kind::Sappers, 1, 0);
@@ -95,6 +97,7 @@ fn sappers_repair_two_points_up_to_the_maximum_and_unbreach() {
             town: None,
             owner: Some(1),
             structure: Some(11),
+            castle: None,
         },
     );
     assert_eq!(repair(&rs, &a, &sap, p(2, 0)).unwrap().after, 12);
@@ -193,6 +196,7 @@ fn reinforce_moves_reserve_men_into_the_company_at_one_resource_each() {
         town: Some(1),
         owner: Some(1),
         structure: None,
+        castle: None,
     };
     let r = reinforce(&rs, &u, p(0, 0), &town, 60, 1000, 40).unwrap();
     assert_eq!(
@@ -260,6 +264,7 @@ fn reinforce_moves_reserve_men_into_the_company_at_one_resource_each() {
         town: None,
         owner: Some(1),
         structure: None,
+        castle: None,
     };
     assert!(reinforce(&rs, &u, p(0, 0), &farm, 60, 1000, 40).is_ok());
     assert_eq!(

@@ -29,12 +29,19 @@ pub fn terrain_of(c: char) -> Terrain {
         'b' => Terrain::Bridge,
         'X' => Terrain::Fort,
         'W' => Terrain::Fortifications,
+        '#' => Terrain::Wall,
+        'H' => Terrain::FortifiedWall,
+        'T' => Terrain::Tower,
+        'G' => Terrain::Gate,
+        '_' => Terrain::Courtyard,
+        'B' => Terrain::Building,
         other => panic!("no terrain for {other:?}"),
     }
 }
 
-/// A whole map from rows of terrain letters (see `terrain_of`); forts get their full structure
-/// and belong to nation 2; mines and churches belong to nobody.
+/// A whole map from rows of terrain letters (see `terrain_of`); forts and castle walls, towers
+/// and gates get their full structure and belong to nation 2; mines and churches belong to
+/// nobody.
 pub fn map(season: Season, rows: &[&str]) -> Area {
     let rs = rs();
     let bounds = Bounds {
@@ -54,6 +61,7 @@ pub fn map(season: Season, rows: &[&str]) -> Area {
                     town: None,
                     owner,
                     structure,
+                    castle: None,
                 },
             );
         }

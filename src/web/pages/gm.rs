@@ -234,6 +234,7 @@ fn new_map(rs: &crate::rules::Ruleset, f: &NewWorldForm) -> GameResult<MapFile> 
                 nations: nations_from(f.nations.as_deref().unwrap_or("France, Russia"), w, h),
                 towns: vec![],
                 cells: vec![],
+                castles: vec![],
                 victory: None,
             })
         }

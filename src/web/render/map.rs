@@ -234,8 +234,12 @@ impl MapView {
     fn write_svg(&self, o: &mut String) {
         let c = self.cell;
         o.push_str("<defs>");
-        for t in Terrain::ALL.iter().filter(|t| **t != Terrain::Plain) {
-            let t = t.as_str();
+        let pictures = Terrain::ALL
+            .iter()
+            .filter(|t| **t != Terrain::Plain)
+            .map(|t| t.as_str())
+            .chain(["breach"]);
+        for t in pictures {
             o.push_str("<use id=\"c-");
             o.push_str(t);
             o.push_str("\" href=\"#s-");
@@ -431,6 +435,13 @@ impl MapView {
             o.push_str(" stroke=\"");
             escape(o, color);
             o.push_str("\"/>");
+        }
+        if v.structure_pct == Some(0) {
+            // Breached: the wall's picture cracked open.
+            o.push_str("<use href=\"#c-breach\"");
+            attr(o, "x", px);
+            attr(o, "y", py);
+            o.push_str("/>");
         }
         if let Some(pct) = v.structure_pct {
             o.push_str("<rect class=\"structure-bg\"");

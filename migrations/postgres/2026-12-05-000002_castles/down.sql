@@ -1,0 +1,2 @@
+ALTER TABLE cells DROP COLUMN castle_id;
+DROP TABLE castles;

@@ -1,0 +1,266 @@
+//! Castles over HTTP (docs/rules.md §10): climbing by ladder and hooks, the stairs, gates,
+//! breaches and the step down the outside, each refusal with its code and nothing written,
+//! two companies climbing the same wall at once, and castles in the map file.
+
+use crate::both;
+use crate::support::fixtures::{arena, gm_api, Arena};
+use serde_json::json;
+
+/// Red's castle in the arena, drawn straight into the database:
+///
+/// ```text
+///     5 6 7 8 9
+///   2 T # G # T
+///   3 # _ _ _ #
+///   4 T # # # T
+/// ```
+fn castle(a: &Arena) {
+    let rows = [(2, "T#G#T"), (3, "#___#"), (4, "T###T")];
+    for (y, row) in rows {
+        for (i, ch) in row.chars().enumerate() {
+            let x = 5 + i as i32;
+            let (terrain, structure) = match ch {
+                'T' => ("tower", Some(15)),
+                '#' => ("wall", Some(12)),
+                'G' => ("gate", Some(7)),
+                _ => ("courtyard", None),
+            };
+            let owner = structure.map(|_| "Red");
+            a.paint(x, y, terrain, owner, structure);
+        }
+    }
+}
+
+fn owner_is(a: &Arena, x: i32, y: i32, nation: &str) -> bool {
+    a.cell_owner(x, y) == a.nation(nation)
+}
+
+both!(
+    a_ladder_takes_an_enemy_wall_as_a_whole_move_and_each_refusal_writes_nothing,
+    |b| {
+        let a = arena(b);
+        castle(&a);
+        let mut blue = a.blue.clone();
+        let ligne = a.raise(&mut blue, "infantry", "Ligne");
+        // Not the first step of the move: refused, nothing written.
+        a.put(ligne, 5, 0);
+        let r = a.refused(
+            &mut blue,
+            ligne,
+            "move",
+            json!({"path": [[6, 1], [6, 2]]}),
+            "ladder_first_step",
+        );
+        assert!(r["error"]["message"].as_str().unwrap().contains("(6, 2)"));
+        // The climb itself: the ladder's 4 AP, and the wall is Blue's.
+        a.put(ligne, 6, 1);
+        let ap = a.company(&mut blue, ligne)["ap"].as_i64().unwrap();
+        let r = a.act(&mut blue, ligne, "move", json!({"path": [[6, 2]]}));
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(r.json()["ap"].as_i64(), Some(ap - 4), "{}", r.body);
+        assert_eq!(r.json()["captures"][0]["what"], "castle", "{}", r.body);
+        assert!(owner_is(&a, 6, 2, "Blue"));
+        // From the wall the stairs lead into the courtyard; going on after a climb does not.
+        a.put(ligne, 6, 1);
+        a.paint(6, 2, "wall", Some("Red"), Some(12));
+        a.refused(
+            &mut blue,
+            ligne,
+            "move",
+            json!({"path": [[6, 2], [6, 3]]}),
+            "ladder_first_step",
+        );
+        // A tower takes hooks: infantry may not, voltigeurs may.
+        a.put(ligne, 4, 1);
+        a.refused(
+            &mut blue,
+            ligne,
+            "move",
+            json!({"path": [[5, 2]]}),
+            "cannot_climb",
+        );
+        let volt = a.raise(&mut blue, "voltigeurs", "Grappins");
+        a.put(volt, 10, 1);
+        let r = a.act(&mut blue, volt, "move", json!({"path": [[9, 2]]}));
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert!(owner_is(&a, 9, 2, "Blue"));
+        // Cavalry never climbs; an enemy gate is closed while it stands.
+        let hussards = a.raise(&mut blue, "cavalry", "Hussards");
+        a.put(hussards, 8, 1);
+        a.refused(
+            &mut blue,
+            hussards,
+            "move",
+            json!({"path": [[8, 2]]}),
+            "cannot_climb",
+        );
+        a.put(hussards, 7, 1);
+        a.refused(
+            &mut blue,
+            hussards,
+            "move",
+            json!({"path": [[7, 2]]}),
+            "gate_closed",
+        );
+        // The destination move plans no climb mid-path: from afar there is no way up.
+        a.put(ligne, 2, 0);
+        a.refused(&mut blue, ligne, "move", json!({"to": [6, 2]}), "no_path");
+    }
+);
+
+both!(
+    a_broken_gate_lets_everyone_in_and_its_own_nation_passes_a_standing_one,
+    |b| {
+        let a = arena(b);
+        castle(&a);
+        let mut red = a.red.clone();
+        let mut blue = a.blue.clone();
+        // Red's cavalry rides out through its own gate.
+        let cosaques = a.raise(&mut red, "cavalry", "Cosaques");
+        a.put(cosaques, 7, 3);
+        let r = a.act(
+            &mut red,
+            cosaques,
+            "move",
+            json!({"path": [[7, 2], [7, 1]]}),
+        );
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(a.position(cosaques), (7, 1));
+        // Broken, the gate lets Blue's cavalry in for the breach's 2 AP and becomes Blue's.
+        a.paint(7, 2, "gate", Some("Red"), Some(0));
+        let hussards = a.raise(&mut blue, "cavalry", "Hussards");
+        a.put(hussards, 6, 1);
+        let ap = a.company(&mut blue, hussards)["ap"].as_i64().unwrap();
+        let r = a.act(
+            &mut blue,
+            hussards,
+            "move",
+            json!({"path": [[7, 2], [7, 3]]}),
+        );
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(r.json()["ap"].as_i64(), Some(ap - 2 - 1), "{}", r.body);
+        assert!(owner_is(&a, 7, 2, "Blue"));
+        // A breached wall: cavalry in, artillery not.
+        a.paint(5, 3, "wall", Some("Red"), Some(0));
+        let canons = a.raise(&mut blue, "artillery", "Canons");
+        a.put(canons, 4, 3);
+        a.refused(
+            &mut blue,
+            canons,
+            "move",
+            json!({"path": [[5, 3]]}),
+            "cannot_climb",
+        );
+    }
+);
+
+both!(
+    two_companies_climbing_the_same_wall_at_once_one_gets_it,
+    |b| {
+        let a = arena(b);
+        castle(&a);
+        let mut blue = a.blue.clone();
+        let mut red = a.red.clone();
+        for round in 0..4 {
+            // Red's wall at (8, 4) is climbed from outside by Blue, and Red takes its stairs.
+            a.paint(8, 4, "wall", Some("Red"), Some(12));
+            let climber = a.raise(&mut blue, "infantry", &format!("B{round}"));
+            let defender = a.raise(&mut red, "infantry", &format!("R{round}"));
+            a.put(climber, 8, 5);
+            a.put(defender, 8, 3);
+            let (mut p, mut q) = (blue.clone(), red.clone());
+            let t1 = std::thread::spawn(move || {
+                p.post_json(
+                    &format!("/api/v1/companies/{climber}/move"),
+                    json!({"path": [[8, 4]]}),
+                )
+            });
+            let t2 = std::thread::spawn(move || {
+                q.post_json(
+                    &format!("/api/v1/companies/{defender}/move"),
+                    json!({"path": [[8, 4]]}),
+                )
+            });
+            let (r1, r2) = (t1.join().unwrap(), t2.join().unwrap());
+            let mut statuses = [r1.status, r2.status];
+            statuses.sort();
+            assert_eq!(statuses, [200, 409], "{} / {}", r1.body, r2.body);
+            assert_eq!(
+                a.app.count(&format!(
+                    "SELECT COUNT(*) FROM companies WHERE world_id = {} AND x = 8 AND y = 4",
+                    a.world
+                )),
+                1
+            );
+            // The wall is the winner's nation's.
+            let winner = if r1.status == 200 { "Blue" } else { "Red" };
+            assert!(owner_is(&a, 8, 4, winner), "round {round}");
+            a.exec(&format!(
+                "DELETE FROM companies WHERE id IN ({climber}, {defender})"
+            ));
+        }
+    }
+);
+
+both!(
+    castles_travel_in_the_map_file_and_a_bad_one_is_refused_by_name,
+    |b| {
+        let a = arena(b);
+        let mut gm = gm_api(&a.app, "arbitre");
+        let map = json!({"name": "Fortress", "width": 6, "height": 4,
+            "nations": [{"name": "A", "color": "#000000", "spawn": [0, 0]}],
+            "castles": [{"name": "Alcazar"}],
+            "cells": [{"x": 2, "y": 1, "terrain": "tower", "owner": "A", "castle": "Alcazar"},
+                      {"x": 3, "y": 1, "terrain": "gate", "owner": "A", "castle": "Alcazar"},
+                      {"x": 3, "y": 2, "terrain": "courtyard", "castle": "Alcazar"},
+                      {"x": 4, "y": 2, "terrain": "building"}]});
+        let r = gm.post_json("/api/v1/worlds", map.clone());
+        assert_eq!(r.status, 201, "{}", r.body);
+        let id = r.json()["id"].as_i64().unwrap();
+        let export = gm.get_json(&format!("/api/v1/worlds/{id}/export")).json();
+        assert_eq!(export["castles"], json!([{"name": "Alcazar"}]));
+        let gate = export["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["terrain"] == "gate")
+            .unwrap()
+            .clone();
+        assert_eq!(gate["castle"], "Alcazar");
+        assert_eq!(gate["structure"], 7, "a castle cell starts whole");
+        // Imported again, it exports the same.
+        let r = gm.post_json("/api/v1/worlds", export.clone());
+        assert_eq!(r.status, 201, "{}", r.body);
+        let again = gm
+            .get_json(&format!("/api/v1/worlds/{}/export", r.json()["id"]))
+            .json();
+        let strip = |mut v: serde_json::Value| {
+            v.as_object_mut().unwrap().remove("rng_seed");
+            v
+        };
+        assert_eq!(strip(again), strip(export));
+        assert_eq!(
+            a.app.count(&format!(
+                "SELECT COUNT(*) FROM cells c JOIN castles k ON k.id = c.castle_id WHERE c.world_id = {id} AND k.name = 'Alcazar'"
+            )),
+            3
+        );
+        // An unknown castle or one named twice: refused with the entry named, nothing written.
+        let worlds = a.app.count("SELECT COUNT(*) FROM worlds");
+        let mut bad = map.clone();
+        bad["cells"][0]["castle"] = json!("Atlantis");
+        let r = gm.post_json("/api/v1/worlds", bad);
+        assert_eq!(r.status, 422, "{}", r.body);
+        assert!(
+            r.body.contains("cells[0]") && r.body.contains("Atlantis"),
+            "{}",
+            r.body
+        );
+        let mut twice = map;
+        twice["castles"] = json!([{"name": "Alcazar"}, {"name": "Alcazar"}]);
+        let r = gm.post_json("/api/v1/worlds", twice);
+        assert_eq!(r.status, 422, "{}", r.body);
+        assert!(r.body.contains("castles[1]"), "{}", r.body);
+        assert_eq!(a.app.count("SELECT COUNT(*) FROM worlds"), worlds);
+    }
+);

@@ -83,6 +83,8 @@ melee = Melee
 bombard = Bombard
 repair = Repair
 build-bridge = Build a bridge
+ram = Ram the gate ({ $ap } AP)
+build-siege-tower = Build a siege tower here ({ $ap } AP)
 select-company = Select one of your companies to see what it can do here.
 path-label = Path (cells x,y separated by spaces)
 path-button = Move along the path
@@ -304,9 +306,24 @@ said-volley = { $name } fired a volley at { $target } at ({ $x }, { $y }): { $ta
 said-charge = { $name } charged { $target } at ({ $x }, { $y }): { $target } lost { $losses } ({ $killed } killed, { $wounded } wounded)
 said-lost = { $name } lost { $losses }
 said-destroyed = { $name } was destroyed
-said-bombard = { $name } bombarded the { $terrain } at ({ $x }, { $y }): { $before } → { $after }
-said-bombard-breached = { $name } bombarded the { $terrain } at ({ $x }, { $y }): { $before } → { $after }, breached
-said-repair = { $name } repaired the { $terrain } at ({ $x }, { $y }): { $before } → { $after }
+said-bombard = { $name } bombarded the { $terrain ->
+    [fortified_wall] fortified wall
+   *[other] { $terrain }
+} at ({ $x }, { $y }): { $before } → { $after }
+said-bombard-breached = { $name } bombarded the { $terrain ->
+    [fortified_wall] fortified wall
+   *[other] { $terrain }
+} at ({ $x }, { $y }): { $before } → { $after }, breached
+said-bombard-siege-tower = { $name } bombarded the siege tower at ({ $x }, { $y }): { $before } → { $after }
+said-bombard-siege-tower-gone = { $name } bombarded the siege tower at ({ $x }, { $y }): { $before } → { $after }, it falls
+said-ram = { $name } rammed the gate at ({ $x }, { $y }): { $before } → { $after }
+said-ram-broken = { $name } rammed the gate at ({ $x }, { $y }): { $before } → { $after }, it gives way
+said-siege-tower-build = { $name } builds a siege tower at ({ $x }, { $y }): { $builds } of { $needed }
+said-siege-tower-built = { $name } finished a siege tower at ({ $x }, { $y })
+said-repair = { $name } repaired the { $terrain ->
+    [fortified_wall] fortified wall
+   *[other] { $terrain }
+} at ({ $x }, { $y }): { $before } → { $after }
 said-bridge = { $name } bridged the river at ({ $x }, { $y })
 said-heal = { $name } healed { $healed } wounded
 said-reinforce = { $name } took { $men } men from the reserve for { $cost }{ $limited ->

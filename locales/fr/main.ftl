@@ -83,6 +83,8 @@ melee = Charger
 bombard = Bombarder
 repair = Réparer
 build-bridge = Construire un pont
+ram = Enfoncer la porte au bélier ({ $ap } PA)
+build-siege-tower = Construire une tour de siège ici ({ $ap } PA)
 select-company = Choisissez une de vos compagnies pour voir ce qu'elle peut faire ici.
 path-label = Chemin (cases x,y séparées par des espaces)
 path-button = Suivre le chemin
@@ -328,16 +330,34 @@ said-destroyed = la compagnie { $name } est anéantie
 said-bombard = { $name } bombarde { $terrain ->
     [fort] le fort
     [fortifications] les fortifications
+    [wall] la muraille
+    [fortified_wall] la muraille fortifiée
+    [tower] la tour
+    [gate] la porte
    *[other] { $terrain }
 } en ({ $x }, { $y }) : { $before } → { $after }
 said-bombard-breached = { $name } bombarde { $terrain ->
     [fort] le fort
     [fortifications] les fortifications
+    [wall] la muraille
+    [fortified_wall] la muraille fortifiée
+    [tower] la tour
+    [gate] la porte
    *[other] { $terrain }
 } en ({ $x }, { $y }) : { $before } → { $after }, la brèche est ouverte
+said-bombard-siege-tower = { $name } bombarde la tour de siège en ({ $x }, { $y }) : { $before } → { $after }
+said-bombard-siege-tower-gone = { $name } bombarde la tour de siège en ({ $x }, { $y }) : { $before } → { $after }, elle s'effondre
+said-ram = { $name } frappe au bélier la porte en ({ $x }, { $y }) : { $before } → { $after }
+said-ram-broken = { $name } frappe au bélier la porte en ({ $x }, { $y }) : { $before } → { $after }, elle cède
+said-siege-tower-build = { $name } construit une tour de siège en ({ $x }, { $y }) : { $builds } sur { $needed }
+said-siege-tower-built = { $name } achève une tour de siège en ({ $x }, { $y })
 said-repair = { $name } répare { $terrain ->
     [fort] le fort
     [fortifications] les fortifications
+    [wall] la muraille
+    [fortified_wall] la muraille fortifiée
+    [tower] la tour
+    [gate] la porte
    *[other] { $terrain }
 } en ({ $x }, { $y }) : { $before } → { $after }
 said-bridge = { $name } jette un pont sur la rivière en ({ $x }, { $y })

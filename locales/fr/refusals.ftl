@@ -38,3 +38,6 @@ refusal-ladder_first_step = monter sur le mur en { $at } ou en descendre par l'e
 refusal-cannot_climb = l'arme { $kind } ne peut pas escalader le terrain { $terrain } en { $at }
 refusal-gate_closed = la porte en { $at } appartient à une autre nation et tient encore : seule sa nation la franchit
 refusal-not_gate = le bélier n'enfonce que les portes ; { $at } n'en est pas une
+refusal-cannot_ram = l'arme { $kind } ne peut pas enfoncer une porte au bélier : l'infanterie et les sapeurs le peuvent
+refusal-volley_building = on ne tire pas de salve dans un bâtiment ni depuis un bâtiment, comme en { $at } : on s'y bat en mêlée
+refusal-no_enemy_wall = une tour de siège se dresse hors d'un château, contre une muraille ou une tour ennemie ; { $at } n'est pas une telle case

@@ -136,6 +136,9 @@ pub struct CellRow {
     pub structure: Option<i32>,
     /// The castle the cell belongs to.
     pub castle_id: Option<i32>,
+    /// A siege tower on the cell: build actions done, and its structure once finished.
+    pub siege_builds: Option<i32>,
+    pub siege_structure: Option<i32>,
 }
 
 #[derive(Clone, Debug, Queryable, Selectable, Identifiable)]
@@ -318,6 +321,12 @@ impl CellRow {
             owner: self.owner_id,
             structure: self.structure,
             castle: self.castle_id,
+            siege: self
+                .siege_builds
+                .map(|builds| crate::rules::state::SiegeTower {
+                    builds,
+                    structure: self.siege_structure.unwrap_or(0),
+                }),
         }
     }
 }

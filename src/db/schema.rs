@@ -86,6 +86,8 @@ diesel::table! {
         structure -> Nullable<Integer>,
         version -> BigInt,
         castle_id -> Nullable<Integer>,
+        siege_builds -> Nullable<Integer>,
+        siege_structure -> Nullable<Integer>,
     }
 }
 

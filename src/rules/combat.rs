@@ -5,8 +5,8 @@ use super::dice::{Draw, Roll};
 use super::grid::Pos;
 use super::names::{Kind, Terrain};
 use super::refusal::Refusal;
-use super::ruleset::Ruleset;
-use super::state::{Area, Unit};
+use super::ruleset::{Flag, Ruleset};
+use super::state::{Area, Cell, Unit};
 use super::vision::{is_hidden, line_of_sight, nation_sees};
 use serde::{Deserialize, Serialize};
 
@@ -43,6 +43,18 @@ pub struct Side {
     pub destroyed: bool,
 }
 
+/// What the castle's rules changed in a fight (docs/rules.md §10), for the report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BattleNote {
+    /// The defenders on the wall struck first: the attackers fought with the men left.
+    FirstStrike,
+    /// Melee into or out of a wall, tower, gate or building: half damage both ways.
+    CloseQuarters,
+    /// The attackers came from a siege tower: no first strike.
+    SiegeTower,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Battle {
     pub kind: BattleKind,
@@ -50,6 +62,7 @@ pub struct Battle {
     pub attacker: Side,
     pub defender: Side,
     pub draws: Vec<Draw>,
+    pub notes: Vec<BattleNote>,
     /// The units as they stand after the fight (AP spent, figures updated).
     #[serde(skip)]
     pub attacker_after: Unit,
@@ -60,6 +73,11 @@ pub struct Battle {
 /// `round(damage × men / full_strength)`.
 pub fn raw_losses(damage: i32, men: i32, full_strength: i32) -> i32 {
     (damage as f64 * men as f64 / full_strength as f64).round() as i32
+}
+
+/// `raw_losses` at half damage (close quarters): `round(damage / 2 × men / full_strength)`.
+pub fn half_raw_losses(damage: i32, men: i32, full_strength: i32) -> i32 {
+    (damage as f64 / 2.0 * men as f64 / full_strength as f64).round() as i32
 }
 
 /// Losses after a protection in percent, at most the men present.
@@ -231,6 +249,14 @@ pub fn volley(
     if is_hidden(rs, target, target_terrain) {
         return Err(Refusal::HiddenTarget);
     }
+    for p in [shooter.pos, at] {
+        if area
+            .terrain(p)
+            .is_some_and(|t| rs.terrain(t).has(Flag::NoVolley))
+        {
+            return Err(Refusal::VolleyBuilding(p));
+        }
+    }
     ranged_check(rs, area, shooter, at, attack.range)?;
     pay(shooter, attack.cost)?;
 
@@ -267,6 +293,7 @@ pub fn volley(
         attacker: att_side,
         defender: def_side,
         draws: dice.since(mark),
+        notes: Vec::new(),
         attacker_after: attacker,
         defender_after: defender,
     })
@@ -315,11 +342,26 @@ pub fn melee(
     let back = rs.kind(target.kind).melee;
     let d_def = back.map(|b| dice.roll("melee damage (defender)", b.min, b.max));
 
-    // Both blows use the men standing before the fight: they are simultaneous.
-    let raw_def = raw_losses(d_att, attacker.men, rs.kind(attacker.kind).full_strength);
-    let raw_att = d_def.map_or(0, |d| {
-        raw_losses(d, target.men, rs.kind(target.kind).full_strength)
-    });
+    let here = area.cell(attacker.pos);
+    let notes = castle_notes(rs, here, cell);
+    let blow = if notes.contains(&BattleNote::CloseQuarters) {
+        half_raw_losses
+    } else {
+        raw_losses
+    };
+    let def_full = rs.kind(target.kind).full_strength;
+    let raw_att = d_def.map_or(0, |d| blow(d, target.men, def_full));
+    let mut fighter = attacker.clone();
+    fighter.ap -= attack.cost;
+    let att_conf = here.map_or(0, |c| c.defence(rs).confidence);
+    let strike_back = |fighter: &mut Unit| {
+        take_losses(rs, fighter, attacker_terrain, d_def, raw_att, 0, att_conf)
+    };
+    // The blows are simultaneous, each with the men standing before the fight, unless the
+    // defenders on the wall strike first: then the attackers strike with the men left.
+    let first = notes.contains(&BattleNote::FirstStrike);
+    let mut early = first.then(|| strike_back(&mut fighter));
+    let raw_def = blow(d_att, fighter.men, rs.kind(attacker.kind).full_strength);
     let mut defender = target.clone();
     let mut def_side = take_losses(
         rs,
@@ -330,20 +372,10 @@ pub fn melee(
         protection,
         ct.confidence,
     );
-    let mut fighter = attacker.clone();
-    fighter.ap -= attack.cost;
-    let att_conf = area
-        .cell(attacker.pos)
-        .map_or(0, |c| c.defence(rs).confidence);
-    let mut att_side = take_losses(
-        rs,
-        &mut fighter,
-        attacker_terrain,
-        d_def,
-        raw_att,
-        0,
-        att_conf,
-    );
+    let mut att_side = match early.take() {
+        Some(side) => side,
+        None => strike_back(&mut fighter),
+    };
     att_side.xp_gained = xp_for(rs, def_side.losses);
     fighter.xp += att_side.xp_gained;
     def_side.xp_gained = 0;
@@ -353,7 +385,27 @@ pub fn melee(
         attacker: att_side,
         defender: def_side,
         draws: dice.since(mark),
+        notes,
         attacker_after: fighter,
         defender_after: defender,
     })
+}
+
+/// The castle's rules for a melee from `from` into `to` (docs/rules.md §10): half damage both
+/// ways into or out of a wall, tower, gate or building; the first strike of defenders on a
+/// wall, tower or gate against attackers neither on one nor on a siege tower.
+pub fn castle_notes(rs: &Ruleset, from: Option<&Cell>, to: &Cell) -> Vec<BattleNote> {
+    let has = |c: &Cell, f: Flag| rs.terrain(c.terrain).has(f);
+    let mut notes = Vec::new();
+    if has(to, Flag::CloseQuarters) || from.is_some_and(|c| has(c, Flag::CloseQuarters)) {
+        notes.push(BattleNote::CloseQuarters);
+    }
+    if has(to, Flag::Wall) && !from.is_some_and(|c| has(c, Flag::Wall)) {
+        if from.is_some_and(|c| c.siege_tower(rs)) {
+            notes.push(BattleNote::SiegeTower);
+        } else {
+            notes.push(BattleNote::FirstStrike);
+        }
+    }
+    notes
 }

@@ -113,8 +113,8 @@ pub struct Entry {
 /// move's first step. Castle ground: an own (or unowned) wall or tower is reached by its
 /// stairs from another castle cell for its own AP; an enemy wall is climbed with ladders by a
 /// foot company, an enemy tower only with hooks, and only as the first step, from outside
-/// the castle, for the ladder's AP, ending the move; a gate lets only its own nation through
-/// until it is broken; a breach costs the breach's AP; a step from a wall or tower down its
+/// the castle, for the ladder's AP, ending the move (from a finished siege tower, at any step
+/// and for the wall's own AP); a gate lets only its own nation through until it is broken; a breach costs the breach's AP; a step from a wall or tower down its
 /// outside is a move of its own.
 pub fn enter(
     rs: &Ruleset,
@@ -162,6 +162,10 @@ pub fn enter(
         let climbs = t.has(Flag::Climbable) || (t.has(Flag::Hooks) && hooks);
         if !climbs {
             return Err(cannot());
+        }
+        if from_cell.siege_tower(rs) {
+            // From a siege tower: straight onto the wall, at any step of the move.
+            return Ok(plain);
         }
         if !first || from_cell.in_castle(rs) {
             return Err(Refusal::LadderFirstStep(to));

@@ -96,6 +96,11 @@ pub enum Refusal {
     GateClosed(Pos),
     /// The ram strikes gates only.
     NotGate(Pos),
+    CannotRam(Kind),
+    /// A siege tower goes up outside a castle, next to an enemy wall or tower.
+    NoEnemyWall(Pos),
+    /// No volley is fired into or out of a building.
+    VolleyBuilding(Pos),
 }
 
 impl Refusal {
@@ -141,6 +146,9 @@ impl Refusal {
             Refusal::CannotClimb { .. } => "cannot_climb",
             Refusal::GateClosed(_) => "gate_closed",
             Refusal::NotGate(_) => "not_gate",
+            Refusal::CannotRam(_) => "cannot_ram",
+            Refusal::NoEnemyWall(_) => "no_enemy_wall",
+            Refusal::VolleyBuilding(_) => "volley_building",
         }
     }
 }
@@ -253,6 +261,17 @@ impl fmt::Display for Refusal {
                 "the gate at {p} is another nation's and still stands: only its own nation passes"
             ),
             Refusal::NotGate(p) => write!(f, "a ram breaks gates only; {p} is no gate"),
+            Refusal::CannotRam(k) => {
+                write!(f, "{k} cannot ram a gate: infantry and sappers can")
+            }
+            Refusal::NoEnemyWall(p) => write!(
+                f,
+                "a siege tower goes up outside a castle, next to an enemy wall or tower; {p} is not such a cell"
+            ),
+            Refusal::VolleyBuilding(p) => write!(
+                f,
+                "no volley is fired into or out of a building, as at {p}: fight there in melee"
+            ),
         }
     }
 }

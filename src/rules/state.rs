@@ -30,6 +30,16 @@ pub struct Cell {
     pub structure: Option<i32>,
     /// The castle the cell belongs to (docs/rules.md §10).
     pub castle: Option<CastleId>,
+    /// A siege tower built (or being built) on the cell.
+    pub siege: Option<SiegeTower>,
+}
+
+/// A siege tower on a cell (docs/rules.md §10): the build actions done, and once finished its
+/// structure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SiegeTower {
+    pub builds: i32,
+    pub structure: i32,
 }
 
 impl Cell {
@@ -40,7 +50,14 @@ impl Cell {
             owner: None,
             structure: None,
             castle: None,
+            siege: None,
         }
+    }
+
+    /// A finished siege tower stands here.
+    pub fn siege_tower(&self, rs: &Ruleset) -> bool {
+        self.siege
+            .is_some_and(|t| t.builds >= rs.castle.siege_tower_builds && t.structure > 0)
     }
 
     /// Part of a castle: a cell of a named castle, or castle ground (wall, tower, gate,
@@ -219,6 +236,7 @@ mod tests {
             owner: Some(1),
             structure: Some(15),
             castle: None,
+            siege: None,
         };
         assert!(!fort.is_breached(&rs));
         assert!(fort.closed_to(&rs, 2));

@@ -116,6 +116,16 @@ pub fn line_of_sight(rs: &Ruleset, area: &Area, from: Pos, to: Pos) -> Result<()
         .terrain(from)
         .is_some_and(|t| rs.terrain(t).has(Flag::Elevated));
     let cells = line(from, to);
+    // Along a castle's wall: every cell of the line, ends included, wall, tower or gate of
+    // the same castle (docs/rules.md §10).
+    let first = area.cell(from).map(|c| c.castle);
+    let along_the_wall = cells.iter().all(|p| {
+        area.cell(*p)
+            .is_some_and(|c| rs.terrain(c.terrain).has(Flag::Wall) && Some(c.castle) == first)
+    });
+    if along_the_wall {
+        return Ok(());
+    }
     for &p in cells.iter().skip(1).take(cells.len().saturating_sub(2)) {
         let Some(t) = area.terrain(p) else {
             return Err(p);

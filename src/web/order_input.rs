@@ -106,11 +106,13 @@ pub fn parse(action: &str, body: &Value) -> GameResult<Order> {
                 Order::Melee { target }
             }
         }
-        "bombard" | "build-bridge" | "repair" => {
+        "bombard" | "build-bridge" | "repair" | "ram" | "build-siege-tower" => {
             let at = cell(required(body, "at", "what-cell")?, said::msg("what-cell"))?;
             match action {
                 "bombard" => Order::Bombard { at },
                 "repair" => Order::Repair { at },
+                "ram" => Order::Ram { at },
+                "build-siege-tower" => Order::BuildSiegeTower { at },
                 _ => Order::BuildBridge { at },
             }
         }

@@ -34,7 +34,9 @@ fn values(lang: Lang, r: &Refusal) -> Vec<(&'static str, FluentValue<'static>)> 
         | Refusal::AlreadyBreached(p)
         | Refusal::LadderFirstStep(p)
         | Refusal::GateClosed(p)
-        | Refusal::NotGate(p) => vec![("at", at(p))],
+        | Refusal::NotGate(p)
+        | Refusal::VolleyBuilding(p)
+        | Refusal::NoEnemyWall(p) => vec![("at", at(p))],
         Refusal::NotAdjacent { from, to } => vec![("from", at(from)), ("to", at(to))],
         Refusal::Impassable {
             at: p,
@@ -72,7 +74,8 @@ fn values(lang: Lang, r: &Refusal) -> Vec<(&'static str, FluentValue<'static>)> 
         Refusal::CannotVolley(k)
         | Refusal::CannotMelee(k)
         | Refusal::NotSappers(k)
-        | Refusal::CannotBombard(k) => {
+        | Refusal::CannotBombard(k)
+        | Refusal::CannotRam(k) => {
             vec![("kind", kind(lang, k))]
         }
         Refusal::CompanyLimit(v) => vec![("n", n(*v as i64))],
@@ -206,6 +209,9 @@ mod tests {
             },
             Refusal::GateClosed(p),
             Refusal::NotGate(p),
+            Refusal::CannotRam(Kind::Cavalry),
+            Refusal::VolleyBuilding(p),
+            Refusal::NoEnemyWall(p),
         ];
         for r in &all {
             let fr = say_refusal(Lang::Fr, r);

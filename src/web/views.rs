@@ -66,6 +66,8 @@ pub struct CellChoices {
     pub bombard: Option<Choice>,
     pub repair: Option<Choice>,
     pub build_bridge: Option<Choice>,
+    pub ram: Option<Choice>,
+    pub build_siege_tower: Option<Choice>,
 }
 
 /// How many men could join now.
@@ -139,6 +141,8 @@ impl OptionsView {
                 bombard: maybe(&c.bombard),
                 repair: maybe(&c.repair),
                 build_bridge: maybe(&c.build_bridge),
+                ram: maybe(&c.ram),
+                build_siege_tower: maybe(&c.build_siege_tower),
             }),
         }
     }

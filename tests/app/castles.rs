@@ -264,3 +264,230 @@ both!(
         assert_eq!(a.app.count("SELECT COUNT(*) FROM worlds"), worlds);
     }
 );
+
+both!(
+    rams_and_siege_towers_take_a_castle_and_the_report_says_why,
+    |b| {
+        let a = arena(b);
+        castle(&a);
+        let mut blue = a.blue.clone();
+        let mut red = a.red.clone();
+        // The ram: infantry at the gate, 2–4 points a blow, 6 AP.
+        let belier = a.raise(&mut blue, "infantry", "Bélier");
+        a.put(belier, 7, 1);
+        let r = a.act(&mut blue, belier, "ram", json!({"at": [7, 2]}));
+        assert_eq!(r.status, 200, "{}", r.body);
+        let rep = r.json()["report"].clone();
+        let (before, after) = (
+            rep["before"].as_i64().unwrap(),
+            rep["after"].as_i64().unwrap(),
+        );
+        assert_eq!(before, 7);
+        assert!((3..=5).contains(&after), "{rep}");
+        assert_eq!(rep["draws"][0]["value"].as_i64(), Some(before - after));
+        assert_eq!(
+            a.app.count(&format!(
+                "SELECT CAST(structure AS BIGINT) AS n FROM cells WHERE world_id = {} AND x = 7 AND y = 2",
+                a.world
+            )),
+            after
+        );
+        // Not a wall, not cavalry, not from afar: refused, nothing written.
+        a.refused(&mut blue, belier, "ram", json!({"at": [6, 2]}), "not_gate");
+        let hussards = a.raise(&mut blue, "cavalry", "Hussards");
+        a.put(hussards, 8, 1);
+        a.refused(
+            &mut blue,
+            hussards,
+            "ram",
+            json!({"at": [7, 2]}),
+            "cannot_ram",
+        );
+        a.put(belier, 7, 0);
+        a.refused(
+            &mut blue,
+            belier,
+            "ram",
+            json!({"at": [7, 2]}),
+            "not_adjacent",
+        );
+        // Rammed until it gives way: then everyone passes and the gate is Blue's.
+        a.put(belier, 7, 1);
+        let mut broken = false;
+        for _ in 0..6 {
+            a.set(belier, "ap = 24");
+            let r = a.act(&mut blue, belier, "ram", json!({"at": [7, 2]}));
+            assert_eq!(r.status, 200, "{}", r.body);
+            if r.json()["report"]["breached"] == true {
+                broken = true;
+                break;
+            }
+        }
+        assert!(broken);
+        a.refused(
+            &mut blue,
+            belier,
+            "ram",
+            json!({"at": [7, 2]}),
+            "already_breached",
+        );
+        let r = a.act(
+            &mut blue,
+            hussards,
+            "move",
+            json!({"path": [[7, 2], [7, 3]]}),
+        );
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert!(owner_is(&a, 7, 2, "Blue"));
+
+        // A siege tower: sappers next to the east wall, three builds of 8 AP.
+        let sapeurs = a.raise(&mut blue, "sappers", "Sapeurs");
+        a.put(sapeurs, 11, 3);
+        a.refused(
+            &mut blue,
+            sapeurs,
+            "build-siege-tower",
+            json!({"at": [12, 3]}),
+            "no_enemy_wall",
+        );
+        for build in 1..=3 {
+            a.set(sapeurs, "ap = 24");
+            let r = a.act(
+                &mut blue,
+                sapeurs,
+                "build-siege-tower",
+                json!({"at": [10, 3]}),
+            );
+            assert_eq!(r.status, 200, "{}", r.body);
+            assert_eq!(r.json()["report"]["builds_after"], build);
+            assert_eq!(r.json()["report"]["finished"], build == 3);
+        }
+        a.set(sapeurs, "ap = 24");
+        a.refused(
+            &mut blue,
+            sapeurs,
+            "build-siege-tower",
+            json!({"at": [10, 3]}),
+            "full_structure",
+        );
+        let map = blue
+            .get_json(&format!(
+                "/api/v1/worlds/{}/map?x0=10&y0=3&x1=10&y1=3",
+                a.world
+            ))
+            .json();
+        assert_eq!(
+            map["cells"][0]["siege_tower"],
+            json!({"builds": 3, "structure": 6, "finished": true})
+        );
+        // From the tower a company steps onto the wall as part of a longer move, and fights
+        // the defender there without the first strike.
+        let grenadiers = belier;
+        a.set(grenadiers, "ap = 24");
+        a.put(hussards, 12, 8);
+        a.put(sapeurs, 11, 5);
+        a.put(grenadiers, 10, 4);
+        let r = a.act(
+            &mut blue,
+            grenadiers,
+            "move",
+            json!({"path": [[10, 3], [9, 3]]}),
+        );
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert!(owner_is(&a, 9, 3, "Blue"));
+        let garde = a.raise(&mut red, "infantry", "Garde");
+        a.put(garde, 9, 2);
+        a.put(grenadiers, 10, 3);
+        let r = a.act(&mut blue, grenadiers, "melee", json!({"target": garde}));
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(
+            r.json()["report"]["notes"],
+            json!(["close_quarters", "siege_tower"])
+        );
+        // From the plain below, the defenders on the tower strike first.
+        a.put(grenadiers, 10, 1);
+        a.set(grenadiers, "ap = 24");
+        let r = a.act(&mut blue, grenadiers, "melee", json!({"target": garde}));
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(
+            r.json()["report"]["notes"],
+            json!(["close_quarters", "first_strike"])
+        );
+        // The reports page tells the ram, the tower and the fights, in both languages.
+        let mut browser = a.app.client();
+        assert_eq!(
+            crate::support::fixtures::login(
+                &mut browser,
+                "blue_player",
+                crate::support::fixtures::PASSWORD
+            )
+            .status,
+            303
+        );
+        for (lang, ram, tower) in [
+            ("en", "rammed the gate", "finished a siege tower"),
+            (
+                "fr",
+                "frappe au bélier la porte",
+                "achève une tour de siège",
+            ),
+        ] {
+            browser.get(&format!("/lang/{lang}"));
+            let page = browser.get(&format!("/worlds/{}/reports", a.world));
+            assert_eq!(page.status, 200, "{}", page.body);
+            assert!(page.body.contains(ram), "{lang}: {}", page.body);
+            assert!(page.body.contains(tower), "{lang}");
+        }
+        // Artillery brings the tower down.
+        let canons = a.raise(&mut red, "artillery", "Canons");
+        a.put(canons, 10, 6);
+        let mut gone = false;
+        for _ in 0..6 {
+            a.set(canons, "ap = 16");
+            let r = a.act(&mut red, canons, "bombard", json!({"at": [10, 3]}));
+            assert_eq!(r.status, 200, "{}", r.body);
+            if r.json()["report"]["breached"] == true {
+                assert_eq!(r.json()["report"]["siege_tower"], true);
+                gone = true;
+                break;
+            }
+        }
+        assert!(gone);
+        assert_eq!(
+            a.app.count(&format!(
+                "SELECT COUNT(*) FROM cells WHERE world_id = {} AND siege_builds IS NOT NULL",
+                a.world
+            )),
+            0
+        );
+    }
+);
+
+both!(no_volley_into_or_out_of_a_building, |b| {
+    let a = arena(b);
+    let mut blue = a.blue.clone();
+    let mut red = a.red.clone();
+    let ligne = a.raise(&mut blue, "infantry", "Ligne");
+    let maison = a.raise(&mut red, "infantry", "Maison");
+    a.paint(7, 5, "building", None, None);
+    a.put(ligne, 5, 5);
+    a.put(maison, 7, 5);
+    a.refused(
+        &mut blue,
+        ligne,
+        "volley",
+        json!({"target": maison}),
+        "volley_building",
+    );
+    a.refused(
+        &mut red,
+        maison,
+        "volley",
+        json!({"target": ligne}),
+        "volley_building",
+    );
+    a.put(ligne, 6, 5);
+    let r = a.act(&mut blue, ligne, "melee", json!({"target": maison}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["report"]["notes"], json!(["close_quarters"]));
+});

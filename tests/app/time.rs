@@ -212,6 +212,7 @@ both!(the_sql_turn_gives_what_the_rules_engine_computes, |b| {
                 owner: r.owner,
                 structure: None,
                 castle: None,
+                siege: None,
             };
             headquarters_holds(&rs, &cell, r.nation)
         })

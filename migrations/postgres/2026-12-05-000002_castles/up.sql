@@ -6,3 +6,10 @@ CREATE TABLE castles (
     UNIQUE (world_id, name)
 );
 ALTER TABLE cells ADD COLUMN castle_id INTEGER REFERENCES castles (id);
+-- A siege tower on a cell: the build actions done, and its structure once finished.
+ALTER TABLE cells ADD COLUMN siege_builds INTEGER;
+ALTER TABLE cells ADD COLUMN siege_structure INTEGER;
+-- A change of castle or siege tower is a change of the cell: the copies kept in memory read it.
+DROP TRIGGER cells_changed ON cells;
+CREATE TRIGGER cells_changed BEFORE UPDATE OF terrain, town_id, owner_id, structure, castle_id, siege_builds, siege_structure ON cells
+    FOR EACH ROW EXECUTE FUNCTION cell_stamped();

@@ -7,3 +7,14 @@ CREATE TABLE castles (
     UNIQUE (world_id, name)
 );
 ALTER TABLE cells ADD COLUMN castle_id INTEGER;
+-- A siege tower on a cell: the build actions done, and its structure once finished.
+ALTER TABLE cells ADD COLUMN siege_builds INTEGER;
+ALTER TABLE cells ADD COLUMN siege_structure INTEGER;
+-- A change of castle or siege tower is a change of the cell: the copies kept in memory read it.
+DROP TRIGGER cells_changed;
+CREATE TRIGGER cells_changed AFTER UPDATE OF terrain, town_id, owner_id, structure, castle_id, siege_builds, siege_structure ON cells
+BEGIN
+    UPDATE worlds SET cells_version = cells_version + 1 WHERE id = NEW.world_id;
+    UPDATE cells SET version = (SELECT cells_version FROM worlds WHERE id = NEW.world_id)
+    WHERE world_id = NEW.world_id AND x = NEW.x AND y = NEW.y;
+END;

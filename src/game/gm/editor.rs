@@ -221,6 +221,7 @@ fn apply_edit(
             owner: row.owner_id,
             structure: row.structure,
             castle: None,
+            siege: None,
         };
         movement::can_enter(rs, u, at, &cell)
             .map_err(|r| err(Said::new("error-cell-company").s("why", r.to_string())))?;

@@ -149,6 +149,8 @@ pub fn import_following(
                         owner_id: c.owner.map(|o| nation_ids[o]),
                         structure: c.structure,
                         castle_id: c.castle.map(|k| castle_ids[k]),
+                        siege_builds: None,
+                        siege_structure: None,
                     },
                     None => CellRow {
                         world_id,
@@ -159,6 +161,8 @@ pub fn import_following(
                         owner_id: None,
                         structure: None,
                         castle_id: None,
+                        siege_builds: None,
+                        siege_structure: None,
                     },
                 };
                 batch.push(row);

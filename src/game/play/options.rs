@@ -41,6 +41,8 @@ pub struct Abilities {
     pub bombard: bool,
     pub repair: bool,
     pub build_bridge: bool,
+    pub ram: bool,
+    pub build_siege_tower: bool,
 }
 
 /// The orders aimed at one cell.
@@ -61,6 +63,8 @@ pub struct CellOptions {
     pub bombard: Option<Verdict>,
     pub repair: Option<Verdict>,
     pub build_bridge: Option<Verdict>,
+    pub ram: Option<Verdict>,
+    pub build_siege_tower: Option<Verdict>,
 }
 
 #[derive(Clone, Debug, serde::Serialize)]
@@ -97,6 +101,8 @@ pub fn abilities(rs: &Ruleset, kind: Kind) -> Abilities {
         bombard: k.can(Ability::Bombard),
         repair: k.can(Ability::Repair),
         build_bridge: k.can(Ability::BuildBridge),
+        ram: k.can(Ability::Ram),
+        build_siege_tower: k.can(Ability::BuildSiegeTower),
     }
 }
 
@@ -243,6 +249,12 @@ pub fn of(
             let build_bridge = can(abilities.build_bridge, &|| {
                 Ok(siege::build_bridge(rs, &area, &u, at)?.ap_cost)
             });
+            let ram = can(abilities.ram, &|| {
+                Ok(siege::ram(rs, &area, &u, at, &mut throwaway_dice())?.ap_cost)
+            });
+            let build_siege_tower = can(abilities.build_siege_tower, &|| {
+                Ok(siege::build_siege_tower(rs, &area, &u, at)?.ap_cost)
+            });
             let occupant = match seen_there {
                 Some(t) => Some(Occupant {
                     id: t.id,
@@ -269,6 +281,8 @@ pub fn of(
                 bombard,
                 repair,
                 build_bridge,
+                ram,
+                build_siege_tower,
             })
         }
     };

@@ -37,6 +37,8 @@ pub enum Order {
     BuildBridge { at: Pos },
     Repair { at: Pos },
     Reinforce { men: i32 },
+    Ram { at: Pos },
+    BuildSiegeTower { at: Pos },
 }
 
 /// The result of an order: the company afterwards (None if it was destroyed), the report.
@@ -99,6 +101,8 @@ pub fn execute(
             Order::BuildBridge { at } => ctx.build_bridge(conn, at)?,
             Order::Heal => ctx.heal(conn)?,
             Order::Reinforce { men } => ctx.reinforce(conn, men)?,
+            Order::Ram { at } => ctx.ram(conn, at)?,
+            Order::BuildSiegeTower { at } => ctx.build_siege_tower(conn, at)?,
         };
         crate::game::play::scores::record(conn, &w, &player, event.target_user_id, &report)?;
         let summary = event.summary.clone();
@@ -363,6 +367,7 @@ impl Ctx<'_> {
             defender_name: def_name,
             draws: battle.draws,
             rng: self.rng(word),
+            notes: battle.notes.clone(),
         });
         let mut e = self.event(if ranged { "volley" } else { "melee" }, said, &data);
         e.other_nation_id = Some(defender_before.nation);
@@ -418,11 +423,20 @@ impl Ctx<'_> {
         let (mut dice, word) = load::company_dice(self.w, &self.me.company);
         let s = siege::bombard(self.rs, &area, &u, at, &mut dice)?;
         write_unit(conn, &u, Stream::drawn(word), &u, s.ap_cost)?;
-        self.set_structure(conn, at, s.before, s.after)?;
-        let key = if s.breached {
-            "said-bombard-breached"
+        let key = if s.siege_tower {
+            self.set_siege_tower(conn, at, s.before, s.after)?;
+            if s.breached {
+                "said-bombard-siege-tower-gone"
+            } else {
+                "said-bombard-siege-tower"
+            }
         } else {
-            "said-bombard"
+            self.set_structure(conn, at, s.before, s.after)?;
+            if s.breached {
+                "said-bombard-breached"
+            } else {
+                "said-bombard"
+            }
         };
         let said = structure_said(key, self.name(), s.terrain, at, s.before, s.after);
         let data = Report::Structure(StructureReport {
@@ -430,6 +444,97 @@ impl Ctx<'_> {
             rng: Some(self.rng(word)),
         });
         Ok(self.structure_event("bombard", said, self.owner_at(&area, at), data, at))
+    }
+
+    /// A bombarded siege tower's structure, if unchanged since read; at 0 the tower is gone.
+    fn set_siege_tower(
+        &self,
+        conn: &mut DbConnection,
+        at: Pos,
+        before: i32,
+        after: i32,
+    ) -> GameResult<()> {
+        let n = diesel::update(
+            cells::table
+                .find((self.w.id, at.x, at.y))
+                .filter(cells::siege_structure.eq(Some(before))),
+        )
+        .set(if after > 0 {
+            (
+                cells::siege_builds.eq(Some(self.rs.castle.siege_tower_builds)),
+                cells::siege_structure.eq(Some(after)),
+            )
+        } else {
+            (
+                cells::siege_builds.eq(None),
+                cells::siege_structure.eq(None),
+            )
+        })
+        .execute(conn)?;
+        if n == 0 {
+            return Err(changed_meanwhile());
+        }
+        Ok(())
+    }
+
+    fn ram(&self, conn: &mut DbConnection, at: Pos) -> GameResult<(NewEvent, Report)> {
+        let u = self.unit();
+        let (area, _) = load::window(conn, self.w, &[u.pos, at], 0)?;
+        let (mut dice, word) = load::company_dice(self.w, &self.me.company);
+        let s = siege::ram(self.rs, &area, &u, at, &mut dice)?;
+        write_unit(conn, &u, Stream::drawn(word), &u, s.ap_cost)?;
+        self.set_structure(conn, at, s.before, s.after)?;
+        let key = if s.breached {
+            "said-ram-broken"
+        } else {
+            "said-ram"
+        };
+        let said = structure_said(key, self.name(), s.terrain, at, s.before, s.after);
+        let data = Report::Structure(StructureReport {
+            change: s,
+            rng: Some(self.rng(word)),
+        });
+        Ok(self.structure_event("ram", said, self.owner_at(&area, at), data, at))
+    }
+
+    fn build_siege_tower(
+        &self,
+        conn: &mut DbConnection,
+        at: Pos,
+    ) -> GameResult<(NewEvent, Report)> {
+        let u = self.unit();
+        let (area, _) = load::window(conn, self.w, &[u.pos, at], 1)?;
+        let b = siege::build_siege_tower(self.rs, &area, &u, at)?;
+        write_unit(conn, &u, self.stream(), &u, b.ap_cost)?;
+        // Only if no one built on it meanwhile.
+        let cell = cells::table.find((self.w.id, at.x, at.y));
+        let set = (
+            cells::siege_builds.eq(Some(b.builds_after)),
+            cells::siege_structure.eq(b.finished.then_some(b.structure)),
+        );
+        let n = if b.builds_before == 0 {
+            diesel::update(cell.filter(cells::siege_builds.is_null()))
+                .set(set)
+                .execute(conn)?
+        } else {
+            diesel::update(cell.filter(cells::siege_builds.eq(Some(b.builds_before))))
+                .set(set)
+                .execute(conn)?
+        };
+        if n == 0 {
+            return Err(changed_meanwhile());
+        }
+        let said = Said::new(if b.finished {
+            "said-siege-tower-built"
+        } else {
+            "said-siege-tower-build"
+        })
+        .s("name", self.name())
+        .n("x", at.x)
+        .n("y", at.y)
+        .n("builds", b.builds_after)
+        .n("needed", b.builds_needed);
+        Ok(self.structure_event("siege_tower", said, None, Report::SiegeTower(b), at))
     }
 
     fn repair(&self, conn: &mut DbConnection, at: Pos) -> GameResult<(NewEvent, Report)> {

@@ -6,7 +6,7 @@ use crate::rules::actions::{Healed, Reinforced};
 use crate::rules::combat::{BattleKind, Side};
 use crate::rules::dice::Draw;
 use crate::rules::movement::{Capture, Step};
-use crate::rules::siege::{BridgeBuilt, StructureChange};
+use crate::rules::siege::{BridgeBuilt, SiegeBuild, StructureChange};
 use serde::{Deserialize, Serialize};
 
 /// Where in the world's random streams an order drew its dice: with the turn's revealed seed
@@ -36,6 +36,9 @@ pub struct BattleReport {
     pub defender_name: String,
     pub draws: Vec<Draw>,
     pub rng: Rng,
+    /// What the castle's rules changed (first strike, close quarters, a siege tower).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<crate::rules::combat::BattleNote>,
 }
 
 /// A bombardment (with the dice's place) or a repair (which draws none).
@@ -57,6 +60,7 @@ pub enum Report {
     Bridge(BridgeBuilt),
     Heal(Healed),
     Reinforce(Reinforced),
+    SiegeTower(SiegeBuild),
 }
 
 impl Report {
@@ -66,7 +70,8 @@ impl Report {
         let r = match kind {
             "move" => Report::Move(serde_json::from_str(data).ok()?),
             "volley" | "melee" => Report::Battle(serde_json::from_str(data).ok()?),
-            "bombard" | "repair" => Report::Structure(serde_json::from_str(data).ok()?),
+            "bombard" | "repair" | "ram" => Report::Structure(serde_json::from_str(data).ok()?),
+            "siege_tower" => Report::SiegeTower(serde_json::from_str(data).ok()?),
             "bridge" => Report::Bridge(serde_json::from_str(data).ok()?),
             "heal" => Report::Heal(serde_json::from_str(data).ok()?),
             "reinforce" => Report::Reinforce(serde_json::from_str(data).ok()?),

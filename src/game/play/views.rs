@@ -50,12 +50,23 @@ pub struct MapCell {
     pub owner: Option<String>,
     pub town: Option<String>,
     pub structure: Option<i32>,
+    /// A siege tower on the cell: its builds done and, once finished, its structure.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub siege_tower: Option<SiegeTowerView>,
     /// Whether the viewer's nation sees the cell now (always false for spectators).
     pub seen: bool,
     #[serde(skip)]
     pub owner_id: Option<i32>,
     #[serde(skip)]
     pub town_id: Option<i32>,
+}
+
+/// A siege tower as the map shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct SiegeTowerView {
+    pub builds: i32,
+    pub structure: i32,
+    pub finished: bool,
 }
 
 pub struct PlayerMap {
@@ -153,6 +164,11 @@ pub fn player_map(
             owner: c.owner.and_then(|o| by_id.get(&o)).map(|n| n.name.clone()),
             town: c.town.and_then(|t| towns.get(&t)).cloned(),
             structure: c.structure,
+            siege_tower: c.siege.map(|t| SiegeTowerView {
+                builds: t.builds,
+                structure: t.structure,
+                finished: c.siege_tower(rs),
+            }),
             seen: vision::sees_cell(&observers, p),
             owner_id: c.owner,
             town_id: c.town,

@@ -235,3 +235,245 @@ fn the_path_finder_climbs_only_as_a_move_of_its_own() {
     assert_eq!(path.last(), Some(&p(2, 0)));
     assert!(path.contains(&p(3, 1)), "through the gate: {path:?}");
 }
+
+// ----------------------------------------------------------------- fighting at the walls
+
+use crate::rules::combat::{melee, raw_losses, volley, BattleNote};
+use crate::rules::siege::{bombard, ram, repair};
+use crate::rules::state::SiegeTower;
+use crate::rules::vision::line_of_sight;
+
+fn placed(a: &Area, units: &[crate::rules::state::Unit]) -> Area {
+    let mut a = a.clone();
+    for u in units {
+        a.place(u.clone());
+    }
+    a
+}
+
+#[test]
+fn defenders_on_a_wall_strike_first_at_half_damage() {
+    let rs = rs();
+    let a = castle();
+    // Blue's infantry below the wall at (2, 0) charges Red's on the wall at (2, 1).
+    let att = unit(1, 1, Kind::Infantry, 2, 0);
+    let def = unit(2, 2, Kind::Infantry, 2, 1);
+    let area = placed(&a, &[att.clone(), def.clone()]);
+    // The attacker rolls 20, the defender 20.
+    let b = melee(&rs, &area, &att, p(2, 1), &mut dice(&[20, 20])).unwrap();
+    assert_eq!(
+        b.notes,
+        vec![BattleNote::CloseQuarters, BattleNote::FirstStrike]
+    );
+    // The defenders' blow first, at half damage: 10 × 200/200 = 10 raw, no protection.
+    assert_eq!(b.attacker.raw_losses, 10);
+    assert_eq!(b.attacker.losses, 10);
+    // Then the attackers strike with the 190 left, at half damage: round(10 × 190/200) = 10
+    // (9.5), behind the wall's 50 %.
+    assert_eq!(b.defender.raw_losses, 10);
+    assert_eq!(b.defender.losses, 5);
+    // Without the walls, both blows of 20 with 200 men land whole, at once.
+    let open = placed(
+        &map(Season::Summer, &["......", "......"]),
+        &[att.clone(), unit(2, 2, Kind::Infantry, 2, 1)],
+    );
+    let b = melee(&rs, &open, &att, p(2, 1), &mut dice(&[20, 20])).unwrap();
+    assert!(b.notes.is_empty());
+    assert_eq!(
+        (b.attacker.raw_losses, b.defender.raw_losses),
+        (raw_losses(20, 200, 200), raw_losses(20, 200, 200))
+    );
+}
+
+#[test]
+fn on_the_wall_both_sides_fight_at_half_damage_with_no_first_strike() {
+    let rs = rs();
+    let a = castle();
+    let att = unit(1, 1, Kind::Infantry, 2, 1);
+    let def = unit(2, 2, Kind::Infantry, 1, 1);
+    let area = placed(&a, &[att.clone(), def]);
+    let b = melee(&rs, &area, &att, p(1, 1), &mut dice(&[20, 20])).unwrap();
+    assert_eq!(b.notes, vec![BattleNote::CloseQuarters]);
+    assert_eq!((b.attacker.raw_losses, b.defender.raw_losses), (10, 10));
+}
+
+#[test]
+fn from_a_siege_tower_the_defenders_get_no_first_strike() {
+    let rs = rs();
+    let mut a = castle();
+    let mut c = a.cell(p(2, 0)).unwrap().clone();
+    c.siege = Some(SiegeTower {
+        builds: rs.castle.siege_tower_builds,
+        structure: rs.castle.siege_tower_structure,
+    });
+    a.set_cell(p(2, 0), c);
+    let att = unit(1, 1, Kind::Infantry, 2, 0);
+    let area = placed(&a, &[att.clone(), unit(2, 2, Kind::Infantry, 2, 1)]);
+    let b = melee(&rs, &area, &att, p(2, 1), &mut dice(&[20, 20])).unwrap();
+    assert_eq!(
+        b.notes,
+        vec![BattleNote::CloseQuarters, BattleNote::SiegeTower]
+    );
+    assert_eq!(b.defender.raw_losses, 10, "all 200 men strike");
+    // And from it a foot company steps onto the wall at any step, as part of a longer move.
+    let plan = go(&a, Kind::Infantry, 1, (1, 0), &[(2, 0), (2, 1), (2, 2)]);
+    assert!(plan.is_ok(), "{plan:?}");
+}
+
+#[test]
+fn no_volley_is_fired_into_or_out_of_a_building() {
+    let rs = rs();
+    let a = castle();
+    let shooter = unit(1, 1, Kind::Infantry, 3, 2);
+    let inside = unit(2, 2, Kind::Infantry, 3, 3);
+    let area = placed(&a, &[shooter.clone(), inside.clone()]);
+    assert_eq!(
+        volley(&rs, &area, &shooter, p(3, 3), &mut dice(&[15])),
+        Err(Refusal::VolleyBuilding(p(3, 3)))
+    );
+    let area = placed(&a, &[shooter.clone(), inside.clone()]);
+    assert_eq!(
+        volley(&rs, &area, &inside, p(3, 2), &mut dice(&[15])),
+        Err(Refusal::VolleyBuilding(p(3, 3)))
+    );
+    // Melee into it is allowed, at half damage.
+    let b = melee(&rs, &area, &shooter, p(3, 3), &mut dice(&[20, 20])).unwrap();
+    assert_eq!(b.notes, vec![BattleNote::CloseQuarters]);
+}
+
+#[test]
+fn walls_block_the_view_except_along_the_castles_own_walls() {
+    let rs = rs();
+    let a = castle();
+    // From outside over the wall into the courtyard: blocked at the wall.
+    assert_eq!(line_of_sight(&rs, &a, p(2, 0), p(2, 3)), Err(p(2, 1)));
+    // Along the north wall, tower to tower: every cell is wall, tower or gate.
+    assert_eq!(line_of_sight(&rs, &a, p(1, 1), p(5, 1)), Ok(()));
+    // Along the west wall, from the tower at (1, 1) to the one at (1, 4).
+    assert_eq!(line_of_sight(&rs, &a, p(1, 1), p(1, 4)), Ok(()));
+    // Not along two different castles' walls.
+    let mut two = castle();
+    for x in 1..=5 {
+        let mut c = two.cell(p(x, 1)).unwrap().clone();
+        c.castle = Some(if x < 3 { 1 } else { 2 });
+        two.set_cell(p(x, 1), c);
+    }
+    assert_eq!(line_of_sight(&rs, &two, p(1, 1), p(5, 1)), Err(p(2, 1)));
+}
+
+#[test]
+fn the_ram_breaks_enemy_gates_only() {
+    let rs = rs();
+    let a = castle();
+    let inf = unit(1, 1, Kind::Infantry, 3, 0);
+    let area = placed(&a, std::slice::from_ref(&inf));
+    let s = ram(&rs, &area, &inf, p(3, 1), &mut dice(&[3])).unwrap();
+    assert_eq!(
+        (s.before, s.after, s.max, s.ap_cost),
+        (7, 4, 7, rs.castle.ram_cost)
+    );
+    assert_eq!(s.draws.len(), 1);
+    assert_eq!(
+        ram(&rs, &area, &inf, p(2, 1), &mut dice(&[3])),
+        Err(Refusal::NotGate(p(2, 1))),
+        "walls are not rammed"
+    );
+    let far = unit(1, 1, Kind::Infantry, 3, 5);
+    assert!(matches!(
+        ram(
+            &rs,
+            &placed(&a, std::slice::from_ref(&far)),
+            &far,
+            p(3, 1),
+            &mut dice(&[3])
+        ),
+        Err(Refusal::NotAdjacent { .. })
+    ));
+    let cav = unit(1, 1, Kind::Cavalry, 3, 0);
+    assert_eq!(
+        ram(
+            &rs,
+            &placed(&a, std::slice::from_ref(&cav)),
+            &cav,
+            p(3, 1),
+            &mut dice(&[3])
+        ),
+        Err(Refusal::CannotRam(Kind::Cavalry))
+    );
+    let own = unit(1, 2, Kind::Sappers, 3, 2);
+    assert_eq!(
+        ram(
+            &rs,
+            &placed(&a, std::slice::from_ref(&own)),
+            &own,
+            p(3, 1),
+            &mut dice(&[3])
+        ),
+        Err(Refusal::OwnNation)
+    );
+    let sappers = unit(1, 1, Kind::Sappers, 3, 0);
+    let mut broken = castle();
+    let mut g = broken.cell(p(3, 1)).unwrap().clone();
+    g.structure = Some(0);
+    broken.set_cell(p(3, 1), g);
+    assert_eq!(
+        ram(
+            &rs,
+            &placed(&broken, std::slice::from_ref(&sappers)),
+            &sappers,
+            p(3, 1),
+            &mut dice(&[3])
+        ),
+        Err(Refusal::AlreadyBreached(p(3, 1)))
+    );
+    let mut tired = sappers.clone();
+    tired.ap = rs.castle.ram_cost - 1;
+    assert!(matches!(
+        ram(
+            &rs,
+            &placed(&a, std::slice::from_ref(&tired)),
+            &tired,
+            p(3, 1),
+            &mut dice(&[3])
+        ),
+        Err(Refusal::NotEnoughAp { .. })
+    ));
+}
+
+proptest::proptest! {
+    /// docs/rules.md §10: bombard, ram and repair never take a structure below 0 or above its
+    /// maximum.
+    #[test]
+    fn structure_stays_between_zero_and_its_maximum(
+        before in 1..=15i32,
+        roll in 1..=4i32,
+        which in 0..3usize,
+    ) {
+        let rs = rs();
+        let mut a = castle();
+        let at = p(3, 1);
+        let mut gate = a.cell(at).unwrap().clone();
+        let max = rs.terrain(gate.terrain).structure.unwrap();
+        gate.structure = Some(before.min(max));
+        if which == 2 {
+            gate.owner = Some(1);
+        }
+        a.set_cell(at, gate);
+        let (kind, pos) = match which {
+            0 => (Kind::Infantry, (3, 0)),
+            1 => (Kind::Artillery, (3, 0)),
+            _ => (Kind::Sappers, (3, 0)),
+        };
+        let u = unit(1, 1, kind, pos.0, pos.1);
+        let area = placed(&a, std::slice::from_ref(&u));
+        let change = match which {
+            0 => ram(&rs, &area, &u, at, &mut dice(&[roll.clamp(2, 4)])),
+            1 => bombard(&rs, &area, &u, at, &mut dice(&[roll.min(3)])),
+            _ => repair(&rs, &area, &u, at),
+        };
+        if let Ok(s) = change {
+            proptest::prop_assert!(s.after >= 0 && s.after <= s.max, "{:?}", s);
+            proptest::prop_assert_eq!(s.max, max);
+        }
+    }
+}

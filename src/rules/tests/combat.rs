@@ -93,6 +93,7 @@ fn a_breached_fort_protects_as_plain_but_keeps_the_forts_confidence() {
             owner: Some(2),
             structure: Some(0),
             castle: None,
+            siege: None,
         },
     );
     let shooter = unit(1, 1, Kind::Infantry, 0, 0);
@@ -340,6 +341,7 @@ fn melee_refusals() {
             owner: Some(2),
             structure: Some(0),
             castle: None,
+            siege: None,
         },
     );
     assert!(melee(&rs, &a, &inf, p(1, 0), &mut dice(&[10, 10])).is_ok());

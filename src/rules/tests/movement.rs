@@ -13,6 +13,7 @@ fn cost_of_entering(t: Terrain, season: Season) -> i32 {
             owner: Some(1),
             structure: rs().terrain(t).structure,
             castle: None,
+            siege: None,
         },
     );
     let u = unit(1, 1, Kind::Infantry, 0, 0);
@@ -196,6 +197,7 @@ fn an_enemy_fort_is_closed_until_breached() {
             owner: Some(2),
             structure: Some(0),
             castle: None,
+            siege: None,
         },
     );
     let plan = plan_move(&rs(), &a, &u, &[p(1, 0)], &mut dice(&[])).unwrap();
@@ -271,6 +273,7 @@ fn entering_a_mine_captures_it() {
             owner: Some(2),
             structure: None,
             castle: None,
+            siege: None,
         },
     );
     let u = unit(1, 1, Kind::Cavalry, 0, 0);
@@ -302,6 +305,7 @@ fn entering_a_church_captures_its_whole_town() {
             owner: Some(2),
             structure: None,
             castle: None,
+            siege: None,
         },
     );
     let u = unit(1, 1, Kind::Infantry, 0, 0);
@@ -355,6 +359,7 @@ fn a_star_refuses_when_no_legal_path_exists() {
                         owner: Some(2),
                         structure: Some(15),
                         castle: None,
+                        siege: None,
                     },
                 );
             }

@@ -47,6 +47,7 @@ fn small_map() -> impl Strategy<Value = Area> {
                         owner: Some(owner),
                         structure,
                         castle: None,
+                        siege: None,
                     },
                 );
             }
@@ -84,6 +85,7 @@ fn castle_map() -> impl Strategy<Value = Area> {
                     owner: Some(owner),
                     structure,
                     castle: None,
+                    siege: None,
                 },
             );
         }
@@ -244,8 +246,8 @@ proptest! {
         rolls in prop::collection::vec(0..=60i32, 2),
     ) {
         let mut a = Area::whole(Bounds { width: 3, height: 1 }, Season::Summer);
-        a.set_cell(Pos::new(0, 0), Cell { terrain: att_terrain, town: None, owner: None, structure: None, castle: None });
-        a.set_cell(Pos::new(1, 0), Cell { terrain: def_terrain, town: None, owner: Some(2), structure: rs().terrain(def_terrain).structure, castle: None });
+        a.set_cell(Pos::new(0, 0), Cell { terrain: att_terrain, town: None, owner: None, structure: None, castle: None, siege: None });
+        a.set_cell(Pos::new(1, 0), Cell { terrain: def_terrain, town: None, owner: Some(2), structure: rs().terrain(def_terrain).structure, castle: None, siege: None });
         let mut att = unit(1, 1, att_kind, 0, 0);
         att.men = att_men;
         att.morale = morale;

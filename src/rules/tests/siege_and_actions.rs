@@ -11,6 +11,7 @@ fn fort(owner: i32, structure: i32) -> Cell {
         owner: Some(owner),
         structure: Some(structure),
         castle: None,
+        siege: None,
     }
 }
 
@@ -85,6 +86,7 @@ fn sappers_repair_two_points_up_to_the_maximum_and_unbreach() {
             owner: Some(1),
             structure: Some(0),
             castle: None,
+            siege: None,
         },
     );
     let sap = unit(1, 1, Kind::Sappers, 1, 0);
@@ -98,6 +100,7 @@ fn sappers_repair_two_points_up_to_the_maximum_and_unbreach() {
             owner: Some(1),
             structure: Some(11),
             castle: None,
+            siege: None,
         },
     );
     assert_eq!(repair(&rs, &a, &sap, p(2, 0)).unwrap().after, 12);
@@ -197,6 +200,7 @@ fn reinforce_moves_reserve_men_into_the_company_at_one_resource_each() {
         owner: Some(1),
         structure: None,
         castle: None,
+        siege: None,
     };
     let r = reinforce(&rs, &u, p(0, 0), &town, 60, 1000, 40).unwrap();
     assert_eq!(
@@ -265,6 +269,7 @@ fn reinforce_moves_reserve_men_into_the_company_at_one_resource_each() {
         owner: Some(1),
         structure: None,
         castle: None,
+        siege: None,
     };
     assert!(reinforce(&rs, &u, p(0, 0), &farm, 60, 1000, 40).is_ok());
     assert_eq!(

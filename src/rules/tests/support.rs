@@ -62,6 +62,7 @@ pub fn map(season: Season, rows: &[&str]) -> Area {
                     owner,
                     structure,
                     castle: None,
+                    siege: None,
                 },
             );
         }

@@ -236,7 +236,11 @@ impl MapAnswer {
             o.push_str(",\"terrain\":\"");
             o.push_str(c.terrain.as_str());
             // Most cells are bare ground: their end is said in one piece.
-            if c.owner.is_none() && c.town.is_none() && c.structure.is_none() {
+            if c.owner.is_none()
+                && c.town.is_none()
+                && c.structure.is_none()
+                && c.siege_tower.is_none()
+            {
                 o.push_str(if c.seen {
                     "\",\"owner\":null,\"town\":null,\"structure\":null,\"seen\":true}"
                 } else {
@@ -252,6 +256,17 @@ impl MapAnswer {
             match c.structure {
                 Some(v) => o.push_str(n.format(v)),
                 None => o.push_str("null"),
+            }
+            if let Some(t) = c.siege_tower {
+                o.push_str(",\"siege_tower\":{\"builds\":");
+                o.push_str(n.format(t.builds));
+                o.push_str(",\"structure\":");
+                o.push_str(n.format(t.structure));
+                o.push_str(if t.finished {
+                    ",\"finished\":true}"
+                } else {
+                    ",\"finished\":false}"
+                });
             }
             o.push_str(if c.seen {
                 ",\"seen\":true}"
@@ -456,9 +471,18 @@ mod tests {
             owner: owner.map(String::from),
             town: town.map(String::from),
             structure,
+            siege_tower: None,
             seen,
             owner_id: None,
             town_id: None,
+        };
+        let besieged = |builds, structure, finished| MapCell {
+            siege_tower: Some(crate::game::play::views::SiegeTowerView {
+                builds,
+                structure,
+                finished,
+            }),
+            ..cell(3, Terrain::Plain, None, None, None, true)
         };
         let answer = MapAnswer {
             x0: 0,
@@ -486,6 +510,8 @@ mod tests {
                     Some(-7),
                     true,
                 ),
+                besieged(1, 0, false),
+                besieged(3, 6, true),
             ],
             companies: vec![SeenCompany {
                 id: 7,

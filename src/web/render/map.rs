@@ -25,6 +25,8 @@ pub struct CellView {
     /// Structure as a fraction of the terrain's maximum, in percent.
     pub structure_pct: Option<i32>,
     pub structure: Option<i32>,
+    /// A siege tower: finished (true) or being built (false).
+    pub siege_tower: Option<bool>,
     pub fog: bool,
 }
 
@@ -238,7 +240,7 @@ impl MapView {
             .iter()
             .filter(|t| **t != Terrain::Plain)
             .map(|t| t.as_str())
-            .chain(["breach"]);
+            .chain(["breach", "siege"]);
         for t in pictures {
             o.push_str("<use id=\"c-");
             o.push_str(t);
@@ -443,6 +445,16 @@ impl MapView {
             attr(o, "y", py);
             o.push_str("/>");
         }
+        if let Some(done) = v.siege_tower {
+            o.push_str(if done {
+                "<use href=\"#c-siege\""
+            } else {
+                "<use class=\"unfinished\" href=\"#c-siege\""
+            });
+            attr(o, "x", px);
+            attr(o, "y", py);
+            o.push_str("/>");
+        }
         if let Some(pct) = v.structure_pct {
             o.push_str("<rect class=\"structure-bg\"");
             rect_attrs(o, px + 2, py + c - 4, c - 4, 2);
@@ -571,6 +583,7 @@ pub fn build(
                 town: c.town.clone(),
                 structure_pct: max.map(|m| c.structure.unwrap_or(0) * 100 / m.max(1)),
                 structure: c.structure,
+                siege_tower: c.siege_tower.map(|t| t.finished),
                 fog: fog && !c.seen,
             }
         })
@@ -679,6 +692,7 @@ mod tests {
                 town: None,
                 structure_pct: Some(50),
                 structure: Some(10),
+                siege_tower: None,
                 fog: true,
             }],
             cell_href: Some("?x=8&y=5&cell=".into()),
@@ -765,6 +779,7 @@ mod tests {
             town: None,
             structure_pct: None,
             structure: None,
+            siege_tower: None,
             fog,
         };
         let m = MapView {

@@ -77,6 +77,7 @@ fn build_world(conn: &mut DbConnection, rng: &mut ChaCha8Rng) -> i32 {
         cells,
         victory: Default::default(),
         castles: vec![],
+        sections: vec![],
     };
     grognard::game::maps::worlds::import(conn, &map, None).expect("import")
 }

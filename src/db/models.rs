@@ -139,6 +139,8 @@ pub struct CellRow {
     /// A siege tower on the cell: build actions done, and its structure once finished.
     pub siege_builds: Option<i32>,
     pub siege_structure: Option<i32>,
+    /// The castle section the cell is part of.
+    pub section_id: Option<i32>,
 }
 
 #[derive(Clone, Debug, Queryable, Selectable, Identifiable)]

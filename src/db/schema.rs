@@ -25,6 +25,17 @@ diesel::table! {
 }
 
 diesel::table! {
+    castle_sections (id) {
+        id -> Integer,
+        world_id -> Integer,
+        castle_id -> Integer,
+        name -> Text,
+        kind -> Text,
+        holder_id -> Nullable<Integer>,
+    }
+}
+
+diesel::table! {
     castles (id) {
         id -> Integer,
         world_id -> Integer,
@@ -88,6 +99,7 @@ diesel::table! {
         castle_id -> Nullable<Integer>,
         siege_builds -> Nullable<Integer>,
         siege_structure -> Nullable<Integer>,
+        section_id -> Nullable<Integer>,
     }
 }
 
@@ -280,6 +292,7 @@ diesel::joinable!(api_tokens -> users (user_id));
 diesel::allow_tables_to_appear_in_same_query!(
     alerts,
     campaign_maps,
+    castle_sections,
     castles,
     nation_turns,
     dice_seeds,

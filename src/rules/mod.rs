@@ -6,6 +6,7 @@
 //! rules say nothing.
 
 pub mod actions;
+pub mod castle;
 pub mod combat;
 pub mod dice;
 pub mod grid;

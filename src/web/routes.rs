@@ -168,6 +168,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .route("/worlds/{w}/ticks", web::post().to(api::gm::tick))
                 .route("/worlds/{w}/end", web::post().to(api::campaign::end))
                 .route("/worlds/{w}/next", web::post().to(api::campaign::next))
+                .route("/worlds/{w}/castles", web::get().to(api::campaign::castles))
                 .route(
                     "/worlds/{w}/rankings",
                     web::get().to(api::campaign::rankings),

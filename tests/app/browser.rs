@@ -491,3 +491,127 @@ both!(a_game_master_paints_a_cell_in_the_editor, |b| {
     assert_eq!(app.count("SELECT COUNT(*) FROM cells WHERE world_id = 1 AND x BETWEEN 7 AND 9 AND y BETWEEN 7 AND 9 AND terrain = 'forest'"), 9);
     br.screenshot("03-brush");
 });
+
+/// A French assault on the demo's castle Mozhaisk, held by Russia: a ladder onto the west
+/// wall, the ram at the gate, and the section changing hands at the next turn.
+fn storming_the_castle(b: crate::support::Backend, width: u32, height: u32) {
+    let app = TestApp::spawn(b);
+    let nation = |name: &str| {
+        app.count(&format!(
+            "SELECT CAST(id AS BIGINT) AS n FROM nations WHERE world_id = 1 AND name = '{name}'"
+        ))
+        .to_string()
+    };
+    let put = |id: i64, x: i32, y: i32| {
+        app.exec(&format!(
+            "UPDATE companies SET x = {x}, y = {y} WHERE id = {id}"
+        ))
+    };
+    let turn = |at: i64| {
+        let rs = app.config.rules.clone();
+        grognard::game::time::ticks::apply(
+            &mut app.conn(),
+            &rs,
+            1,
+            grognard::game::time::ticks::TickKind::Turn,
+            at,
+            false,
+        )
+        .unwrap();
+    };
+    // A Russian guard holds the west wall's northern stretch (29, 10) for a turn.
+    let mut ivan = fixtures::player(&app, "ivan");
+    let garde = fixtures::join_and_raise(&mut ivan, 1, &nation("Russia"), "infantry", "Garde");
+    put(garde, 29, 10);
+    let now = grognard::db::now();
+    turn(now);
+    put(garde, 31, 10);
+    // The French: one company below that wall, one at the gate.
+    let mut marie = fixtures::player(&app, "marie_louise");
+    let assaut = fixtures::join_and_raise(&mut marie, 1, &nation("France"), "infantry", "Assaut");
+    let csrf = marie.get("/worlds/1").csrf();
+    let r = marie.post_form(
+        "/worlds/1/companies",
+        &[("csrf", &csrf), ("kind", "infantry"), ("name", "Bélier")],
+    );
+    assert_eq!(r.status, 303, "{}", r.body);
+    let belier: i64 = r
+        .header("location")
+        .unwrap()
+        .rsplit('=')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    put(assaut, 28, 10);
+    put(belier, 28, 12);
+
+    let shots = format!("screenshots-castle-{b:?}-{width}x{height}").to_lowercase();
+    let br = Browser::start_sized(&shots, width, height);
+    let base = &app.base;
+    br.goto(&format!("{base}/login"));
+    br.type_into("#username", "marie_louise");
+    br.type_into("#password", fixtures::PASSWORD);
+    br.click("form.stack button[type=submit]");
+    br.find("form[action='/logout']");
+    br.goto(&format!("{base}/worlds/1/standings"));
+    br.find("table.castle");
+    assert_eq!(
+        br.text("table.castle tr[data-section='wall 2'] td.holder"),
+        "Russia"
+    );
+    br.screenshot("01-standings-before");
+
+    // The ladder: tap the wall next to the company, then "Move here".
+    br.goto(&format!("{base}/worlds/1?company={assaut}&zoom=3"));
+    br.find("g.cell.t-wall");
+    br.screenshot("02-before-the-walls");
+    let (wx, wy) = cell_centre(&br, 29, 10);
+    br.click_at(wx, wy);
+    br.find("#move-here");
+    br.screenshot("03-wall-selected");
+    br.click("#move-here");
+    br.find("#last-report");
+    assert!(
+        br.text("#last-report")
+            .contains("took the castle cell at (29, 10)"),
+        "{}",
+        br.text("#last-report")
+    );
+    assert!(no_sideways_scroll(&br));
+    br.screenshot("04-on-the-wall");
+
+    // The ram: the other company taps the gate and rams it.
+    br.goto(&format!("{base}/worlds/1?company={belier}&zoom=3"));
+    let (gx, gy) = cell_centre(&br, 29, 11);
+    br.click_at(gx, gy);
+    br.find("form[action$='/ram'] button");
+    br.click("form[action$='/ram'] button");
+    br.find("#last-report");
+    assert!(
+        br.text("#last-report")
+            .contains("rammed the gate at (29, 11)"),
+        "{}",
+        br.text("#last-report")
+    );
+    br.screenshot("05-rammed");
+
+    // After the next turn the stretch of wall is France's.
+    turn(now + 10);
+    br.goto(&format!("{base}/worlds/1/standings#castles"));
+    br.find("table.castle");
+    assert_eq!(
+        br.text("table.castle tr[data-section='wall 2'] td.holder"),
+        "France"
+    );
+    assert!(no_sideways_scroll(&br));
+    br.screenshot("06-standings-after");
+}
+
+both!(a_castle_is_stormed_in_the_browser, |b| {
+    storming_the_castle(b, 1280, 900);
+});
+
+both!(a_castle_is_stormed_on_a_phone, |b| {
+    storming_the_castle(b, 390, 844);
+});

@@ -491,3 +491,123 @@ both!(no_volley_into_or_out_of_a_building, |b| {
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.json()["report"]["notes"], json!(["close_quarters"]));
 });
+
+both!(
+    each_turn_gives_the_sections_their_holders_and_the_nations_their_points,
+    |b| {
+        use crate::support::fixtures::{join_and_raise, player};
+        use crate::support::TestApp;
+        let app = TestApp::spawn(b);
+        // The demo's castle Mozhaisk (29..35, 9..13), Russia's.
+        let nation = |name: &str| {
+            app.count(&format!(
+                "SELECT CAST(id AS BIGINT) AS n FROM nations WHERE world_id = 1 AND name = '{name}'"
+            ))
+        };
+        let (france, russia) = (nation("France"), nation("Russia"));
+        let mut ivan = player(&app, "ivan");
+        let garde = join_and_raise(&mut ivan, 1, &russia.to_string(), "infantry", "Garde");
+        let mut marie = player(&app, "marie");
+        let ligne = join_and_raise(&mut marie, 1, &france.to_string(), "infantry", "Ligne");
+        let put = |id: i64, x: i32, y: i32| {
+            app.exec(&format!(
+                "UPDATE companies SET x = {x}, y = {y} WHERE id = {id}"
+            ))
+        };
+        // Russia on the north-west tower, France in the south-east quarter of the courtyard.
+        put(garde, 29, 9);
+        put(ligne, 34, 12);
+        let mut anyone = app.client();
+        let castles = anyone.get_json("/api/v1/worlds/1/castles");
+        assert_eq!(castles.status, 200, "{}", castles.body);
+        let v = castles.json();
+        assert_eq!(v[0]["name"], "Mozhaisk");
+        let sections = v[0]["sections"].as_array().unwrap().clone();
+        assert_eq!(sections.len(), 4 + 1 + 5 + 4);
+        assert!(
+            sections.iter().all(|s| s["holder"].is_null()),
+            "no turn yet"
+        );
+        let points_before = |n: i64| {
+            app.count(&format!(
+                "SELECT CAST(points AS BIGINT) AS n FROM nations WHERE id = {n}"
+            ))
+        };
+        let (rb, fb) = (points_before(russia), points_before(france));
+        let rs = app.config.rules.clone();
+        assert!(
+            grognard::game::time::ticks::apply(
+                &mut app.conn(),
+                &rs,
+                1,
+                grognard::game::time::ticks::TickKind::Turn,
+                grognard::db::now(),
+                false,
+            )
+            .unwrap()
+            .applied
+        );
+        let v = anyone.get_json("/api/v1/worlds/1/castles").json();
+        let holder = |name: &str| {
+            v[0]["sections"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|s| s["name"] == name)
+                .unwrap()["holder"]
+                .clone()
+        };
+        assert_eq!(holder("tower 1"), "Russia");
+        assert_eq!(holder("courtyard SE"), "France");
+        assert_eq!(holder("tower 2"), serde_json::Value::Null);
+        // Each holds one section: 2 points each on top of towns and mines (the demo's Smolensk
+        // is Russia's, Vitebsk France's; each owns one mine).
+        let s = anyone.get_json("/api/v1/worlds/1/standings").json();
+        let of = |n: &str| {
+            s["nations"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|x| x["nation"] == n)
+                .unwrap()
+                .clone()
+        };
+        for (name, id, before) in [("Russia", russia, rb), ("France", france, fb)] {
+            let line = of(name);
+            assert_eq!(line["sections"], 1, "{name}");
+            let gain = grognard::rules::victory::gain(
+                &rs.victory,
+                grognard::rules::victory::Holdings {
+                    towns: line["towns"].as_i64().unwrap(),
+                    mines: line["mines"].as_i64().unwrap(),
+                    sections: 1,
+                },
+            );
+            assert_eq!(points_before(id) - before, gain, "{name}");
+        }
+        // Both in the same quarter: contested, no one holds it after the next turn.
+        put(garde, 33, 12);
+        assert!(
+            grognard::game::time::ticks::apply(
+                &mut app.conn(),
+                &rs,
+                1,
+                grognard::game::time::ticks::TickKind::Turn,
+                grognard::db::now() + 10,
+                false,
+            )
+            .unwrap()
+            .applied
+        );
+        let v = anyone.get_json("/api/v1/worlds/1/castles").json();
+        let quarter = v[0]["sections"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == "courtyard SE")
+            .unwrap()
+            .clone();
+        assert_eq!(quarter["holder"], serde_json::Value::Null, "{quarter}");
+        assert_eq!(anyone.get_json("/api/v1/worlds/9999/castles").status, 404);
+    }
+);

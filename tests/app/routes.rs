@@ -84,6 +84,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("POST", "/api/v1/worlds/{w}/ticks"),
     ("POST", "/api/v1/worlds/{w}/end"),
     ("POST", "/api/v1/worlds/{w}/next"),
+    ("GET", "/api/v1/worlds/{w}/castles"),
     ("GET", "/api/v1/worlds/{w}/rankings"),
     ("GET", "/api/v1/worlds/{w}/standings"),
     ("GET", "/api/v1/worlds/{w}/history"),

@@ -1,3 +1,6 @@
+DROP INDEX cells_sections;
+ALTER TABLE cells DROP COLUMN section_id;
+DROP TABLE castle_sections;
 DROP TRIGGER cells_changed ON cells;
 CREATE TRIGGER cells_changed BEFORE UPDATE OF terrain, town_id, owner_id, structure ON cells
     FOR EACH ROW EXECUTE FUNCTION cell_stamped();

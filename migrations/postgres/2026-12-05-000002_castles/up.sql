@@ -13,3 +13,16 @@ ALTER TABLE cells ADD COLUMN siege_structure INTEGER;
 DROP TRIGGER cells_changed ON cells;
 CREATE TRIGGER cells_changed BEFORE UPDATE OF terrain, town_id, owner_id, structure, castle_id, siege_builds, siege_structure ON cells
     FOR EACH ROW EXECUTE FUNCTION cell_stamped();
+-- A castle's sections (towers, gates, runs of wall, quarters of courtyard), derived from its
+-- cells; the nation holding each as the last turn found it.
+CREATE TABLE castle_sections (
+    id SERIAL PRIMARY KEY,
+    world_id INTEGER NOT NULL REFERENCES worlds (id) ON DELETE CASCADE,
+    castle_id INTEGER NOT NULL REFERENCES castles (id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    holder_id INTEGER
+);
+CREATE INDEX castle_sections_world ON castle_sections (world_id);
+ALTER TABLE cells ADD COLUMN section_id INTEGER;
+CREATE INDEX cells_sections ON cells (world_id, section_id) WHERE section_id IS NOT NULL;

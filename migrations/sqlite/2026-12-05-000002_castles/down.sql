@@ -1,3 +1,6 @@
+DROP INDEX cells_sections;
+ALTER TABLE cells DROP COLUMN section_id;
+DROP TABLE castle_sections;
 DROP TRIGGER cells_changed;
 CREATE TRIGGER cells_changed AFTER UPDATE OF terrain, town_id, owner_id, structure ON cells
 BEGIN

@@ -18,3 +18,16 @@ BEGIN
     UPDATE cells SET version = (SELECT cells_version FROM worlds WHERE id = NEW.world_id)
     WHERE world_id = NEW.world_id AND x = NEW.x AND y = NEW.y;
 END;
+-- A castle's sections (towers, gates, runs of wall, quarters of courtyard), derived from its
+-- cells; the nation holding each as the last turn found it.
+CREATE TABLE castle_sections (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    world_id INTEGER NOT NULL REFERENCES worlds (id) ON DELETE CASCADE,
+    castle_id INTEGER NOT NULL REFERENCES castles (id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    holder_id INTEGER
+);
+CREATE INDEX castle_sections_world ON castle_sections (world_id);
+ALTER TABLE cells ADD COLUMN section_id INTEGER;
+CREATE INDEX cells_sections ON cells (world_id, section_id) WHERE section_id IS NOT NULL;

@@ -166,6 +166,8 @@ pub struct ValidMap {
     pub victory: MapVictory,
     /// The castles' names.
     pub castles: Vec<String>,
+    /// Each castle's sections (docs/rules.md §10), by castle index.
+    pub sections: Vec<(usize, crate::rules::castle::Section)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -353,6 +355,18 @@ impl MapFile {
         }
         let victory = self.victory.unwrap_or_default();
         victory.check("victory")?;
+        let sections = (0..self.castles.len())
+            .flat_map(|k| {
+                let cells: Vec<(Pos, Terrain)> = cells
+                    .iter()
+                    .filter(|c| c.castle == Some(k))
+                    .map(|c| (c.pos, c.terrain))
+                    .collect();
+                crate::rules::castle::sections(rs, &cells)
+                    .into_iter()
+                    .map(move |s| (k, s))
+            })
+            .collect();
         Ok(ValidMap {
             name: name.to_string(),
             bounds,
@@ -363,6 +377,7 @@ impl MapFile {
             cells,
             victory,
             castles: self.castles.iter().map(|c| c.name.clone()).collect(),
+            sections,
         })
     }
 }

@@ -1,7 +1,7 @@
 //! Worlds: import from a map file, export back to one, the demo world, and reading the map.
 
 use crate::db::models::{CellRow, Nation, NewNation, NewTown, NewWorld, Town, World};
-use crate::db::schema::{campaign_maps, castles, cells, nations, towns, worlds};
+use crate::db::schema::{campaign_maps, castle_sections, castles, cells, nations, towns, worlds};
 use crate::db::{self, DbConnection};
 use crate::game::error::{GameError, GameResult};
 use crate::game::maps::mapfile::{
@@ -134,6 +134,21 @@ pub fn import_following(
                 .get_result(conn)?;
             castle_ids.push(id);
         }
+        let mut section_of: HashMap<(i32, i32), i32> = HashMap::new();
+        for (k, section) in &map.sections {
+            let id: i32 = diesel::insert_into(castle_sections::table)
+                .values((
+                    castle_sections::world_id.eq(world_id),
+                    castle_sections::castle_id.eq(castle_ids[*k]),
+                    castle_sections::name.eq(&section.name),
+                    castle_sections::kind.eq(section.kind.as_str()),
+                ))
+                .returning(castle_sections::id)
+                .get_result(conn)?;
+            for p in &section.cells {
+                section_of.insert((p.x, p.y), id);
+            }
+        }
         let listed: HashMap<(i32, i32), &mapfile::ValidCell> =
             map.cells.iter().map(|c| ((c.pos.x, c.pos.y), c)).collect();
         let mut batch = Vec::with_capacity(CELL_CHUNK);
@@ -151,6 +166,7 @@ pub fn import_following(
                         castle_id: c.castle.map(|k| castle_ids[k]),
                         siege_builds: None,
                         siege_structure: None,
+                        section_id: section_of.get(&(x, y)).copied(),
                     },
                     None => CellRow {
                         world_id,
@@ -163,6 +179,7 @@ pub fn import_following(
                         castle_id: None,
                         siege_builds: None,
                         siege_structure: None,
+                        section_id: None,
                     },
                 };
                 batch.push(row);

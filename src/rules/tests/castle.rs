@@ -477,3 +477,64 @@ proptest::proptest! {
         }
     }
 }
+
+// ----------------------------------------------------------------- sections
+
+use crate::rules::castle::{holder, sections, SectionKind};
+
+/// The demo's castle: towers at the corners, a fortified stretch and a gate.
+fn mozhaisk() -> Vec<(Pos, crate::rules::Terrain)> {
+    let rows = ["TWWFWWT", "WCCCCCW", "GCBCCCW", "WCCCCCW", "TWWWWWT"];
+    let mut cells = Vec::new();
+    for (y, r) in rows.iter().enumerate() {
+        for (x, ch) in r.chars().enumerate() {
+            use crate::rules::Terrain::*;
+            let t = match ch {
+                'T' => Tower,
+                'W' => Wall,
+                'F' => FortifiedWall,
+                'G' => Gate,
+                'B' => Building,
+                _ => Courtyard,
+            };
+            cells.push((p(x as i32 + 29, y as i32 + 9), t));
+        }
+    }
+    cells
+}
+
+#[test]
+fn a_castle_is_cut_into_towers_gates_runs_of_wall_and_four_quarters_of_courtyard() {
+    let s = sections(&rs(), &mozhaisk());
+    let count = |k: SectionKind| s.iter().filter(|x| x.kind == k).count();
+    assert_eq!(count(SectionKind::Tower), 4);
+    assert_eq!(count(SectionKind::Gate), 1);
+    // North (with its fortified stretch), east, south, and the west wall cut by the gate.
+    assert_eq!(count(SectionKind::Wall), 5);
+    assert_eq!(count(SectionKind::Courtyard), 4);
+    let north = s.iter().find(|x| x.name == "wall 1").unwrap();
+    assert_eq!(north.cells.len(), 5, "(30..34, 9)");
+    // Every cell in exactly one section.
+    let mut all: Vec<Pos> = s.iter().flat_map(|x| x.cells.clone()).collect();
+    all.sort_by_key(|p| (p.y, p.x));
+    all.dedup();
+    assert_eq!(all.len(), 35);
+    assert_eq!(s.iter().map(|x| x.cells.len()).sum::<usize>(), 35);
+    // The courtyard (30..34, 10..12) splits at x = 32, y = 11: the middle cells go north-west.
+    let nw = s.iter().find(|x| x.name == "courtyard NW").unwrap();
+    assert!(nw.cells.contains(&p(32, 11)) && nw.cells.contains(&p(30, 10)));
+    assert_eq!(sections(&rs(), &mozhaisk()), s, "the same every time");
+}
+
+#[test]
+fn a_section_is_held_by_the_one_nation_standing_in_it() {
+    let cells = [p(1, 1), p(2, 1)];
+    assert_eq!(holder(&cells, &[]), None);
+    assert_eq!(holder(&cells, &[(p(1, 1), 1), (p(5, 5), 2)]), Some(1));
+    assert_eq!(holder(&cells, &[(p(1, 1), 1), (p(2, 1), 1)]), Some(1));
+    assert_eq!(
+        holder(&cells, &[(p(1, 1), 1), (p(2, 1), 2)]),
+        None,
+        "contested"
+    );
+}

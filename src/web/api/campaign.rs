@@ -1,6 +1,7 @@
 //! The campaign's API: `GET /api/v1/worlds/{w}/standings`, `GET /api/v1/worlds/{w}/history`
 //! (both public, as the nations are), the players' `GET /api/v1/worlds/{w}/rankings`, and the
-//! game masters' `POST /api/v1/worlds/{w}/end` and `POST /api/v1/worlds/{w}/next`.
+//! game masters' `POST /api/v1/worlds/{w}/end` and `POST /api/v1/worlds/{w}/next`; the
+//! castles' sections and their holders.
 
 use crate::game::campaign;
 use crate::game::campaign::scores::{self, RankBy};
@@ -108,4 +109,17 @@ pub async fn next(
         .db(move |conn| campaign::next::start(conn, &st.config.rules, &actor, wid, name.as_deref()))
         .await?;
     Ok(HttpResponse::Created().json(NextAnswer { id }))
+}
+
+/// `GET /api/v1/worlds/{w}/castles`: each castle's sections and who held them after the last
+/// turn (public, as the standings are).
+pub async fn castles(
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, ApiError> {
+    let wid = path.into_inner();
+    let c = state
+        .db(move |conn| crate::game::maps::castles::of(conn, wid))
+        .await?;
+    Ok(HttpResponse::Ok().json(c))
 }

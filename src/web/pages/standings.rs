@@ -1,5 +1,6 @@
 //! `/worlds/{w}/standings`: the campaign's state (running, or its result), the nations'
-//! points, the history drawn as curves (`render::chart`), and the players' rankings with the viewer's own row.
+//! points, the castles' sections and their holders, the history drawn as curves
+//! (`render::chart`), and the players' rankings with the viewer's own row.
 
 use super::page;
 use crate::game::campaign::{self, next, scores};
@@ -35,14 +36,15 @@ pub async fn show(
             .unwrap_or_default();
     let me = viewer.actor().map(|a| a.user_id);
     let st = state.clone();
-    let (w, standings, history, rankings, following) = state
+    let (w, standings, history, rankings, following, castles) = state
         .db(move |conn| {
             let w = worlds::get(conn, wid)?;
             let standings = campaign::standings(conn, &st.config.rules, wid)?;
             let history = campaign::history(conn, wid)?;
             let rankings = scores::rankings(conn, wid, by, q.page, me)?;
             let following = next::following(conn, wid)?;
-            Ok((w, standings, history, rankings, following))
+            let castles = crate::game::maps::castles::of(conn, wid)?;
+            Ok((w, standings, history, rankings, following, castles))
         })
         .await?;
     let colors: Vec<(String, String)> = standings
@@ -62,5 +64,6 @@ pub async fn show(
         ctx.insert("rankings", &rankings);
         ctx.insert("bys", &scores::RankBy::ALL);
         ctx.insert("following", &following);
+        ctx.insert("castles", &castles);
     })?)
 }

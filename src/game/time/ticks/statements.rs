@@ -152,20 +152,29 @@ pub fn world_turn_statements(rs: &Ruleset) -> Vec<String> {
 /// (`rules::victory::gain`), read back from that line by its key, and the line's points. The
 /// companies and men per nation are counted before this last transaction
 /// (`time::verdict::strength`), so that a pass over every company does not hold orders up.
-/// Castle sections count 0 until castles are drawn.
+/// The castle sections are first given their holders: the one nation with companies on a
+/// section's cells (read through the sections' index, then each cell's company by key).
 pub fn campaign_statements(rs: &Ruleset) -> Vec<String> {
     let v = &rs.victory;
     let mine = Terrain::Mine.as_str();
     let line = "nation_turns h WHERE h.world_id = nations.world_id AND h.nation_id = nations.id \
         AND h.turn = (SELECT w.turn + 1 FROM worlds w WHERE w.id = nations.world_id)";
     vec![
+        "UPDATE castle_sections SET holder_id = (SELECT CASE WHEN MIN(p.nation_id) = MAX(p.nation_id) \
+           THEN MIN(p.nation_id) END FROM cells c \
+           JOIN companies co ON co.world_id = c.world_id AND co.x = c.x AND co.y = c.y \
+           JOIN players p ON p.id = co.player_id \
+           WHERE c.world_id = castle_sections.world_id AND c.section_id = castle_sections.id) \
+         WHERE world_id = $1"
+            .to_string(),
         format!(
             "INSERT INTO nation_turns (world_id, turn, nation_id, points, towns, mines, sections, companies, men) \
              SELECT n.world_id, w.turn + 1, n.id, 0, \
                (SELECT COUNT(*) FROM towns t WHERE t.world_id = n.world_id AND t.owner_id = n.id), \
                (SELECT COUNT(*) FROM cells c WHERE c.world_id = n.world_id AND c.owner_id = n.id \
                   AND c.terrain = '{mine}'), \
-               0, 0, 0 \
+               (SELECT COUNT(*) FROM castle_sections s WHERE s.world_id = n.world_id AND s.holder_id = n.id), \
+               0, 0 \
              FROM nations n JOIN worlds w ON w.id = n.world_id WHERE n.world_id = $1"
         ),
         format!(

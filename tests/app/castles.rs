@@ -611,3 +611,114 @@ both!(
         assert_eq!(anyone.get_json("/api/v1/worlds/9999/castles").status, 404);
     }
 );
+
+both!(a_game_master_draws_a_castle_and_its_sections_follow, |b| {
+    let a = arena(b);
+    let mut gm = gm_api(&a.app, "arbitre");
+    let w = format!("/api/v1/worlds/{}", a.world);
+    // A tower, a wall and a gate in a row, founded as the castle "Neuf".
+    for (x, terrain) in [(2, "tower"), (3, "wall"), (4, "gate")] {
+        let r = gm.json(
+            "PUT",
+            &format!("{w}/cells/{x}/1"),
+            Some(json!({"terrain": terrain, "owner": "Red", "castle": "Neuf"})),
+        );
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(r.json()["castle"], "Neuf", "{}", r.body);
+    }
+    let castles = gm.get_json(&format!("{w}/castles")).json();
+    assert_eq!(castles[0]["name"], "Neuf");
+    let names: Vec<String> = castles[0]["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(names, ["tower 1", "wall 1", "gate 1"]);
+    // The wall becomes a second tower: the sections are worked out again.
+    let r = gm.json(
+        "PUT",
+        &format!("{w}/cells/3/1"),
+        Some(json!({"terrain": "tower"})),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let castles = gm.get_json(&format!("{w}/castles")).json();
+    assert_eq!(castles[0]["sections"].as_array().unwrap().len(), 3);
+    assert_eq!(castles[0]["sections"][1]["name"], "tower 2");
+    // Undo brings the wall back, and with it its section.
+    assert_eq!(gm.post_json(&format!("{w}/undo"), json!({})).status, 200);
+    let castles = gm.get_json(&format!("{w}/castles")).json();
+    assert_eq!(castles[0]["sections"][1]["name"], "wall 1");
+    // A cell leaves the castle with `null`; a name too long is refused, nothing written.
+    let r = gm.json(
+        "PUT",
+        &format!("{w}/cells/4/1"),
+        Some(json!({"castle": null})),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let castles = gm.get_json(&format!("{w}/castles")).json();
+    assert_eq!(castles[0]["sections"].as_array().unwrap().len(), 2);
+    let r = gm.json(
+        "PUT",
+        &format!("{w}/cells/5/1"),
+        Some(json!({"castle": "x".repeat(41)})),
+    );
+    assert_eq!(r.status, 422, "{}", r.body);
+    assert_eq!(
+        a.app.count(&format!(
+            "SELECT COUNT(*) FROM castles WHERE world_id = {}",
+            a.world
+        )),
+        1
+    );
+    // The export carries the castle, and a player may not draw one.
+    let export = gm.get_json(&format!("{w}/export")).json();
+    assert_eq!(export["castles"], json!([{"name": "Neuf"}]));
+    let mut blue = a.blue.clone();
+    let r = blue.json(
+        "PUT",
+        &format!("{w}/cells/6/1"),
+        Some(json!({"castle": "Mien"})),
+    );
+    assert_eq!(r.status, 403, "{}", r.body);
+});
+
+both!(
+    a_refusal_at_the_walls_never_tells_where_an_unseen_enemy_stands,
+    |b| {
+        let a = arena(b);
+        castle(&a);
+        let mut blue = a.blue.clone();
+        let mut red = a.red.clone();
+        // Red's company in a building, beyond Blue's sight; Blue's voltigeurs far off.
+        let maison = a.raise(&mut red, "infantry", "Maison");
+        a.paint(14, 8, "building", None, None);
+        a.put(maison, 14, 8);
+        let volt = a.raise(&mut blue, "voltigeurs", "Loin");
+        a.put(volt, 0, 0);
+        // Aimed at it, a volley and a charge say only that the nation sees no such company,
+        // as for a company that does not exist: not "no volley into a building".
+        for action in ["volley", "melee"] {
+            let hidden = a.refused(
+                &mut blue,
+                volt,
+                action,
+                json!({"target": maison}),
+                "not_found",
+            );
+            let none = a.refused(
+                &mut blue,
+                volt,
+                action,
+                json!({"target": 999_999}),
+                "not_found",
+            );
+            assert_eq!(hidden["error"]["message"], none["error"]["message"]);
+        }
+        // The ram strikes a gate, seen or not; the refusal names the ground, never a company.
+        a.put(maison, 7, 3);
+        a.put(volt, 6, 1);
+        let r = a.refused(&mut blue, volt, "ram", json!({"at": [7, 2]}), "cannot_ram");
+        assert!(!r["error"]["message"].as_str().unwrap().contains("Maison"));
+    }
+);

@@ -3,7 +3,7 @@
 //! ruleset before anything is written, and audited cell by cell.
 
 use crate::db::models::{AuditRow, CellRow, Company, Nation, Town};
-use crate::db::schema::{cells, companies, gm_audit, nations, players, towns};
+use crate::db::schema::{castles, cells, companies, gm_audit, nations, players, towns};
 use crate::db::{self, DbConnection};
 use crate::game::accounts::secret::random_hex;
 use crate::game::error::{GameError, GameResult};
@@ -36,6 +36,9 @@ pub struct CellEdit {
     pub owner: Option<Option<String>>,
     #[serde(default, deserialize_with = "present")]
     pub structure: Option<Option<i32>>,
+    /// The castle the cell belongs to (a new name founds a castle); `null`: none.
+    #[serde(default, deserialize_with = "present")]
+    pub castle: Option<Option<String>>,
 }
 
 /// A cell as the editor shows it and the audit log keeps it: names, not ids.
@@ -45,15 +48,17 @@ pub struct CellContent {
     pub town: Option<String>,
     pub owner: Option<String>,
     pub structure: Option<i32>,
+    pub castle: Option<String>,
 }
 
 impl CellContent {
-    fn of(r: &CellRow, nations: &HashMap<i32, String>, towns: &HashMap<i32, String>) -> Self {
+    fn of(r: &CellRow, n: &Names) -> Self {
         CellContent {
             terrain: r.terrain,
-            town: r.town_id.and_then(|t| towns.get(&t)).cloned(),
-            owner: r.owner_id.and_then(|o| nations.get(&o)).cloned(),
+            town: r.town_id.and_then(|t| n.towns.get(&t)).cloned(),
+            owner: r.owner_id.and_then(|o| n.nations.get(&o)).cloned(),
             structure: r.structure,
+            castle: r.castle_id.and_then(|k| n.castles.get(&k)).cloned(),
         }
     }
 }
@@ -73,29 +78,41 @@ pub fn named_cells(
     world: i32,
     rows: &[CellRow],
 ) -> GameResult<Vec<EditedCell>> {
-    let (nations, towns) = names(conn, world)?;
+    let n = names(conn, world)?;
     Ok(rows
         .iter()
         .map(|r| EditedCell {
             x: r.x,
             y: r.y,
-            content: CellContent::of(r, &nations, &towns),
+            content: CellContent::of(r, &n),
         })
         .collect())
 }
 
-type Names = HashMap<i32, String>;
+/// The names of a world's nations, towns and castles by id.
+struct Names {
+    nations: HashMap<i32, String>,
+    towns: HashMap<i32, String>,
+    castles: HashMap<i32, String>,
+}
 
-fn names(conn: &mut DbConnection, world: i32) -> GameResult<(Names, Names)> {
-    let nations = worlds::nations_of(conn, world)?
-        .into_iter()
-        .map(|n| (n.id, n.name))
-        .collect();
-    let towns = worlds::towns_of(conn, world)?
-        .into_iter()
-        .map(|t| (t.id, t.name))
-        .collect();
-    Ok((nations, towns))
+fn names(conn: &mut DbConnection, world: i32) -> GameResult<Names> {
+    Ok(Names {
+        nations: worlds::nations_of(conn, world)?
+            .into_iter()
+            .map(|n| (n.id, n.name))
+            .collect(),
+        towns: worlds::towns_of(conn, world)?
+            .into_iter()
+            .map(|t| (t.id, t.name))
+            .collect(),
+        castles: castles::table
+            .filter(castles::world_id.eq(world))
+            .select((castles::id, castles::name))
+            .load(conn)?
+            .into_iter()
+            .collect(),
+    })
 }
 
 /// A spawn cell as the audit log keeps it.
@@ -135,6 +152,7 @@ fn apply_edit(
     e: &CellEdit,
     nation_ids: &HashMap<String, i32>,
     town_ids: &mut HashMap<String, Option<i32>>,
+    castle_ids: &mut HashMap<String, Option<i32>>,
     standing: Option<&Unit>,
 ) -> GameResult<CellRow> {
     let at = Pos::new(before.x, before.y);
@@ -214,13 +232,26 @@ fn apply_edit(
         Some(None) => row.town_id = None,
         None => {}
     }
+    match &e.castle {
+        Some(Some(name)) => {
+            let name = name.trim();
+            if name.is_empty() || name.chars().count() > 40 {
+                return Err(err(Said::new("error-cell-castle-name").n("max", 40)));
+            }
+            // Founded with this edit when new, as a town is.
+            let id = *castle_ids.entry(name.to_string()).or_insert(None);
+            row.castle_id = id.or(Some(-1));
+        }
+        Some(None) => row.castle_id = None,
+        None => {}
+    }
     if let Some(u) = standing {
         let cell = Cell {
             terrain,
             town: row.town_id,
             owner: row.owner_id,
             structure: row.structure,
-            castle: None,
+            castle: row.castle_id,
             siege: None,
         };
         movement::can_enter(rs, u, at, &cell)
@@ -272,16 +303,19 @@ fn edit_cells_as(
         let town_list: Vec<Town> = worlds::towns_of(conn, world_id)?;
         let nation_ids: HashMap<String, i32> =
             nation_list.iter().map(|n| (n.name.clone(), n.id)).collect();
-        let nation_names: HashMap<i32, String> =
-            nation_list.iter().map(|n| (n.id, n.name.clone())).collect();
         let mut town_ids: HashMap<String, Option<i32>> = town_list
             .iter()
             .map(|t| (t.name.clone(), Some(t.id)))
             .collect();
-        let mut town_names: HashMap<i32, String> =
-            town_list.iter().map(|t| (t.id, t.name.clone())).collect();
+        let mut names = names(conn, world_id)?;
+        let mut castle_ids: HashMap<String, Option<i32>> = names
+            .castles
+            .iter()
+            .map(|(id, n)| (n.clone(), Some(*id)))
+            .collect();
         let batch = batch.unwrap_or_else(|| random_hex(8));
-        let mut planned: Vec<(CellRow, CellRow, Option<String>)> = Vec::with_capacity(edits.len());
+        let mut planned: Vec<(CellRow, CellRow, Option<String>, Option<String>)> =
+            Vec::with_capacity(edits.len());
         let mut seen = std::collections::HashSet::new();
         for (p, e) in edits {
             if !bounds.contains(*p) {
@@ -299,9 +333,18 @@ fn edit_cells_as(
             let unit = crate::game::play::load::companies_in(conn, world_id, p.x, p.y, p.x, p.y)?
                 .first()
                 .map(crate::game::play::load::unit_of);
-            let after = apply_edit(rs, &before, e, &nation_ids, &mut town_ids, unit.as_ref())?;
+            let after = apply_edit(
+                rs,
+                &before,
+                e,
+                &nation_ids,
+                &mut town_ids,
+                &mut castle_ids,
+                unit.as_ref(),
+            )?;
             let new_town = e.town.clone().flatten().map(|n| n.trim().to_string());
-            planned.push((before, after, new_town));
+            let new_castle = e.castle.clone().flatten().map(|n| n.trim().to_string());
+            planned.push((before, after, new_town, new_castle));
         }
         // Found the new towns, then write the cells.
         for (name, id) in town_ids.iter_mut() {
@@ -311,17 +354,39 @@ fn edit_cells_as(
                     .returning(towns::id)
                     .get_result(conn)?;
                 *id = Some(new_id);
-                town_names.insert(new_id, name.clone());
+                names.towns.insert(new_id, name.clone());
+            }
+        }
+        for (name, id) in castle_ids.iter_mut() {
+            if id.is_none() {
+                let new_id: i32 = diesel::insert_into(castles::table)
+                    .values((
+                        castles::world_id.eq(world_id),
+                        castles::name.eq(name.as_str()),
+                    ))
+                    .returning(castles::id)
+                    .get_result(conn)?;
+                *id = Some(new_id);
+                names.castles.insert(new_id, name.clone());
             }
         }
         let mut out = Vec::with_capacity(planned.len());
-        for (before, mut after, town) in planned {
+        // The castles whose cells changed: their sections are worked out again.
+        let mut redrawn = std::collections::BTreeSet::new();
+        for (before, mut after, town, castle) in planned {
             if let Some(t) = town {
                 after.town_id = town_ids.get(&t).copied().flatten();
+            }
+            if let Some(k) = castle {
+                after.castle_id = castle_ids.get(&k).copied().flatten();
             }
             if after == before {
                 out.push(after);
                 continue;
+            }
+            if before.castle_id != after.castle_id || before.terrain != after.terrain {
+                redrawn.extend(before.castle_id);
+                redrawn.extend(after.castle_id);
             }
             diesel::update(cells::table.find((world_id, after.x, after.y)))
                 .set((
@@ -329,6 +394,7 @@ fn edit_cells_as(
                     cells::town_id.eq(after.town_id),
                     cells::owner_id.eq(after.owner_id),
                     cells::structure.eq(after.structure),
+                    cells::castle_id.eq(after.castle_id),
                 ))
                 .execute(conn)?;
             audit::record(
@@ -339,12 +405,15 @@ fn edit_cells_as(
                     action: action.into(),
                     target: format!("cell ({}, {})", after.x, after.y),
                     at: Some(Pos::new(after.x, after.y)),
-                    before: audit::value(&CellContent::of(&before, &nation_names, &town_names)),
-                    after: audit::value(&CellContent::of(&after, &nation_names, &town_names)),
+                    before: audit::value(&CellContent::of(&before, &names)),
+                    after: audit::value(&CellContent::of(&after, &names)),
                     batch: Some(batch.clone()),
                 },
             )?;
             out.push(after);
+        }
+        for k in redrawn {
+            crate::game::maps::castles::redraw_sections(conn, rs, world_id, k)?;
         }
         Ok(out)
     })
@@ -409,6 +478,7 @@ pub fn undo(
                 town: Some(old["town"].as_str().map(str::to_string)),
                 owner: Some(old["owner"].as_str().map(str::to_string)),
                 structure: Some(old["structure"].as_i64().map(|s| s as i32)),
+                castle: Some(old["castle"].as_str().map(str::to_string)),
             },
         ));
     }

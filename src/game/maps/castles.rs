@@ -7,6 +7,7 @@ use crate::db::schema::{castle_sections, castles, cells, nations};
 use crate::db::DbConnection;
 use crate::game::error::GameResult;
 use crate::game::maps::worlds;
+use crate::rules::{Pos, Ruleset, Terrain};
 use diesel::prelude::*;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -74,4 +75,53 @@ pub fn of(conn: &mut DbConnection, world_id: i32) -> GameResult<Vec<CastleView>>
                 .collect(),
         })
         .collect())
+}
+
+/// Works a castle's sections out again from its cells (after a game master redrew it): the
+/// old sections go, with their holders; the next turn finds the new ones' holders.
+pub fn redraw_sections(
+    conn: &mut DbConnection,
+    rs: &Ruleset,
+    world_id: i32,
+    castle_id: i32,
+) -> GameResult<()> {
+    let old: Vec<i32> = castle_sections::table
+        .filter(castle_sections::castle_id.eq(castle_id))
+        .select(castle_sections::id)
+        .load(conn)?;
+    diesel::update(
+        cells::table
+            .filter(cells::world_id.eq(world_id))
+            .filter(cells::section_id.eq_any(old.iter().map(|&i| Some(i)))),
+    )
+    .set(cells::section_id.eq(None::<i32>))
+    .execute(conn)?;
+    diesel::delete(castle_sections::table.filter(castle_sections::castle_id.eq(castle_id)))
+        .execute(conn)?;
+    let rows: Vec<(i32, i32, Terrain)> = cells::table
+        .filter(cells::world_id.eq(world_id))
+        .filter(cells::castle_id.eq(Some(castle_id)))
+        .select((cells::x, cells::y, cells::terrain))
+        .load(conn)?;
+    let cells_of: Vec<(Pos, Terrain)> = rows
+        .iter()
+        .map(|(x, y, t)| (Pos::new(*x, *y), *t))
+        .collect();
+    for section in crate::rules::castle::sections(rs, &cells_of) {
+        let id: i32 = diesel::insert_into(castle_sections::table)
+            .values((
+                castle_sections::world_id.eq(world_id),
+                castle_sections::castle_id.eq(castle_id),
+                castle_sections::name.eq(&section.name),
+                castle_sections::kind.eq(section.kind.as_str()),
+            ))
+            .returning(castle_sections::id)
+            .get_result(conn)?;
+        for p in &section.cells {
+            diesel::update(cells::table.find((world_id, p.x, p.y)))
+                .set(cells::section_id.eq(Some(id)))
+                .execute(conn)?;
+        }
+    }
+    Ok(())
 }

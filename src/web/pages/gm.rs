@@ -415,6 +415,7 @@ pub struct CellForm {
     pub town: Option<String>,
     pub owner: Option<String>,
     pub structure: Option<String>,
+    pub castle: Option<String>,
     pub back: Option<String>,
 }
 
@@ -468,6 +469,7 @@ pub async fn edit_cell(
                 town: field(f.town.as_deref()),
                 owner: field(f.owner.as_deref()),
                 structure,
+                castle: field(f.castle.as_deref()),
             };
             editor::edit_cells(conn, &st.config.rules, &actor, wid, &[(at, edit)])
         })

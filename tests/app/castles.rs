@@ -722,3 +722,54 @@ both!(
         assert!(!r["error"]["message"].as_str().unwrap().contains("Maison"));
     }
 );
+
+both!(
+    the_stairs_the_way_down_the_outside_and_buildings_over_http,
+    |b| {
+        let a = arena(b);
+        castle(&a);
+        let mut red = a.red.clone();
+        let garde = a.raise(&mut red, "infantry", "Garde");
+        // Up the stairs from the courtyard onto the wall, along it onto the tower: 2 + 2 AP.
+        a.put(garde, 6, 3);
+        let ap = a.company(&mut red, garde)["ap"].as_i64().unwrap();
+        let r = a.act(&mut red, garde, "move", json!({"path": [[6, 2], [5, 2]]}));
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(r.json()["ap"].as_i64(), Some(ap - 4), "{}", r.body);
+        assert!(
+            r.json()["captures"].as_array().unwrap().is_empty(),
+            "its own"
+        );
+        // Down the outside is a move of one step.
+        a.refused(
+            &mut red,
+            garde,
+            "move",
+            json!({"path": [[4, 1], [3, 1]]}),
+            "ladder_first_step",
+        );
+        let r = a.act(&mut red, garde, "move", json!({"path": [[4, 1]]}));
+        assert_eq!(r.status, 200, "{}", r.body);
+        // A building takes foot companies only and ends their move.
+        a.paint(2, 5, "building", None, None);
+        let cosaques = a.raise(&mut red, "cavalry", "Cosaques");
+        a.put(cosaques, 1, 5);
+        a.refused(
+            &mut red,
+            cosaques,
+            "move",
+            json!({"path": [[2, 5]]}),
+            "impassable",
+        );
+        a.put(garde, 1, 6);
+        a.refused(
+            &mut red,
+            garde,
+            "move",
+            json!({"path": [[2, 5], [3, 5]]}),
+            "stops_movement",
+        );
+        let r = a.act(&mut red, garde, "move", json!({"path": [[2, 5]]}));
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
+);

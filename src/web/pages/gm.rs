@@ -381,29 +381,35 @@ pub async fn editor_page(
         .collect();
     let pan = vp.pan(w.width, w.height, here);
     let season = w.season;
-    Ok(map_page(&state, &viewer, "gm_editor.html", &m, |ctx| {
-        ctx.insert("victory", &w.victory(&state.config.rules.victory));
-        ctx.insert("world", &WorldView::from(&w));
-        ctx.insert("pan", &pan);
-        ctx.insert("zooms", &vp.zoom_links(None, here));
-        ctx.insert("here", &here(cx, cy, vp.zoom));
-        ctx.insert(
-            "terrains",
-            &Terrain::ALL.iter().map(|t| t.as_str()).collect::<Vec<_>>(),
-        );
-        ctx.insert(
-            "nations",
-            &nations.iter().map(SpawnView::from).collect::<Vec<_>>(),
-        );
-        ctx.insert(
-            "towns",
-            &towns.iter().map(|t| t.name.clone()).collect::<Vec<_>>(),
-        );
-        ctx.insert("legend", state.legend(viewer.lang, season));
-        ctx.insert("cell", &info);
-        ctx.insert("companies", &pm.companies);
-        ctx.insert("viewport", &vp);
-    })?)
+    Ok(map_page(
+        &state,
+        &viewer,
+        "gm_editor.html",
+        &m,
+        season,
+        |ctx| {
+            ctx.insert("victory", &w.victory(&state.config.rules.victory));
+            ctx.insert("world", &WorldView::from(&w));
+            ctx.insert("pan", &pan);
+            ctx.insert("zooms", &vp.zoom_links(None, here));
+            ctx.insert("here", &here(cx, cy, vp.zoom));
+            ctx.insert(
+                "terrains",
+                &Terrain::ALL.iter().map(|t| t.as_str()).collect::<Vec<_>>(),
+            );
+            ctx.insert(
+                "nations",
+                &nations.iter().map(SpawnView::from).collect::<Vec<_>>(),
+            );
+            ctx.insert(
+                "towns",
+                &towns.iter().map(|t| t.name.clone()).collect::<Vec<_>>(),
+            );
+            ctx.insert("cell", &info);
+            ctx.insert("companies", &pm.companies);
+            ctx.insert("viewport", &vp);
+        },
+    )?)
 }
 
 #[derive(Deserialize, Default)]

@@ -114,19 +114,22 @@ pub fn page(
     render_with(state, StatusCode::OK, name, &ctx, fresh)
 }
 
-/// Renders a page that draws a map: the drawing is written straight into the rendered page
-/// rather than passed through the template engine, which copied its hundred kilobytes twice.
+/// Renders a page that draws a map: the drawing and the legend of `season` are written straight
+/// into the rendered page rather than passed through the template engine, which copied the
+/// drawing's hundred kilobytes twice.
 pub fn map_page(
     state: &AppState,
     viewer: &Viewer,
     name: &str,
     map: &crate::web::render::map::MapView,
+    season: crate::rules::Season,
     fill: impl FnOnce(&mut Context),
 ) -> Result<HttpResponse, GameError> {
     let (mut ctx, fresh) = context(viewer);
     map.insert_into(&mut ctx);
     fill(&mut ctx);
-    let body = map.write_into(render(state, name, &ctx)?);
+    let legend = state.legend(viewer.lang, season);
+    let body = map.write_into(render(state, name, &ctx)?, legend);
     Ok(respond(state, StatusCode::OK, body, fresh))
 }
 

@@ -394,13 +394,12 @@ fn render(
         })
         .collect();
     let here = view.href();
-    map_page(state, viewer, "world.html", &m, |ctx| {
+    map_page(state, viewer, "world.html", &m, season, |ctx| {
         ctx.insert("world", &WorldView::from(&l.w));
         ctx.insert(
             "nations",
             &l.nations.iter().map(NationView::from).collect::<Vec<_>>(),
         );
-        ctx.insert("legend", state.legend(viewer.lang, season));
         ctx.insert(
             "player",
             &l.player.as_ref().map(|p| PlayerView::of(p, my_nation)),

@@ -55,7 +55,7 @@ pub struct MapView {
     /// A move's planned steps, from the company's cell, drawn as a line under the companies.
     pub path: Vec<(i32, i32)>,
     /// The words of the companies' tooltips, in the page's language.
-    pub words: MapWords,
+    pub words: &'static MapWords,
     /// Draw every cell (the editor paints them one by one). Otherwise plain cells with nothing
     /// on them are one ground pattern under the view and the fog one band per run of cells;
     /// the page's script finds a cell from where the map was clicked.
@@ -74,7 +74,14 @@ pub struct MapWords {
 }
 
 impl MapWords {
-    pub fn new(lang: Lang) -> MapWords {
+    /// The words in `lang`, looked up once for the life of the process.
+    pub fn of(lang: Lang) -> &'static MapWords {
+        static WORDS: std::sync::OnceLock<[MapWords; 2]> = std::sync::OnceLock::new();
+        let all = WORDS.get_or_init(|| Lang::ALL.map(MapWords::new));
+        all.iter().find(|w| w.lang == lang).unwrap_or(&all[0])
+    }
+
+    fn new(lang: Lang) -> MapWords {
         MapWords {
             lang,
             kinds: Kind::ALL
@@ -188,9 +195,13 @@ struct Frame {
 /// is rendered, instead of being copied through the template engine.
 pub const MARK: &str = "<!--map-->";
 
+/// Where a page's template prints `legend`: the legend, written once for each language and
+/// season, is copied there after the template is rendered, as the drawing is.
+pub const LEGEND_MARK: &str = "<!--legend-->";
+
 impl MapView {
-    /// Puts the map into a page's context: `map` for the frame's sizes, `map_svg` for where the
-    /// drawing goes (see [`MapView::write_into`]).
+    /// Puts the map into a page's context: `map` for the frame's sizes, `map_svg` and `legend`
+    /// for where the drawing and the legend go (see [`MapView::write_into`]).
     pub fn insert_into(&self, ctx: &mut tera::Context) {
         ctx.insert(
             "map",
@@ -203,17 +214,40 @@ impl MapView {
             },
         );
         ctx.insert("map_svg", MARK);
+        ctx.insert("legend", LEGEND_MARK);
     }
 
-    /// A rendered page with the drawing written where the template printed `map_svg`.
-    pub fn write_into(&self, page: String) -> String {
+    /// A rendered page with the drawing written where the template printed `map_svg`, and
+    /// `legend` where it printed `legend`.
+    pub fn write_into(&self, page: String, legend: &str) -> String {
         let Some(at) = page.find(MARK) else {
             return page;
         };
-        let mut o = String::with_capacity(page.len() + self.size_hint());
-        o.push_str(&page[..at]);
-        self.write_svg(&mut o);
-        o.push_str(&page[at + MARK.len()..]);
+        let mut o = String::with_capacity(page.len() + self.size_hint() + legend.len());
+        let legend_at = |from: usize| page[from..].find(LEGEND_MARK).map(|i| from + i);
+        // The legend is after the map on both map pages; before it, it is written all the same.
+        match legend_at(0).filter(|l| *l < at) {
+            Some(l) => {
+                o.push_str(&page[..l]);
+                o.push_str(legend);
+                o.push_str(&page[l + LEGEND_MARK.len()..at]);
+                self.write_svg(&mut o);
+                o.push_str(&page[at + MARK.len()..]);
+            }
+            None => {
+                o.push_str(&page[..at]);
+                self.write_svg(&mut o);
+                let rest = at + MARK.len();
+                match legend_at(rest) {
+                    Some(l) => {
+                        o.push_str(&page[rest..l]);
+                        o.push_str(legend);
+                        o.push_str(&page[l + LEGEND_MARK.len()..]);
+                    }
+                    None => o.push_str(&page[rest..]),
+                }
+            }
+        }
         o
     }
 
@@ -603,7 +637,7 @@ pub fn build(
         pan: None,
         selected: None,
         path: Vec::new(),
-        words: MapWords::new(lang),
+        words: MapWords::of(lang),
         every_cell: true,
     }
 }
@@ -701,7 +735,7 @@ mod tests {
             pan: None,
             selected: Some((3, 4)),
             path: Vec::new(),
-            words: MapWords::new(Lang::Fr),
+            words: MapWords::of(Lang::Fr),
             every_cell: true,
         };
         let svg = m.svg();
@@ -804,7 +838,7 @@ mod tests {
             pan: None,
             selected: Some((1, 1)),
             path: Vec::new(),
-            words: MapWords::new(Lang::En),
+            words: MapWords::of(Lang::En),
             every_cell: false,
         };
         let svg = m.svg();

@@ -20,6 +20,7 @@ pub mod views;
 
 use crate::config::Config;
 use crate::db::{DbConnection, Pool};
+use crate::game::play::first_steps::FirstSteps;
 use crate::game::{GameError, GameResult};
 use crate::i18n::Lang;
 use crate::rules::Season;
@@ -37,6 +38,9 @@ pub struct AppState {
     pub tera: Tera,
     /// The map's legend in each language and season, written once: it depends on nothing else.
     legends: Vec<((Lang, Season), String)>,
+    /// The first day's checklist in each language and state of its steps, written once: the
+    /// page printed it through a loop with a message call per step.
+    first_days: Vec<String>,
     /// The rulebook page in each language, made on its first request (pages::rules).
     rulebook: pages::rules::Cache,
     /// One permit per pooled connection: requests wait their turn here, first come first
@@ -61,11 +65,24 @@ impl AppState {
                 legends.push(((lang, season), tera.render(&name, &ctx)?));
             }
         }
+        let mut first_days = Vec::with_capacity(Lang::ALL.len() << FirstSteps::COUNT);
+        for lang in Lang::ALL {
+            for state in 0..1u32 << FirstSteps::COUNT {
+                let steps = FirstSteps::from_index(state);
+                let mut ctx = tera::Context::new();
+                ctx.insert("lang", lang.code());
+                ctx.insert("steps", &steps.list());
+                let name = templates::in_lang(lang, "partials/first_day.html");
+                let html = tera.render(&name, &ctx)?;
+                first_days.push(html.trim_end_matches('\n').to_string());
+            }
+        }
         Ok(AppState {
             pool,
             config,
             tera,
             legends,
+            first_days,
             rulebook: pages::rules::Cache::default(),
             db_slots: Arc::new(tokio::sync::Semaphore::new(slots)),
             cpu: cpu::CpuSlots::new(cores()),
@@ -79,6 +96,12 @@ impl AppState {
             .iter()
             .find(|(k, _)| *k == (lang, season))
             .map_or("", |(_, html)| html.as_str())
+    }
+
+    /// The first day's checklist (HTML) in a language, its steps ticked as `steps` says.
+    pub fn first_day(&self, lang: Lang, steps: &FirstSteps) -> &str {
+        let i = Lang::ALL.iter().position(|l| *l == lang).unwrap_or(0);
+        &self.first_days[(i << FirstSteps::COUNT) + steps.index() as usize]
     }
 
     /// Runs CPU-heavy work (password hashing, map generation) on a thread of its own, at most

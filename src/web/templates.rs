@@ -33,6 +33,7 @@ const TEMPLATES: &[(&str, &str)] = templates!(
     "partials/map.html",
     "partials/symbols.html",
     "partials/legend.html",
+    "partials/first_day.html",
 );
 
 /// `{{ ts | datetime }}`: a UNIX time as `YYYY-MM-DD HH:MM UTC`.

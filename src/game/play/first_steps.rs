@@ -35,6 +35,9 @@ impl FirstSteps {
         self.join && self.raise && self.move_ && self.fog && self.volley && self.report
     }
 
+    /// How many steps the checklist has.
+    pub const COUNT: u32 = 6;
+
     /// `(step, done)` in order, as the page lists them.
     pub fn steps(&self) -> [(&'static str, bool); 6] {
         [
@@ -46,6 +49,43 @@ impl FirstSteps {
             ("report", self.report),
         ]
     }
+
+    /// The steps as the page's template lists them.
+    pub fn list(&self) -> Vec<Step> {
+        self.steps()
+            .into_iter()
+            .map(|(step, done)| Step { step, done })
+            .collect()
+    }
+
+    /// A number below `2^COUNT` for each state of the checklist: bit i for step i done.
+    pub fn index(&self) -> u32 {
+        self.steps()
+            .iter()
+            .enumerate()
+            .map(|(i, (_, done))| u32::from(*done) << i)
+            .sum()
+    }
+
+    /// The checklist of [`FirstSteps::index`].
+    pub fn from_index(i: u32) -> FirstSteps {
+        let done = |bit: u32| i & (1 << bit) != 0;
+        FirstSteps {
+            join: done(0),
+            raise: done(1),
+            move_: done(2),
+            fog: done(3),
+            volley: done(4),
+            report: done(5),
+        }
+    }
+}
+
+/// One line of the checklist.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Step {
+    pub step: &'static str,
+    pub done: bool,
 }
 
 /// Where the player stands on the checklist; None once it is done. Ticks the last bit the
@@ -103,4 +143,27 @@ pub fn mark(conn: &mut DbConnection, p: &Player, bit: i32) -> GameResult<()> {
     }
     db::write(conn, |c| tick(c, p, bit))?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FirstSteps;
+
+    #[test]
+    fn each_state_of_the_checklist_has_its_own_index() {
+        for i in 0..1u32 << FirstSteps::COUNT {
+            let steps = FirstSteps::from_index(i);
+            assert_eq!(steps.index(), i);
+            assert_eq!(
+                steps.list().iter().filter(|s| s.done).count(),
+                i.count_ones() as usize
+            );
+        }
+        let fresh = FirstSteps {
+            join: true,
+            ..FirstSteps::default()
+        };
+        assert_eq!(fresh.index(), 1);
+        assert_eq!(fresh.list()[0].step, "join");
+    }
 }

@@ -112,13 +112,6 @@ impl View {
     }
 }
 
-/// One line of the first day's checklist.
-#[derive(Serialize)]
-struct FirstStep {
-    step: &'static str,
-    done: bool,
-}
-
 struct Loaded {
     w: crate::db::models::World,
     nations: Vec<crate::db::models::Nation>,
@@ -427,12 +420,7 @@ fn render(
         ctx.insert("report", &l.report);
         ctx.insert(
             "first_day",
-            &l.first_day.map(|f| {
-                f.steps()
-                    .iter()
-                    .map(|(step, done)| FirstStep { step, done: *done })
-                    .collect::<Vec<_>>()
-            }),
+            &l.first_day.map(|f| state.first_day(viewer.lang, &f)),
         );
         ctx.insert("zooms", &zoom_links);
         ctx.insert("here", &here);

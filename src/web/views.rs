@@ -231,34 +231,32 @@ impl PlayerView {
     }
 }
 
-/// One of the player's own companies in the world page's list, with the link that selects it.
+/// One of the player's own companies in the world page's list, with the link that selects it:
+/// what the page prints of it, no more (each field is copied into the page's context).
 #[derive(Clone, Debug, Serialize)]
 pub struct OwnCompany {
     pub id: i32,
     pub name: String,
-    pub kind: Kind,
     pub x: i32,
     pub y: i32,
     pub men: i32,
-    pub wounded: i32,
     pub ap: i32,
-    pub morale: i32,
     pub href: String,
+    /// The kind's name in the page's language.
+    pub kind_name: &'static str,
 }
 
 impl OwnCompany {
-    pub fn of(c: &Company, href: String) -> OwnCompany {
+    pub fn of(c: &Company, href: String, kind_name: &'static str) -> OwnCompany {
         OwnCompany {
             id: c.id,
             name: c.name.clone(),
-            kind: c.kind,
             x: c.x,
             y: c.y,
             men: c.men,
-            wounded: c.wounded,
             ap: c.ap,
-            morale: c.morale,
             href,
+            kind_name,
         }
     }
 }

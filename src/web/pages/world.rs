@@ -90,17 +90,24 @@ struct View {
 }
 
 impl View {
+    /// `/worlds/{w}?x=…&y=…&zoom=…[&company=…][&cell=x,y]`, written in one string.
     fn href(&self) -> String {
-        format!("/worlds/{}?{}", self.world, self.query_string())
-    }
-
-    fn query_string(&self) -> String {
-        let mut s = format!("x={}&y={}&zoom={}", self.cx, self.cy, self.zoom);
+        let mut s = String::with_capacity(64);
+        let mut n = itoa::Buffer::new();
+        let mut push = |s: &mut String, key: &str, v: i32| {
+            s.push_str(key);
+            s.push_str(n.format(v));
+        };
+        push(&mut s, "/worlds/", self.world);
+        push(&mut s, "?x=", self.cx);
+        push(&mut s, "&y=", self.cy);
+        push(&mut s, "&zoom=", self.zoom);
         if let Some(c) = self.company {
-            s.push_str(&format!("&company={c}"));
+            push(&mut s, "&company=", c);
         }
         if let Some(p) = self.cell {
-            s.push_str(&format!("&cell={},{}", p.x, p.y));
+            push(&mut s, "&cell=", p.x);
+            push(&mut s, ",", p.y);
         }
         s
     }
@@ -110,6 +117,13 @@ impl View {
         f(&mut v);
         v.href()
     }
+}
+
+/// A kind the raise form offers: its value and its name in the page's language.
+#[derive(Serialize)]
+struct KindChoice {
+    kind: &'static str,
+    name: &'static str,
 }
 
 struct Loaded {
@@ -373,6 +387,7 @@ fn render(
         .or(selected.map(|c| (c.x, c.y)))
         .or(l.mine.first().map(|c| (c.x, c.y)));
     let zoom_links = vp.zoom_links(focus, at);
+    let words = map::MapWords::of(viewer.lang);
     let mine: Vec<OwnCompany> = l
         .mine
         .iter()
@@ -383,20 +398,18 @@ fn render(
                 v.cx = c.x;
                 v.cy = c.y;
             });
-            OwnCompany::of(c, href)
+            OwnCompany::of(c, href, words.kind(c.kind))
         })
         .collect();
     let here = view.href();
+    let player = l.player.as_ref().map(|p| PlayerView::of(p, my_nation));
     map_page(state, viewer, "world.html", &m, season, |ctx| {
         ctx.insert("world", &WorldView::from(&l.w));
         ctx.insert(
             "nations",
             &l.nations.iter().map(NationView::from).collect::<Vec<_>>(),
         );
-        ctx.insert(
-            "player",
-            &l.player.as_ref().map(|p| PlayerView::of(p, my_nation)),
-        );
+        ctx.insert("player", &player);
         ctx.insert("companies", &mine);
         ctx.insert("reserve_gain", &rs.turn.reserve_gain);
         ctx.insert("name_max", &rs.limits.company_name_max);
@@ -407,9 +420,19 @@ fn render(
         );
         ctx.insert("company_limit", &rs.limits.max_companies_per_player);
         ctx.insert("raise_cost", &rs.limits.raise_cost);
+        // The raise form's kinds, when the page shows the form.
+        let raising = player.as_ref().is_some_and(|p| p.leave_until.is_none())
+            && (mine.len() as i64) < i64::from(rs.limits.max_companies_per_player);
         ctx.insert(
             "kinds",
-            &Kind::ALL.iter().map(|k| k.as_str()).collect::<Vec<_>>(),
+            &Kind::ALL
+                .iter()
+                .map(|k| KindChoice {
+                    kind: k.as_str(),
+                    name: words.kind(*k),
+                })
+                .filter(|_| raising)
+                .collect::<Vec<_>>(),
         );
         ctx.insert(
             "selected",

@@ -93,7 +93,8 @@ impl MapWords {
         }
     }
 
-    fn kind(&self, kind: Kind) -> &str {
+    /// A kind's name.
+    pub fn kind(&self, kind: Kind) -> &str {
         &self.kinds[kind.index()]
     }
 }

@@ -55,6 +55,63 @@ pub fn sees_cell(observers: &[Observer], p: Pos) -> bool {
     observers.iter().any(|o| o.pos.distance(p) <= o.perception)
 }
 
+/// The cells of a rectangle that some observer sees, as [`sees_cell`] tells them, worked out
+/// for the whole rectangle at once: each observer marks the rows of its square of sight, rather
+/// than each cell asking every observer (a map of 600 cells and 20 observers asked 12,000 times).
+pub struct Sight {
+    x0: i32,
+    y0: i32,
+    x1: i32,
+    y1: i32,
+    cols: usize,
+    seen: Vec<bool>,
+}
+
+impl Sight {
+    pub fn of(observers: &[Observer], (x0, y0, x1, y1): (i32, i32, i32, i32)) -> Sight {
+        let span = |a: i32, b: i32| usize::try_from(i64::from(b) - i64::from(a) + 1).unwrap_or(0);
+        let (cols, rows) = (span(x0, x1), span(y0, y1));
+        let mut seen = vec![false; cols * rows];
+        for o in observers.iter().filter(|o| o.perception >= 0) {
+            // The distance is Chebyshev's: within `perception` is a square around the observer.
+            // `sees_cell` reads a distance past i32's range as i32::MAX, which only the
+            // greatest perception reaches.
+            let p = match o.perception {
+                i32::MAX => i64::MAX / 4,
+                p => i64::from(p),
+            };
+            let (ox, oy) = (i64::from(o.pos.x), i64::from(o.pos.y));
+            let (xa, xb) = ((ox - p).max(x0.into()), (ox + p).min(x1.into()));
+            let (ya, yb) = ((oy - p).max(y0.into()), (oy + p).min(y1.into()));
+            if xa > xb || ya > yb {
+                continue;
+            }
+            let (from, to) = ((xa - i64::from(x0)) as usize, (xb - i64::from(x0)) as usize);
+            for y in ya..=yb {
+                let row = (y - i64::from(y0)) as usize * cols;
+                seen[row + from..=row + to].fill(true);
+            }
+        }
+        Sight {
+            x0,
+            y0,
+            x1,
+            y1,
+            cols,
+            seen,
+        }
+    }
+
+    /// Whether a cell of the rectangle is seen; a cell outside it never is.
+    pub fn sees(&self, p: Pos) -> bool {
+        if p.x < self.x0 || p.x > self.x1 || p.y < self.y0 || p.y > self.y1 {
+            return false;
+        }
+        let (i, j) = ((p.x - self.x0) as usize, (p.y - self.y0) as usize);
+        self.seen[j * self.cols + i]
+    }
+}
+
 /// Every cell of the map some observer sees.
 pub fn visible_cells(bounds: Bounds, observers: &[Observer]) -> HashSet<Pos> {
     observers
@@ -136,4 +193,52 @@ pub fn line_of_sight(rs: &Ruleset, area: &Area, from: Pos, to: Pos) -> Result<()
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod sight_tests {
+    use super::{sees_cell, Observer, Sight};
+    use crate::rules::Pos;
+
+    #[test]
+    fn the_rectangle_s_sight_is_what_each_cell_would_ask() {
+        let observers = [
+            Observer {
+                pos: Pos::new(3, 4),
+                perception: 2,
+            },
+            Observer {
+                pos: Pos::new(-2, 9),
+                perception: 3,
+            },
+            Observer {
+                pos: Pos::new(12, 1),
+                perception: 0,
+            },
+            Observer {
+                pos: Pos::new(6, 6),
+                perception: -1,
+            },
+            Observer {
+                pos: Pos::new(40, 40),
+                perception: 5,
+            },
+        ];
+        let rect = (0, 0, 14, 10);
+        let sight = Sight::of(&observers, rect);
+        for y in -2..13 {
+            for x in -2..17 {
+                let p = Pos::new(x, y);
+                let inside = (0..=14).contains(&x) && (0..=10).contains(&y);
+                assert_eq!(sight.sees(p), inside && sees_cell(&observers, p), "{x},{y}");
+            }
+        }
+        let everywhere = [Observer {
+            pos: Pos::new(i32::MIN, i32::MAX),
+            perception: i32::MAX,
+        }];
+        assert!(Sight::of(&everywhere, rect).sees(Pos::new(7, 7)));
+        assert!(!Sight::of(&[], rect).sees(Pos::new(7, 7)));
+        assert!(!Sight::of(&observers, (5, 5, 4, 4)).sees(Pos::new(4, 4)));
+    }
 }

@@ -155,6 +155,15 @@ pub fn player_map(
     } else {
         HashMap::new()
     };
+    let sight = vision::Sight::of(
+        &observers,
+        (
+            x0.max(0),
+            y0.max(0),
+            x1.min(w.width - 1),
+            y1.min(w.height - 1),
+        ),
+    );
     let cells = in_rect
         .into_iter()
         .map(|(p, c)| MapCell {
@@ -169,7 +178,7 @@ pub fn player_map(
                 structure: t.structure,
                 finished: c.siege_tower(rs),
             }),
-            seen: vision::sees_cell(&observers, p),
+            seen: sight.sees(p),
             owner_id: c.owner,
             town_id: c.town,
         })

@@ -323,17 +323,16 @@ fn render(
     view: View,
 ) -> GameResult<HttpResponse> {
     let rs = &state.config.rules;
-    let mut m: MapView = map::build(
+    // No link per cell: the map is the image button of a form that carries the view.
+    let mut m: MapView = map::build_shown(
         rs,
         &vp,
         &l.map.cells,
         &l.nations,
         l.player.is_some(),
-        // No link per cell: the map is the image button of a form that carries the view.
-        None,
+        view.cell.map(|p| (p.x, p.y)),
         viewer.lang,
     );
-    m.selected = view.cell.map(|p| (p.x, p.y));
     // The move the cell panel offers, drawn before it is given.
     if let (Some(c), Some(o)) = (
         view.company
@@ -346,7 +345,6 @@ fn render(
                 .collect();
         }
     }
-    m.every_cell = false;
     m.units = l
         .map
         .companies

@@ -60,6 +60,9 @@ pub struct MapView {
     /// on them are one ground pattern under the view and the fog one band per run of cells;
     /// the page's script finds a cell from where the map was clicked.
     pub every_cell: bool,
+    /// Without `every_cell`: the fog of the cells not in `cells`, one flag a cell of the view,
+    /// row by row (empty: the cells say it all).
+    pub fog: Vec<bool>,
 }
 
 /// The words the drawing says: a company's kind, "on leave", its men and AP, the panning
@@ -378,6 +381,7 @@ impl MapView {
             && v.owner.is_none()
             && v.town.is_none()
             && v.structure.is_none()
+            && v.siege_tower.is_none()
             && self.selected != Some((v.x, v.y))
     }
 
@@ -385,7 +389,11 @@ impl MapView {
     /// themselves on top).
     fn fog_runs(&self, o: &mut String) {
         let (cols, rows) = (self.cols.max(0) as usize, self.rows.max(0) as usize);
-        let mut fog = vec![false; cols * rows];
+        let mut fog = if self.fog.len() == cols * rows {
+            self.fog.clone()
+        } else {
+            vec![false; cols * rows]
+        };
         for v in self.cells.iter().filter(|v| v.fog) {
             let (i, j) = (v.x - self.x0, v.y - self.y0);
             if (0..self.cols).contains(&i) && (0..self.rows).contains(&j) {
@@ -587,42 +595,109 @@ pub fn build(
     cell_href: Option<String>,
     lang: Lang,
 ) -> MapView {
-    let cell_px = vp.cell_px;
-    let colour: HashMap<i32, &str> = nations.iter().map(|n| (n.id, n.color.as_str())).collect();
     let mut labels = Vec::new();
+    let colour = colours(nations);
     let cells = cells
         .iter()
-        .map(|c| {
-            let (px, py) = ((c.x - vp.x0) * cell_px, (c.y - vp.y0) * cell_px);
-            if c.terrain == Terrain::Church {
-                if let Some(name) = &c.town {
-                    labels.push(Label {
-                        name: name.clone(),
-                        px: px + cell_px / 2,
-                        py: py - 3,
-                    });
-                }
-            }
-            let max = rs.terrain(c.terrain).structure;
-            CellView {
-                x: c.x,
-                y: c.y,
-                px,
-                py,
-                terrain: c.terrain,
-                owner: c.owner.clone(),
-                owner_color: c
-                    .owner_id
-                    .and_then(|o| colour.get(&o))
-                    .map(|s| s.to_string()),
-                town: c.town.clone(),
-                structure_pct: max.map(|m| c.structure.unwrap_or(0) * 100 / m.max(1)),
-                structure: c.structure,
-                siege_tower: c.siege_tower.map(|t| t.finished),
-                fog: fog && !c.seen,
-            }
-        })
+        .map(|c| cell_view(rs, vp, c, &colour, fog, &mut labels))
         .collect();
+    frame(vp, cells, cell_href, labels, lang)
+}
+
+/// The drawing of the world page: plain cells with nothing on them, not `selected`, are the
+/// ground pattern and are not kept one by one (hundreds of the view's cells, for a few dozen
+/// drawn), their fog only as a flag in [`MapView::fog`]; no links on cells.
+pub fn build_shown(
+    rs: &Ruleset,
+    vp: &Viewport,
+    cells: &[MapCell],
+    nations: &[Nation],
+    fog: bool,
+    selected: Option<(i32, i32)>,
+    lang: Lang,
+) -> MapView {
+    let mut labels = Vec::new();
+    let colour = colours(nations);
+    let (cols, rows) = (vp.cols().max(0) as usize, vp.rows().max(0) as usize);
+    let mut fogged = vec![false; cols * rows];
+    let mut drawn = Vec::new();
+    for c in cells {
+        // As `MapView::bare` reads the cell's view.
+        let bare = c.terrain == Terrain::Plain
+            && c.owner.is_none()
+            && c.town.is_none()
+            && c.structure.is_none()
+            && c.siege_tower.is_none()
+            && selected != Some((c.x, c.y));
+        if !bare {
+            drawn.push(cell_view(rs, vp, c, &colour, fog, &mut labels));
+        } else if fog && !c.seen {
+            let (i, j) = (c.x - vp.x0, c.y - vp.y0);
+            if (0..vp.cols()).contains(&i) && (0..vp.rows()).contains(&j) {
+                fogged[j as usize * cols + i as usize] = true;
+            }
+        }
+    }
+    let mut m = frame(vp, drawn, None, labels, lang);
+    m.selected = selected;
+    m.every_cell = false;
+    m.fog = fogged;
+    m
+}
+
+/// Each nation's colour by its id.
+fn colours(nations: &[Nation]) -> HashMap<i32, &str> {
+    nations.iter().map(|n| (n.id, n.color.as_str())).collect()
+}
+
+/// A cell as the drawing shows it; a church's town name goes to `labels`.
+fn cell_view(
+    rs: &Ruleset,
+    vp: &Viewport,
+    c: &MapCell,
+    colour: &HashMap<i32, &str>,
+    fog: bool,
+    labels: &mut Vec<Label>,
+) -> CellView {
+    let cell_px = vp.cell_px;
+    let (px, py) = ((c.x - vp.x0) * cell_px, (c.y - vp.y0) * cell_px);
+    if c.terrain == Terrain::Church {
+        if let Some(name) = &c.town {
+            labels.push(Label {
+                name: name.clone(),
+                px: px + cell_px / 2,
+                py: py - 3,
+            });
+        }
+    }
+    let max = rs.terrain(c.terrain).structure;
+    CellView {
+        x: c.x,
+        y: c.y,
+        px,
+        py,
+        terrain: c.terrain,
+        owner: c.owner.clone(),
+        owner_color: c
+            .owner_id
+            .and_then(|o| colour.get(&o))
+            .map(|s| s.to_string()),
+        town: c.town.clone(),
+        structure_pct: max.map(|m| c.structure.unwrap_or(0) * 100 / m.max(1)),
+        structure: c.structure,
+        siege_tower: c.siege_tower.map(|t| t.finished),
+        fog: fog && !c.seen,
+    }
+}
+
+fn frame(
+    vp: &Viewport,
+    cells: Vec<CellView>,
+    cell_href: Option<String>,
+    labels: Vec<Label>,
+    lang: Lang,
+) -> MapView {
+    let cell_px = vp.cell_px;
     MapView {
         cell: cell_px,
         x0: vp.x0,
@@ -640,6 +715,7 @@ pub fn build(
         path: Vec::new(),
         words: MapWords::of(lang),
         every_cell: true,
+        fog: Vec::new(),
     }
 }
 
@@ -738,6 +814,7 @@ mod tests {
             path: Vec::new(),
             words: MapWords::of(Lang::Fr),
             every_cell: true,
+            fog: Vec::new(),
         };
         let svg = m.svg();
         let (shared, cells) = svg.split_once("</defs>\n").expect("defs");
@@ -841,6 +918,7 @@ mod tests {
             path: Vec::new(),
             words: MapWords::of(Lang::En),
             every_cell: false,
+            fog: Vec::new(),
         };
         let svg = m.svg();
         let (defs, drawn) = svg.split_once("</defs>\n").expect("defs");
@@ -861,6 +939,52 @@ mod tests {
         assert!(drawn.contains("data-x=\"2\" data-y=\"1\" data-owner=\"France\""));
         assert!(!drawn.contains("data-x=\"0\" data-y=\"0\""));
         assert!(!drawn.contains("data-x=\"0\" data-y=\"1\""));
+    }
+
+    #[test]
+    fn the_world_page_s_drawing_keeps_only_the_cells_it_draws_and_draws_the_same() {
+        let rs = Ruleset::shipped();
+        let vp = Viewport::around(&Z, 16, 10, (8, 5), 3);
+        let nations = vec![Nation {
+            id: 4,
+            world_id: 1,
+            name: "France".into(),
+            color: "#2b4c9b".into(),
+            spawn_x: 0,
+            spawn_y: 0,
+            treasury: 0,
+            points: 0,
+        }];
+        let mut cells = Vec::new();
+        for y in vp.y0..=vp.y1 {
+            for x in vp.x0..=vp.x1 {
+                let (terrain, owner, town, structure) = match (x + 3 * y) % 11 {
+                    0 => (Terrain::Forest, None, None, None),
+                    1 => (Terrain::Fort, Some("France"), None, Some(7)),
+                    2 => (Terrain::Church, Some("France"), Some("Ulm"), None),
+                    3 => (Terrain::Plain, Some("France"), None, None),
+                    _ => (Terrain::Plain, None, None, None),
+                };
+                cells.push(MapCell {
+                    x,
+                    y,
+                    terrain,
+                    owner: owner.map(str::to_string),
+                    town: town.map(str::to_string),
+                    structure,
+                    seen: (x * y) % 3 == 0,
+                    owner_id: owner.map(|_| 4),
+                    town_id: town.map(|_| 1),
+                });
+            }
+        }
+        let selected = Some((vp.x0 + 1, vp.y0 + 1));
+        let mut every = build(&rs, &vp, &cells, &nations, true, None, Lang::En);
+        every.selected = selected;
+        every.every_cell = false;
+        let shown = build_shown(&rs, &vp, &cells, &nations, true, selected, Lang::En);
+        assert!(shown.cells.len() < every.cells.len() / 2);
+        assert_eq!(shown.svg(), every.svg());
     }
 
     #[test]

@@ -965,6 +965,13 @@ mod tests {
                     3 => (Terrain::Plain, Some("France"), None, None),
                     _ => (Terrain::Plain, None, None, None),
                 };
+                // Now and then a siege tower on bare ground: drawn all the same.
+                let siege_tower =
+                    ((x + 3 * y) % 11 == 4).then_some(crate::game::play::views::SiegeTowerView {
+                        builds: 3,
+                        structure: 6,
+                        finished: true,
+                    });
                 cells.push(MapCell {
                     x,
                     y,
@@ -972,6 +979,7 @@ mod tests {
                     owner: owner.map(str::to_string),
                     town: town.map(str::to_string),
                     structure,
+                    siege_tower,
                     seen: (x * y) % 3 == 0,
                     owner_id: owner.map(|_| 4),
                     town_id: town.map(|_| 1),

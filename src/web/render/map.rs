@@ -255,8 +255,15 @@ impl MapView {
         o
     }
 
+    /// About the drawing's size: its cells, the fog's bands (a couple a row, without
+    /// `every_cell`), its companies.
     fn size_hint(&self) -> usize {
-        self.cells.len() * 150 + self.units.len() * 500 + 2048
+        let fog = if self.every_cell {
+            0
+        } else {
+            self.rows.max(0) as usize * 120
+        };
+        self.cells.len() * 150 + fog + self.units.len() * 500 + 2048
     }
 
     /// The inside of the map's `<svg>` element.

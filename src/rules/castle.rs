@@ -19,6 +19,13 @@ pub enum SectionKind {
 }
 
 impl SectionKind {
+    pub const ALL: [SectionKind; 4] = [
+        SectionKind::Tower,
+        SectionKind::Gate,
+        SectionKind::Wall,
+        SectionKind::Courtyard,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             SectionKind::Tower => "tower",
@@ -26,6 +33,19 @@ impl SectionKind {
             SectionKind::Wall => "wall",
             SectionKind::Courtyard => "courtyard",
         }
+    }
+}
+
+impl std::str::FromStr for SectionKind {
+    type Err = super::names::UnknownName;
+    fn from_str(s: &str) -> Result<SectionKind, Self::Err> {
+        SectionKind::ALL
+            .into_iter()
+            .find(|k| k.as_str() == s)
+            .ok_or_else(|| super::names::UnknownName {
+                what: "section kind",
+                name: s.to_string(),
+            })
     }
 }
 

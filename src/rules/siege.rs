@@ -74,7 +74,10 @@ fn structure_cell<'a>(rs: &Ruleset, area: &'a Area, at: Pos) -> Result<(&'a Cell
     }
 }
 
-/// Artillery fire on a fort or fortifications cell of another nation: 1–3 structure points.
+/// Artillery fire on a fort, fortifications or castle cell of another nation, or on a
+/// finished siege tower standing on a cell: 1–3 structure points. A tower belongs to no
+/// nation (it is kept on its cell, not by its builders): any guns may fire on it; at 0 it is
+/// gone.
 pub fn bombard(
     rs: &Ruleset,
     area: &Area,
@@ -85,14 +88,20 @@ pub fn bombard(
     if !rs.kind(gun.kind).can(Ability::Bombard) {
         return Err(Refusal::CannotBombard(gun.kind));
     }
-    if let Some(cell) = area.cell(at).filter(|c| c.siege_tower(rs)) {
-        return bombard_siege_tower(rs, area, gun, at, cell, dice);
-    }
-    let (cell, max) = structure_cell(rs, area, at)?;
-    if cell.owner == Some(gun.nation) {
-        return Err(Refusal::OwnNation);
-    }
-    let before = cell.structure.unwrap_or(0);
+    let tower = area
+        .cell(at)
+        .filter(|c| c.siege_tower(rs))
+        .and_then(|c| c.siege.map(|t| (c, t)));
+    let (cell, before, max) = match tower {
+        Some((cell, t)) => (cell, t.structure, rs.castle.siege_tower_structure),
+        None => {
+            let (cell, max) = structure_cell(rs, area, at)?;
+            if cell.owner == Some(gun.nation) {
+                return Err(Refusal::OwnNation);
+            }
+            (cell, cell.structure.unwrap_or(0), max)
+        }
+    };
     if before <= 0 {
         return Err(Refusal::AlreadyBreached(at));
     }
@@ -116,43 +125,7 @@ pub fn bombard(
         breached: after == 0,
         ap_cost: rs.actions.bombard,
         draws: dice.since(mark),
-        siege_tower: false,
-    })
-}
-
-/// Artillery fire on a finished siege tower: it loses 1–3 of its structure and is gone at 0.
-/// A tower belongs to no nation (it is kept on its cell, not by its builders): any guns may
-/// fire on it.
-fn bombard_siege_tower(
-    rs: &Ruleset,
-    area: &Area,
-    gun: &Unit,
-    at: Pos,
-    cell: &Cell,
-    dice: &mut impl Roll,
-) -> Result<StructureChange, Refusal> {
-    let tower = cell.siege.expect("a finished siege tower");
-    let range = rs.kind(gun.kind).volley.map_or(1, |v| v.range);
-    ranged_check(rs, area, gun, at, range)?;
-    pay(gun, rs.actions.bombard)?;
-    let mark = dice.draws().len();
-    let d = dice.roll(
-        "bombard damage",
-        rs.combat.bombard_min,
-        rs.combat.bombard_max,
-    );
-    let after = (tower.structure - d).max(0);
-    Ok(StructureChange {
-        x: at.x,
-        y: at.y,
-        terrain: cell.terrain,
-        before: tower.structure,
-        after,
-        max: rs.castle.siege_tower_structure,
-        breached: after == 0,
-        ap_cost: rs.actions.bombard,
-        draws: dice.since(mark),
-        siege_tower: true,
+        siege_tower: tower.is_some(),
     })
 }
 

@@ -585,3 +585,69 @@ both!(
         assert!(world.body.contains("id=\"campaign-over\""));
     }
 );
+
+both!(
+    the_editors_campaign_panel_refuses_bad_forms_and_does_what_it_says,
+    |b| {
+        use grognard::game::accounts::Role;
+        let a = arena(b);
+        let mut gm = crate::support::fixtures::user_with_role(&a.app, "arbitre", Role::Gm);
+        let page = format!("/gm/worlds/{}", a.world);
+        let form = format!("/gm/worlds/{}/campaign", a.world);
+        let csrf = gm.get(&page).csrf();
+        let settings = || {
+            a.app.count(&format!(
+                "SELECT CAST(COALESCE(victory_points, -1) + COALESCE(victory_end_turn, -1) * 1000 AS BIGINT) AS n FROM worlds WHERE id = {}",
+                a.world
+            ))
+        };
+        let audited = || a.app.count("SELECT COUNT(*) FROM gm_audit");
+        let (before, audits) = (settings(), audited());
+        for fields in [
+            vec![("action", "siege")],
+            vec![("action", "victory"), ("points", "beaucoup")],
+            vec![("action", "victory"), ("points", "0")],
+            vec![("action", "victory"), ("towns_share", "2")],
+            vec![("action", "next")],
+        ] {
+            let mut all = vec![("csrf", csrf.as_str())];
+            all.extend(fields.iter().copied());
+            let r = gm.post_form(&form, &all);
+            assert!(
+                r.status == 422 || r.status == 409,
+                "{fields:?}: {} {}",
+                r.status,
+                r.body
+            );
+            assert!(
+                r.body.contains("class=\"error\""),
+                "{fields:?}: a page that says why"
+            );
+        }
+        assert_eq!((settings(), audited()), (before, audits), "nothing written");
+        // What it says: set the points (the last turn left as it is), end, start the next.
+        let r = gm.post_form(
+            &form,
+            &[
+                ("csrf", &csrf),
+                ("action", "victory"),
+                ("points", "77"),
+                ("end_turn", ""),
+            ],
+        );
+        assert_eq!(r.status, 303, "{}", r.body);
+        assert_eq!(settings(), 77 - 1000);
+        let r = gm.post_form(&form, &[("csrf", &csrf), ("action", "end")]);
+        assert_eq!(r.status, 303, "{}", r.body);
+        let r = gm.post_form(
+            &form,
+            &[("csrf", &csrf), ("action", "next"), ("name", "Revanche")],
+        );
+        assert_eq!(r.status, 303, "{}", r.body);
+        let next = r.header("location").unwrap().to_string();
+        assert!(next.starts_with("/gm/worlds/"), "{next}");
+        let page = gm.get(&next);
+        assert_eq!(page.status, 200);
+        assert!(page.body.contains("Revanche"));
+    }
+);

@@ -13,7 +13,13 @@ use crate::game::play::access::Actor;
 use crate::rules::Ruleset;
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DbError};
-use serde_json::json;
+
+/// The next campaign as the audit log keeps it.
+#[derive(serde::Serialize)]
+struct NextAudit<'a> {
+    world: i32,
+    name: &'a str,
+}
 
 /// Longest chain of campaigns followed back to name the next one.
 const MAX_CHAIN: usize = 10_000;
@@ -85,7 +91,10 @@ pub fn start(
                 user_id: actor.user_id,
                 action: "next_campaign".into(),
                 target: format!("world {}", w.name),
-                after: Some(json!({"world": id, "name": name})),
+                after: audit::value(&NextAudit {
+                    world: id,
+                    name: &name,
+                }),
                 ..Default::default()
             },
         )?;

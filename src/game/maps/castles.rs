@@ -5,8 +5,9 @@
 
 use crate::db::schema::{castle_sections, castles, cells, nations};
 use crate::db::DbConnection;
-use crate::game::error::GameResult;
+use crate::game::error::{GameError, GameResult};
 use crate::game::maps::worlds;
+use crate::rules::castle::SectionKind;
 use crate::rules::{Pos, Ruleset, Terrain};
 use diesel::prelude::*;
 use serde::Serialize;
@@ -15,7 +16,7 @@ use std::collections::HashMap;
 #[derive(Clone, Debug, Serialize)]
 pub struct SectionView {
     pub name: String,
-    pub kind: String,
+    pub kind: SectionKind,
     pub cells: Vec<[i32; 2]>,
     /// The nation holding it after the last turn; none when no one or several were there.
     pub holder: Option<String>,
@@ -59,16 +60,24 @@ pub fn of(conn: &mut DbConnection, world_id: i32) -> GameResult<Vec<CastleView>>
             cells_of.entry(s).or_default().push([x, y]);
         }
     }
+    let kinds = sections
+        .iter()
+        .map(|s| {
+            s.3.parse::<SectionKind>()
+                .map_err(|e| GameError::Internal(format!("castle section {}: {e}", s.0)))
+        })
+        .collect::<GameResult<Vec<SectionKind>>>()?;
     Ok(names
         .into_iter()
         .map(|(id, name)| CastleView {
             name,
             sections: sections
                 .iter()
-                .filter(|s| s.1 == id)
-                .map(|s| SectionView {
+                .zip(&kinds)
+                .filter(|(s, _)| s.1 == id)
+                .map(|(s, kind)| SectionView {
                     name: s.2.clone(),
-                    kind: s.3.clone(),
+                    kind: *kind,
                     cells: cells_of.remove(&s.0).unwrap_or_default(),
                     holder: s.4.clone(),
                 })

@@ -418,32 +418,52 @@ impl Ctx<'_> {
     }
 
     fn bombard(&self, conn: &mut DbConnection, at: Pos) -> GameResult<(NewEvent, Report)> {
+        self.blow(conn, at, "bombard", siege::bombard)
+    }
+
+    fn ram(&self, conn: &mut DbConnection, at: Pos) -> GameResult<(NewEvent, Report)> {
+        self.blow(conn, at, "ram", siege::ram)
+    }
+
+    /// A blow that draws dice against a structure (bombard, ram): the company's AP and
+    /// stream, the cell's structure or the siege tower on it, the report.
+    fn blow(
+        &self,
+        conn: &mut DbConnection,
+        at: Pos,
+        kind: &str,
+        rule: impl Fn(
+            &Ruleset,
+            &crate::rules::state::Area,
+            &Unit,
+            Pos,
+            &mut crate::rules::dice::Dice<rand_chacha::ChaCha20Rng>,
+        ) -> Result<siege::StructureChange, Refusal>,
+    ) -> GameResult<(NewEvent, Report)> {
         let u = self.unit();
         let (area, _) = load::window(conn, self.w, &[u.pos, at], 0)?;
         let (mut dice, word) = load::company_dice(self.w, &self.me.company);
-        let s = siege::bombard(self.rs, &area, &u, at, &mut dice)?;
+        let s = rule(self.rs, &area, &u, at, &mut dice)?;
         write_unit(conn, &u, Stream::drawn(word), &u, s.ap_cost)?;
-        let key = if s.siege_tower {
+        let key = match (kind, s.siege_tower, s.breached) {
+            (_, true, true) => "said-bombard-siege-tower-gone",
+            (_, true, false) => "said-bombard-siege-tower",
+            ("ram", _, true) => "said-ram-broken",
+            ("ram", _, false) => "said-ram",
+            (_, _, true) => "said-bombard-breached",
+            _ => "said-bombard",
+        };
+        if s.siege_tower {
             self.set_siege_tower(conn, at, s.before, s.after)?;
-            if s.breached {
-                "said-bombard-siege-tower-gone"
-            } else {
-                "said-bombard-siege-tower"
-            }
         } else {
             self.set_structure(conn, at, s.before, s.after)?;
-            if s.breached {
-                "said-bombard-breached"
-            } else {
-                "said-bombard"
-            }
-        };
+        }
         let said = structure_said(key, self.name(), s.terrain, at, s.before, s.after);
         let data = Report::Structure(StructureReport {
             change: s,
             rng: Some(self.rng(word)),
         });
-        Ok(self.structure_event("bombard", said, self.owner_at(&area, at), data, at))
+        Ok(self.structure_event(kind, said, self.owner_at(&area, at), data, at))
     }
 
     /// A bombarded siege tower's structure, if unchanged since read; at 0 the tower is gone.
@@ -475,26 +495,6 @@ impl Ctx<'_> {
             return Err(changed_meanwhile());
         }
         Ok(())
-    }
-
-    fn ram(&self, conn: &mut DbConnection, at: Pos) -> GameResult<(NewEvent, Report)> {
-        let u = self.unit();
-        let (area, _) = load::window(conn, self.w, &[u.pos, at], 0)?;
-        let (mut dice, word) = load::company_dice(self.w, &self.me.company);
-        let s = siege::ram(self.rs, &area, &u, at, &mut dice)?;
-        write_unit(conn, &u, Stream::drawn(word), &u, s.ap_cost)?;
-        self.set_structure(conn, at, s.before, s.after)?;
-        let key = if s.breached {
-            "said-ram-broken"
-        } else {
-            "said-ram"
-        };
-        let said = structure_said(key, self.name(), s.terrain, at, s.before, s.after);
-        let data = Report::Structure(StructureReport {
-            change: s,
-            rng: Some(self.rng(word)),
-        });
-        Ok(self.structure_event("ram", said, self.owner_at(&area, at), data, at))
     }
 
     fn build_siege_tower(

@@ -137,6 +137,27 @@ fn exhaustive_costs(area: &Area, u: &crate::rules::state::Unit) -> HashMap<Pos, 
     }
 }
 
+/// A* finds the cheapest path the exhaustive search finds, or none where it finds none.
+fn a_star_agrees_with_exhaustive_search(
+    area: &Area,
+    kind: Kind,
+    to: Pos,
+) -> Result<(), TestCaseError> {
+    let mut u = unit(1, 1, kind, 2, 2);
+    u.ap = 1000;
+    let best = exhaustive_costs(area, &u);
+    match find_path(&rs(), area, &u, to) {
+        Ok((path, cost)) => {
+            prop_assert_eq!(Some(&cost), best.get(&to));
+            let plan = plan_move(&rs(), area, &u, &path, &mut dice(&[100; 30])).unwrap();
+            prop_assert_eq!(plan.cost, cost);
+        }
+        Err(Refusal::NoPath { .. }) => prop_assert!(!best.contains_key(&to)),
+        Err(_) => {}
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, .. ProptestConfig::default() })]
 
@@ -200,36 +221,12 @@ proptest! {
 
     #[test]
     fn a_star_is_never_dearer_than_exhaustive_search_among_castles(area in castle_map(), kind in kind_strategy(), tx in 0..5i32, ty in 0..5i32) {
-        let mut u = unit(1, 1, kind, 2, 2);
-        u.ap = 1000;
-        let to = Pos::new(tx, ty);
-        let best = exhaustive_costs(&area, &u);
-        match find_path(&rs(), &area, &u, to) {
-            Ok((path, cost)) => {
-                prop_assert_eq!(Some(&cost), best.get(&to));
-                let plan = plan_move(&rs(), &area, &u, &path, &mut dice(&[100; 30])).unwrap();
-                prop_assert_eq!(plan.cost, cost);
-            }
-            Err(Refusal::NoPath { .. }) => prop_assert!(!best.contains_key(&to)),
-            Err(_) => {}
-        }
+        a_star_agrees_with_exhaustive_search(&area, kind, Pos::new(tx, ty))?;
     }
 
     #[test]
     fn a_star_is_never_dearer_than_exhaustive_search(area in small_map(), kind in kind_strategy(), tx in 0..5i32, ty in 0..5i32) {
-        let mut u = unit(1, 1, kind, 2, 2);
-        u.ap = 1000;
-        let to = Pos::new(tx, ty);
-        let best = exhaustive_costs(&area, &u);
-        match find_path(&rs(), &area, &u, to) {
-            Ok((path, cost)) => {
-                prop_assert_eq!(Some(&cost), best.get(&to));
-                let plan = plan_move(&rs(), &area, &u, &path, &mut dice(&[100; 30])).unwrap();
-                prop_assert_eq!(plan.cost, cost);
-            }
-            Err(Refusal::NoPath { .. }) => prop_assert!(!best.contains_key(&to)),
-            Err(_) => {}
-        }
+        a_star_agrees_with_exhaustive_search(&area, kind, Pos::new(tx, ty))?;
     }
 
     #[test]

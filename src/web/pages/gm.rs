@@ -116,15 +116,15 @@ pub async fn campaign(
     path: web::Path<i32>,
     post: SignedPost<CampaignForm>,
 ) -> Result<HttpResponse, PageError> {
+    post.actor.require_gm()?;
+    let wid = path.into_inner();
+    let back = post.back_or(format!("/gm/worlds/{wid}"));
     let SignedPost {
         viewer,
         actor,
         form,
-        back: sent_back,
+        ..
     } = post;
-    actor.require_gm()?;
-    let wid = path.into_inner();
-    let back = sent_back.unwrap_or_else(|| format!("/gm/worlds/{wid}"));
     let st = state.clone();
     let result = state
         .db(move |conn| {

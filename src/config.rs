@@ -21,6 +21,44 @@ pub struct Settings {
     pub security: SecuritySettings,
     #[serde(default)]
     pub mail: MailSettings,
+    #[serde(default)]
+    pub talk: TalkSettings,
+}
+
+/// Messages, the nations' boards and map markers (game::talk).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TalkSettings {
+    /// The longest message, in characters.
+    pub message_chars: usize,
+    /// Messages a player may send in `window_seconds`; past that, 429 with Retry-After.
+    pub messages_per_window: i64,
+    pub window_seconds: i64,
+    /// The longest marker label, in characters.
+    pub marker_chars: usize,
+    /// Markers a player may have standing at once in a world.
+    pub markers_per_player: i64,
+    /// A marker lasts this many turns.
+    pub marker_turns: i32,
+    /// Messages older than this many days are purged; 0 keeps them.
+    pub keep_messages_days: i64,
+    /// The longest a game master may mute a player for, in hours.
+    pub max_mute_hours: i64,
+}
+
+impl Default for TalkSettings {
+    fn default() -> Self {
+        TalkSettings {
+            message_chars: 2000,
+            messages_per_window: 10,
+            window_seconds: 60,
+            marker_chars: 40,
+            markers_per_player: 10,
+            marker_turns: 8,
+            keep_messages_days: 90,
+            max_mute_hours: 24 * 30,
+        }
+    }
 }
 
 /// Alerts by e-mail through an SMTP server; without `smtp_host` no mail is sent.
@@ -189,6 +227,24 @@ impl Settings {
             ("scheduler.season", &self.scheduler.season),
         ] {
             Schedule::parse(expr).map_err(|m| key_err(key, m))?;
+        }
+        let t = &self.talk;
+        for (key, ok) in [
+            (
+                "talk.message_chars",
+                (1..=100_000).contains(&t.message_chars),
+            ),
+            ("talk.messages_per_window", t.messages_per_window >= 1),
+            ("talk.window_seconds", t.window_seconds >= 1),
+            ("talk.marker_chars", (1..=1_000).contains(&t.marker_chars)),
+            ("talk.markers_per_player", t.markers_per_player >= 0),
+            ("talk.marker_turns", t.marker_turns >= 1),
+            ("talk.keep_messages_days", t.keep_messages_days >= 0),
+            ("talk.max_mute_hours", t.max_mute_hours >= 1),
+        ] {
+            if !ok {
+                return Err(key_err(key, "out of range".into()));
+            }
         }
         if self.database.pool_size == 0 {
             return Err(key_err("database.pool_size", "must be at least 1".into()));

@@ -184,7 +184,7 @@
     if (!map) {
       // The world page's own links (pan, zoom, companies, closing the panel) stay in place too.
       var a = ev.target.closest("main.page a[href]");
-      if (a && document.querySelector("form.map-pick") && !ev.ctrlKey && !ev.metaKey &&
+      if (a && swappable() && !ev.ctrlKey && !ev.metaKey &&
           new URL(a.href, location.href).pathname === location.pathname) {
         ev.preventDefault();
         swap(a.href);
@@ -211,10 +211,15 @@
     }
   }
 
+  // Pages whose forms and own links answer in place: the world page and the messages.
+  function swappable() {
+    return !!document.querySelector("form.map-pick, main.page [data-swap]");
+  }
+
   // Orders and the panel's links of the world page go through `swap` too.
   function onSubmit(ev) {
     var form = ev.target;
-    if (!document.querySelector("form.map-pick") || !form.closest("main.page")) return;
+    if (!swappable() || !form.closest("main.page")) return;
     if ((form.getAttribute("method") || "get").toLowerCase() !== "post") return;
     ev.preventDefault();
     var body = new URLSearchParams(new FormData(form));

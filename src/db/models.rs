@@ -161,6 +161,8 @@ pub struct User {
     pub last_mail_at: Option<i64>,
     pub unsubscribe_token: Option<String>,
     pub lang: Option<String>,
+    /// Private messages not yet read (game::talk), for the header's badge.
+    pub unread_messages: i32,
 }
 
 #[derive(Clone, Debug, Queryable, Selectable, Identifiable)]
@@ -185,6 +187,8 @@ pub struct Player {
     pub turns_played: i32,
     /// The last turn in which the player gave an order (-1: none yet).
     pub played_turn: i32,
+    /// Muted by a game master until this instant: writes no message nor marker.
+    pub muted_until: Option<i64>,
 }
 
 #[derive(Clone, Debug, Queryable, Selectable, Identifiable)]

@@ -120,6 +120,7 @@ diesel::table! {
         last_mail_at -> Nullable<BigInt>,
         unsubscribe_token -> Nullable<Text>,
         lang -> Nullable<Text>,
+        unread_messages -> Integer,
     }
 }
 
@@ -196,6 +197,7 @@ diesel::table! {
         xp -> BigInt,
         turns_played -> Integer,
         played_turn -> Integer,
+        muted_until -> Nullable<BigInt>,
     }
 }
 
@@ -289,7 +291,66 @@ diesel::joinable!(companies -> players (player_id));
 diesel::joinable!(sessions -> users (user_id));
 diesel::joinable!(api_tokens -> users (user_id));
 
+diesel::table! {
+    messages (id) {
+        id -> Integer,
+        world_id -> Integer,
+        channel -> Text,
+        from_user_id -> Integer,
+        to_user_id -> Nullable<Integer>,
+        nation_id -> Nullable<Integer>,
+        body -> Text,
+        at -> BigInt,
+        read_at -> Nullable<BigInt>,
+        removed_at -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    message_reports (id) {
+        id -> Integer,
+        world_id -> Integer,
+        message_id -> Integer,
+        reporter_id -> Integer,
+        reason -> Text,
+        at -> BigInt,
+        settled_at -> Nullable<BigInt>,
+        settled_by -> Nullable<Integer>,
+    }
+}
+
+diesel::table! {
+    blocks (world_id, user_id, blocked_id) {
+        world_id -> Integer,
+        user_id -> Integer,
+        blocked_id -> Integer,
+        at -> BigInt,
+    }
+}
+
+diesel::table! {
+    markers (id) {
+        id -> Integer,
+        world_id -> Integer,
+        nation_id -> Integer,
+        user_id -> Integer,
+        x -> Integer,
+        y -> Integer,
+        label -> Text,
+        at -> BigInt,
+        expires_turn -> Integer,
+    }
+}
+
+diesel::joinable!(message_reports -> messages (message_id));
+diesel::joinable!(markers -> users (user_id));
+diesel::joinable!(markers -> worlds (world_id));
+
 diesel::allow_tables_to_appear_in_same_query!(
+    messages,
+    message_reports,
+    blocks,
+    markers,
     alerts,
     campaign_maps,
     castle_sections,

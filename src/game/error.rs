@@ -61,6 +61,12 @@ pub enum GameError {
     NotFound(Text),
     #[error("{0}")]
     Conflict(Text),
+    /// The reader does not hear from the sender.
+    #[error("{0}")]
+    Blocked(Text),
+    /// A game master muted the player for a time.
+    #[error("{0}")]
+    Muted(Text),
     #[error("too many attempts; try again in {retry_after} seconds")]
     RateLimited { retry_after: i64 },
     #[error("the world is paused")]
@@ -93,6 +99,8 @@ impl GameError {
             GameError::Forbidden(_) => "forbidden",
             GameError::NotFound(_) => "not_found",
             GameError::Conflict(_) => "conflict",
+            GameError::Blocked(_) => "blocked",
+            GameError::Muted(_) => "muted",
             GameError::RateLimited { .. } => "rate_limited",
             GameError::Paused => "paused",
             GameError::CampaignOver => "campaign_over",
@@ -115,6 +123,7 @@ impl GameError {
             GameError::Forbidden(_) => 403,
             GameError::NotFound(_) => 404,
             GameError::Conflict(_) => 409,
+            GameError::Blocked(_) | GameError::Muted(_) => 403,
             GameError::RateLimited { .. } => 429,
             GameError::Paused => 409,
             GameError::CampaignOver => 409,

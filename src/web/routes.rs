@@ -56,6 +56,28 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         )
         .route("/worlds/{w}/reports", web::get().to(pages::reports::index))
         .route("/worlds/{w}/nations", web::get().to(pages::nations::index))
+        .route("/messages", web::get().to(pages::messages::newest))
+        .route(
+            "/worlds/{w}/messages",
+            web::get().to(pages::messages::index),
+        )
+        .route(
+            "/worlds/{w}/messages",
+            web::post().to(pages::messages::send),
+        )
+        .route(
+            "/worlds/{w}/messages/{id}/report",
+            web::post().to(pages::messages::report),
+        )
+        .route("/worlds/{w}/blocks", web::post().to(pages::messages::block))
+        .route(
+            "/worlds/{w}/markers",
+            web::post().to(pages::messages::drop_marker),
+        )
+        .route(
+            "/worlds/{w}/markers/{id}/delete",
+            web::post().to(pages::messages::remove_marker),
+        )
         .route(
             "/worlds/{w}/standings",
             web::get().to(pages::standings::show),
@@ -95,6 +117,14 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/gm/worlds/{w}/spawn", web::post().to(pages::gm::spawn))
         .route("/gm/worlds/{w}/export", web::get().to(pages::gm::export))
         .route("/gm/worlds/{w}/audit", web::get().to(pages::gm::audit_page))
+        .route(
+            "/gm/worlds/{w}/moderation",
+            web::get().to(pages::moderation::index),
+        )
+        .route(
+            "/gm/worlds/{w}/moderation",
+            web::post().to(pages::moderation::act),
+        )
         .route("/gm/companies/{c}", web::post().to(pages::gm::company))
         .route("/companies/{c}", web::get().to(pages::company::show))
         .route(
@@ -178,6 +208,34 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                     web::get().to(api::campaign::standings),
                 )
                 .route("/worlds/{w}/history", web::get().to(api::campaign::history))
+                .route("/worlds/{w}/messages", web::post().to(api::talk::send))
+                .route("/worlds/{w}/messages", web::get().to(api::talk::list))
+                .route("/messages/{id}/report", web::post().to(api::talk::report))
+                .route("/messages/{id}", web::delete().to(api::talk::remove))
+                .route(
+                    "/worlds/{w}/message-reports",
+                    web::get().to(api::talk::reports),
+                )
+                .route(
+                    "/worlds/{w}/message-reports/{id}",
+                    web::delete().to(api::talk::dismiss),
+                )
+                .route("/worlds/{w}/mutes", web::post().to(api::talk::mute))
+                .route("/worlds/{w}/blocks", web::post().to(api::talk::block))
+                .route("/worlds/{w}/blocks", web::get().to(api::talk::blocks))
+                .route(
+                    "/worlds/{w}/blocks/{player}",
+                    web::delete().to(api::talk::unblock),
+                )
+                .route(
+                    "/worlds/{w}/markers",
+                    web::post().to(api::talk::drop_marker),
+                )
+                .route(
+                    "/worlds/{w}/markers",
+                    web::get().to(api::talk::list_markers),
+                )
+                .route("/markers/{id}", web::delete().to(api::talk::remove_marker))
                 .route("/worlds/{w}/join", web::post().to(api::play::join))
                 .route("/worlds/{w}/companies", web::post().to(api::play::raise))
                 .route("/worlds/{w}/events", web::get().to(api::play::events))

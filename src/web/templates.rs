@@ -24,6 +24,8 @@ const TEMPLATES: &[(&str, &str)] = templates!(
     "reports.html",
     "nations.html",
     "standings.html",
+    "messages.html",
+    "gm_moderation.html",
     "rules.html",
     "refused.html",
     "gm_worlds.html",

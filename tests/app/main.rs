@@ -22,4 +22,5 @@ mod routes;
 mod rulebook;
 mod scores;
 mod server;
+mod talk;
 mod time;

@@ -97,6 +97,28 @@ const ROUTES: &[(&str, &str)] = &[
     ("PUT", "/api/v1/worlds/{w}/regiments/{r}/headquarters"),
     ("POST", "/api/v1/worlds/{w}/leave"),
     ("GET", "/api/v1/alerts"),
+    ("GET", "/messages"),
+    ("GET", "/worlds/{w}/messages"),
+    ("POST", "/worlds/{w}/messages"),
+    ("POST", "/worlds/{w}/messages/{id}/report"),
+    ("POST", "/worlds/{w}/blocks"),
+    ("POST", "/worlds/{w}/markers"),
+    ("POST", "/worlds/{w}/markers/{id}/delete"),
+    ("GET", "/gm/worlds/{w}/moderation"),
+    ("POST", "/gm/worlds/{w}/moderation"),
+    ("POST", "/api/v1/worlds/{w}/messages"),
+    ("GET", "/api/v1/worlds/{w}/messages"),
+    ("POST", "/api/v1/messages/{id}/report"),
+    ("DELETE", "/api/v1/messages/{id}"),
+    ("GET", "/api/v1/worlds/{w}/message-reports"),
+    ("DELETE", "/api/v1/worlds/{w}/message-reports/{id}"),
+    ("POST", "/api/v1/worlds/{w}/mutes"),
+    ("POST", "/api/v1/worlds/{w}/blocks"),
+    ("GET", "/api/v1/worlds/{w}/blocks"),
+    ("DELETE", "/api/v1/worlds/{w}/blocks/{player}"),
+    ("POST", "/api/v1/worlds/{w}/markers"),
+    ("GET", "/api/v1/worlds/{w}/markers"),
+    ("DELETE", "/api/v1/markers/{id}"),
 ];
 
 /// The (method, path) pairs declared in `routes.rs`, read from its text: `.route("…", web::m()`
@@ -193,6 +215,11 @@ fn fingerprint(a: &crate::support::Arena) -> Vec<i64> {
         "events",
         "ticks",
         "gm_audit",
+        "messages",
+        "message_reports",
+        "blocks",
+        "markers",
+        "alerts",
     ] {
         out.push(q(&format!(
             "SELECT CAST(COUNT(*) AS BIGINT) AS n FROM {table}"
@@ -251,6 +278,7 @@ fn concrete(path: &str, p: &[String; 8]) -> String {
         .replace("{turn}", &p[3])
         .replace("{file}", &p[7])
         .replace("{code}", &p[7])
+        .replace("{player}", &p[7])
         // A well-formed unsubscribe token that is nobody's.
         .replace("{token}", &"ab".repeat(24))
 }
@@ -318,6 +346,20 @@ both!(
         let token = a
             .app
             .count("SELECT CAST(MAX(id) AS BIGINT) AS n FROM api_tokens");
+        // The other nation's board message, private message and marker: ids to aim at.
+        let mut red = a.red.clone();
+        for to in ["nation", "blue_player"] {
+            let r = red.post_json(
+                &format!("/api/v1/worlds/{w}/messages"),
+                json!({"to": to, "body": "for our eyes"}),
+            );
+            assert_eq!(r.status, 201, "{}", r.body);
+        }
+        let r = red.post_json(
+            &format!("/api/v1/worlds/{w}/markers"),
+            json!({"at": [3, 3], "label": "rally"}),
+        );
+        assert_eq!(r.status, 201, "{}", r.body);
         let mut web = player(&a.app, "walker");
         let mut api = api_player(&a.app, "walker_api");
         let before = fingerprint(&a);

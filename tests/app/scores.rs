@@ -9,8 +9,7 @@ use crate::support::Backend;
 use grognard::game::campaign::scores::{self, RankBy, PAGE_SIZE};
 use grognard::game::time::ticks::{self, TickKind};
 use serde_json::{json, Value};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 /// A player's scores, read from its row: inflicted, lost, captures, xp, turns played.
 fn scores_of(a: &Arena, user: &str) -> [i64; 5] {
@@ -199,23 +198,6 @@ both!(
     }
 );
 
-/// Counts the statements a connection runs.
-fn counting(conn: &mut grognard::db::DbConnection) -> Arc<AtomicUsize> {
-    use diesel::connection::{Connection, InstrumentationEvent};
-    let n = Arc::new(AtomicUsize::new(0));
-    let seen = n.clone();
-    let count = move |e: InstrumentationEvent<'_>| {
-        if matches!(e, InstrumentationEvent::StartQuery { .. }) {
-            seen.fetch_add(1, Ordering::SeqCst);
-        }
-    };
-    match conn {
-        grognard::db::DbConnection::Sqlite(c) => c.set_instrumentation(count),
-        grognard::db::DbConnection::Postgres(c) => c.set_instrumentation(count),
-    }
-    n
-}
-
 fn rankings_of_a_thousand(b: Backend) {
     let a = arena(b);
     let (blue, red) = (a.nation("Blue"), a.nation("Red"));
@@ -263,7 +245,7 @@ fn rankings_of_a_thousand(b: Backend) {
     assert_eq!(everyone.len(), 1002);
     let rank_of = |i: usize| 1 + everyone.iter().filter(|e| e.1 > everyone[i].1).count() as i64;
     let mut conn = a.app.conn();
-    let statements = counting(&mut conn);
+    let statements = crate::support::counting(&mut conn);
     let pages = (1002 + PAGE_SIZE - 1) / PAGE_SIZE;
     for page in [1, 2, pages / 2, pages] {
         let before = statements.load(Ordering::SeqCst);

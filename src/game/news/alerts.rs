@@ -17,6 +17,10 @@ pub const ATTACKED: &str = "attacked";
 pub const LOST_GROUND: &str = "lost_ground";
 pub const TURN_SOON: &str = "turn_soon";
 pub const CAMPAIGN_OVER: &str = "campaign_over";
+/// A private message came (game::talk).
+pub const MESSAGE: &str = "message";
+/// A game master spoke to the whole world.
+pub const ANNOUNCEMENT: &str = "announcement";
 
 #[derive(Clone, Debug, Queryable, Selectable, Serialize)]
 #[diesel(table_name = alerts)]
@@ -37,15 +41,38 @@ fn add(
     event_id: i32,
     kind: &str,
 ) -> QueryResult<()> {
+    let what = Told {
+        world_id: e.world_id,
+        event_id: Some(event_id),
+        kind,
+        summary: &e.summary,
+        said: &e.said,
+        at: e.at,
+    };
+    tell(conn, user_id, &what)
+}
+
+/// An alert as written: its sentence in English (`summary`) and as keys (`said`).
+pub struct Told<'a> {
+    pub world_id: i32,
+    pub event_id: Option<i32>,
+    pub kind: &'a str,
+    pub summary: &'a str,
+    pub said: &'a str,
+    pub at: i64,
+}
+
+/// Tells one user, in the caller's transaction.
+pub fn tell(conn: &mut DbConnection, user_id: i32, t: &Told) -> QueryResult<()> {
     diesel::insert_into(alerts::table)
         .values((
             alerts::user_id.eq(user_id),
-            alerts::world_id.eq(e.world_id),
-            alerts::event_id.eq(Some(event_id)),
-            alerts::kind.eq(kind),
-            alerts::summary.eq(&e.summary),
-            alerts::said.eq(&e.said),
-            alerts::at.eq(e.at),
+            alerts::world_id.eq(t.world_id),
+            alerts::event_id.eq(t.event_id),
+            alerts::kind.eq(t.kind),
+            alerts::summary.eq(t.summary),
+            alerts::said.eq(t.said),
+            alerts::at.eq(t.at),
         ))
         .execute(conn)?;
     diesel::update(users::table.find(user_id))

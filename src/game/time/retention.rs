@@ -1,9 +1,12 @@
 //! What outlives its use and is purged by the scheduler: ended sessions, expired API tokens,
-//! throttle counts past their window, and events older than the configured age. Every
+//! throttle counts past their window, events and messages older than the configured ages, and
+//! markers past their last turn. Every
 //! process may run it; deleting twice is harmless.
 
 use crate::config::Config;
-use crate::db::schema::{api_tokens, events, login_failures, sessions};
+use crate::db::schema::{
+    api_tokens, events, login_failures, markers, message_reports, messages, sessions, worlds,
+};
 use crate::db::DbConnection;
 use crate::game::accounts::sessions::Expiry;
 use crate::game::error::GameResult;
@@ -18,6 +21,8 @@ pub struct Purged {
     pub tokens: usize,
     pub throttle: usize,
     pub events: usize,
+    pub messages: usize,
+    pub markers: usize,
 }
 
 pub fn purge(conn: &mut DbConnection, config: &Config, now: i64) -> GameResult<Purged> {
@@ -49,6 +54,21 @@ pub fn purge(conn: &mut DbConnection, config: &Config, now: i64) -> GameResult<P
         p.events = diesel::delete(events::table.filter(events::at.lt(now - days * 86_400)))
             .execute(conn)?;
     }
+    let days = config.settings.talk.keep_messages_days;
+    if days > 0 {
+        let old = messages::table
+            .filter(messages::at.lt(now - days * 86_400))
+            .select(messages::id);
+        diesel::delete(message_reports::table.filter(message_reports::message_id.eq_any(old)))
+            .execute(conn)?;
+        p.messages = diesel::delete(messages::table.filter(messages::at.lt(now - days * 86_400)))
+            .execute(conn)?;
+    }
+    // A marker is gone once its world reaches its last turn; the rows follow here.
+    let gone = worlds::table
+        .filter(worlds::id.eq(markers::world_id))
+        .filter(worlds::turn.ge(markers::expires_turn));
+    p.markers = diesel::delete(markers::table.filter(diesel::dsl::exists(gone))).execute(conn)?;
     Ok(p)
 }
 

@@ -5,6 +5,7 @@ pub mod campaign;
 pub mod editor;
 pub mod gm;
 pub mod play;
+pub mod talk;
 pub mod worlds;
 
 use super::error::ApiError;

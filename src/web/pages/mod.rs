@@ -9,7 +9,9 @@ pub mod health;
 pub mod home;
 pub mod lang;
 pub mod login;
+pub mod messages;
 pub mod metrics;
+pub mod moderation;
 pub mod nations;
 pub mod orders;
 pub mod reports;
@@ -34,6 +36,7 @@ struct SignedIn<'a> {
     username: &'a str,
     role: crate::rules::names::Role,
     alerts: i32,
+    messages: i32,
 }
 
 /// The context every page starts from: who is looking and the CSRF token for its forms.
@@ -56,6 +59,7 @@ pub fn context(viewer: &Viewer) -> (Context, Option<String>) {
                 username: &s.user.username,
                 role: s.user.role,
                 alerts: s.user.unread_alerts,
+                messages: s.user.unread_messages,
             },
         );
     }

@@ -6,6 +6,7 @@ use crate::db::models::{Company, Player};
 use crate::game::play::access::Actor;
 use crate::game::play::first_steps;
 use crate::game::play::views::{self, CellInfo, PlayerMap};
+use crate::game::talk::markers::{self, MarkerView};
 use crate::game::{maps::worlds, play, play::access, play::options, GameResult};
 use crate::rules::{Kind, Pos};
 use crate::web::auth::{Viewer, ViewerCookies};
@@ -126,6 +127,14 @@ struct KindChoice {
     name: &'static str,
 }
 
+/// A marker of the selected cell, with whether the viewer may remove it.
+#[derive(Serialize)]
+struct CellMarker<'a> {
+    #[serde(flatten)]
+    marker: &'a MarkerView,
+    removable: bool,
+}
+
 struct Loaded {
     w: crate::db::models::World,
     nations: Vec<crate::db::models::Nation>,
@@ -143,6 +152,8 @@ struct Loaded {
     selected_id: Option<i32>,
     /// The first day's checklist, until it is done.
     first_day: Option<first_steps::FirstSteps>,
+    /// The player's nation's markers in the view.
+    markers: Vec<MarkerView>,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -183,6 +194,13 @@ fn load(
         nation_id: player.as_ref().map(|p| p.nation_id),
     });
     let map = views::player_map(conn, rs, who, &w, nations.clone(), vp.rect(), false)?;
+    let markers = match &player {
+        Some(p) => {
+            let (x0, y0, x1, y1) = vp.rect();
+            markers::of_nation(conn, p, w.turn, Some((Pos::new(x0, y0), Pos::new(x1, y1))))?
+        }
+        None => Vec::new(),
+    };
     let picked = match (q.at_x, q.at_y) {
         (Some(px), Some(py)) => vp.cell_at(px, py).map(|(x, y)| Pos::new(x, y)),
         _ => None,
@@ -236,6 +254,7 @@ fn load(
             cell_pos,
             selected_id,
             first_day,
+            markers,
         },
         vp,
     ))
@@ -371,6 +390,24 @@ fn render(
         })
     };
     m.pan = Some(vp.pan(l.w.width, l.w.height, at));
+    m.markers = l
+        .markers
+        .iter()
+        .map(|k| ((k.at[0], k.at[1]), k.label.clone()))
+        .collect();
+    let actor = viewer.actor();
+    let cell_markers: Vec<CellMarker> = match (&l.cell, &actor) {
+        (Some(c), Some(a)) => l
+            .markers
+            .iter()
+            .filter(|k| k.at == [c.x, c.y])
+            .map(|k| CellMarker {
+                removable: k.removable_by(a),
+                marker: k,
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
     let season = l.w.season;
     let my_nation = l
         .player
@@ -437,6 +474,8 @@ fn render(
             &selected.map(|c| mine.iter().find(|m| m.id == c.id)),
         );
         ctx.insert("cell", &l.cell);
+        ctx.insert("cell_markers", &cell_markers);
+        ctx.insert("marker_max", &state.config.settings.talk.marker_chars);
         ctx.insert("options", &l.options);
         ctx.insert("report", &l.report);
         ctx.insert(

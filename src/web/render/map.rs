@@ -63,6 +63,8 @@ pub struct MapView {
     /// Without `every_cell`: the fog of the cells not in `cells`, one flag a cell of the view,
     /// row by row (empty: the cells say it all).
     pub fog: Vec<bool>,
+    /// The viewer's nation's markers in the view: where, and their labels.
+    pub markers: Vec<((i32, i32), String)>,
 }
 
 /// The words the drawing says: a company's kind, "on leave", its men and AP, the panning
@@ -263,7 +265,7 @@ impl MapView {
         } else {
             self.rows.max(0) as usize * 120
         };
-        self.cells.len() * 150 + fog + self.units.len() * 500 + 2048
+        self.cells.len() * 150 + fog + self.units.len() * 500 + self.markers.len() * 200 + 2048
     }
 
     /// The inside of the map's `<svg>` element.
@@ -324,6 +326,7 @@ impl MapView {
         for u in &self.units {
             self.unit_svg(o, u);
         }
+        self.markers_svg(o);
         for l in &self.labels {
             o.push_str("<text class=\"town-label\"");
             attr(o, "x", l.px);
@@ -351,6 +354,30 @@ impl MapView {
                     );
                 }
             }
+        }
+    }
+
+    /// Markers: a pennant in the top right corner of their cell, the label as its title.
+    fn markers_svg(&self, o: &mut String) {
+        let c = self.cell;
+        for ((x, y), label) in &self.markers {
+            let (px, py) = ((x - self.x0) * c, (y - self.y0) * c);
+            if px < 0 || py < 0 || px >= self.width_px || py >= self.height_px {
+                continue;
+            }
+            let (pole, top) = (px + c - c / 4, py + 2);
+            let _ = writeln!(
+                o,
+                "<g class=\"marker\"><title>{}</title><path d=\"M{pole} {top}v{h}M{pole} {top}l-{w} {hw}l{w} {hw}z\"/></g>",
+                {
+                    let mut e = String::with_capacity(label.len() + 8);
+                    escape(&mut e, label);
+                    e
+                },
+                h = c / 2,
+                w = c / 4,
+                hw = c / 8,
+            );
         }
     }
 
@@ -723,6 +750,7 @@ fn frame(
         words: MapWords::of(lang),
         every_cell: true,
         fog: Vec::new(),
+        markers: Vec::new(),
     }
 }
 
@@ -822,6 +850,7 @@ mod tests {
             words: MapWords::of(Lang::Fr),
             every_cell: true,
             fog: Vec::new(),
+            markers: Vec::new(),
         };
         let svg = m.svg();
         let (shared, cells) = svg.split_once("</defs>\n").expect("defs");
@@ -926,6 +955,7 @@ mod tests {
             words: MapWords::of(Lang::En),
             every_cell: false,
             fog: Vec::new(),
+            markers: Vec::new(),
         };
         let svg = m.svg();
         let (defs, drawn) = svg.split_once("</defs>\n").expect("defs");

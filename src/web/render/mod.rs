@@ -4,6 +4,7 @@
 pub mod chart;
 pub mod legend;
 pub mod map;
+pub mod text;
 pub mod viewport;
 
 /// Escapes text for HTML and SVG, attributes included.

@@ -154,6 +154,65 @@ impl Arena {
         ))
     }
 
+    /// Another API player, joined to `nation`.
+    pub fn join(&self, name: &str, nation: &str) -> Client {
+        let mut c = api_player(&self.app, name);
+        let r = c.post_json(
+            &format!("/api/v1/worlds/{}/join", self.world),
+            json!({ "nation": nation }),
+        );
+        assert_eq!(r.status, 201, "{}", r.body);
+        c
+    }
+
+    /// Writes a message through the API (`to`: a player's name, `nation` or `world`).
+    pub fn say(&self, who: &mut Client, to: &str, body: &str) -> Resp {
+        who.post_json(
+            &format!("/api/v1/worlds/{}/messages", self.world),
+            json!({ "to": to, "body": body }),
+        )
+    }
+
+    /// The bodies of the messages a player reads through the API, oldest first.
+    pub fn heard(&self, who: &mut Client) -> Vec<String> {
+        let r = who.get_json(&format!("/api/v1/worlds/{}/messages", self.world));
+        assert_eq!(r.status, 200, "{}", r.body);
+        r.json()["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["body"].as_str().unwrap().to_string())
+            .collect()
+    }
+
+    /// Drops a marker through the API.
+    pub fn mark(&self, who: &mut Client, x: i32, y: i32, label: &str) -> Resp {
+        who.post_json(
+            &format!("/api/v1/worlds/{}/markers", self.world),
+            json!({ "at": [x, y], "label": label }),
+        )
+    }
+
+    /// The labels of the markers a player's nation sees through the API.
+    pub fn markers(&self, who: &mut Client) -> Vec<String> {
+        let r = who.get_json(&format!("/api/v1/worlds/{}/markers", self.world));
+        assert_eq!(r.status, 200, "{}", r.body);
+        r.json()["markers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["label"].as_str().unwrap().to_string())
+            .collect()
+    }
+
+    /// Row counts of what talking writes: messages, reports, blocks, markers, alerts.
+    pub fn talk_rows(&self) -> Vec<i64> {
+        ["messages", "message_reports", "blocks", "markers", "alerts"]
+            .iter()
+            .map(|t| self.app.count(&format!("SELECT COUNT(*) FROM {t}")))
+            .collect()
+    }
+
     /// Raises a company through the API and returns its id.
     pub fn raise(&self, who: &mut Client, kind: &str, name: &str) -> i64 {
         let r = who.post_json(

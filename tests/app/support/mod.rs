@@ -189,3 +189,23 @@ pub fn cli(url: &str, args: &[&str], stdin: &str) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// Counts the statements a connection runs from now on.
+pub fn counting(
+    conn: &mut grognard::db::DbConnection,
+) -> std::sync::Arc<std::sync::atomic::AtomicUsize> {
+    use diesel::connection::{Connection, InstrumentationEvent};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let n = std::sync::Arc::new(AtomicUsize::new(0));
+    let seen = n.clone();
+    let count = move |e: InstrumentationEvent<'_>| {
+        if matches!(e, InstrumentationEvent::StartQuery { .. }) {
+            seen.fetch_add(1, Ordering::SeqCst);
+        }
+    };
+    match conn {
+        grognard::db::DbConnection::Sqlite(c) => c.set_instrumentation(count),
+        grognard::db::DbConnection::Postgres(c) => c.set_instrumentation(count),
+    }
+    n
+}

@@ -1,0 +1,636 @@
+//! Messages: private ones between two players of a world (of any nation: diplomacy is part of
+//! war), each nation's board, and the game masters' announcements to a whole world.
+//!
+//! A message carries only what its author typed: no position, no company. Who may read it is
+//! decided here, once, for every route (`readable`, and the filters of each listing).
+
+use super::text::Body;
+use super::{now_or_muted, serialize_writes_of};
+use crate::config::TalkSettings;
+use crate::db::models::Player;
+use crate::db::schema::{blocks, messages, players, users, worlds};
+use crate::db::{self, DbConnection};
+use crate::game::error::{GameError, GameResult};
+use crate::game::news::alerts::{self, Told};
+use crate::game::play::access::{self, Actor};
+use crate::i18n::Lang;
+use crate::said::Said;
+use diesel::dsl::{exists, not};
+use diesel::prelude::*;
+use serde::Serialize;
+
+/// `to` of a message for a nation's board.
+pub const NATION: &str = "nation";
+/// `to` of a game master's announcement.
+pub const WORLD: &str = "world";
+
+/// Whom a message is written to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum To {
+    Player(String),
+    Nation,
+    World,
+}
+
+impl To {
+    pub fn parse(s: &str) -> To {
+        match s.trim() {
+            NATION => To::Nation,
+            WORLD => To::World,
+            name => To::Player(name.to_string()),
+        }
+    }
+}
+
+/// One message as its readers get it (the API and the pages).
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct MessageView {
+    pub id: i32,
+    pub from: String,
+    /// A player's name, `nation` (the board) or `world` (an announcement).
+    pub to: String,
+    pub body: String,
+    pub at: i64,
+}
+
+fn board_channel(nation_id: i32) -> String {
+    format!("n{nation_id}")
+}
+
+fn pair_channel(a: i32, b: i32) -> String {
+    format!("p{}-{}", a.min(b), a.max(b))
+}
+
+/// The other user of a private channel seen by `me`.
+fn other_of(channel: &str, me: i32) -> Option<i32> {
+    let (a, b) = channel.strip_prefix('p')?.split_once('-')?;
+    let (a, b) = (a.parse::<i32>().ok()?, b.parse::<i32>().ok()?);
+    Some(if a == me { b } else { a })
+}
+
+type Row = (i32, String, Option<String>, Option<i32>, String, i64);
+
+fn view((id, from, to_name, nation, body, at): Row) -> MessageView {
+    let to = match (to_name, nation) {
+        (Some(name), _) => name,
+        (None, Some(_)) => NATION.to_string(),
+        (None, None) => WORLD.to_string(),
+    };
+    MessageView {
+        id,
+        from,
+        to,
+        body,
+        at,
+    }
+}
+
+diesel::alias!(users as to_users: ToUsers);
+
+/// Messages with their author's and recipient's names: the one shape every listing reads.
+macro_rules! named {
+    () => {
+        messages::table
+            .inner_join(users::table.on(users::id.eq(messages::from_user_id)))
+            .left_join(
+                to_users.on(to_users
+                    .field(users::id)
+                    .nullable()
+                    .eq(messages::to_user_id)),
+            )
+            .select((
+                messages::id,
+                users::username,
+                to_users.field(users::username).nullable(),
+                messages::nation_id,
+                messages::body,
+                messages::at,
+            ))
+    };
+}
+
+/// Authors the reader blocked are not heard, on the board either.
+macro_rules! not_blocked_by {
+    ($world:expr, $me:expr) => {
+        not(exists(
+            blocks::table
+                .filter(blocks::world_id.eq($world))
+                .filter(blocks::user_id.eq($me))
+                .filter(blocks::blocked_id.eq(messages::from_user_id)),
+        ))
+    };
+}
+
+/// Not found unless the world exists.
+pub(super) fn world_exists(conn: &mut DbConnection, world_id: i32) -> GameResult<()> {
+    let n: i64 = worlds::table
+        .filter(worlds::id.eq(world_id))
+        .count()
+        .get_result(conn)?;
+    if n == 0 {
+        return Err(GameError::not_found("world"));
+    }
+    Ok(())
+}
+
+/// A player of the world by name: their user id and name as written.
+fn player_named(conn: &mut DbConnection, world_id: i32, name: &str) -> GameResult<(i32, String)> {
+    players::table
+        .inner_join(users::table)
+        .filter(players::world_id.eq(world_id))
+        .filter(users::username_key.eq(name.trim().to_lowercase()))
+        .select((users::id, users::username))
+        .first(conn)
+        .optional()?
+        .ok_or_else(|| GameError::not_found("player"))
+}
+
+/// Refuses past `messages_per_window` messages in the window, saying when the next may go.
+fn check_rate(
+    conn: &mut DbConnection,
+    t: &TalkSettings,
+    user_id: i32,
+    world_id: i32,
+    now: i64,
+) -> GameResult<()> {
+    let recent: Vec<i64> = messages::table
+        .filter(messages::from_user_id.eq(user_id))
+        .filter(messages::world_id.eq(world_id))
+        .order(messages::id.desc())
+        .limit(t.messages_per_window)
+        .select(messages::at)
+        .load(conn)?;
+    match recent.last() {
+        Some(&oldest)
+            if recent.len() as i64 >= t.messages_per_window && oldest > now - t.window_seconds =>
+        {
+            Err(GameError::RateLimited {
+                retry_after: (oldest + t.window_seconds - now).max(1),
+            })
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Sends a message; returns it as its readers will see it.
+pub fn send(
+    conn: &mut DbConnection,
+    t: &TalkSettings,
+    actor: &Actor,
+    world_id: i32,
+    to: &To,
+    body: &Body,
+) -> GameResult<MessageView> {
+    db::write(conn, |conn| {
+        world_exists(conn, world_id)?;
+        let now = db::now();
+        let (channel, to_user, nation, to_name) = match to {
+            To::World => {
+                actor.require_gm()?;
+                (WORLD.to_string(), None, None, None)
+            }
+            To::Nation | To::Player(_) => {
+                let me = access::require_player(conn, actor, world_id)?;
+                now_or_muted(&me, now)?;
+                serialize_writes_of(conn, actor.user_id)?;
+                check_rate(conn, t, actor.user_id, world_id, now)?;
+                match to {
+                    To::Player(name) => {
+                        let (them, their_name) = player_named(conn, world_id, name)?;
+                        if them == actor.user_id {
+                            return Err(GameError::Invalid(
+                                Said::new("error-message-to-self").into(),
+                            ));
+                        }
+                        if is_blocked(conn, world_id, them, actor.user_id)? {
+                            return Err(GameError::Blocked(
+                                Said::new("error-blocked").s("player", &their_name).into(),
+                            ));
+                        }
+                        (
+                            pair_channel(actor.user_id, them),
+                            Some(them),
+                            None,
+                            Some(their_name),
+                        )
+                    }
+                    _ => (board_channel(me.nation_id), None, Some(me.nation_id), None),
+                }
+            }
+        };
+        let id: i32 = diesel::insert_into(messages::table)
+            .values((
+                messages::world_id.eq(world_id),
+                messages::channel.eq(&channel),
+                messages::from_user_id.eq(actor.user_id),
+                messages::to_user_id.eq(to_user),
+                messages::nation_id.eq(nation),
+                messages::body.eq(body.as_str()),
+                messages::at.eq(now),
+            ))
+            .returning(messages::id)
+            .get_result(conn)?;
+        tell_readers(conn, actor, world_id, to, to_user, now)?;
+        Ok(view((
+            id,
+            actor.username.clone(),
+            to_name,
+            nation,
+            body.as_str().to_string(),
+            now,
+        )))
+    })
+}
+
+/// A private message's recipient is told (and its badge counts it); an announcement tells
+/// every player of the world. The board tells nobody: a nation talks all day.
+fn tell_readers(
+    conn: &mut DbConnection,
+    actor: &Actor,
+    world_id: i32,
+    to: &To,
+    to_user: Option<i32>,
+    now: i64,
+) -> GameResult<()> {
+    let (kind, said, readers) = match (to, to_user) {
+        (To::Player(_), Some(them)) => {
+            diesel::update(users::table.find(them))
+                .set(users::unread_messages.eq(users::unread_messages + 1))
+                .execute(conn)?;
+            let said = Said::new("said-message-from").s("player", &actor.username);
+            (alerts::MESSAGE, said, vec![them])
+        }
+        (To::World, _) => {
+            let everyone: Vec<i32> = players::table
+                .filter(players::world_id.eq(world_id))
+                .filter(players::user_id.ne(actor.user_id))
+                .select(players::user_id)
+                .load(conn)?;
+            let said = Said::new("said-announcement").s("player", &actor.username);
+            (alerts::ANNOUNCEMENT, said, everyone)
+        }
+        _ => return Ok(()),
+    };
+    let (summary, said) = (said.render(Lang::En), said.encode());
+    let told = Told {
+        world_id,
+        event_id: None,
+        kind,
+        summary: &summary,
+        said: &said,
+        at: now,
+    };
+    for user in readers {
+        alerts::tell(conn, user, &told)?;
+    }
+    Ok(())
+}
+
+/// Whether `user` blocked `author` in the world.
+pub fn is_blocked(
+    conn: &mut DbConnection,
+    world_id: i32,
+    user: i32,
+    author: i32,
+) -> GameResult<bool> {
+    let n: i64 = blocks::table
+        .filter(blocks::world_id.eq(world_id))
+        .filter(blocks::user_id.eq(user))
+        .filter(blocks::blocked_id.eq(author))
+        .count()
+        .get_result(conn)?;
+    Ok(n > 0)
+}
+
+/// Who reads a world's messages: a player (their private messages, their nation's board, the
+/// announcements) or a game master who did not join it (the announcements only).
+pub enum Reader {
+    Player(Player),
+    GameMaster(i32),
+}
+
+impl Reader {
+    pub fn of(conn: &mut DbConnection, actor: &Actor, world_id: i32) -> GameResult<Reader> {
+        world_exists(conn, world_id)?;
+        match access::player_in(conn, actor, world_id)? {
+            Some(p) => Ok(Reader::Player(p)),
+            None if actor.role.is_gm() => Ok(Reader::GameMaster(actor.user_id)),
+            None => Err(GameError::Forbidden(Said::new("error-join-first").into())),
+        }
+    }
+
+    fn user_id(&self) -> i32 {
+        match self {
+            Reader::Player(p) => p.user_id,
+            Reader::GameMaster(id) => *id,
+        }
+    }
+
+    /// The board this reader reads, if any ("" names no channel).
+    fn board(&self) -> String {
+        match self {
+            Reader::Player(p) => board_channel(p.nation_id),
+            Reader::GameMaster(_) => String::new(),
+        }
+    }
+}
+
+/// At most this many messages in one answer of the API.
+pub const API_PAGE: i64 = 100;
+
+/// `GET /api/v1/worlds/{w}/messages?since=ID`: the reader's private messages (sent and
+/// received), their nation's board and the announcements, newest last; after `since`, the
+/// oldest `API_PAGE` of those that follow it, else the latest `API_PAGE`.
+pub fn since(
+    conn: &mut DbConnection,
+    reader: &Reader,
+    world_id: i32,
+    since: Option<i32>,
+) -> GameResult<Vec<MessageView>> {
+    let me = reader.user_id();
+    let board = reader.board();
+    let q = named!()
+        .filter(messages::world_id.eq(world_id))
+        .filter(messages::removed_at.is_null())
+        .filter(
+            messages::to_user_id
+                .eq(me)
+                .or(messages::from_user_id
+                    .eq(me)
+                    .and(messages::to_user_id.is_not_null()))
+                .or(messages::channel.eq(board))
+                .or(messages::channel.eq(WORLD)),
+        )
+        .filter(not_blocked_by!(world_id, me))
+        .limit(API_PAGE);
+    let rows: Vec<Row> = match since {
+        Some(after) => q
+            .filter(messages::id.gt(after))
+            .order(messages::id.asc())
+            .load(conn)?,
+        None => {
+            let mut r: Vec<Row> = q.order(messages::id.desc()).load(conn)?;
+            r.reverse();
+            r
+        }
+    };
+    Ok(rows.into_iter().map(view).collect())
+}
+
+/// One page of a channel, newest first, and the id to ask for the next (older) page.
+#[derive(Clone, Debug, Serialize)]
+pub struct Page {
+    pub messages: Vec<MessageView>,
+    pub older: Option<i32>,
+}
+
+fn page_of(
+    conn: &mut DbConnection,
+    world_id: i32,
+    me: i32,
+    channel: &str,
+    before: Option<i32>,
+    size: i64,
+) -> GameResult<Page> {
+    let mut rows: Vec<Row> = named!()
+        .filter(messages::world_id.eq(world_id))
+        .filter(messages::channel.eq(channel))
+        .filter(messages::id.lt(before.unwrap_or(i32::MAX)))
+        .filter(messages::removed_at.is_null())
+        .filter(not_blocked_by!(world_id, me))
+        .order(messages::id.desc())
+        .limit(size + 1)
+        .load(conn)?;
+    let older = if rows.len() as i64 > size {
+        rows.truncate(size as usize);
+        rows.last().map(|r| r.0)
+    } else {
+        None
+    };
+    Ok(Page {
+        messages: rows.into_iter().map(view).collect(),
+        older,
+    })
+}
+
+/// One page of the player's nation's board: one statement, one range of `messages_channel`.
+pub fn board(
+    conn: &mut DbConnection,
+    player: &Player,
+    before: Option<i32>,
+    size: i64,
+) -> GameResult<Page> {
+    let channel = board_channel(player.nation_id);
+    page_of(
+        conn,
+        player.world_id,
+        player.user_id,
+        &channel,
+        before,
+        size,
+    )
+}
+
+/// The latest announcements of a world.
+pub fn announcements(conn: &mut DbConnection, world_id: i32, size: i64) -> GameResult<Page> {
+    page_of(conn, world_id, 0, WORLD, None, size)
+}
+
+/// One conversation with another player, in one page, newest first; what the reader had not
+/// read of it is read now.
+pub fn thread(
+    conn: &mut DbConnection,
+    player: &Player,
+    with: &str,
+    before: Option<i32>,
+    size: i64,
+) -> GameResult<(String, Page)> {
+    let (them, name) = player_named(conn, player.world_id, with)?;
+    let channel = pair_channel(player.user_id, them);
+    let page = page_of(
+        conn,
+        player.world_id,
+        player.user_id,
+        &channel,
+        before,
+        size,
+    )?;
+    db::write(conn, |conn| {
+        let read = diesel::update(
+            messages::table
+                .filter(messages::world_id.eq(player.world_id))
+                .filter(messages::channel.eq(&channel))
+                .filter(messages::to_user_id.eq(player.user_id))
+                .filter(messages::read_at.is_null()),
+        )
+        .set(messages::read_at.eq(Some(db::now())))
+        .execute(conn)?;
+        if read > 0 {
+            // `read` is a count this function made, never input.
+            let left = diesel::dsl::sql::<diesel::sql_types::Integer>(&format!(
+                "CASE WHEN unread_messages > {read} THEN unread_messages - {read} ELSE 0 END"
+            ));
+            diesel::update(users::table.find(player.user_id))
+                .set(users::unread_messages.eq(left))
+                .execute(conn)?;
+        }
+        GameResult::Ok(())
+    })?;
+    Ok((name, page))
+}
+
+/// A conversation in the reader's list: with whom, when it last spoke, how much is unread.
+#[derive(Clone, Debug, Serialize)]
+pub struct Thread {
+    pub with: String,
+    pub last_at: i64,
+    pub unread: i64,
+}
+
+/// The reader's conversations, the latest first (over their latest 1,000 private messages).
+pub fn threads(conn: &mut DbConnection, player: &Player) -> GameResult<Vec<Thread>> {
+    let me = player.user_id;
+    let rows: Vec<(String, Option<i32>, Option<i64>, i64)> = messages::table
+        .filter(messages::world_id.eq(player.world_id))
+        .filter(messages::to_user_id.is_not_null())
+        .filter(
+            messages::to_user_id
+                .eq(me)
+                .or(messages::from_user_id.eq(me)),
+        )
+        .filter(messages::removed_at.is_null())
+        .order(messages::id.desc())
+        .limit(1000)
+        .select((
+            messages::channel,
+            messages::to_user_id,
+            messages::read_at,
+            messages::at,
+        ))
+        .load(conn)?;
+    let mut list: Vec<(i32, i64, i64)> = Vec::new();
+    for (channel, to, read_at, at) in rows {
+        let Some(other) = other_of(&channel, me) else {
+            continue;
+        };
+        let unread = i64::from(to == Some(me) && read_at.is_none());
+        match list.iter_mut().find(|(o, _, _)| *o == other) {
+            Some(t) => t.2 += unread,
+            None => list.push((other, at, unread)),
+        }
+    }
+    let ids: Vec<i32> = list.iter().map(|t| t.0).collect();
+    let names: Vec<(i32, String)> = users::table
+        .filter(users::id.eq_any(&ids))
+        .select((users::id, users::username))
+        .load(conn)?;
+    Ok(list
+        .into_iter()
+        .filter_map(|(other, last_at, unread)| {
+            let with = names.iter().find(|(id, _)| *id == other)?.1.clone();
+            Some(Thread {
+                with,
+                last_at,
+                unread,
+            })
+        })
+        .collect())
+}
+
+/// A message the actor may read (and so report): theirs, to them, of their nation's board, or
+/// an announcement of a world they play in (or any, for a game master). Anything else, and a
+/// removed message, is not found.
+pub fn readable(
+    conn: &mut DbConnection,
+    actor: &Actor,
+    message_id: i32,
+) -> GameResult<(i32, i32, String)> {
+    /// World, author, recipient, nation, channel.
+    type Whose = (i32, i32, Option<i32>, Option<i32>, String);
+    let row: Option<Whose> = messages::table
+        .filter(messages::id.eq(message_id))
+        .filter(messages::removed_at.is_null())
+        .select((
+            messages::world_id,
+            messages::from_user_id,
+            messages::to_user_id,
+            messages::nation_id,
+            messages::channel,
+        ))
+        .first(conn)
+        .optional()?;
+    let Some((world_id, from, to, nation, channel)) = row else {
+        return Err(GameError::not_found("message"));
+    };
+    let me = actor.user_id;
+    let ok = from == me
+        || to == Some(me)
+        || match (nation, to) {
+            (Some(n), _) => {
+                access::player_in(conn, actor, world_id)?.is_some_and(|p| p.nation_id == n)
+            }
+            (None, None) => {
+                actor.role.is_gm() || access::player_in(conn, actor, world_id)?.is_some()
+            }
+            (None, Some(_)) => false,
+        };
+    if !ok {
+        return Err(GameError::not_found("message"));
+    }
+    Ok((world_id, from, channel))
+}
+
+/// Blocks a player of the world: their private messages are refused (`blocked`) and their
+/// words on the board are no longer shown to the blocker.
+pub fn block(
+    conn: &mut DbConnection,
+    actor: &Actor,
+    world_id: i32,
+    name: &str,
+) -> GameResult<String> {
+    db::write(conn, |conn| {
+        world_exists(conn, world_id)?;
+        access::require_player(conn, actor, world_id)?;
+        let (them, their_name) = player_named(conn, world_id, name)?;
+        if them == actor.user_id {
+            return Err(GameError::Invalid(Said::new("error-block-self").into()));
+        }
+        if !is_blocked(conn, world_id, actor.user_id, them)? {
+            super::insert_block(conn, world_id, actor.user_id, them)?;
+        }
+        Ok(their_name)
+    })
+}
+
+pub fn unblock(
+    conn: &mut DbConnection,
+    actor: &Actor,
+    world_id: i32,
+    name: &str,
+) -> GameResult<()> {
+    db::write(conn, |conn| {
+        world_exists(conn, world_id)?;
+        access::require_player(conn, actor, world_id)?;
+        let (them, _) = player_named(conn, world_id, name)?;
+        diesel::delete(
+            blocks::table
+                .filter(blocks::world_id.eq(world_id))
+                .filter(blocks::user_id.eq(actor.user_id))
+                .filter(blocks::blocked_id.eq(them)),
+        )
+        .execute(conn)?;
+        Ok(())
+    })
+}
+
+/// The players the actor blocked in a world, by name.
+pub fn blocked(conn: &mut DbConnection, actor: &Actor, world_id: i32) -> GameResult<Vec<String>> {
+    world_exists(conn, world_id)?;
+    Ok(blocks::table
+        .inner_join(users::table.on(users::id.eq(blocks::blocked_id)))
+        .filter(blocks::world_id.eq(world_id))
+        .filter(blocks::user_id.eq(actor.user_id))
+        .order(users::username_key)
+        .select(users::username)
+        .load(conn)?)
+}

@@ -1,0 +1,80 @@
+//! Nations that talk: messages (private, the nation's board, announcements), map markers for a
+//! nation, and the game masters' moderation (reports, removal, muting). Settings in
+//! `[talk]` of the server's configuration.
+
+pub mod markers;
+pub mod messages;
+pub mod moderation;
+pub mod text;
+
+use crate::db::models::Player;
+use crate::db::schema::{blocks, message_reports};
+use crate::db::{self, DbConnection};
+use crate::game::error::{GameError, GameResult};
+use crate::said::Said;
+use diesel::prelude::*;
+
+/// Refuses a player a game master muted, saying for how long still.
+pub fn now_or_muted(p: &Player, now: i64) -> GameResult<()> {
+    match p.muted_until {
+        Some(until) if until > now => Err(GameError::Muted(
+            Said::new("error-muted")
+                .n("minutes", (until - now + 59) / 60)
+                .into(),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// On PostgreSQL a player's writes wait for each other, so that two at once cannot both slip
+/// under a limit (SQLite's single writer does that already).
+pub fn serialize_writes_of(conn: &mut DbConnection, user_id: i32) -> QueryResult<()> {
+    if let DbConnection::Postgres(pg) = conn {
+        diesel::sql_query("SELECT pg_advisory_xact_lock(hashtext($1))")
+            .bind::<diesel::sql_types::Text, _>(format!("talk:{user_id}"))
+            .execute(pg)?;
+    }
+    Ok(())
+}
+
+/// A block, once however many ask at once.
+fn insert_block(
+    conn: &mut DbConnection,
+    world_id: i32,
+    user: i32,
+    blocked: i32,
+) -> QueryResult<()> {
+    let row = (
+        blocks::world_id.eq(world_id),
+        blocks::user_id.eq(user),
+        blocks::blocked_id.eq(blocked),
+        blocks::at.eq(db::now()),
+    );
+    crate::on_backend!(conn, c => diesel::insert_into(blocks::table)
+        .values(row)
+        .on_conflict_do_nothing()
+        .execute(c))?;
+    Ok(())
+}
+
+/// A report, once per reader and message however many times it is sent.
+fn insert_report(
+    conn: &mut DbConnection,
+    world_id: i32,
+    message_id: i32,
+    reporter: i32,
+    reason: &str,
+) -> QueryResult<()> {
+    let row = (
+        message_reports::world_id.eq(world_id),
+        message_reports::message_id.eq(message_id),
+        message_reports::reporter_id.eq(reporter),
+        message_reports::reason.eq(reason),
+        message_reports::at.eq(db::now()),
+    );
+    crate::on_backend!(conn, c => diesel::insert_into(message_reports::table)
+        .values(row)
+        .on_conflict_do_nothing()
+        .execute(c))?;
+    Ok(())
+}

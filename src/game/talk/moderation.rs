@@ -1,0 +1,243 @@
+//! Moderation: a reader reports a message to the game masters; a game master sees the open
+//! reports of a world, removes a message, mutes a player for a time, or dismisses a report.
+//! Every removal and mute goes to the world's audit log.
+
+use super::messages;
+use super::text::Body;
+use crate::db::schema::{message_reports, messages as msgs, players, users};
+use crate::db::{self, DbConnection};
+use crate::game::error::{GameError, GameResult};
+use crate::game::gm::audit;
+use crate::game::play::access::Actor;
+use crate::said::Said;
+use diesel::prelude::*;
+use serde::Serialize;
+
+/// The longest reason a reader may give, in characters.
+pub const REASON_CHARS: usize = 500;
+
+/// Reports a message the actor may read; reporting it again changes nothing.
+pub fn report(
+    conn: &mut DbConnection,
+    actor: &Actor,
+    message_id: i32,
+    reason: Option<&str>,
+) -> GameResult<()> {
+    let reason = match reason.map(str::trim).filter(|r| !r.is_empty()) {
+        Some(r) => Body::parse(r, REASON_CHARS)?.as_str().to_string(),
+        None => String::new(),
+    };
+    db::write(conn, |conn| {
+        let (world_id, from, _) = messages::readable(conn, actor, message_id)?;
+        if from == actor.user_id {
+            return Err(GameError::Invalid(Said::new("error-report-own").into()));
+        }
+        super::insert_report(conn, world_id, message_id, actor.user_id, &reason)
+            .map_err(GameError::from)
+    })
+}
+
+/// An open report, as the game masters' queue shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct OpenReport {
+    pub id: i32,
+    pub message_id: i32,
+    pub from: String,
+    /// `nation`, `world` or `private`.
+    pub channel: String,
+    pub body: String,
+    pub reporter: String,
+    pub reason: String,
+    pub at: i64,
+    /// Whether the message's author is muted now.
+    pub muted_until: Option<i64>,
+}
+
+diesel::alias!(users as reporters: Reporters);
+
+/// Report, message, author, channel, body, reporter, reason, at, author's mute.
+type ReportRow = (
+    i32,
+    i32,
+    String,
+    String,
+    String,
+    String,
+    String,
+    i64,
+    Option<i64>,
+);
+
+/// A world's open reports, oldest first (game masters only).
+pub fn open_reports(
+    conn: &mut DbConnection,
+    actor: &Actor,
+    world_id: i32,
+) -> GameResult<Vec<OpenReport>> {
+    actor.require_gm()?;
+    let rows: Vec<ReportRow> = message_reports::table
+        .inner_join(msgs::table)
+        .inner_join(users::table.on(users::id.eq(msgs::from_user_id)))
+        .inner_join(reporters.on(reporters.field(users::id).eq(message_reports::reporter_id)))
+        .left_join(
+            players::table.on(players::user_id
+                .eq(msgs::from_user_id)
+                .and(players::world_id.eq(message_reports::world_id))),
+        )
+        .filter(message_reports::world_id.eq(world_id))
+        .filter(message_reports::settled_at.is_null())
+        .order(message_reports::id)
+        .limit(200)
+        .select((
+            message_reports::id,
+            message_reports::message_id,
+            users::username,
+            msgs::channel,
+            msgs::body,
+            reporters.field(users::username),
+            message_reports::reason,
+            message_reports::at,
+            players::muted_until.nullable(),
+        ))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .map(
+            |(id, message_id, from, channel, body, reporter, reason, at, muted_until)| OpenReport {
+                id,
+                message_id,
+                from,
+                channel: match channel.chars().next() {
+                    Some('n') => "nation",
+                    Some('p') => "private",
+                    _ => "world",
+                }
+                .to_string(),
+                body,
+                reporter,
+                reason,
+                at,
+                muted_until,
+            },
+        )
+        .collect())
+}
+
+/// Removes a message (game masters only): nobody sees it again; its reports are settled.
+/// Returns its world.
+pub fn remove_message(conn: &mut DbConnection, actor: &Actor, message_id: i32) -> GameResult<i32> {
+    actor.require_gm()?;
+    db::write(conn, |conn| {
+        let row: Option<(i32, String, String)> = msgs::table
+            .inner_join(users::table.on(users::id.eq(msgs::from_user_id)))
+            .filter(msgs::id.eq(message_id))
+            .filter(msgs::removed_at.is_null())
+            .select((msgs::world_id, users::username, msgs::body))
+            .first(conn)
+            .optional()?;
+        let Some((world_id, from, body)) = row else {
+            return Err(GameError::not_found("message"));
+        };
+        let now = db::now();
+        diesel::update(msgs::table.find(message_id))
+            .set(msgs::removed_at.eq(Some(now)))
+            .execute(conn)?;
+        diesel::update(
+            message_reports::table
+                .filter(message_reports::message_id.eq(message_id))
+                .filter(message_reports::settled_at.is_null()),
+        )
+        .set((
+            message_reports::settled_at.eq(Some(now)),
+            message_reports::settled_by.eq(Some(actor.user_id)),
+        ))
+        .execute(conn)?;
+        audit::record(
+            conn,
+            audit::Entry {
+                world_id: Some(world_id),
+                user_id: actor.user_id,
+                action: "remove_message".into(),
+                target: format!("message {message_id}"),
+                before: Some(serde_json::json!({ "from": from, "body": body })),
+                ..audit::Entry::default()
+            },
+        )?;
+        Ok(world_id)
+    })
+}
+
+/// Dismisses one open report of a world (game masters only).
+pub fn dismiss(
+    conn: &mut DbConnection,
+    actor: &Actor,
+    world_id: i32,
+    report_id: i32,
+) -> GameResult<()> {
+    actor.require_gm()?;
+    db::write(conn, |conn| {
+        let n = diesel::update(
+            message_reports::table
+                .filter(message_reports::id.eq(report_id))
+                .filter(message_reports::world_id.eq(world_id))
+                .filter(message_reports::settled_at.is_null()),
+        )
+        .set((
+            message_reports::settled_at.eq(Some(db::now())),
+            message_reports::settled_by.eq(Some(actor.user_id)),
+        ))
+        .execute(conn)?;
+        if n == 0 {
+            return Err(GameError::not_found("report"));
+        }
+        Ok(())
+    })
+}
+
+/// Mutes a player of a world for `hours` (0 lifts it), at most `max_hours` (game masters
+/// only). Returns the instant the mute ends.
+pub fn mute(
+    conn: &mut DbConnection,
+    actor: &Actor,
+    world_id: i32,
+    name: &str,
+    hours: i64,
+    max_hours: i64,
+) -> GameResult<Option<i64>> {
+    actor.require_gm()?;
+    if !(0..=max_hours).contains(&hours) {
+        return Err(GameError::Invalid(
+            Said::new("error-mute-hours").n("max", max_hours).into(),
+        ));
+    }
+    db::write(conn, |conn| {
+        messages::world_exists(conn, world_id)?;
+        let row: Option<(i32, String, Option<i64>)> = players::table
+            .inner_join(users::table)
+            .filter(players::world_id.eq(world_id))
+            .filter(users::username_key.eq(name.trim().to_lowercase()))
+            .select((players::id, users::username, players::muted_until))
+            .first(conn)
+            .optional()?;
+        let Some((player_id, username, before)) = row else {
+            return Err(GameError::not_found("player"));
+        };
+        let until = (hours > 0).then(|| db::now() + hours * 3600);
+        diesel::update(players::table.find(player_id))
+            .set(players::muted_until.eq(until))
+            .execute(conn)?;
+        audit::record(
+            conn,
+            audit::Entry {
+                world_id: Some(world_id),
+                user_id: actor.user_id,
+                action: "mute".into(),
+                target: format!("player {username}"),
+                before: Some(serde_json::json!({ "muted_until": before })),
+                after: Some(serde_json::json!({ "muted_until": until, "hours": hours })),
+                ..audit::Entry::default()
+            },
+        )?;
+        Ok(until)
+    })
+}

@@ -1,0 +1,287 @@
+//! Talking: messages, blocks, markers, and the game masters' moderation of them.
+
+use crate::game::talk::markers::{self, MarkerView};
+use crate::game::talk::messages::{self, MessageView, Reader, To};
+use crate::game::talk::moderation::{self, OpenReport};
+use crate::game::talk::text::{Body, Label};
+use crate::web::auth::ApiActor;
+use crate::web::error::ApiError;
+use crate::web::AppState;
+use actix_web::{web, HttpResponse};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SendBody {
+    /// A player's name, `nation` or (game masters) `world`.
+    pub to: String,
+    pub body: String,
+}
+
+/// `POST /api/v1/worlds/{w}/messages`: the message as its readers get it.
+pub async fn send(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    path: web::Path<i32>,
+    body: web::Json<SendBody>,
+) -> Result<HttpResponse, ApiError> {
+    let wid = path.into_inner();
+    let SendBody { to, body } = body.into_inner();
+    let t = state.config.settings.talk.clone();
+    let body = Body::parse(&body, t.message_chars)?;
+    let m = state
+        .db(move |conn| messages::send(conn, &t, &actor, wid, &To::parse(&to), &body))
+        .await?;
+    Ok(HttpResponse::Created().json(m))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SinceQuery {
+    pub since: Option<i32>,
+}
+
+#[derive(Serialize)]
+pub struct MessagesAnswer {
+    pub messages: Vec<MessageView>,
+}
+
+/// `GET /api/v1/worlds/{w}/messages?since=ID`.
+pub async fn list(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    path: web::Path<i32>,
+    q: web::Query<SinceQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let wid = path.into_inner();
+    let since = q.since;
+    let messages = state
+        .db(move |conn| {
+            let reader = Reader::of(conn, &actor, wid)?;
+            messages::since(conn, &reader, wid, since)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(MessagesAnswer { messages }))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct ReportBody {
+    pub reason: Option<String>,
+}
+
+#[derive(Serialize)]
+pub struct ReportAnswer {
+    pub reported: i32,
+}
+
+/// `POST /api/v1/messages/{id}/report {reason?}`.
+pub async fn report(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    path: web::Path<i32>,
+    body: super::OptionalJson,
+) -> Result<HttpResponse, ApiError> {
+    let id = path.into_inner();
+    let body: ReportBody = match body.0 {
+        Value::Null => ReportBody::default(),
+        v => serde_json::from_value(v)
+            .map_err(|e| crate::game::GameError::Invalid(format!("body: {e}").into()))?,
+    };
+    let reason = body.reason;
+    state
+        .db(move |conn| moderation::report(conn, &actor, id, reason.as_deref()))
+        .await?;
+    Ok(HttpResponse::Ok().json(ReportAnswer { reported: id }))
+}
+
+/// `DELETE /api/v1/messages/{id}` (game masters).
+pub async fn remove(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path.into_inner();
+    state
+        .db(move |conn| moderation::remove_message(conn, &actor, id))
+        .await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+#[derive(Serialize)]
+pub struct ReportsAnswer {
+    pub reports: Vec<OpenReport>,
+}
+
+/// `GET /api/v1/worlds/{w}/message-reports` (game masters): the open reports.
+pub async fn reports(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, ApiError> {
+    let wid = path.into_inner();
+    let reports = state
+        .db(move |conn| moderation::open_reports(conn, &actor, wid))
+        .await?;
+    Ok(HttpResponse::Ok().json(ReportsAnswer { reports }))
+}
+
+/// `DELETE /api/v1/worlds/{w}/message-reports/{id}` (game masters): dismisses a report.
+pub async fn dismiss(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    path: web::Path<(i32, i32)>,
+) -> Result<HttpResponse, ApiError> {
+    let (wid, id) = path.into_inner();
+    state
+        .db(move |conn| moderation::dismiss(conn, &actor, wid, id))
+        .await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MuteBody {
+    pub player: String,
+    /// 0 lifts the mute.
+    pub hours: i64,
+}
+
+#[derive(Serialize)]
+pub struct MuteAnswer {
+    pub player: String,
+    pub muted_until: Option<String>,
+}
+
+/// `POST /api/v1/worlds/{w}/mutes {player, hours}` (game masters).
+pub async fn mute(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    path: web::Path<i32>,
+    body: web::Json<MuteBody>,
+) -> Result<HttpResponse, ApiError> {
+    let wid = path.into_inner();
+    let MuteBody { player, hours } = body.into_inner();
+    let max = state.config.settings.talk.max_mute_hours;
+    let name = player.clone();
+    let until = state
+        .db(move |conn| moderation::mute(conn, &actor, wid, &name, hours, max))
+        .await?;
+    Ok(HttpResponse::Ok().json(MuteAnswer {
+        player,
+        muted_until: crate::web::views::rfc3339(until),
+    }))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BlockBody {
+    pub player: String,
+}
+
+#[derive(Serialize)]
+pub struct BlockedAnswer {
+    pub blocked: Vec<String>,
+}
+
+/// `POST /api/v1/worlds/{w}/blocks {player}`: the list after it.
+pub async fn block(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    path: web::Path<i32>,
+    body: web::Json<BlockBody>,
+) -> Result<HttpResponse, ApiError> {
+    let wid = path.into_inner();
+    let name = body.into_inner().player;
+    let blocked = state
+        .db(move |conn| {
+            messages::block(conn, &actor, wid, &name)?;
+            messages::blocked(conn, &actor, wid)
+        })
+        .await?;
+    Ok(HttpResponse::Created().json(BlockedAnswer { blocked }))
+}
+
+/// `GET /api/v1/worlds/{w}/blocks`.
+pub async fn blocks(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, ApiError> {
+    let wid = path.into_inner();
+    let blocked = state
+        .db(move |conn| messages::blocked(conn, &actor, wid))
+        .await?;
+    Ok(HttpResponse::Ok().json(BlockedAnswer { blocked }))
+}
+
+/// `DELETE /api/v1/worlds/{w}/blocks/{player}`.
+pub async fn unblock(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    path: web::Path<(i32, String)>,
+) -> Result<HttpResponse, ApiError> {
+    let (wid, name) = path.into_inner();
+    state
+        .db(move |conn| messages::unblock(conn, &actor, wid, &name))
+        .await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MarkerBody {
+    /// `[x, y]` or `"x,y"`.
+    pub at: Value,
+    pub label: String,
+}
+
+/// `POST /api/v1/worlds/{w}/markers {at, label}`.
+pub async fn drop_marker(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    path: web::Path<i32>,
+    body: web::Json<MarkerBody>,
+) -> Result<HttpResponse, ApiError> {
+    let wid = path.into_inner();
+    let body = body.into_inner();
+    let t = state.config.settings.talk.clone();
+    let at = crate::web::order_input::cell(&body.at, crate::said::msg("what-cell"))?;
+    let label = Label::parse(&body.label, t.marker_chars)?;
+    let m = state
+        .db(move |conn| markers::drop_at(conn, &t, &actor, wid, at, &label))
+        .await?;
+    Ok(HttpResponse::Created().json(m))
+}
+
+#[derive(Serialize)]
+pub struct MarkersAnswer {
+    pub markers: Vec<MarkerView>,
+}
+
+/// `GET /api/v1/worlds/{w}/markers`: the caller's nation's.
+pub async fn list_markers(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, ApiError> {
+    let wid = path.into_inner();
+    let markers = state
+        .db(move |conn| markers::list(conn, &actor, wid))
+        .await?;
+    Ok(HttpResponse::Ok().json(MarkersAnswer { markers }))
+}
+
+/// `DELETE /api/v1/markers/{id}`.
+pub async fn remove_marker(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path.into_inner();
+    state
+        .db(move |conn| markers::remove(conn, &actor, id))
+        .await?;
+    Ok(HttpResponse::NoContent().finish())
+}

@@ -1,0 +1,342 @@
+//! `/worlds/{w}/messages`: the nation's board (and the game masters' announcements), the
+//! player's conversations and one of them, and the forms to write, report and block; the
+//! markers' forms of the world page; `/messages`, where the header's badge leads.
+
+use super::orders::{after_form, refused_page};
+use super::{page, see_other};
+use crate::game::maps::worlds;
+use crate::game::talk::markers;
+use crate::game::talk::messages::{self, MessageView, Reader, Thread, To};
+use crate::game::talk::moderation;
+use crate::game::talk::text::{Body, Label};
+use crate::game::GameError;
+use crate::web::auth::Viewer;
+use crate::web::error::PageError;
+use crate::web::form_post::SignedPost;
+use crate::web::AppState;
+use actix_web::{web, HttpResponse};
+use serde::{Deserialize, Serialize};
+
+/// Messages on one page of the board or of a conversation.
+const PAGE_SIZE: i64 = 30;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MessagesQuery {
+    /// A conversation with this player; none: the board.
+    pub with: Option<String>,
+    /// Older messages than this id.
+    pub before: Option<i32>,
+}
+
+/// A message as the page shows it: its body already made HTML (escaped, links).
+#[derive(Serialize)]
+struct Shown {
+    id: i32,
+    from: String,
+    at: i64,
+    html: String,
+    mine: bool,
+}
+
+fn shown(m: MessageView, me: &str) -> Shown {
+    Shown {
+        id: m.id,
+        mine: m.from == me,
+        from: m.from,
+        at: m.at,
+        html: crate::web::render::text::message_html(&m.body),
+    }
+}
+
+#[derive(Serialize)]
+struct WorldRef {
+    id: i32,
+    name: String,
+}
+
+pub async fn index(
+    state: web::Data<AppState>,
+    viewer: Viewer,
+    path: web::Path<i32>,
+    q: web::Query<MessagesQuery>,
+) -> Result<HttpResponse, PageError> {
+    let actor = viewer.require()?;
+    let wid = path.into_inner();
+    let q = q.into_inner();
+    let me = actor.username.clone();
+    let gm = actor.role.is_gm();
+    let (world, player, announcements, threads, with, page_of, blocked) = state
+        .db(move |conn| {
+            let w = worlds::get(conn, wid)?;
+            let reader = Reader::of(conn, &actor, wid)?;
+            let announcements = messages::announcements(conn, wid, 3)?;
+            let Reader::Player(p) = reader else {
+                return Ok((w, false, announcements, Vec::new(), None, None, Vec::new()));
+            };
+            let threads = messages::threads(conn, &p)?;
+            let (with, page) = match q.with.as_deref().filter(|s| !s.trim().is_empty()) {
+                Some(name) => {
+                    let (name, page) = messages::thread(conn, &p, name, q.before, PAGE_SIZE)?;
+                    (Some(name), page)
+                }
+                None => (None, messages::board(conn, &p, q.before, PAGE_SIZE)?),
+            };
+            let blocked = messages::blocked(conn, &actor, wid)?;
+            Ok((w, true, announcements, threads, with, Some(page), blocked))
+        })
+        .await?;
+    let older = page_of.as_ref().and_then(|p| p.older);
+    let shown_page: Vec<Shown> = page_of
+        .map(|p| p.messages.into_iter().map(|m| shown(m, &me)).collect())
+        .unwrap_or_default();
+    let announcements: Vec<Shown> = announcements
+        .messages
+        .into_iter()
+        .map(|m| shown(m, &me))
+        .collect();
+    let talk = &state.config.settings.talk;
+    Ok(page(&state, &viewer, "messages.html", |ctx| {
+        ctx.insert(
+            "world",
+            &WorldRef {
+                id: world.id,
+                name: world.name.clone(),
+            },
+        );
+        ctx.insert("player", &player);
+        ctx.insert("gm", &gm);
+        ctx.insert("announcements", &announcements);
+        ctx.insert("threads", &threads as &Vec<Thread>);
+        ctx.insert("with", &with);
+        ctx.insert("messages", &shown_page);
+        ctx.insert("older", &older);
+        ctx.insert("blocked", &blocked);
+        ctx.insert(
+            "with_blocked",
+            &with.as_ref().is_some_and(|w| blocked.contains(w)),
+        );
+        ctx.insert("body_max", &talk.message_chars);
+    })?)
+}
+
+/// The page of a world's messages, on the board or a conversation. Only a name an account
+/// may have goes into the address (its letters need no escaping); anything else is the board.
+fn messages_href(wid: i32, with: Option<&str>) -> String {
+    match with.map(str::trim) {
+        Some(name) if crate::game::accounts::users::check_username(name).is_ok() => {
+            format!("/worlds/{wid}/messages?with={name}")
+        }
+        _ => format!("/worlds/{wid}/messages"),
+    }
+}
+
+#[derive(Deserialize)]
+pub struct SendForm {
+    pub csrf: Option<String>,
+    pub to: Option<String>,
+    pub body: Option<String>,
+}
+crate::signed_fields!(SendForm);
+
+pub async fn send(
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+    post: SignedPost<SendForm>,
+) -> Result<HttpResponse, PageError> {
+    let SignedPost {
+        viewer,
+        actor,
+        form,
+        ..
+    } = post;
+    let wid = path.into_inner();
+    let to = To::parse(form.to.as_deref().unwrap_or(messages::NATION));
+    let back = match &to {
+        To::Player(name) => messages_href(wid, Some(name)),
+        _ => messages_href(wid, None),
+    };
+    let t = state.config.settings.talk.clone();
+    let body = match Body::parse(form.body.as_deref().unwrap_or(""), t.message_chars) {
+        Ok(b) => b,
+        Err(e) => return refused_page(&state, &viewer, &e, Some(&back)),
+    };
+    let result = state
+        .db(move |conn| messages::send(conn, &t, &actor, wid, &to, &body))
+        .await;
+    // A first message to a player opens the conversation under the name as it is written.
+    let back = match &result {
+        Ok(m) if m.to != messages::NATION && m.to != messages::WORLD => {
+            messages_href(wid, Some(&m.to))
+        }
+        _ => back,
+    };
+    after_form(&state, &viewer, result, &back)
+}
+
+#[derive(Deserialize)]
+pub struct ReportForm {
+    pub csrf: Option<String>,
+    pub reason: Option<String>,
+    pub back: Option<String>,
+}
+crate::signed_fields!(ReportForm, back);
+
+pub async fn report(
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+    post: SignedPost<ReportForm>,
+) -> Result<HttpResponse, PageError> {
+    let (wid, id) = path.into_inner();
+    let back = post.back_or(messages_href(wid, None));
+    let SignedPost {
+        viewer,
+        actor,
+        form,
+        ..
+    } = post;
+    let result = state
+        .db(move |conn| moderation::report(conn, &actor, id, form.reason.as_deref()))
+        .await;
+    after_form(&state, &viewer, result, &back)
+}
+
+#[derive(Deserialize)]
+pub struct BlockForm {
+    pub csrf: Option<String>,
+    pub player: Option<String>,
+    /// `unblock` lifts a block; anything else blocks.
+    pub action: Option<String>,
+}
+crate::signed_fields!(BlockForm);
+
+pub async fn block(
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+    post: SignedPost<BlockForm>,
+) -> Result<HttpResponse, PageError> {
+    let SignedPost {
+        viewer,
+        actor,
+        form,
+        ..
+    } = post;
+    let wid = path.into_inner();
+    let name = form.player.unwrap_or_default();
+    let back = messages_href(wid, Some(&name));
+    let unblock = form.action.as_deref() == Some("unblock");
+    let result = state
+        .db(move |conn| {
+            if unblock {
+                messages::unblock(conn, &actor, wid, &name)
+            } else {
+                messages::block(conn, &actor, wid, &name).map(|_| ())
+            }
+        })
+        .await;
+    after_form(&state, &viewer, result, &back)
+}
+
+#[derive(Deserialize)]
+pub struct MarkerForm {
+    pub csrf: Option<String>,
+    pub cell: Option<String>,
+    pub label: Option<String>,
+    pub back: Option<String>,
+}
+crate::signed_fields!(MarkerForm, back);
+
+pub async fn drop_marker(
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+    post: SignedPost<MarkerForm>,
+) -> Result<HttpResponse, PageError> {
+    let wid = path.into_inner();
+    let back = post.back_or(format!("/worlds/{wid}"));
+    let SignedPost {
+        viewer,
+        actor,
+        form,
+        ..
+    } = post;
+    let t = state.config.settings.talk.clone();
+    let parsed = form
+        .cell
+        .as_deref()
+        .and_then(super::world::parse_cell)
+        .ok_or_else(|| {
+            GameError::Invalid(
+                crate::said::Said::new("error-not-cell")
+                    .v("what", crate::said::msg("what-cell"))
+                    .into(),
+            )
+        })
+        .and_then(|at| {
+            Ok((
+                at,
+                Label::parse(form.label.as_deref().unwrap_or(""), t.marker_chars)?,
+            ))
+        });
+    let (at, label) = match parsed {
+        Ok(p) => p,
+        Err(e) => return refused_page(&state, &viewer, &e, Some(&back)),
+    };
+    let result = state
+        .db(move |conn| markers::drop_at(conn, &t, &actor, wid, at, &label))
+        .await;
+    after_form(&state, &viewer, result, &back)
+}
+
+#[derive(Deserialize)]
+pub struct RemoveMarkerForm {
+    pub csrf: Option<String>,
+    pub back: Option<String>,
+}
+crate::signed_fields!(RemoveMarkerForm, back);
+
+pub async fn remove_marker(
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+    post: SignedPost<RemoveMarkerForm>,
+) -> Result<HttpResponse, PageError> {
+    let (wid, id) = path.into_inner();
+    let back = post.back_or(format!("/worlds/{wid}"));
+    let SignedPost { viewer, actor, .. } = post;
+    let result = state
+        .db(move |conn| markers::remove(conn, &actor, id))
+        .await;
+    after_form(&state, &viewer, result, &back)
+}
+
+/// `/messages`: the world of the newest unread private message, else the first world the
+/// player plays in, else the home page.
+pub async fn newest(state: web::Data<AppState>, viewer: Viewer) -> Result<HttpResponse, PageError> {
+    let actor = viewer.require()?;
+    let wid = state
+        .db(move |conn| {
+            use crate::db::schema::{messages, players};
+            use diesel::prelude::*;
+            let unread: Option<i32> = messages::table
+                .filter(messages::to_user_id.eq(actor.user_id))
+                .filter(messages::read_at.is_null())
+                .filter(messages::removed_at.is_null())
+                .order(messages::id.desc())
+                .select(messages::world_id)
+                .first(conn)
+                .optional()?;
+            match unread {
+                Some(w) => Ok(Some(w)),
+                None => Ok(players::table
+                    .filter(players::user_id.eq(actor.user_id))
+                    .order(players::world_id)
+                    .select(players::world_id)
+                    .first(conn)
+                    .optional()?),
+            }
+        })
+        .await?;
+    Ok(see_other(&match wid {
+        Some(w) => messages_href(w, None),
+        None => "/".into(),
+    }))
+}

@@ -1,0 +1,115 @@
+//! `/gm/worlds/{w}/moderation`: the open reports of a world's messages, and what a game master
+//! does with them (remove the message, mute its author, dismiss the report).
+
+use super::orders::{after_form, refused_page};
+use super::page;
+use crate::game::maps::worlds;
+use crate::game::talk::moderation::{self, OpenReport};
+use crate::game::GameError;
+use crate::said::Said;
+use crate::web::auth::Viewer;
+use crate::web::error::PageError;
+use crate::web::form_post::SignedPost;
+use crate::web::AppState;
+use actix_web::{web, HttpResponse};
+use serde::{Deserialize, Serialize};
+
+/// A report as the queue shows it: the message's body made HTML (escaped, links).
+#[derive(Serialize)]
+struct Shown {
+    #[serde(flatten)]
+    report: OpenReport,
+    html: String,
+}
+
+#[derive(Serialize)]
+struct WorldRef {
+    id: i32,
+    name: String,
+}
+
+pub async fn index(
+    state: web::Data<AppState>,
+    viewer: Viewer,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, PageError> {
+    let actor = viewer.require()?;
+    actor.require_gm()?;
+    let wid = path.into_inner();
+    let (w, reports) = state
+        .db(move |conn| {
+            let w = worlds::get(conn, wid)?;
+            Ok((w, moderation::open_reports(conn, &actor, wid)?))
+        })
+        .await?;
+    let shown: Vec<Shown> = reports
+        .into_iter()
+        .map(|r| Shown {
+            html: crate::web::render::text::message_html(&r.body),
+            report: r,
+        })
+        .collect();
+    Ok(page(&state, &viewer, "gm_moderation.html", |ctx| {
+        ctx.insert(
+            "world",
+            &WorldRef {
+                id: w.id,
+                name: w.name.clone(),
+            },
+        );
+        ctx.insert("reports", &shown);
+        ctx.insert("max_hours", &state.config.settings.talk.max_mute_hours);
+    })?)
+}
+
+#[derive(Deserialize)]
+pub struct ModerationForm {
+    pub csrf: Option<String>,
+    /// `remove`, `mute` or `dismiss`.
+    pub action: Option<String>,
+    pub report: Option<i32>,
+    pub message: Option<i32>,
+    pub player: Option<String>,
+    pub hours: Option<String>,
+}
+crate::signed_fields!(ModerationForm);
+
+pub async fn act(
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+    post: SignedPost<ModerationForm>,
+) -> Result<HttpResponse, PageError> {
+    let SignedPost {
+        viewer,
+        actor,
+        form,
+        ..
+    } = post;
+    let wid = path.into_inner();
+    let back = format!("/gm/worlds/{wid}/moderation");
+    let max = state.config.settings.talk.max_mute_hours;
+    let invalid = || GameError::Invalid(Said::new("error-moderation-form").into());
+    let result = match (form.action.as_deref(), form.report, form.message) {
+        (Some("remove"), _, Some(m)) => {
+            state
+                .db(move |conn| moderation::remove_message(conn, &actor, m).map(|_| ()))
+                .await
+        }
+        (Some("dismiss"), Some(r), _) => {
+            state
+                .db(move |conn| moderation::dismiss(conn, &actor, wid, r))
+                .await
+        }
+        (Some("mute"), _, _) => {
+            let hours = form.hours.as_deref().map(str::trim).map(str::parse::<i64>);
+            let (Some(Ok(hours)), Some(name)) = (hours, form.player) else {
+                return refused_page(&state, &viewer, &invalid(), Some(&back));
+            };
+            state
+                .db(move |conn| moderation::mute(conn, &actor, wid, &name, hours, max).map(|_| ()))
+                .await
+        }
+        _ => Err(invalid()),
+    };
+    after_form(&state, &viewer, result, &back)
+}

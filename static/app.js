@@ -126,6 +126,9 @@
         var main = doc.querySelector("main.page");
         if (!main) { location.href = res.url; return; }
         document.querySelector("main.page").replaceWith(document.adoptNode(main));
+        // The header too: its badges count what the new page has read.
+        var header = doc.querySelector("header.top"), mineHeader = document.querySelector("header.top");
+        if (header && mineHeader) mineHeader.replaceWith(document.adoptNode(header));
         document.title = doc.title;
         // The address follows the view without a history entry per tap: Back leaves the
         // world page at once.

@@ -615,3 +615,105 @@ both!(a_castle_is_stormed_in_the_browser, |b| {
 both!(a_castle_is_stormed_on_a_phone, |b| {
     storming_the_castle(b, 390, 844);
 });
+
+/// Whether the page is still the one loaded at first (the forms answered in place).
+fn same_document(br: &Browser) -> bool {
+    br.script("return window.__first === true;") == serde_json::json!(true)
+}
+
+fn talking(b: crate::support::Backend, width: u32, height: u32) {
+    let app = TestApp::spawn(b);
+    let nation = |name: &str| {
+        app.count(&format!(
+            "SELECT CAST(id AS BIGINT) AS n FROM nations WHERE world_id = 1 AND name = '{name}'"
+        ))
+        .to_string()
+    };
+    let mut marie = fixtures::player(&app, "marie_louise");
+    let company =
+        fixtures::join_and_raise(&mut marie, 1, &nation("France"), "infantry", "Voltigeurs");
+    // A Russian player writes to her before she comes.
+    let mut ivan = fixtures::player(&app, "ivan");
+    fixtures::join_and_raise(&mut ivan, 1, &nation("Russia"), "infantry", "Garde");
+    let csrf = ivan.get("/worlds/1/messages").csrf();
+    let r = ivan.post_form(
+        "/worlds/1/messages",
+        &[
+            ("csrf", &csrf),
+            ("to", "marie_louise"),
+            ("body", "Shall we parley at the bridge?"),
+        ],
+    );
+    assert_eq!(r.status, 303, "{}", r.body);
+
+    let shots = format!("screenshots-talk-{b:?}-{width}x{height}").to_lowercase();
+    let br = Browser::start_sized(&shots, width, height);
+    let base = &app.base;
+    br.goto(&format!("{base}/login"));
+    br.type_into("#username", "marie_louise");
+    br.type_into("#password", fixtures::PASSWORD);
+    br.click("form.stack button[type=submit]");
+    // The header says a message waits; it leads to the conversation.
+    assert_eq!(br.text("#messages-badge"), "1");
+    br.click("#messages-link");
+    br.find(".threads a[href*='with=ivan']");
+    br.click(".threads a[href*='with=ivan']");
+    br.find("form.write input[name=to][value='ivan']");
+    assert!(br
+        .text("ol.messages")
+        .contains("Shall we parley at the bridge?"));
+    assert!(!br.source().contains("id=\"messages-badge\""));
+    br.script("window.__first = true; return null;");
+    br.screenshot("01-a-message-read");
+
+    // She answers, and the answer shows without the page being loaded again.
+    br.type_into("#body", "At noon. Come alone.");
+    br.click("form.write button[type=submit]");
+    br.find("li.message.mine");
+    assert!(br.text("li.message.mine").contains("At noon. Come alone."));
+    assert!(same_document(&br), "the page was loaded again");
+    assert!(no_sideways_scroll(&br));
+    br.screenshot("02-answered");
+
+    // Her nation's board.
+    br.click("a[href='/worlds/1/messages']");
+    br.find("form.write input[name=to][value='nation']");
+    br.type_into("#body", "Rally at the mill at dawn");
+    br.click("form.write button[type=submit]");
+    br.find("li.message.mine");
+    assert!(br.text("ol.messages").contains("Rally at the mill at dawn"));
+    assert!(same_document(&br));
+    br.screenshot("03-the-board");
+
+    // A marker from the cell panel of the world page.
+    br.goto(&format!("{base}/worlds/1?company={company}&zoom=3"));
+    br.find("#map g.unit");
+    br.script("window.__first = true; return null;");
+    let (ux, uy) = unit_centre(&br);
+    let (cx, cy) = {
+        let size = br.script("return Number(document.querySelector('#map').getAttribute('data-cell')) * (document.querySelector('#map').getBoundingClientRect().width / Number(document.querySelector('#map').getAttribute('width')));");
+        (ux + size.as_f64().unwrap(), uy)
+    };
+    br.click_at(cx, cy);
+    br.find("#marker-label");
+    br.type_into("#marker-label", "enemy guns");
+    br.click("#drop-marker");
+    br.find(".marker-line");
+    assert!(br.text(".marker-line").contains("enemy guns"));
+    br.find("#map g.marker");
+    assert!(same_document(&br), "the world page was loaded again");
+    assert!(no_sideways_scroll(&br));
+    br.screenshot("04-a-marker");
+    assert_eq!(
+        app.count("SELECT COUNT(*) FROM markers WHERE label = 'enemy guns'"),
+        1
+    );
+}
+
+both!(players_talk_and_mark_the_map_in_the_browser, |b| {
+    talking(b, 1280, 900);
+});
+
+both!(players_talk_and_mark_the_map_on_a_phone, |b| {
+    talking(b, 390, 844);
+});

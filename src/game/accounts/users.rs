@@ -25,6 +25,9 @@ pub fn role_of(u: &User) -> Role {
 }
 
 /// 3–24 letters, digits, `_` or `-`.
+/// Names no account may take.
+const RESERVED: [&str; 2] = ["nation", "world"];
+
 pub fn check_username(name: &str) -> GameResult<()> {
     let n = name.chars().count();
     if !(3..=24).contains(&n) {
@@ -41,6 +44,18 @@ pub fn check_username(name: &str) -> GameResult<()> {
     {
         return Err(GameError::Invalid(
             Said::new("error-username-letters").into(),
+        ));
+    }
+    Ok(())
+}
+
+/// A name a new account may take: a name (`check_username`) the game does not keep.
+pub fn check_new_username(name: &str) -> GameResult<()> {
+    check_username(name)?;
+    // A message's `to` names the board and the announcements with these.
+    if RESERVED.iter().any(|r| name.eq_ignore_ascii_case(r)) {
+        return Err(GameError::Invalid(
+            Said::new("error-username-reserved").s("name", name).into(),
         ));
     }
     Ok(())
@@ -96,7 +111,7 @@ pub struct NewAccount {
 
 impl NewAccount {
     pub fn check(name: &str, password: &str) -> GameResult<NewAccount> {
-        check_username(name)?;
+        check_new_username(name)?;
         check_password(password)?;
         Ok(NewAccount {
             name: name.to_string(),
@@ -187,6 +202,12 @@ mod tests {
         assert!(check_username(&"a".repeat(25)).is_err());
         assert!(check_username("<script>alert(1)</script>").is_err());
         assert!(check_username("jean luc").is_err());
+        assert!(check_new_username("ney").is_ok());
+        assert!(check_new_username("Nation").is_err() && check_new_username("world").is_err());
+        assert!(
+            check_username("world").is_ok(),
+            "an older account of that name still logs in"
+        );
         assert!(check_username("élodie").is_err());
     }
 

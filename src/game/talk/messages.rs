@@ -436,15 +436,15 @@ pub fn announcements(conn: &mut DbConnection, world_id: i32, size: i64) -> GameR
     page_of(conn, world_id, 0, WORLD, None, size)
 }
 
-/// One conversation with another player, in one page, newest first; what the reader had not
-/// read of it is read now.
+/// One conversation with another player, in one page, newest first, with the other player's
+/// name as written; what the reader had not read of it is read now (how many: the third).
 pub fn thread(
     conn: &mut DbConnection,
     player: &Player,
     with: &str,
     before: Option<i32>,
     size: i64,
-) -> GameResult<(String, Page)> {
+) -> GameResult<(String, Page, usize)> {
     let (them, name) = player_named(conn, player.world_id, with)?;
     let channel = pair_channel(player.user_id, them);
     let page = page_of(
@@ -455,7 +455,7 @@ pub fn thread(
         before,
         size,
     )?;
-    db::write(conn, |conn| {
+    let read = db::write(conn, |conn| {
         let read = diesel::update(
             messages::table
                 .filter(messages::world_id.eq(player.world_id))
@@ -474,9 +474,9 @@ pub fn thread(
                 .set(users::unread_messages.eq(left))
                 .execute(conn)?;
         }
-        GameResult::Ok(())
+        GameResult::Ok(read)
     })?;
-    Ok((name, page))
+    Ok((name, page, read))
 }
 
 /// A conversation in the reader's list: with whom, when it last spoke, how much is unread.

@@ -66,21 +66,29 @@ pub async fn index(
     let q = q.into_inner();
     let me = actor.username.clone();
     let gm = actor.role.is_gm();
-    let (world, player, announcements, threads, with, page_of, blocked) = state
+    let (world, player, announcements, threads, (with, read), page_of, blocked) = state
         .db(move |conn| {
             let w = worlds::get(conn, wid)?;
             let reader = Reader::of(conn, &actor, wid)?;
             let announcements = messages::announcements(conn, wid, 3)?;
             let Reader::Player(p) = reader else {
-                return Ok((w, false, announcements, Vec::new(), None, None, Vec::new()));
+                return Ok((
+                    w,
+                    false,
+                    announcements,
+                    Vec::new(),
+                    (None, 0),
+                    None,
+                    Vec::new(),
+                ));
             };
             let threads = messages::threads(conn, &p)?;
             let (with, page) = match q.with.as_deref().filter(|s| !s.trim().is_empty()) {
                 Some(name) => {
-                    let (name, page) = messages::thread(conn, &p, name, q.before, PAGE_SIZE)?;
-                    (Some(name), page)
+                    let (name, page, read) = messages::thread(conn, &p, name, q.before, PAGE_SIZE)?;
+                    ((Some(name), read), page)
                 }
-                None => (None, messages::board(conn, &p, q.before, PAGE_SIZE)?),
+                None => ((None, 0), messages::board(conn, &p, q.before, PAGE_SIZE)?),
             };
             let blocked = messages::blocked(conn, &actor, wid)?;
             Ok((w, true, announcements, threads, with, Some(page), blocked))
@@ -117,6 +125,12 @@ pub async fn index(
             &with.as_ref().is_some_and(|w| blocked.contains(w)),
         );
         ctx.insert("body_max", &talk.message_chars);
+        // The header's badge counts what this page has just read.
+        if let Some(mut v) = ctx.get("viewer").cloned() {
+            let left = v["messages"].as_i64().unwrap_or(0) - read as i64;
+            v["messages"] = left.max(0).into();
+            ctx.insert("viewer", &v);
+        }
     })?)
 }
 

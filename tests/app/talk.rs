@@ -907,3 +907,90 @@ fn plan_of_board_page(conn: &mut grognard::db::DbConnection, w: i64, nation: i64
         }
     }
 }
+
+both!(hostile_bodies_on_the_talking_routes_change_nothing, |b| {
+    let a = arena(b);
+    let w = a.world;
+    let mut blue = a.blue.clone();
+    let id = a.say(&mut a.red.clone(), "nation", "red only").json()["id"]
+        .as_i64()
+        .unwrap();
+    let marker = a.mark(&mut a.red.clone(), 2, 2, "red only").json()["id"]
+        .as_i64()
+        .unwrap();
+    let before = a.talk_rows();
+    let huge = format!(
+        "{{\"to\": \"nation\", \"body\": \"{}\"}}",
+        "x".repeat(70 * 1024)
+    );
+    let bodies: Vec<(&str, Vec<u8>)> = vec![
+        ("application/json", b"".to_vec()),
+        (
+            "application/json",
+            b"{\"to\": \"nation\", \"body\": \"\\u0000\"}".to_vec(),
+        ),
+        ("application/json", vec![b'{', 0xff, 0xfe, b'}']),
+        ("application/json", huge.into_bytes()),
+        (
+            "application/json",
+            b"{\"to\": \"nation\", \"body\": \"\\ud800\"}".to_vec(),
+        ),
+        (
+            "application/json",
+            b"{\"to\": 1e999, \"body\": []}".to_vec(),
+        ),
+        (
+            "application/json",
+            b"{\"at\": [2147483647, -2147483648], \"label\": \"x\"}".to_vec(),
+        ),
+        (
+            "application/json",
+            b"{\"at\": [1, 1], \"label\": \"\\u001b[2J\"}".to_vec(),
+        ),
+        ("text/plain", "to=nation&body=hi".as_bytes().to_vec()),
+        (
+            "application/x-www-form-urlencoded",
+            b"to=nation&body=%FF%FE".to_vec(),
+        ),
+    ];
+    let routes = [
+        ("POST", format!("/api/v1/worlds/{w}/messages")),
+        ("POST", format!("/api/v1/worlds/{w}/markers")),
+        ("POST", format!("/api/v1/worlds/{w}/blocks")),
+        ("POST", format!("/api/v1/messages/{id}/report")),
+    ];
+    for (method, path) in &routes {
+        for (ct, body) in &bodies {
+            let r = blue.raw(method, path, ct, body);
+            assert!(
+                (400..500).contains(&r.status),
+                "{method} {path} ({ct}, {} bytes): {} {}",
+                body.len(),
+                r.status,
+                &r.body[..r.body.len().min(200)]
+            );
+        }
+    }
+    // Red's ids, aimed at by Blue: not found, never forbidden.
+    let r = blue.json("DELETE", &format!("/api/v1/markers/{marker}"), None);
+    assert_eq!(r.status, 404);
+    let r = blue.post_json(
+        &format!("/api/v1/messages/{id}/report"),
+        json!({"reason": "x"}),
+    );
+    assert_eq!(r.status, 404);
+    let mut web = page_client(&a, "blue_player");
+    let csrf = web.get("/").csrf();
+    let r = web.post_form(
+        &format!("/worlds/{w}/markers/{marker}/delete"),
+        &[("csrf", &csrf)],
+    );
+    assert_eq!(r.status, 404);
+    let r = web.post_form(
+        &format!("/worlds/{w}/messages/{id}/report"),
+        &[("csrf", &csrf), ("reason", "x")],
+    );
+    assert_eq!(r.status, 404);
+    assert_eq!(a.talk_rows(), before);
+    assert_eq!(a.markers(&mut a.red.clone()), vec!["red only"]);
+});

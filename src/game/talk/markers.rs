@@ -99,18 +99,22 @@ pub fn drop_at(
 }
 
 /// The standing markers of the player's nation at the world's turn `turn`, within
-/// `(x0, y0)..=(x1, y1)` when given.
+/// `(x0, y0)..=(x1, y1)` when given. One statement of a fixed shape, which the connection keeps
+/// prepared: the world page asks it on every view.
 pub fn of_nation(
     conn: &mut DbConnection,
     player: &Player,
     turn: i32,
     within: Option<(Pos, Pos)>,
 ) -> GameResult<Vec<MarkerView>> {
-    let mut q = markers::table
+    let (a, b) = within.unwrap_or((Pos::new(i32::MIN, i32::MIN), Pos::new(i32::MAX, i32::MAX)));
+    let rows: Vec<(i32, i32, i32, String, String, i32, i32)> = crate::on_backend!(conn, c => markers::table
         .inner_join(users::table)
         .filter(markers::world_id.eq(player.world_id))
         .filter(markers::nation_id.eq(player.nation_id))
         .filter(markers::expires_turn.gt(turn))
+        .filter(markers::x.between(a.x, b.x))
+        .filter(markers::y.between(a.y, b.y))
         .select((
             markers::id,
             markers::x,
@@ -121,13 +125,7 @@ pub fn of_nation(
             markers::user_id,
         ))
         .order(markers::id)
-        .into_boxed();
-    if let Some((a, b)) = within {
-        q = q
-            .filter(markers::x.between(a.x, b.x))
-            .filter(markers::y.between(a.y, b.y));
-    }
-    let rows: Vec<(i32, i32, i32, String, String, i32, i32)> = q.load(conn)?;
+        .load(c))?;
     Ok(rows
         .into_iter()
         .map(|(id, x, y, label, by, expires_turn, user_id)| MarkerView {

@@ -58,10 +58,7 @@ fn build_world(conn: &mut DbConnection, rng: &mut ChaCha8Rng) -> i32 {
     }
     let map = ValidMap {
         name: "Bench".into(),
-        bounds: Bounds {
-            width: SIDE,
-            height: SIDE,
-        },
+        bounds: Bounds::square(SIDE, SIDE),
         season: Season::Summer,
         rng_seed: Some(1),
         nations: vec![

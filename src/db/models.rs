@@ -311,10 +311,7 @@ pub struct AuditRow {
 impl World {
     /// The world's map size, as the rules see it.
     pub fn bounds(&self) -> crate::rules::Bounds {
-        crate::rules::Bounds {
-            width: self.width,
-            height: self.height,
-        }
+        crate::rules::Bounds::square(self.width, self.height)
     }
 }
 

@@ -2,7 +2,7 @@
 //! to text columns as their types: a value outside the set is an error naming the column and
 //! the value, never a quiet fallback to some default.
 
-use crate::rules::names::{Kind, Role, Season, Terrain, TickKind};
+use crate::rules::names::{EdgeFeature, Grid, Kind, Role, Season, Side, Terrain, TickKind};
 use diesel::backend::Backend;
 use diesel::deserialize::{self, FromSql, Queryable};
 use diesel::serialize::{self, Output, ToSql};
@@ -76,4 +76,7 @@ text_column!(
     Season => "season",
     Role => "role",
     TickKind => "tick kind",
+    Grid => "grid",
+    Side => "cell side",
+    EdgeFeature => "edge feature",
 );

@@ -201,7 +201,7 @@ pub fn raise(
             area.cell(*p)
                 .is_some_and(|c| can_enter(rs, &probe, *p, c).is_ok())
         })
-        .min_by_key(|p| (p.distance(spawn), p.y, p.x))
+        .min_by_key(|p| (area.bounds.distance(*p, spawn), p.y, p.x))
         .ok_or(Refusal::Occupied(spawn))?;
     Ok(Raised {
         pos,

@@ -214,7 +214,7 @@ pub fn ranged_check(
     base_range: i32,
 ) -> Result<(), Refusal> {
     let range = reach(rs, area, unit, base_range);
-    let distance = unit.pos.distance(at);
+    let distance = area.bounds.distance(unit.pos, at);
     if distance > range {
         return Err(Refusal::OutOfRange { distance, range });
     }
@@ -314,7 +314,7 @@ pub fn melee(
     // Whether the nation sees the target comes first: any other refusal would tell where an
     // unseen company stands.
     let target = enemy_target(rs, area, attacker, at)?;
-    if !attacker.pos.is_adjacent(at) {
+    if !area.bounds.adjacent(attacker.pos, at) {
         return Err(Refusal::NotAdjacent {
             from: attacker.pos,
             to: at,

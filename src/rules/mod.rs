@@ -24,7 +24,7 @@ pub mod vision;
 #[cfg(test)]
 mod tests;
 
-pub use grid::{Bounds, Pos};
+pub use grid::{Bounds, Grid, Pos, Side};
 pub use names::{Kind, Season, Terrain};
 pub use refusal::Refusal;
 pub use ruleset::Ruleset;

@@ -221,7 +221,7 @@ pub fn plan_move(
         if !area.bounds.contains(p) {
             return Err(Refusal::OutOfMap(p));
         }
-        if !prev.is_adjacent(p) {
+        if !area.bounds.adjacent(prev, p) {
             return Err(Refusal::NotAdjacent { from: prev, to: p });
         }
         if ended {
@@ -378,13 +378,13 @@ pub fn find_path(
     let found = pathfinding::prelude::astar(
         &unit.pos,
         successors,
-        |p| p.distance(to) * unit_step,
+        |p| area.bounds.distance(*p, to) * unit_step,
         |p| *p == to,
     );
     // A climb, or a step down a wall's outside, is a path of its own single step.
-    let single = unit
-        .pos
-        .is_adjacent(to)
+    let single = area
+        .bounds
+        .adjacent(unit.pos, to)
         .then(|| cell_at(area, unit.pos).ok())
         .flatten()
         .and_then(|here| {

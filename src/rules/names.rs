@@ -180,3 +180,41 @@ mod tests {
         assert_eq!(Season::Winter.flipped(), Season::Summer);
     }
 }
+
+named_enum!(
+    /// The shape of a world's cells (docs/rules.md §12).
+    Grid {
+        Square => "square",
+        Hex => "hex",
+    }
+);
+
+named_enum!(
+    /// A side of a cell: N E S W on a square grid, E NE NW W SW SE on a hex grid.
+    Side {
+        N => "N",
+        NE => "NE",
+        E => "E",
+        SE => "SE",
+        S => "S",
+        SW => "SW",
+        W => "W",
+        NW => "NW",
+    }
+);
+
+named_enum!(
+    /// What a cell's side may carry (docs/rules.md §12).
+    EdgeFeature {
+        Rampart => "rampart",
+    }
+);
+
+named_enum!(
+    /// How much a terrain hides a company a volley's line passes by (docs/rules.md §12).
+    Cover {
+        Exposed => "exposed",
+        Light => "light",
+        Dense => "dense",
+    }
+);

@@ -144,7 +144,7 @@ pub fn build_siege_tower(
     if !area.bounds.contains(at) {
         return Err(Refusal::OutOfMap(at));
     }
-    if sappers.pos.distance(at) > 1 {
+    if area.bounds.distance(sappers.pos, at) > 1 {
         return Err(Refusal::NotAdjacent {
             from: sappers.pos,
             to: at,
@@ -210,7 +210,7 @@ pub fn ram(
     let (Some(max), true) = (t.structure, t.has(Flag::Gate)) else {
         return Err(Refusal::NotGate(at));
     };
-    if !unit.pos.is_adjacent(at) {
+    if !area.bounds.adjacent(unit.pos, at) {
         return Err(Refusal::NotAdjacent {
             from: unit.pos,
             to: at,
@@ -256,7 +256,7 @@ pub fn repair(
     if cell.owner != Some(sappers.nation) {
         return Err(Refusal::NotOwned(at));
     }
-    if sappers.pos.distance(at) > 1 {
+    if area.bounds.distance(sappers.pos, at) > 1 {
         return Err(Refusal::NotAdjacent {
             from: sappers.pos,
             to: at,
@@ -300,7 +300,7 @@ pub fn build_bridge(
     let (true, Some(to)) = (tr.has(Flag::River), tr.bridge_into) else {
         return Err(Refusal::NotRiver(at));
     };
-    if sappers.pos.distance(at) > 1 {
+    if area.bounds.distance(sappers.pos, at) > 1 {
         return Err(Refusal::NotAdjacent {
             from: sappers.pos,
             to: at,

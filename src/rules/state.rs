@@ -209,17 +209,7 @@ mod tests {
 
     #[test]
     fn an_area_is_clipped_to_the_map() {
-        let a = Area::new(
-            Bounds {
-                width: 10,
-                height: 8,
-            },
-            Season::Summer,
-            -3,
-            -3,
-            2,
-            20,
-        );
+        let a = Area::new(Bounds::square(10, 8), Season::Summer, -3, -3, 2, 20);
         assert!(a.covers(Pos::new(0, 0)));
         assert!(a.covers(Pos::new(2, 7)));
         assert!(!a.covers(Pos::new(3, 0)));

@@ -1,7 +1,7 @@
 //! Turn and season maths (docs/rules.md §8) for one company, reserve or treasury. The scheduler
 //! applies the same effects as set-based SQL; tests check one against the other.
 
-use super::grid::Pos;
+use super::grid::{Grid, Pos};
 use super::names::{Kind, Season};
 use super::ruleset::{Flag, Ruleset};
 use super::state::{Cell, NationId};
@@ -51,8 +51,8 @@ pub fn headquarters_holds(rs: &Ruleset, cell: &Cell, nation: NationId) -> bool {
 }
 
 /// Whether a company at `pos` is close enough to its regiment's headquarters for the bonus.
-pub fn near_headquarters(rs: &Ruleset, pos: Pos, headquarters: Option<Pos>) -> bool {
-    headquarters.is_some_and(|hq| hq.distance(pos) <= rs.turn.regiment_radius)
+pub fn near_headquarters(rs: &Ruleset, grid: Grid, pos: Pos, headquarters: Option<Pos>) -> bool {
+    headquarters.is_some_and(|hq| grid.distance(hq, pos) <= rs.turn.regiment_radius)
 }
 
 /// A player's reserve after a turn.

@@ -1,6 +1,6 @@
 //! Vision, hiding and line of sight (docs/rules.md §5).
 
-use super::grid::{line, Bounds, Pos};
+use super::grid::{Bounds, Grid, Pos};
 use super::names::{Kind, Terrain};
 use super::ruleset::{Flag, Ruleset};
 use super::state::{Area, NationId, Unit};
@@ -38,6 +38,8 @@ pub fn is_hidden(rs: &Ruleset, unit: &Unit, on: Terrain) -> bool {
 pub struct Observer {
     pub pos: Pos,
     pub perception: i32,
+    /// The world's grid, which says what "within" is.
+    pub grid: Grid,
 }
 
 /// The observers of `nation` among the units of an area.
@@ -47,12 +49,15 @@ pub fn observers(rs: &Ruleset, area: &Area, nation: NationId) -> Vec<Observer> {
         .map(|u| Observer {
             pos: u.pos,
             perception: perception(rs, u.kind, area.terrain(u.pos).unwrap_or(Terrain::Plain)),
+            grid: area.bounds.grid,
         })
         .collect()
 }
 
 pub fn sees_cell(observers: &[Observer], p: Pos) -> bool {
-    observers.iter().any(|o| o.pos.distance(p) <= o.perception)
+    observers
+        .iter()
+        .any(|o| o.grid.distance(o.pos, p) <= o.perception)
 }
 
 /// The cells of a rectangle that some observer sees, as [`sees_cell`] tells them, worked out
@@ -73,7 +78,6 @@ impl Sight {
         let (cols, rows) = (span(x0, x1), span(y0, y1));
         let mut seen = vec![false; cols * rows];
         for o in observers.iter().filter(|o| o.perception >= 0) {
-            // The distance is Chebyshev's: within `perception` is a square around the observer.
             // `sees_cell` reads a distance past i32's range as i32::MAX, which only the
             // greatest perception reaches.
             let p = match o.perception {
@@ -81,13 +85,24 @@ impl Sight {
                 p => i64::from(p),
             };
             let (ox, oy) = (i64::from(o.pos.x), i64::from(o.pos.y));
-            let (xa, xb) = ((ox - p).max(x0.into()), (ox + p).min(x1.into()));
             let (ya, yb) = ((oy - p).max(y0.into()), (oy + p).min(y1.into()));
-            if xa > xb || ya > yb {
-                continue;
-            }
-            let (from, to) = ((xa - i64::from(x0)) as usize, (xb - i64::from(x0)) as usize);
             for y in ya..=yb {
+                // The row's stretch within `perception`: the whole width of a square around
+                // the observer, or the hexes of the row within the hex distance.
+                let (xa, xb) = match o.grid {
+                    Grid::Square => (ox - p, ox + p),
+                    Grid::Hex => {
+                        let shift = |r: i64| (r - (r & 1)) / 2;
+                        let (oq, dr) = (ox - shift(oy), y - oy);
+                        let (qa, qb) = (oq + (-p).max(-p - dr), oq + p.min(p - dr));
+                        (qa + shift(y), qb + shift(y))
+                    }
+                };
+                let (xa, xb) = (xa.max(x0.into()), xb.min(x1.into()));
+                if xa > xb {
+                    continue;
+                }
+                let (from, to) = ((xa - i64::from(x0)) as usize, (xb - i64::from(x0)) as usize);
                 let row = (y - i64::from(y0)) as usize * cols;
                 seen[row + from..=row + to].fill(true);
             }
@@ -126,7 +141,7 @@ pub fn sees_unit(rs: &Ruleset, observers: &[Observer], p: Pos, hidden: bool) -> 
     if hidden {
         observers
             .iter()
-            .any(|o| o.pos.distance(p) <= rs.combat.hidden_visible_at.min(o.perception))
+            .any(|o| o.grid.distance(o.pos, p) <= rs.combat.hidden_visible_at.min(o.perception))
     } else {
         sees_cell(observers, p)
     }
@@ -172,7 +187,7 @@ pub fn line_of_sight(rs: &Ruleset, area: &Area, from: Pos, to: Pos) -> Result<()
     let shooter_high = area
         .terrain(from)
         .is_some_and(|t| rs.terrain(t).has(Flag::Elevated));
-    let cells = line(from, to);
+    let cells = area.bounds.line(from, to);
     // Along a castle's wall: every cell of the line, ends included, wall, tower or gate of
     // the same castle (docs/rules.md §10).
     let first = area.cell(from).map(|c| c.castle);
@@ -198,7 +213,7 @@ pub fn line_of_sight(rs: &Ruleset, area: &Area, from: Pos, to: Pos) -> Result<()
 #[cfg(test)]
 mod sight_tests {
     use super::{sees_cell, Observer, Sight};
-    use crate::rules::Pos;
+    use crate::rules::{Grid, Pos};
 
     #[test]
     fn the_rectangle_s_sight_is_what_each_cell_would_ask() {
@@ -206,22 +221,27 @@ mod sight_tests {
             Observer {
                 pos: Pos::new(3, 4),
                 perception: 2,
+                grid: Grid::Square,
             },
             Observer {
                 pos: Pos::new(-2, 9),
                 perception: 3,
+                grid: Grid::Square,
             },
             Observer {
                 pos: Pos::new(12, 1),
                 perception: 0,
+                grid: Grid::Square,
             },
             Observer {
                 pos: Pos::new(6, 6),
                 perception: -1,
+                grid: Grid::Square,
             },
             Observer {
                 pos: Pos::new(40, 40),
                 perception: 5,
+                grid: Grid::Square,
             },
         ];
         let rect = (0, 0, 14, 10);
@@ -236,6 +256,7 @@ mod sight_tests {
         let everywhere = [Observer {
             pos: Pos::new(i32::MIN, i32::MAX),
             perception: i32::MAX,
+            grid: Grid::Square,
         }];
         assert!(Sight::of(&everywhere, rect).sees(Pos::new(7, 7)));
         assert!(!Sight::of(&[], rect).sees(Pos::new(7, 7)));

@@ -237,7 +237,12 @@ both!(the_sql_turn_gives_what_the_rules_engine_computes, |b| {
         assert_eq!(before.len(), after.len());
         for (b, a) in before.iter().zip(&after) {
             let kind: Kind = b.kind.parse().unwrap();
-            let near = near_headquarters(&rs, Pos::new(b.x, b.y), hq.get(&b.player_id).copied());
+            let near = near_headquarters(
+                &rs,
+                grognard::rules::Grid::Square,
+                Pos::new(b.x, b.y),
+                hq.get(&b.player_id).copied(),
+            );
             near_count += near as usize;
             let before_turn = CompanyTurn {
                 men: b.men,

@@ -211,10 +211,7 @@ impl MapFile {
                 format!("must be between 1 and {MAX_SIDE} (got {})", self.height),
             );
         }
-        let bounds = Bounds {
-            width: self.width,
-            height: self.height,
-        };
+        let bounds = Bounds::square(self.width, self.height);
         let season = self.season.parse::<Season>().or_else(|_| {
             fail(
                 "season",

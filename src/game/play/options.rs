@@ -181,7 +181,9 @@ pub fn of(
     };
     let mut targets: Vec<Target> = area
         .units()
-        .filter(|t| t.nation != u.nation && u.pos.distance(t.pos) <= reach.unwrap_or(0).max(1))
+        .filter(|t| {
+            t.nation != u.nation && area.bounds.distance(u.pos, t.pos) <= reach.unwrap_or(0).max(1)
+        })
         .filter(|t| seen(t))
         .map(|t| Target {
             id: t.id,
@@ -189,7 +191,7 @@ pub fn of(
             kind: t.kind,
             x: t.pos.x,
             y: t.pos.y,
-            distance: u.pos.distance(t.pos),
+            distance: area.bounds.distance(u.pos, t.pos),
             hidden: hidden(t),
             volley: fight(true, t),
             melee: fight(false, t),
@@ -272,7 +274,7 @@ pub fn of(
             };
             Some(CellOptions {
                 at,
-                distance: u.pos.distance(at),
+                distance: area.bounds.distance(u.pos, at),
                 occupant,
                 move_to,
                 path,

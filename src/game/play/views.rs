@@ -140,6 +140,7 @@ pub fn player_map(
                 Observer {
                     pos: u.pos,
                     perception: vision::perception(rs, u.kind, terrain_at(u.pos)),
+                    grid: w.bounds().grid,
                 }
             })
             .collect(),

@@ -6,7 +6,7 @@ use crate::rules::movement::{enter, find_path, plan_move};
 use crate::rules::ruleset::Flag;
 use crate::rules::state::{Area, Cell};
 use crate::rules::vision::{visible_cells, Observer};
-use crate::rules::{Bounds, Kind, Pos, Refusal, Season, Terrain};
+use crate::rules::{Bounds, Grid, Kind, Pos, Refusal, Season, Terrain};
 use proptest::prelude::*;
 use std::collections::HashMap;
 
@@ -30,13 +30,7 @@ fn small_map() -> impl Strategy<Value = Area> {
             } else {
                 Season::Summer
             };
-            let mut a = Area::whole(
-                Bounds {
-                    width: 5,
-                    height: 5,
-                },
-                season,
-            );
+            let mut a = Area::whole(Bounds::square(5, 5), season);
             for (i, (terrain, s, owner)) in cells.into_iter().enumerate() {
                 let structure = rs().terrain(terrain).structure.map(|_| s * 5);
                 a.set_cell(
@@ -68,13 +62,7 @@ fn castle_map() -> impl Strategy<Value = Area> {
         Terrain::Building,
     ]);
     prop::collection::vec((ground, 0..3i32, 1..3i32), 25).prop_map(|cells| {
-        let mut a = Area::whole(
-            Bounds {
-                width: 5,
-                height: 5,
-            },
-            Season::Summer,
-        );
+        let mut a = Area::whole(Bounds::square(5, 5), Season::Summer);
         for (i, (terrain, s, owner)) in cells.into_iter().enumerate() {
             let structure = rs().terrain(terrain).structure.map(|_| s * 5);
             a.set_cell(
@@ -242,7 +230,7 @@ proptest! {
         morale in 0..=10i32, def_terrain in terrain_strategy(), att_terrain in terrain_strategy(),
         rolls in prop::collection::vec(0..=60i32, 2),
     ) {
-        let mut a = Area::whole(Bounds { width: 3, height: 1 }, Season::Summer);
+        let mut a = Area::whole(Bounds::square(3, 1), Season::Summer);
         a.set_cell(Pos::new(0, 0), Cell { terrain: att_terrain, town: None, owner: None, structure: None, castle: None, siege: None });
         a.set_cell(Pos::new(1, 0), Cell { terrain: def_terrain, town: None, owner: Some(2), structure: rs().terrain(def_terrain).structure, castle: None, siege: None });
         let mut att = unit(1, 1, att_kind, 0, 0);
@@ -269,10 +257,121 @@ proptest! {
         observers in prop::collection::vec((0..12i32, 0..12i32, 1..6i32), 1..5),
         extra in 0..3i32,
     ) {
-        let bounds = Bounds { width: 12, height: 12 };
-        let small: Vec<Observer> = observers.iter().map(|&(x, y, p)| Observer { pos: Pos::new(x, y), perception: p }).collect();
+        let bounds = Bounds::square(12, 12);
+        let small: Vec<Observer> = observers.iter().map(|&(x, y, p)| Observer { pos: Pos::new(x, y), perception: p, grid: Grid::Square }).collect();
         let large: Vec<Observer> = small.iter().map(|o| Observer { perception: o.perception + extra, ..*o }).collect();
         let (a, b) = (visible_cells(bounds, &small), visible_cells(bounds, &large));
         prop_assert!(a.is_subset(&b));
+    }
+}
+
+fn grid_strategy() -> impl Strategy<Value = Grid> {
+    prop::sample::select(vec![Grid::Square, Grid::Hex])
+}
+
+fn pos_strategy() -> impl Strategy<Value = Pos> {
+    (-40..40i32, -40..40i32).prop_map(|(x, y)| Pos::new(x, y))
+}
+
+proptest! {
+    #[test]
+    fn neighbours_are_symmetric_distinct_and_one_step_away(g in grid_strategy(), a in pos_strategy()) {
+        let n: Vec<Pos> = g.neighbours(a).collect();
+        prop_assert_eq!(n.len(), if g == Grid::Square { 8 } else { 6 });
+        let mut unique = n.clone();
+        unique.sort();
+        unique.dedup();
+        prop_assert_eq!(unique.len(), n.len());
+        for b in n {
+            prop_assert_eq!(g.distance(a, b), 1);
+            prop_assert!(g.neighbours(b).any(|c| c == a), "{:?} {:?} {:?}", g, a, b);
+        }
+    }
+
+    #[test]
+    fn distance_is_a_metric(g in grid_strategy(), a in pos_strategy(), b in pos_strategy(), c in pos_strategy()) {
+        prop_assert_eq!(g.distance(a, a), 0);
+        prop_assert_eq!(g.distance(a, b), g.distance(b, a));
+        prop_assert!(a == b || g.distance(a, b) > 0);
+        prop_assert!(g.distance(a, c) <= g.distance(a, b) + g.distance(b, c));
+    }
+
+    #[test]
+    fn a_line_is_a_chain_of_neighbours_from_end_to_end(g in grid_strategy(), a in pos_strategy(), b in pos_strategy()) {
+        let l = g.line(a, b);
+        prop_assert_eq!(l.first(), Some(&a));
+        prop_assert_eq!(l.last(), Some(&b));
+        prop_assert_eq!(l.len() as i32, g.distance(a, b) + 1);
+        prop_assert!(l.windows(2).all(|w| g.adjacent(w[0], w[1])));
+        if g == Grid::Hex {
+            // The same cells both ways: line of sight is symmetric.
+            let mut back = g.line(b, a);
+            back.reverse();
+            prop_assert_eq!(back, l);
+        }
+    }
+
+    #[test]
+    fn within_is_every_cell_of_the_map_at_most_r_away(g in grid_strategy(), x in 0..14i32, y in 0..11i32, r in 0..6i32) {
+        let bounds = Bounds { width: 14, height: 11, grid: g };
+        let p = Pos::new(x, y);
+        let mut got: Vec<Pos> = bounds.within(p, r).collect();
+        got.sort();
+        let mut want: Vec<Pos> = (0..11).flat_map(|y| (0..14).map(move |x| Pos::new(x, y)))
+            .filter(|q| g.distance(p, *q) <= r)
+            .collect();
+        want.sort();
+        prop_assert_eq!(got, want);
+    }
+
+    #[test]
+    fn sides_name_each_edge_from_both_cells(g in grid_strategy(), p in pos_strategy()) {
+        for &s in g.sides() {
+            let q = g.across(p, s);
+            prop_assert!(g.adjacent(p, q));
+            prop_assert_eq!(g.across(q, s.opposite()), p);
+            prop_assert_eq!(g.canonical(p, s), g.canonical(q, s.opposite()));
+            prop_assert_eq!(g.sides_towards(p, q), vec![s]);
+        }
+    }
+
+    #[test]
+    fn the_rectangle_s_sight_on_hexes_is_what_each_cell_would_ask(
+        observers in prop::collection::vec((-3..15i32, -3..13i32, -1..6i32), 1..5),
+    ) {
+        use crate::rules::vision::{sees_cell, Sight};
+        let obs: Vec<Observer> = observers.iter().map(|&(x, y, p)| Observer { pos: Pos::new(x, y), perception: p, grid: Grid::Hex }).collect();
+        let sight = Sight::of(&obs, (0, 0, 11, 9));
+        for y in 0..10 {
+            for x in 0..12 {
+                let p = Pos::new(x, y);
+                prop_assert_eq!(sight.sees(p), sees_cell(&obs, p), "{:?}", p);
+            }
+        }
+    }
+
+    #[test]
+    fn paths_on_hexes_are_chains_of_neighbours(
+        cells in prop::collection::vec(terrain_strategy(), 64),
+        to in (0..8i32, 0..8i32),
+    ) {
+        let rs = rs();
+        let mut area = Area::whole(Bounds { width: 8, height: 8, grid: Grid::Hex }, Season::Summer);
+        for (i, t) in cells.iter().enumerate() {
+            let p = Pos::new(i as i32 % 8, i as i32 / 8);
+            area.set_cell(p, Cell { terrain: *t, ..Cell::plain() });
+        }
+        area.set_cell(Pos::new(0, 0), Cell::plain());
+        let u = unit(1, 1, Kind::Infantry, 0, 0);
+        area.place(u.clone());
+        let to = Pos::new(to.0, to.1);
+        if let Ok((path, _)) = find_path(&rs, &area, &u, to) {
+            let mut prev = u.pos;
+            for p in &path {
+                prop_assert!(Grid::Hex.adjacent(prev, *p), "{:?} → {:?}", prev, p);
+                prev = *p;
+            }
+            prop_assert_eq!(prev, to);
+        }
     }
 }

@@ -44,10 +44,7 @@ pub fn terrain_of(c: char) -> Terrain {
 /// nobody.
 pub fn map(season: Season, rows: &[&str]) -> Area {
     let rs = rs();
-    let bounds = Bounds {
-        width: rows[0].chars().count() as i32,
-        height: rows.len() as i32,
-    };
+    let bounds = Bounds::square(rows[0].chars().count() as i32, rows.len() as i32);
     let mut a = Area::whole(bounds, season);
     for (y, row) in rows.iter().enumerate() {
         for (x, ch) in row.chars().enumerate() {

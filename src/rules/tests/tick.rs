@@ -66,9 +66,24 @@ fn a_turn_near_the_regiment_headquarters_gives_one_more_morale() {
         turn_company(&rs, Kind::Infantry, c(100, 0, 0, 9, 0), true).morale,
         10
     );
-    assert!(near_headquarters(&rs, p(5, 5), Some(p(8, 2))));
-    assert!(!near_headquarters(&rs, p(5, 5), Some(p(9, 5))));
-    assert!(!near_headquarters(&rs, p(5, 5), None));
+    assert!(near_headquarters(
+        &rs,
+        crate::rules::Grid::Square,
+        p(5, 5),
+        Some(p(8, 2))
+    ));
+    assert!(!near_headquarters(
+        &rs,
+        crate::rules::Grid::Square,
+        p(5, 5),
+        Some(p(9, 5))
+    ));
+    assert!(!near_headquarters(
+        &rs,
+        crate::rules::Grid::Square,
+        p(5, 5),
+        None
+    ));
 }
 
 #[test]

@@ -187,8 +187,9 @@
     if (!map) {
       // The world page's own links (pan, zoom, companies, closing the panel) stay in place too.
       var a = ev.target.closest("main.page a[href]");
-      if (a && swappable() && !ev.ctrlKey && !ev.metaKey &&
-          new URL(a.href, location.href).pathname === location.pathname) {
+      var to = a && new URL(a.href, location.href);
+      if (a && swappable() && !ev.ctrlKey && !ev.metaKey && !a.target &&
+          to.origin === location.origin && to.pathname === location.pathname) {
         ev.preventDefault();
         swap(a.href);
       }

@@ -166,9 +166,6 @@ both!(markers_are_the_nation_s_own_and_expire, |b| {
     let red_page =
         page_client(&a, "red_player").get(&format!("/worlds/{w}?x=4&y=3&zoom=3&cell=4,3"));
     assert!(!red_page.body.contains("enemy guns"));
-    // Nor in the map API of Red.
-    let map = red.get_json(&format!("/api/v1/worlds/{w}/map?x0=0&y0=0&x1=15&y1=9"));
-    assert!(!map.body.contains("enemy guns"));
 
     // Another nation's marker is not found; one of the nation by someone else is forbidden.
     let before = a.talk_rows();
@@ -837,23 +834,29 @@ both!(
             1,
             "one statement a page"
         );
+        let statements = crate::support::recording(&mut conn);
+        grognard::game::talk::messages::board(&mut conn, &player, None, 30).unwrap();
+        let board_sql = statements.lock().unwrap().last().cloned().unwrap();
+        let n = crate::support::counting(&mut conn);
         assert_eq!(page.messages.len(), 30);
         assert_eq!(page.messages[0].body, "message 999");
         let older = page.older.unwrap();
         let next =
             grognard::game::talk::messages::board(&mut conn, &player, Some(older), 30).unwrap();
-        assert_eq!(n.load(std::sync::atomic::Ordering::SeqCst), 2);
+        assert_eq!(n.load(std::sync::atomic::Ordering::SeqCst), 1);
         assert!(next
             .messages
             .iter()
             .all(|m| m.id < older && m.from == "blue_player"));
-        // The plan reads an index in the page's order: no scan of the table, no sort. (SQLite
-        // takes the channel's index; PostgreSQL may walk the key backwards instead when the
-        // board is most of the table, as here.)
-        let plan = plan_of_board_page(&mut conn, w, blue_nation);
+        // The plan of the page's own statement reads the messages by an index in the page's
+        // order: no scan of the table, no sort. (SQLite takes the channel's index; PostgreSQL
+        // may walk the key backwards instead when the board is most of the table, as here.)
+        let plan = plan_of(&mut conn, &board_sql);
         assert!(plan.contains("Index") || plan.contains("INDEX"), "{plan}");
         assert!(
-            !plan.contains("Seq Scan") && !plan.contains("Sort") && !plan.contains("TEMP B-TREE"),
+            !plan.contains("Seq Scan on messages")
+                && !plan.contains("Sort")
+                && !plan.contains("TEMP B-TREE"),
             "{plan}"
         );
         if conn.is_sqlite() {
@@ -868,8 +871,9 @@ both!(
     }
 );
 
-/// The query plan of a board's page, as the database words it.
-fn plan_of_board_page(conn: &mut grognard::db::DbConnection, w: i64, nation: i64) -> String {
+/// The query plan of a statement as diesel logged it (`… -- binds: [2, "n3", 31]`), its
+/// parameters put back in as literals, as the database words it.
+fn plan_of(conn: &mut grognard::db::DbConnection, logged: &str) -> String {
     use diesel::RunQueryDsl;
     #[derive(diesel::QueryableByName)]
     struct Sqlite {
@@ -881,13 +885,33 @@ fn plan_of_board_page(conn: &mut grognard::db::DbConnection, w: i64, nation: i64
         #[diesel(sql_type = diesel::sql_types::Text, column_name = "QUERY PLAN")]
         line: String,
     }
-    let q = format!(
-        "SELECT id FROM messages WHERE world_id = {w} AND channel = 'n{nation}' \
-         AND id < 2147483647 AND removed_at IS NULL ORDER BY id DESC LIMIT 31"
-    );
+    let (sql, binds) = logged
+        .split_once(" -- binds: [")
+        .expect("a logged statement");
+    let binds: Vec<String> = binds
+        .trim_end_matches(']')
+        .split(", ")
+        .map(|b| match b.strip_prefix('"') {
+            Some(s) => format!("'{}'", s.trim_end_matches('"')),
+            None => b.to_string(),
+        })
+        .collect();
+    let mut literal = String::new();
+    let mut rest = sql;
+    let mut i = 0;
+    // `?` on SQLite, `$1`, `$2`… on PostgreSQL: in order either way.
+    while let Some(at) = rest.find(['?', '$']) {
+        literal.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        let digits = after.chars().take_while(char::is_ascii_digit).count();
+        literal.push_str(&binds[i]);
+        i += 1;
+        rest = &after[digits..];
+    }
+    literal.push_str(rest);
     match conn {
         grognard::db::DbConnection::Sqlite(c) => {
-            diesel::sql_query(format!("EXPLAIN QUERY PLAN {q}"))
+            diesel::sql_query(format!("EXPLAIN QUERY PLAN {literal}"))
                 .load::<Sqlite>(c)
                 .unwrap()
                 .into_iter()
@@ -897,7 +921,7 @@ fn plan_of_board_page(conn: &mut grognard::db::DbConnection, w: i64, nation: i64
         }
         grognard::db::DbConnection::Postgres(c) => {
             diesel::sql_query("ANALYZE messages").execute(c).unwrap();
-            diesel::sql_query(format!("EXPLAIN {q}"))
+            diesel::sql_query(format!("EXPLAIN {literal}"))
                 .load::<Pg>(c)
                 .unwrap()
                 .into_iter()
@@ -993,4 +1017,140 @@ both!(hostile_bodies_on_the_talking_routes_change_nothing, |b| {
     assert_eq!(r.status, 404);
     assert_eq!(a.talk_rows(), before);
     assert_eq!(a.markers(&mut a.red.clone()), vec!["red only"]);
+});
+
+both!(names_that_are_no_names_are_nobody_s, |b| {
+    let a = arena(b);
+    let w = a.world;
+    let mut blue = a.blue.clone();
+    let before = a.talk_rows();
+    let long = "n".repeat(300);
+    for name in [
+        "a\u{0}b",
+        "\u{0}",
+        "x'; DROP TABLE users; --",
+        long.as_str(),
+    ] {
+        let r = a.say(&mut blue, name, "hello");
+        assert_eq!(r.status, 404, "{name:?}: {}", r.body);
+        let r = blue.post_json(
+            &format!("/api/v1/worlds/{w}/blocks"),
+            json!({ "player": name }),
+        );
+        assert_eq!(r.status, 404, "{name:?}: {}", r.body);
+    }
+    for path in ["%00", "a%00b"] {
+        let r = blue.json("DELETE", &format!("/api/v1/worlds/{w}/blocks/{path}"), None);
+        assert_eq!(r.status, 404, "{path}: {}", r.body);
+    }
+    let mut gm = gm_api(&a.app, "moderator");
+    let r = gm.post_json(
+        &format!("/api/v1/worlds/{w}/mutes"),
+        json!({"player": "a\u{0}", "hours": 1}),
+    );
+    assert_eq!(r.status, 404, "{}", r.body);
+    let mut web = page_client(&a, "blue_player");
+    assert_eq!(
+        web.get(&format!("/worlds/{w}/messages?with=%00")).status,
+        404
+    );
+    assert_eq!(a.talk_rows(), before);
+});
+
+both!(at_once_a_limit_lets_one_through, |b| {
+    let a = arena_with(b, |s| {
+        s.talk.messages_per_window = 1;
+        s.talk.markers_per_player = 1;
+    });
+    let mut handles = Vec::new();
+    for i in 0..8 {
+        let (mut blue, w) = (a.blue.clone(), a.world);
+        handles.push(std::thread::spawn(move || {
+            let m = blue.post_json(
+                &format!("/api/v1/worlds/{w}/messages"),
+                json!({"to": "nation", "body": format!("m{i}")}),
+            );
+            let k = blue.post_json(
+                &format!("/api/v1/worlds/{w}/markers"),
+                json!({"at": [i, 1], "label": "x"}),
+            );
+            (m.status, k.status)
+        }));
+    }
+    let answers: Vec<(u16, u16)> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+    assert_eq!(
+        answers.iter().filter(|(m, _)| *m == 201).count(),
+        1,
+        "{answers:?}"
+    );
+    assert!(
+        answers.iter().all(|(m, _)| *m == 201 || *m == 429),
+        "{answers:?}"
+    );
+    assert_eq!(
+        answers.iter().filter(|(_, k)| *k == 201).count(),
+        1,
+        "{answers:?}"
+    );
+    assert!(
+        answers.iter().all(|(_, k)| *k == 201 || *k == 409),
+        "{answers:?}"
+    );
+    assert_eq!(a.app.count("SELECT COUNT(*) FROM messages"), 1);
+    assert_eq!(a.app.count("SELECT COUNT(*) FROM markers"), 1);
+    // The page form says when to come back too.
+    let mut web = page_client(&a, "blue_player");
+    let csrf = web.get("/").csrf();
+    let r = web.post_form(
+        &format!("/worlds/{}/messages", a.world),
+        &[("csrf", &csrf), ("to", "nation"), ("body", "again")],
+    );
+    assert_eq!(r.status, 429);
+    let wait: i64 = r.header("retry-after").unwrap().parse().unwrap();
+    assert!((1..=60).contains(&wait));
+});
+
+both!(the_badge_counts_what_is_left_to_read, |b| {
+    let a = arena(b);
+    let w = a.world;
+    let mut red = a.red.clone();
+    let unread = || {
+        a.app.count(
+            "SELECT CAST(unread_messages AS BIGINT) AS n FROM users WHERE username = 'blue_player'",
+        )
+    };
+    let first = a.say(&mut red, "blue_player", "one").json()["id"]
+        .as_i64()
+        .unwrap();
+    let second = a.say(&mut red, "blue_player", "two").json()["id"]
+        .as_i64()
+        .unwrap();
+    assert_eq!(unread(), 2);
+    // An older page of the conversation reads nothing.
+    let mut web = page_client(&a, "blue_player");
+    let page = web.get(&format!(
+        "/worlds/{w}/messages?with=red_player&before={second}"
+    ));
+    assert!(
+        page.body.contains(">one<") && !page.body.contains(">two<"),
+        "{}",
+        page.body
+    );
+    assert_eq!(unread(), 2);
+    // A message a game master removes is no longer waiting.
+    let mut gm = gm_api(&a.app, "moderator");
+    assert_eq!(
+        gm.json("DELETE", &format!("/api/v1/messages/{second}"), None)
+            .status,
+        204
+    );
+    assert_eq!(unread(), 1);
+    // Nor one that retention deletes.
+    a.exec(&format!(
+        "UPDATE messages SET at = at - 91 * 86400 WHERE id = {first}"
+    ));
+    grognard::game::time::retention::purge(&mut a.app.conn(), &a.app.config, grognard::db::now())
+        .unwrap();
+    assert_eq!(unread(), 0);
+    assert!(!web.get("/").body.contains("messages-badge"));
 });

@@ -1,4 +1,6 @@
-//! What happened: the events orders and ticks record, and the alerts they raise for players.
+//! What happened: the events orders and ticks record, the alerts they raise for players, and
+//! the badge of unread messages.
 
 pub mod alerts;
 pub mod events;
+pub mod unread;

@@ -134,7 +134,15 @@ pub(super) fn world_exists(conn: &mut DbConnection, world_id: i32) -> GameResult
 }
 
 /// A player of the world by name: their user id and name as written.
-fn player_named(conn: &mut DbConnection, world_id: i32, name: &str) -> GameResult<(i32, String)> {
+pub(super) fn player_named(
+    conn: &mut DbConnection,
+    world_id: i32,
+    name: &str,
+) -> GameResult<(i32, String)> {
+    // A name no account can have (a NUL byte, which PostgreSQL refuses in text) is nobody's.
+    if crate::game::accounts::users::check_username(name.trim()).is_err() {
+        return Err(GameError::not_found("player"));
+    }
     players::table
         .inner_join(users::table)
         .filter(players::world_id.eq(world_id))
@@ -218,6 +226,7 @@ pub fn send(
                 }
             }
         };
+        in_order_of_ids(conn, world_id)?;
         let id: i32 = diesel::insert_into(messages::table)
             .values((
                 messages::world_id.eq(world_id),
@@ -240,6 +249,18 @@ pub fn send(
             now,
         )))
     })
+}
+
+/// On PostgreSQL a world's messages are written one after the other, so that their ids commit
+/// in order and a reader polling with `since` never passes over one that commits late
+/// (SQLite's single writer does that already).
+fn in_order_of_ids(conn: &mut DbConnection, world_id: i32) -> QueryResult<()> {
+    if let DbConnection::Postgres(pg) = conn {
+        diesel::sql_query("SELECT pg_advisory_xact_lock(hashtext($1))")
+            .bind::<diesel::sql_types::Text, _>(format!("talk-world:{world_id}"))
+            .execute(pg)?;
+    }
+    Ok(())
 }
 
 /// A private message's recipient is told (and its badge counts it); an announcement tells
@@ -340,7 +361,8 @@ pub const API_PAGE: i64 = 100;
 
 /// `GET /api/v1/worlds/{w}/messages?since=ID`: the reader's private messages (sent and
 /// received), their nation's board and the announcements, newest last; after `since`, the
-/// oldest `API_PAGE` of those that follow it, else the latest `API_PAGE`.
+/// oldest `API_PAGE` of those that follow it, else the latest `API_PAGE`. Four statements, each
+/// one range of an index (a channel's, the recipient's, the author's), merged here.
 pub fn since(
     conn: &mut DbConnection,
     reader: &Reader,
@@ -349,30 +371,39 @@ pub fn since(
 ) -> GameResult<Vec<MessageView>> {
     let me = reader.user_id();
     let board = reader.board();
-    let q = named!()
-        .filter(messages::world_id.eq(world_id))
-        .filter(messages::removed_at.is_null())
-        .filter(
-            messages::to_user_id
-                .eq(me)
-                .or(messages::from_user_id
-                    .eq(me)
-                    .and(messages::to_user_id.is_not_null()))
-                .or(messages::channel.eq(board))
-                .or(messages::channel.eq(WORLD)),
-        )
-        .filter(not_blocked_by!(world_id, me))
-        .limit(API_PAGE);
-    let rows: Vec<Row> = match since {
-        Some(after) => q
-            .filter(messages::id.gt(after))
-            .order(messages::id.asc())
-            .load(conn)?,
-        None => {
-            let mut r: Vec<Row> = q.order(messages::id.desc()).load(conn)?;
-            r.reverse();
-            r
-        }
+    let (after, newest_first) = (since.unwrap_or(0), since.is_none());
+    macro_rules! part {
+        ($filter:expr) => {{
+            let q = named!()
+                .filter(messages::world_id.eq(world_id))
+                .filter(messages::removed_at.is_null())
+                .filter(messages::id.gt(after))
+                .filter($filter)
+                .filter(not_blocked_by!(world_id, me))
+                .limit(API_PAGE);
+            let rows: Vec<Row> = if newest_first {
+                q.order(messages::id.desc()).load(conn)?
+            } else {
+                q.order(messages::id.asc()).load(conn)?
+            };
+            rows
+        }};
+    }
+    let mut rows = part!(messages::channel.eq(WORLD));
+    if !board.is_empty() {
+        rows.extend(part!(messages::channel.eq(&board)));
+    }
+    rows.extend(part!(messages::to_user_id.eq(me)));
+    rows.extend(part!(messages::from_user_id
+        .eq(me)
+        .and(messages::to_user_id.is_not_null())));
+    rows.sort_by_key(|r| r.0);
+    rows.dedup_by_key(|r| r.0);
+    let rows: Vec<Row> = if newest_first {
+        let skip = rows.len().saturating_sub(API_PAGE as usize);
+        rows.into_iter().skip(skip).collect()
+    } else {
+        rows.into_iter().take(API_PAGE as usize).collect()
     };
     Ok(rows.into_iter().map(view).collect())
 }
@@ -455,27 +486,33 @@ pub fn thread(
         before,
         size,
     )?;
-    let read = db::write(conn, |conn| {
-        let read = diesel::update(
-            messages::table
-                .filter(messages::world_id.eq(player.world_id))
-                .filter(messages::channel.eq(&channel))
-                .filter(messages::to_user_id.eq(player.user_id))
-                .filter(messages::read_at.is_null()),
-        )
-        .set(messages::read_at.eq(Some(db::now())))
-        .execute(conn)?;
-        if read > 0 {
-            // `read` is a count this function made, never input.
-            let left = diesel::dsl::sql::<diesel::sql_types::Integer>(&format!(
-                "CASE WHEN unread_messages > {read} THEN unread_messages - {read} ELSE 0 END"
-            ));
-            diesel::update(users::table.find(player.user_id))
-                .set(users::unread_messages.eq(left))
-                .execute(conn)?;
+    // Read now: what the first page shows, up to its newest message; an older page, or a
+    // page with nothing unread, writes nothing.
+    let newest = page
+        .messages
+        .first()
+        .map(|m| m.id)
+        .filter(|_| before.is_none());
+    let unread = |upto: i32| {
+        messages::table
+            .filter(messages::to_user_id.eq(player.user_id))
+            .filter(messages::world_id.eq(player.world_id))
+            .filter(messages::channel.eq(&channel))
+            .filter(messages::id.le(upto))
+            .filter(messages::read_at.is_null())
+    };
+    let read = match newest {
+        Some(upto) if diesel::select(exists(unread(upto))).get_result::<bool>(conn)? => {
+            db::write(conn, |conn| {
+                let n = diesel::update(unread(upto))
+                    .set(messages::read_at.eq(Some(db::now())))
+                    .execute(conn)?;
+                super::recount_unread(conn, player.user_id)?;
+                GameResult::Ok(n)
+            })?
         }
-        GameResult::Ok(read)
-    })?;
+        _ => 0,
+    };
     Ok((name, page, read))
 }
 

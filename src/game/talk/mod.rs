@@ -11,6 +11,7 @@ use crate::db::models::Player;
 use crate::db::schema::{blocks, message_reports};
 use crate::db::{self, DbConnection};
 use crate::game::error::{GameError, GameResult};
+pub use crate::game::news::unread::recount as recount_unread;
 use crate::said::Said;
 use diesel::prelude::*;
 

@@ -75,6 +75,8 @@ pub fn open_reports(
     world_id: i32,
 ) -> GameResult<Vec<OpenReport>> {
     actor.require_gm()?;
+    messages::world_exists(conn, world_id)?;
+    let now = db::now();
     let rows: Vec<ReportRow> = message_reports::table
         .inner_join(msgs::table)
         .inner_join(users::table.on(users::id.eq(msgs::from_user_id)))
@@ -117,7 +119,7 @@ pub fn open_reports(
                 reporter,
                 reason,
                 at,
-                muted_until,
+                muted_until: muted_until.filter(|u| *u > now),
             },
         )
         .collect())
@@ -128,20 +130,36 @@ pub fn open_reports(
 pub fn remove_message(conn: &mut DbConnection, actor: &Actor, message_id: i32) -> GameResult<i32> {
     actor.require_gm()?;
     db::write(conn, |conn| {
-        let row: Option<(i32, String, String)> = msgs::table
+        let row: Option<(i32, String, String, Option<i32>)> = msgs::table
             .inner_join(users::table.on(users::id.eq(msgs::from_user_id)))
             .filter(msgs::id.eq(message_id))
             .filter(msgs::removed_at.is_null())
-            .select((msgs::world_id, users::username, msgs::body))
+            .select((
+                msgs::world_id,
+                users::username,
+                msgs::body,
+                msgs::to_user_id,
+            ))
             .first(conn)
             .optional()?;
-        let Some((world_id, from, body)) = row else {
+        let Some((world_id, from, body, to)) = row else {
             return Err(GameError::not_found("message"));
         };
         let now = db::now();
-        diesel::update(msgs::table.find(message_id))
-            .set(msgs::removed_at.eq(Some(now)))
-            .execute(conn)?;
+        // Once, however many game masters remove it at once.
+        let n = diesel::update(
+            msgs::table
+                .filter(msgs::id.eq(message_id))
+                .filter(msgs::removed_at.is_null()),
+        )
+        .set(msgs::removed_at.eq(Some(now)))
+        .execute(conn)?;
+        if n == 0 {
+            return Err(GameError::not_found("message"));
+        }
+        if let Some(to) = to {
+            super::recount_unread(conn, to)?;
+        }
         diesel::update(
             message_reports::table
                 .filter(message_reports::message_id.eq(message_id))
@@ -212,16 +230,12 @@ pub fn mute(
     }
     db::write(conn, |conn| {
         messages::world_exists(conn, world_id)?;
-        let row: Option<(i32, String, Option<i64>)> = players::table
-            .inner_join(users::table)
+        let (user_id, username) = messages::player_named(conn, world_id, name)?;
+        let (player_id, before): (i32, Option<i64>) = players::table
             .filter(players::world_id.eq(world_id))
-            .filter(users::username_key.eq(name.trim().to_lowercase()))
-            .select((players::id, users::username, players::muted_until))
-            .first(conn)
-            .optional()?;
-        let Some((player_id, username, before)) = row else {
-            return Err(GameError::not_found("player"));
-        };
+            .filter(players::user_id.eq(user_id))
+            .select((players::id, players::muted_until))
+            .first(conn)?;
         let until = (hours > 0).then(|| db::now() + hours * 3600);
         diesel::update(players::table.find(player_id))
             .set(players::muted_until.eq(until))

@@ -51,7 +51,12 @@ fn check(text: &str, max: usize, allowed: impl Fn(char) -> bool, length: &str) -
         ));
     }
     // NUL, escapes and the other controls: a database refuses some, a terminal obeys others.
-    if text.chars().any(|c| c.is_control() && !allowed(c)) {
+    // The marks that turn text around make a link or a label read otherwise than it is.
+    let turns = |c: char| matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+    if text
+        .chars()
+        .any(|c| (c.is_control() && !allowed(c)) || turns(c))
+    {
         return Err(GameError::Invalid(
             Said::new("error-control-characters").into(),
         ));
@@ -72,6 +77,8 @@ mod tests {
         assert!(Body::parse("   \n ", 100).is_err());
         assert!(Body::parse("a\u{0}b", 100).is_err());
         assert!(Body::parse("a\u{1b}[2Jb", 100).is_err());
+        assert!(Body::parse("see https://a.org/\u{202e}gpj.exe", 100).is_err());
+        assert!(Body::parse("\u{2067}x", 100).is_err());
         assert!(Body::parse(&"é".repeat(100), 100).is_ok());
         assert!(Body::parse(&"é".repeat(101), 100).is_err());
     }

@@ -63,6 +63,10 @@ pub fn purge(conn: &mut DbConnection, config: &Config, now: i64) -> GameResult<P
             .execute(conn)?;
         p.messages = diesel::delete(messages::table.filter(messages::at.lt(now - days * 86_400)))
             .execute(conn)?;
+        if p.messages > 0 {
+            // Unread messages may have gone with them.
+            crate::game::news::unread::recount_shown(conn)?;
+        }
     }
     // A marker is gone once its world reaches its last turn; the rows follow here.
     let gone = worlds::table

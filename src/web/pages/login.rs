@@ -48,14 +48,8 @@ fn form_again(
     ctx.insert("username", username);
     ctx.insert("next", next.unwrap_or(""));
     let status = StatusCode::from_u16(err.status()).unwrap_or(StatusCode::BAD_REQUEST);
-    let mut resp = render_with(state, status, template, &ctx, fresh)?;
-    if let GameError::RateLimited { retry_after } = err {
-        resp.headers_mut().insert(
-            actix_web::http::header::RETRY_AFTER,
-            actix_web::http::header::HeaderValue::from(*retry_after.max(&1)),
-        );
-    }
-    Ok(resp)
+    let resp = render_with(state, status, template, &ctx, fresh)?;
+    Ok(super::with_retry_after(resp, err))
 }
 
 fn form_page(

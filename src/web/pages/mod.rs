@@ -153,6 +153,17 @@ pub fn same_site_path(s: &str) -> Option<&str> {
 }
 
 /// A redirect after a successful form POST.
+/// A refusal's page says when to try again, as the API does, when the refusal is a wait.
+pub fn with_retry_after(mut resp: HttpResponse, err: &GameError) -> HttpResponse {
+    if let GameError::RateLimited { retry_after } | GameError::Busy { retry_after } = err {
+        resp.headers_mut().insert(
+            actix_web::http::header::RETRY_AFTER,
+            actix_web::http::header::HeaderValue::from((*retry_after).max(1)),
+        );
+    }
+    resp
+}
+
 pub fn see_other(location: &str) -> HttpResponse {
     HttpResponse::SeeOther()
         .insert_header(("Location", location))

@@ -83,7 +83,8 @@ pub fn refused_page(
     ctx.insert("code", err.code());
     ctx.insert("back", &back.unwrap_or("/"));
     let status = StatusCode::from_u16(err.status()).unwrap_or(StatusCode::BAD_REQUEST);
-    Ok(render_with(state, status, "refused.html", &ctx, fresh)?)
+    let resp = render_with(state, status, "refused.html", &ctx, fresh)?;
+    Ok(super::with_retry_after(resp, err))
 }
 
 pub async fn act(

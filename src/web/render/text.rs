@@ -85,5 +85,8 @@ mod tests {
         // Only http and https: no javascript: links.
         assert_eq!(message_html("javascript:alert(1)"), "javascript:alert(1)");
         assert_eq!(message_html("https:// x"), "https:// x");
+        // Other spellings of a scheme stay text.
+        assert_eq!(message_html("JAVASCRIPT:alert(1)"), "JAVASCRIPT:alert(1)");
+        assert_eq!(message_html("HTTPS://x.org"), "HTTPS://x.org");
     }
 }

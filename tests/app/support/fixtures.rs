@@ -112,7 +112,12 @@ pub const ARENA: &str = r##"{"name": "Arena", "width": 16, "height": 10, "season
   "cells": []}"##;
 
 pub fn arena(b: Backend) -> Arena {
-    let app = TestApp::spawn(b);
+    arena_with(b, |_| {})
+}
+
+/// The arena on a server whose settings `tweak` changes.
+pub fn arena_with(b: Backend, tweak: impl FnOnce(&mut grognard::config::Settings)) -> Arena {
+    let app = TestApp::spawn_with(b, tweak, true);
     let world =
         grognard::game::maps::worlds::import_text(&mut app.conn(), &app.config.rules, ARENA, None)
             .unwrap() as i64;

@@ -209,3 +209,24 @@ pub fn counting(
     }
     n
 }
+
+/// Keeps the text of every statement a connection runs from now on (`… -- binds: […]`).
+pub fn recording(
+    conn: &mut grognard::db::DbConnection,
+) -> std::sync::Arc<std::sync::Mutex<Vec<String>>> {
+    use diesel::connection::{Connection, InstrumentationEvent};
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let keep = seen.clone();
+    let record = move |e: InstrumentationEvent<'_>| {
+        if let InstrumentationEvent::StartQuery { query, .. } = e {
+            if let Ok(mut v) = keep.lock() {
+                v.push(query.to_string());
+            }
+        }
+    };
+    match conn {
+        grognard::db::DbConnection::Sqlite(c) => c.set_instrumentation(record),
+        grognard::db::DbConnection::Postgres(c) => c.set_instrumentation(record),
+    }
+    seen
+}

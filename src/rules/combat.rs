@@ -3,7 +3,7 @@
 
 use super::dice::{Draw, Roll};
 use super::grid::Pos;
-use super::names::{Kind, Terrain};
+use super::names::{Class, Cover, Kind, Terrain};
 use super::refusal::Refusal;
 use super::ruleset::{Flag, Ruleset};
 use super::state::{Area, Cell, Unit};
@@ -53,6 +53,20 @@ pub enum BattleNote {
     CloseQuarters,
     /// The attackers came from a siege tower: no first strike.
     SiegeTower,
+    /// The defenders stood behind a rampart on the side the blow came through (docs/rules.md
+    /// §12): in melee half their losses; no morale lost.
+    Rampart,
+    /// The volley's line passed cover on its way: the target was obscured.
+    Obscured,
+}
+
+/// What shelters a side from a blow besides its cell's protection.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Shelter {
+    /// Half the losses (a rampart in melee).
+    halve: bool,
+    /// No morale lost (a rampart).
+    steady: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -108,6 +122,7 @@ pub fn xp_for(rs: &Ruleset, losses: i32) -> i32 {
 }
 
 /// Applies `losses` to a unit standing on a cell with `confidence`; fills in a `Side`.
+#[allow(clippy::too_many_arguments)]
 fn take_losses(
     rs: &Ruleset,
     unit: &mut Unit,
@@ -116,13 +131,19 @@ fn take_losses(
     raw: i32,
     protection: i32,
     confidence: i32,
+    shelter: Shelter,
 ) -> Side {
     let (men_before, wounded_before, morale_before) = (unit.men, unit.wounded, unit.morale);
-    let losses = protected_losses(raw, protection, unit.men);
+    let mut losses = protected_losses(raw, protection, unit.men);
+    if shelter.halve {
+        losses = (losses + 1) / 2;
+    }
     let (killed, wounded) = split_losses(rs, losses, unit.morale, confidence);
     unit.men -= losses;
     unit.wounded += wounded;
-    if losses as i64 * 100 > rs.combat.morale_loss_threshold as i64 * men_before as i64 {
+    if !shelter.steady
+        && losses as i64 * 100 > rs.combat.morale_loss_threshold as i64 * men_before as i64
+    {
         unit.morale = (unit.morale - rs.combat.morale_loss).max(0);
     }
     let destroyed = unit.men <= 0;
@@ -265,6 +286,7 @@ pub fn volley(
     let raw = raw_losses(d, shooter.men, rs.kind(shooter.kind).full_strength);
     let cell = area.cell(at).ok_or(Refusal::NotSeen)?;
     let ct = cell.defence(rs);
+    let (protection, shelter, notes) = volley_cover(rs, area, shooter.pos, target, ct.volley_protection);
     let mut defender = target.clone();
     let mut def_side = take_losses(
         rs,
@@ -272,8 +294,9 @@ pub fn volley(
         target_terrain,
         Some(d),
         raw,
-        ct.volley_protection,
+        protection,
         ct.confidence,
+        shelter,
     );
     let mut attacker = shooter.clone();
     attacker.ap -= attack.cost;
@@ -293,7 +316,7 @@ pub fn volley(
         attacker: att_side,
         defender: def_side,
         draws: dice.since(mark),
-        notes: Vec::new(),
+        notes,
         attacker_after: attacker,
         defender_after: defender,
     })
@@ -343,7 +366,13 @@ pub fn melee(
     let d_def = back.map(|b| dice.roll("melee damage (defender)", b.min, b.max));
 
     let here = area.cell(attacker.pos);
-    let notes = castle_notes(rs, here, cell);
+    let mut notes = castle_notes(rs, here, cell);
+    // A rampart on the side the attackers come through; cavalry behind it gets nothing of it.
+    let behind_rampart = area.rampart_between(at, attacker.pos)
+        && rs.kind(target.kind).class != Class::Mounted;
+    if behind_rampart {
+        notes.push(BattleNote::Rampart);
+    }
     let blow = if notes.contains(&BattleNote::CloseQuarters) {
         half_raw_losses
     } else {
@@ -355,7 +384,16 @@ pub fn melee(
     fighter.ap -= attack.cost;
     let att_conf = here.map_or(0, |c| c.defence(rs).confidence);
     let strike_back = |fighter: &mut Unit| {
-        take_losses(rs, fighter, attacker_terrain, d_def, raw_att, 0, att_conf)
+        take_losses(
+            rs,
+            fighter,
+            attacker_terrain,
+            d_def,
+            raw_att,
+            0,
+            att_conf,
+            Shelter::default(),
+        )
     };
     // The blows are simultaneous, each with the men standing before the fight, unless the
     // defenders on the wall strike first: then the attackers strike with the men left.
@@ -371,6 +409,10 @@ pub fn melee(
         raw_def,
         protection,
         ct.confidence,
+        Shelter {
+            halve: behind_rampart,
+            steady: behind_rampart,
+        },
     );
     let mut att_side = match early.take() {
         Some(side) => side,
@@ -389,6 +431,54 @@ pub fn melee(
         attacker_after: fighter,
         defender_after: defender,
     })
+}
+
+/// A volley's protection of its target beyond the cell's own (docs/rules.md §12): cover the
+/// line passes (obscured), a `light` terrain's protection kept for foot companies when the
+/// ruleset says so, and a rampart on the side the line enters the target's cell by.
+fn volley_cover(
+    rs: &Ruleset,
+    area: &Area,
+    from: Pos,
+    target: &Unit,
+    cell_protection: i32,
+) -> (i32, Shelter, Vec<BattleNote>) {
+    let mut notes = Vec::new();
+    let at = target.pos;
+    let line = area.bounds.line(from, at);
+    let class = rs.kind(target.kind).class;
+    let terrain = area.terrain(at).unwrap_or(Terrain::Plain);
+    let mut protection = cell_protection;
+    if rs.cover.light_foot_only
+        && rs.terrain(terrain).cover == Cover::Light
+        && class != Class::Foot
+    {
+        protection -= rs.terrain(terrain).volley_protection;
+    }
+    let between = line.len().saturating_sub(1);
+    let obscured = line.iter().take(between).skip(1).any(|p| {
+        area.terrain(*p).is_some_and(|t| {
+            let tr = rs.terrain(t);
+            tr.cover != Cover::Exposed && !tr.has(Flag::BlocksLos)
+        })
+    });
+    if obscured {
+        protection += rs.cover.obscured;
+        notes.push(BattleNote::Obscured);
+    }
+    let entered_by = line.len().checked_sub(2).map(|i| line[i]);
+    let steady = entered_by.is_some_and(|p| area.rampart_between(at, p)) && class != Class::Mounted;
+    if steady {
+        notes.push(BattleNote::Rampart);
+    }
+    (
+        protection.clamp(-100, 100),
+        Shelter {
+            halve: false,
+            steady,
+        },
+        notes,
+    )
 }
 
 /// The castle's rules for a melee from `from` into `to` (docs/rules.md §10): half damage both

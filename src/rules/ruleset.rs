@@ -1,7 +1,7 @@
 //! The ruleset file (`config/rules.toml`): every table and constant of the rulebook (docs/rules.md), loaded and
 //! validated so that the rest of the engine can trust it.
 
-use super::names::{Class, Kind, Season, Terrain};
+use super::names::{Class, Cover, Kind, Season, Terrain};
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -147,6 +147,8 @@ pub struct TerrainRules {
     pub discount_from: Vec<Terrain>,
     pub discount_chance: i32,
     pub discount: i32,
+    /// How much the terrain hides a company a volley's line passes by (docs/rules.md §12).
+    pub cover: Cover,
 }
 
 impl TerrainRules {
@@ -325,6 +327,27 @@ pub struct Ruleset {
     pub leave: LeaveRules,
     pub victory: crate::rules::victory::VictoryRules,
     pub castle: CastleRules,
+    pub cover: CoverRules,
+}
+
+/// `[cover]`: what a volley's line through cover gives its target (docs/rules.md §12).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CoverRules {
+    /// Volley protection, in percent, of a target the line reaches past `light` or `dense`
+    /// cells.
+    pub obscured: i32,
+    /// A `light` terrain's own volley protection is for foot companies only.
+    pub light_foot_only: bool,
+}
+
+impl Default for CoverRules {
+    fn default() -> Self {
+        CoverRules {
+            obscured: 15,
+            light_foot_only: false,
+        }
+    }
 }
 
 /// `[castle]`: the AP of climbing and of breaches, the ram and the siege tower
@@ -445,6 +468,8 @@ struct RawRuleset {
     victory: crate::rules::victory::VictoryRules,
     #[serde(default)]
     castle: CastleRules,
+    #[serde(default)]
+    cover: CoverRules,
 }
 
 #[derive(Deserialize)]
@@ -480,6 +505,8 @@ struct RawTerrain {
     discount_chance: i32,
     #[serde(default)]
     discount: i32,
+    /// `exposed` (the default), `light` or `dense`.
+    cover: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -612,6 +639,10 @@ impl RawTerrain {
             discount_from: terrain_list(&k("discount_from"), &self.discount_from)?,
             discount_chance: self.discount_chance,
             discount: non_negative(&k("discount"), self.discount)?,
+            cover: match &self.cover {
+                Some(c) => c.parse::<Cover>().or_else(|e| err(k("cover"), e.to_string()))?,
+                None => Cover::Exposed,
+            },
         })
     }
 }
@@ -846,6 +877,10 @@ impl RawRuleset {
             leave: self.leave,
             victory: self.victory,
             castle: self.castle,
+            cover: {
+                percent("cover.obscured", self.cover.obscured)?;
+                self.cover
+            },
         })
     }
 }

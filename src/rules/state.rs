@@ -1,8 +1,8 @@
 //! Plain data the engine reasons about: cells, companies and a loaded window of a world.
 //! The game layer fills an `Area` from the database; the engine never fetches anything.
 
-use super::grid::{Bounds, Pos};
-use super::names::{Kind, Season, Terrain};
+use super::grid::{Bounds, Pos, Side};
+use super::names::{EdgeFeature, Kind, Season, Terrain};
 use super::ruleset::{Flag, Ruleset};
 use std::collections::HashMap;
 
@@ -125,6 +125,8 @@ pub struct Area {
     height: i32,
     cells: Vec<Cell>,
     units: HashMap<Pos, Unit>,
+    /// Features of cell sides, each edge under its one name (`Grid::canonical`).
+    edges: HashMap<(Pos, Side), EdgeFeature>,
 }
 
 impl Area {
@@ -141,6 +143,7 @@ impl Area {
             height,
             cells: vec![Cell::plain(); (width * height) as usize],
             units: HashMap::new(),
+            edges: HashMap::new(),
         }
     }
 
@@ -172,6 +175,32 @@ impl Area {
 
     pub fn terrain(&self, p: Pos) -> Option<Terrain> {
         self.cell(p).map(|c| c.terrain)
+    }
+
+    /// Puts a feature on a side of `p` (None takes it off).
+    pub fn set_edge(&mut self, p: Pos, side: Side, feature: Option<EdgeFeature>) {
+        let key = self.bounds.grid.canonical(p, side);
+        match feature {
+            Some(f) => self.edges.insert(key, f),
+            None => self.edges.remove(&key),
+        };
+    }
+
+    /// The feature on a side of `p`, whichever cell names it.
+    pub fn edge(&self, p: Pos, side: Side) -> Option<EdgeFeature> {
+        self.edges
+            .get(&self.bounds.grid.canonical(p, side))
+            .copied()
+    }
+
+    /// Whether a step into `p` from its neighbour `from` crosses a rampart: on a square grid
+    /// from a diagonal neighbour, either side that meets at that corner (docs/rules.md §12).
+    pub fn rampart_between(&self, p: Pos, from: Pos) -> bool {
+        self.bounds
+            .grid
+            .sides_towards(p, from)
+            .into_iter()
+            .any(|s| self.edge(p, s) == Some(EdgeFeature::Rampart))
     }
 
     pub fn unit_at(&self, p: Pos) -> Option<&Unit> {

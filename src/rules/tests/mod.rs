@@ -2,6 +2,7 @@
 
 mod castle;
 mod combat;
+mod edges_and_cover;
 mod movement;
 mod properties;
 mod ruleset;

@@ -2,7 +2,7 @@
 
 use crate::rules::dice::{Draw, Replay};
 use crate::rules::state::{Area, Cell, Unit};
-use crate::rules::{Bounds, Kind, Pos, Ruleset, Season, Terrain};
+use crate::rules::{Bounds, Grid, Kind, Pos, Ruleset, Season, Terrain};
 
 pub fn rs() -> Ruleset {
     Ruleset::shipped()
@@ -43,8 +43,17 @@ pub fn terrain_of(c: char) -> Terrain {
 /// and gates get their full structure and belong to nation 2; mines and churches belong to
 /// nobody.
 pub fn map(season: Season, rows: &[&str]) -> Area {
+    map_on(Grid::Square, season, rows)
+}
+
+/// `map` on a grid of either shape.
+pub fn map_on(grid: Grid, season: Season, rows: &[&str]) -> Area {
     let rs = rs();
-    let bounds = Bounds::square(rows[0].chars().count() as i32, rows.len() as i32);
+    let bounds = Bounds {
+        width: rows[0].chars().count() as i32,
+        height: rows.len() as i32,
+        grid,
+    };
     let mut a = Area::whole(bounds, season);
     for (y, row) in rows.iter().enumerate() {
         for (x, ch) in row.chars().enumerate() {

@@ -48,6 +48,7 @@ pub struct TerrainEntry {
     pub discount_from: Vec<Terrain>,
     pub discount_chance: i32,
     pub discount: i32,
+    pub cover: crate::rules::names::Cover,
 }
 
 /// One kind's row.
@@ -141,6 +142,7 @@ pub struct RulebookView {
     pub leave: LeaveRules,
     pub victory: crate::rules::victory::VictoryRules,
     pub castle: crate::rules::ruleset::CastleRules,
+    pub cover: crate::rules::ruleset::CoverRules,
     /// `victory.towns_share` as a whole percentage, for the sentence that cites it.
     pub towns_percent: i64,
 }
@@ -180,6 +182,7 @@ impl RulebookView {
                     discount_from: r.discount_from.clone(),
                     discount_chance: r.discount_chance,
                     discount: r.discount,
+                    cover: r.cover,
                 }
             })
             .collect();
@@ -212,6 +215,7 @@ impl RulebookView {
             leave: rs.leave.clone(),
             victory: rs.victory.clone(),
             castle: rs.castle.clone(),
+            cover: rs.cover.clone(),
             towns_percent: (rs.victory.towns_share * 100.0).round() as i64,
         }
     }

@@ -75,6 +75,7 @@ fn build_world(conn: &mut DbConnection, rng: &mut ChaCha8Rng) -> i32 {
         victory: Default::default(),
         castles: vec![],
         sections: vec![],
+        edges: vec![],
     };
     grognard::game::maps::worlds::import(conn, &map, None).expect("import")
 }

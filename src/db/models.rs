@@ -30,6 +30,8 @@ pub struct World {
     pub victory_towns_share: Option<f64>,
     /// The campaign this one follows on the same map.
     pub follows_id: Option<i32>,
+    /// Square or hex (docs/rules.md §12).
+    pub grid: crate::rules::Grid,
 }
 
 impl World {
@@ -80,6 +82,8 @@ pub struct NewWorld<'a> {
     pub victory_end_turn: Option<i32>,
     pub victory_towns_share: Option<f64>,
     pub follows_id: Option<i32>,
+    #[diesel(serialize_as = String)]
+    pub grid: crate::rules::Grid,
 }
 
 #[derive(Clone, Debug, Queryable, Selectable, Identifiable)]
@@ -311,7 +315,11 @@ pub struct AuditRow {
 impl World {
     /// The world's map size, as the rules see it.
     pub fn bounds(&self) -> crate::rules::Bounds {
-        crate::rules::Bounds::square(self.width, self.height)
+        crate::rules::Bounds {
+            width: self.width,
+            height: self.height,
+            grid: self.grid,
+        }
     }
 }
 

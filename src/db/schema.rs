@@ -21,6 +21,7 @@ diesel::table! {
         victory_end_turn -> Nullable<Integer>,
         victory_towns_share -> Nullable<Double>,
         follows_id -> Nullable<Integer>,
+        grid -> Text,
     }
 }
 
@@ -292,6 +293,16 @@ diesel::joinable!(sessions -> users (user_id));
 diesel::joinable!(api_tokens -> users (user_id));
 
 diesel::table! {
+    edges (world_id, x, y, side) {
+        world_id -> Integer,
+        x -> Integer,
+        y -> Integer,
+        side -> Text,
+        feature -> Text,
+    }
+}
+
+diesel::table! {
     messages (id) {
         id -> Integer,
         world_id -> Integer,
@@ -347,6 +358,7 @@ diesel::joinable!(markers -> users (user_id));
 diesel::joinable!(markers -> worlds (world_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
+    edges,
     messages,
     message_reports,
     blocks,

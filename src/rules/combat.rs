@@ -286,7 +286,8 @@ pub fn volley(
     let raw = raw_losses(d, shooter.men, rs.kind(shooter.kind).full_strength);
     let cell = area.cell(at).ok_or(Refusal::NotSeen)?;
     let ct = cell.defence(rs);
-    let (protection, shelter, notes) = volley_cover(rs, area, shooter.pos, target, ct.volley_protection);
+    let (protection, shelter, notes) =
+        volley_cover(rs, area, shooter.pos, target, ct.volley_protection);
     let mut defender = target.clone();
     let mut def_side = take_losses(
         rs,
@@ -368,8 +369,8 @@ pub fn melee(
     let here = area.cell(attacker.pos);
     let mut notes = castle_notes(rs, here, cell);
     // A rampart on the side the attackers come through; cavalry behind it gets nothing of it.
-    let behind_rampart = area.rampart_between(at, attacker.pos)
-        && rs.kind(target.kind).class != Class::Mounted;
+    let behind_rampart =
+        area.rampart_between(at, attacker.pos) && rs.kind(target.kind).class != Class::Mounted;
     if behind_rampart {
         notes.push(BattleNote::Rampart);
     }
@@ -449,9 +450,7 @@ fn volley_cover(
     let class = rs.kind(target.kind).class;
     let terrain = area.terrain(at).unwrap_or(Terrain::Plain);
     let mut protection = cell_protection;
-    if rs.cover.light_foot_only
-        && rs.terrain(terrain).cover == Cover::Light
-        && class != Class::Foot
+    if rs.cover.light_foot_only && rs.terrain(terrain).cover == Cover::Light && class != Class::Foot
     {
         protection -= rs.terrain(terrain).volley_protection;
     }

@@ -640,7 +640,9 @@ impl RawTerrain {
             discount_chance: self.discount_chance,
             discount: non_negative(&k("discount"), self.discount)?,
             cover: match &self.cover {
-                Some(c) => c.parse::<Cover>().or_else(|e| err(k("cover"), e.to_string()))?,
+                Some(c) => c
+                    .parse::<Cover>()
+                    .or_else(|e| err(k("cover"), e.to_string()))?,
                 None => Cover::Exposed,
             },
         })

@@ -176,6 +176,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                     "/worlds/{w}/cells/{x}/{y}",
                     web::put().to(api::editor::put_cell),
                 )
+                .route(
+                    "/worlds/{w}/edges/{x}/{y}/{side}",
+                    web::put().to(api::editor::put_edge),
+                )
                 .route("/worlds/{w}/undo", web::post().to(api::editor::undo))
                 .route(
                     "/worlds/{w}/nations/{n}/spawn",

@@ -13,6 +13,7 @@ mod castles;
 mod dice;
 mod fog;
 mod gm;
+mod hex;
 mod hostile;
 mod maps;
 mod options;

@@ -74,6 +74,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("GET", "/api/v1/worlds/{w}/audit"),
     ("PUT", "/api/v1/worlds/{w}/cells"),
     ("PUT", "/api/v1/worlds/{w}/cells/{x}/{y}"),
+    ("PUT", "/api/v1/worlds/{w}/edges/{x}/{y}/{side}"),
     ("POST", "/api/v1/worlds/{w}/undo"),
     ("PUT", "/api/v1/worlds/{w}/nations/{n}/spawn"),
     ("PATCH", "/api/v1/companies/{c}"),
@@ -279,6 +280,7 @@ fn concrete(path: &str, p: &[String; 8]) -> String {
         .replace("{file}", &p[7])
         .replace("{code}", &p[7])
         .replace("{player}", &p[7])
+        .replace("{side}", &p[7])
         // A well-formed unsubscribe token that is nobody's.
         .replace("{token}", &"ab".repeat(24))
 }

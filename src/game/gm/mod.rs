@@ -2,6 +2,7 @@
 //! written to the audit log in the same transaction); the map editor and the audit log.
 
 pub mod audit;
+pub mod edges;
 pub mod editor;
 
 use crate::db::models::World;

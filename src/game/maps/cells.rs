@@ -9,12 +9,13 @@
 //! the next order read all of them again, and every order of that world wait for it).
 
 use crate::db::models::{CellRow, World};
-use crate::db::schema::cells;
 use crate::db::schema::worlds as worlds_t;
+use crate::db::schema::{cells, edges};
 use crate::db::{self, DbConnection};
 use crate::game::error::GameResult;
+use crate::rules::names::EdgeFeature;
 use crate::rules::state::{Area, Cell};
-use crate::rules::Pos;
+use crate::rules::{Pos, Side};
 use diesel::prelude::*;
 use std::sync::{Arc, Mutex};
 
@@ -26,18 +27,40 @@ pub struct WorldCells {
     width: i32,
     height: i32,
     cells: Vec<Cell>,
+    /// The features of cell sides, each edge under its one name, row by row. Few (a river's
+    /// ramparts): read whole with the cells, and again whenever the cells are brought up to
+    /// date (an edge's change moves the world's cells on too).
+    edges: Vec<(Pos, Side, EdgeFeature)>,
 }
 
 impl WorldCells {
-    fn from_rows(w: &World, rows: &[CellRow]) -> WorldCells {
+    fn from_rows(w: &World, rows: &[CellRow], edges: Vec<(Pos, Side, EdgeFeature)>) -> WorldCells {
         let (width, height) = (w.width.max(0), w.height.max(0));
         let mut cells = WorldCells {
             width,
             height,
             cells: vec![Cell::plain(); (width as usize) * (height as usize)],
+            edges,
         };
         cells.put(rows);
         cells
+    }
+
+    /// The edge features with a cell in the rectangle, under their one names.
+    pub fn edges_in(
+        &self,
+        x0: i32,
+        y0: i32,
+        x1: i32,
+        y1: i32,
+    ) -> impl Iterator<Item = &(Pos, Side, EdgeFeature)> {
+        // An edge is named from one of its two cells: the other may lie one step outside.
+        self.edges.iter().filter(move |(p, _, _)| {
+            p.x >= x0.saturating_sub(1)
+                && p.x <= x1.saturating_add(1)
+                && p.y >= y0.saturating_sub(1)
+                && p.y <= y1.saturating_add(1)
+        })
     }
 
     fn put(&mut self, rows: &[CellRow]) {
@@ -63,6 +86,9 @@ impl WorldCells {
                     area.set_cell(p, c.clone());
                 }
             }
+        }
+        for (p, side, feature) in self.edges_in(x0, y0, x1, y1) {
+            area.set_edge(*p, *side, Some(*feature));
         }
         area
     }
@@ -146,9 +172,10 @@ pub fn of(conn: &mut DbConnection, w: &World) -> GameResult<Arc<WorldCells>> {
         Some((version, kept)) => {
             let mut cells = (*kept).clone();
             cells.put(&cells_changed_since(conn, w.id, version)?);
+            cells.edges = edges_of(conn, w.id)?;
             cells
         }
-        None => WorldCells::from_rows(w, &all_cells(conn, w.id)?),
+        None => WorldCells::from_rows(w, &all_cells(conn, w.id)?, edges_of(conn, w.id)?),
     });
     // Keep the copy only if no change slipped in between the world row and the cells.
     let now: Option<i64> = worlds_t::table
@@ -183,6 +210,22 @@ pub fn area(
     y1: i32,
 ) -> GameResult<Area> {
     Ok(of(conn, w)?.area(w, x0, y0, x1, y1))
+}
+
+/// A world's edge features, row by row.
+pub fn edges_of(
+    conn: &mut DbConnection,
+    world_id: i32,
+) -> GameResult<Vec<(Pos, Side, EdgeFeature)>> {
+    let rows: Vec<(i32, i32, Side, EdgeFeature)> = edges::table
+        .filter(edges::world_id.eq(world_id))
+        .order((edges::y, edges::x, edges::side))
+        .select((edges::x, edges::y, edges::side, edges::feature))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .map(|(x, y, s, f)| (Pos::new(x, y), s, f))
+        .collect())
 }
 
 /// The cell rows of a world changed since it was at `version` (of its `cells_version`).

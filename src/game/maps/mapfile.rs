@@ -1,8 +1,9 @@
 //! The map file of docs/api.md: its JSON shape and its validation, entry by entry, before
 //! anything is written.
 
+use crate::rules::names::EdgeFeature;
 use crate::rules::ruleset::Flag;
-use crate::rules::{Bounds, Pos, Ruleset, Season, Terrain};
+use crate::rules::{Bounds, Grid, Pos, Ruleset, Season, Side, Terrain};
 use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::{HashMap, HashSet};
 
@@ -15,6 +16,9 @@ pub struct MapFile {
     pub name: String,
     pub width: i32,
     pub height: i32,
+    /// `square` (the default) or `hex` (docs/rules.md §12).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grid: Option<String>,
     #[serde(default = "summer")]
     pub season: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -30,6 +34,19 @@ pub struct MapFile {
     /// The campaign's own victory settings (docs/rules.md §11); absent: the ruleset's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub victory: Option<MapVictory>,
+    /// Features of cell sides, each edge once (docs/rules.md §12).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub edges: Vec<MapEdge>,
+}
+
+/// A feature on a side of a cell: `{"x": 4, "y": 7, "side": "NE", "feature": "rampart"}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MapEdge {
+    pub x: i32,
+    pub y: i32,
+    pub side: String,
+    pub feature: String,
 }
 
 /// A world's own victory settings, each optional.
@@ -168,6 +185,15 @@ pub struct ValidMap {
     pub castles: Vec<String>,
     /// Each castle's sections (docs/rules.md §10), by castle index.
     pub sections: Vec<(usize, crate::rules::castle::Section)>,
+    /// Edge features, each under its one name (`Grid::canonical`), in the file's order.
+    pub edges: Vec<ValidEdge>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ValidEdge {
+    pub pos: Pos,
+    pub side: Side,
+    pub feature: EdgeFeature,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -211,7 +237,18 @@ impl MapFile {
                 format!("must be between 1 and {MAX_SIDE} (got {})", self.height),
             );
         }
-        let bounds = Bounds::square(self.width, self.height);
+        let grid = match self.grid.as_deref() {
+            None => Grid::Square,
+            Some(g) => g.parse::<Grid>().ok().map_or_else(
+                || fail("grid", format!("unknown grid `{g}` (square or hex)")),
+                Ok,
+            )?,
+        };
+        let bounds = Bounds {
+            width: self.width,
+            height: self.height,
+            grid,
+        };
         let season = self.season.parse::<Season>().or_else(|_| {
             fail(
                 "season",
@@ -352,6 +389,7 @@ impl MapFile {
         }
         let victory = self.victory.unwrap_or_default();
         victory.check("victory")?;
+        let edges = self.valid_edges(bounds)?;
         let sections = (0..self.castles.len())
             .flat_map(|k| {
                 let cells: Vec<(Pos, Terrain)> = cells
@@ -375,7 +413,59 @@ impl MapFile {
             victory,
             castles: self.castles.iter().map(|c| c.name.clone()).collect(),
             sections,
+            edges,
         })
+    }
+
+    /// The edges: a side of the map's grid between two cells of the map, a known feature, each
+    /// edge once (from either of its cells).
+    fn valid_edges(&self, bounds: Bounds) -> Result<Vec<ValidEdge>, MapError> {
+        let grid = bounds.grid;
+        let mut seen = HashSet::new();
+        let mut edges = Vec::with_capacity(self.edges.len());
+        for (i, e) in self.edges.iter().enumerate() {
+            let entry = format!("edges[{i}] ({}, {}, {})", e.x, e.y, e.side);
+            let pos = Pos::new(e.x, e.y);
+            if !bounds.contains(pos) {
+                return fail(
+                    entry,
+                    format!("outside the {}×{} map", self.width, self.height),
+                );
+            }
+            let names: Vec<&str> = grid.sides().iter().map(|s| s.as_str()).collect();
+            let side = Side::on(&e.side, grid).map_or_else(
+                || {
+                    fail(
+                        &entry,
+                        format!(
+                            "`{}` is no side of a {} cell ({})",
+                            e.side,
+                            grid.as_str(),
+                            names.join(" ")
+                        ),
+                    )
+                },
+                Ok,
+            )?;
+            if !bounds.contains(grid.across(pos, side)) {
+                return fail(entry, "the side is on the map's border: no cell across it");
+            }
+            let feature = e.feature.parse::<EdgeFeature>().or_else(|_| {
+                fail(
+                    &entry,
+                    format!("unknown edge feature `{}` (rampart)", e.feature),
+                )
+            })?;
+            let (pos, side) = grid.canonical(pos, side);
+            if !seen.insert((pos, side)) {
+                return fail(
+                    entry,
+                    "this edge is given twice (once from each of its cells?)",
+                );
+            }
+            edges.push(ValidEdge { pos, side, feature });
+        }
+        Ok(edges)
     }
 }
 
@@ -388,6 +478,7 @@ impl ValidMap {
             name: self.name.clone(),
             width: self.bounds.width,
             height: self.bounds.height,
+            grid: (self.bounds.grid != Grid::Square).then(|| self.bounds.grid.as_str().to_string()),
             season: self.season.as_str().to_string(),
             rng_seed: None,
             nations: self
@@ -441,6 +532,16 @@ impl ValidMap {
                 .map(|name| MapCastle { name: name.clone() })
                 .collect(),
             victory: (self.victory != MapVictory::default()).then_some(self.victory),
+            edges: self
+                .edges
+                .iter()
+                .map(|e| MapEdge {
+                    x: e.pos.x,
+                    y: e.pos.y,
+                    side: e.side.as_str().to_string(),
+                    feature: e.feature.as_str().to_string(),
+                })
+                .collect(),
         }
     }
 }

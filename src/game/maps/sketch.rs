@@ -115,6 +115,8 @@ impl Sketch {
             cells,
             castles: castles.into_iter().map(|name| MapCastle { name }).collect(),
             victory: None,
+            grid: None,
+            edges: Vec::new(),
         }
     }
 }

@@ -1,14 +1,17 @@
 //! Worlds: import from a map file, export back to one, the demo world, and reading the map.
 
 use crate::db::models::{CellRow, Nation, NewNation, NewTown, NewWorld, Town, World};
-use crate::db::schema::{campaign_maps, castle_sections, castles, cells, nations, towns, worlds};
+use crate::db::schema::{
+    campaign_maps, castle_sections, castles, cells, edges, nations, towns, worlds,
+};
 use crate::db::{self, DbConnection};
 use crate::game::error::{GameError, GameResult};
 use crate::game::maps::mapfile::{
-    self, MapCastle, MapCell, MapFile, MapNation, MapTown, MapVictory, ValidMap,
+    self, MapCastle, MapCell, MapEdge, MapFile, MapNation, MapTown, MapVictory, ValidMap,
 };
 
-use crate::rules::{Ruleset, Terrain};
+use crate::rules::names::EdgeFeature;
+use crate::rules::{Grid, Ruleset, Side, Terrain};
 use diesel::prelude::*;
 use std::collections::HashMap;
 
@@ -90,9 +93,28 @@ pub fn import_following(
                 victory_end_turn: map.victory.end_turn,
                 victory_towns_share: map.victory.towns_share,
                 follows_id: follows,
+                grid: map.bounds.grid,
             })
             .returning(worlds::id)
             .get_result(conn)?;
+        let edges: Vec<_> = map
+            .edges
+            .iter()
+            .map(|e| {
+                (
+                    edges::world_id.eq(world_id),
+                    edges::x.eq(e.pos.x),
+                    edges::y.eq(e.pos.y),
+                    edges::side.eq(e.side.as_str()),
+                    edges::feature.eq(e.feature.as_str()),
+                )
+            })
+            .collect();
+        for chunk in edges.chunks(500) {
+            crate::on_backend!(conn, c => diesel::insert_into(edges::table)
+                .values(chunk.to_vec())
+                .execute(c))?;
+        }
         diesel::insert_into(campaign_maps::table)
             .values((
                 campaign_maps::world_id.eq(world_id),
@@ -290,10 +312,25 @@ pub fn export(conn: &mut DbConnection, world_id: i32) -> GameResult<MapFile> {
                 .map(|n| n.to_string()),
         });
     }
+    let edge_rows: Vec<(i32, i32, Side, EdgeFeature)> = edges::table
+        .filter(edges::world_id.eq(world_id))
+        .order((edges::y, edges::x, edges::side))
+        .select((edges::x, edges::y, edges::side, edges::feature))
+        .load(conn)?;
     Ok(MapFile {
         name: w.name,
         width: w.width,
         height: w.height,
+        grid: (w.grid != Grid::Square).then(|| w.grid.as_str().to_string()),
+        edges: edge_rows
+            .into_iter()
+            .map(|(x, y, side, feature)| MapEdge {
+                x,
+                y,
+                side: side.as_str().to_string(),
+                feature: feature.as_str().to_string(),
+            })
+            .collect(),
         season: w.season.as_str().to_string(),
         rng_seed: Some(w.rng_seed),
         nations: nations

@@ -72,8 +72,19 @@ pub struct SiegeTowerView {
 pub struct PlayerMap {
     pub cells: Vec<MapCell>,
     pub companies: Vec<SeenCompany>,
+    /// The edge features of the rectangle's cells, each under its one name.
+    pub edges: Vec<EdgeView>,
     pub nation_id: Option<i32>,
     pub nations: Vec<Nation>,
+}
+
+/// A feature on a side of a cell (docs/rules.md §12), as the map file writes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct EdgeView {
+    pub x: i32,
+    pub y: i32,
+    pub side: crate::rules::Side,
+    pub feature: crate::rules::names::EdgeFeature,
 }
 
 /// Clips a requested rectangle to the map and the maximum span.
@@ -222,9 +233,19 @@ pub fn player_map(
         });
     }
     shown.sort_by_key(|c| c.id);
+    let edges = world_cells
+        .edges_in(x0, y0, x1, y1)
+        .map(|(p, side, feature)| EdgeView {
+            x: p.x,
+            y: p.y,
+            side: *side,
+            feature: *feature,
+        })
+        .collect();
     Ok(PlayerMap {
         cells,
         companies: shown,
+        edges,
         nation_id,
         nations,
     })

@@ -93,7 +93,10 @@ fn a_volley_through_a_rampart_costs_no_morale_but_the_same_men() {
         a.place(shooter.clone());
         a.place(defender(Kind::Infantry, 2, 1));
         let open = volley(&rs(), &a, &shooter, p(2, 1), &mut dice(&[20])).unwrap();
-        assert_eq!(open.defender_after.morale, 4, "{g:?}: 20 of 150 costs morale");
+        assert_eq!(
+            open.defender_after.morale, 4,
+            "{g:?}: 20 of 150 costs morale"
+        );
         a.set_edge(p(2, 1), Side::W, Some(EdgeFeature::Rampart));
         let held = volley(&rs(), &a, &shooter, p(2, 1), &mut dice(&[20])).unwrap();
         assert_eq!(held.defender.losses, open.defender.losses, "{g:?}");
@@ -114,8 +117,16 @@ fn a_volley_past_cover_finds_its_target_obscured() {
             b.place(shooter.clone());
             b.place(target);
             let fight = volley(&rs(), &b, &shooter, p(2, row), &mut dice(&[20])).unwrap();
-            assert_eq!(fight.defender.protection, if cover { 15 } else { 0 }, "{g:?} row {row}");
-            assert_eq!(fight.notes.contains(&BattleNote::Obscured), cover, "{g:?} row {row}");
+            assert_eq!(
+                fight.defender.protection,
+                if cover { 15 } else { 0 },
+                "{g:?} row {row}"
+            );
+            assert_eq!(
+                fight.notes.contains(&BattleNote::Obscured),
+                cover,
+                "{g:?} row {row}"
+            );
         }
     }
 }
@@ -132,7 +143,10 @@ fn light_cover_can_be_for_foot_companies_only() {
     assert_eq!(shot.defender.protection, fields);
     rs.cover.light_foot_only = true;
     let shot = volley(&rs, &a, &shooter, p(2, 0), &mut dice(&[20])).unwrap();
-    assert_eq!(shot.defender.protection, 0, "mounted: no cover of the fields");
+    assert_eq!(
+        shot.defender.protection, 0,
+        "mounted: no cover of the fields"
+    );
     let mut foot = a.clone();
     foot.remove(p(2, 0));
     foot.place(unit(2, 2, Kind::Infantry, 2, 0));

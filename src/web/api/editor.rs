@@ -81,6 +81,31 @@ pub async fn put_cell(
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+pub struct EdgeBody {
+    /// `rampart`, or null to take the feature off.
+    pub feature: Option<String>,
+}
+
+/// `PUT /api/v1/worlds/{w}/edges/{x}/{y}/{side} {feature}` (game masters).
+pub async fn put_edge(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    path: web::Path<(i32, i32, i32, String)>,
+    body: web::Json<EdgeBody>,
+) -> Result<HttpResponse, ApiError> {
+    let (w, x, y, side) = path.into_inner();
+    actor.require_gm()?;
+    let feature = body.into_inner().feature;
+    let v = state
+        .db(move |conn| {
+            crate::game::gm::edges::set(conn, &actor, w, Pos::new(x, y), &side, feature.as_deref())
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(v))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Batch {
     pub cells: Vec<CellEdit>,
 }

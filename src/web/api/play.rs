@@ -206,6 +206,9 @@ pub struct MapAnswer {
     pub y1: i32,
     pub cells: Vec<views::MapCell>,
     pub companies: Vec<views::SeenCompany>,
+    /// `square` or `hex`.
+    pub grid: crate::rules::Grid,
+    pub edges: Vec<views::EdgeView>,
 }
 
 impl MapAnswer {
@@ -277,6 +280,10 @@ impl MapAnswer {
         o.push_str("],\"companies\":");
         // A few companies: serde's own writing costs little here.
         o.push_str(&serde_json::to_string(&self.companies).unwrap_or_else(|_| "[]".into()));
+        o.push_str(",\"grid\":\"");
+        o.push_str(self.grid.as_str());
+        o.push_str("\",\"edges\":");
+        o.push_str(&serde_json::to_string(&self.edges).unwrap_or_else(|_| "[]".into()));
         o.push('}');
         o
     }
@@ -326,6 +333,8 @@ pub async fn map(
                 y1: rect.3,
                 cells: m.cells,
                 companies: m.companies,
+                grid: w.grid,
+                edges: m.edges,
             })
         })
         .await?;
@@ -531,11 +540,20 @@ mod tests {
                 ap: Some(24),
                 morale: Some(100),
             }],
+            grid: crate::rules::Grid::Hex,
+            edges: vec![crate::game::play::views::EdgeView {
+                x: 4,
+                y: 7,
+                side: crate::rules::Side::NE,
+                feature: crate::rules::names::EdgeFeature::Rampart,
+            }],
         };
         assert_eq!(answer.to_json(), serde_json::to_string(&answer).unwrap());
         let empty = MapAnswer {
             cells: Vec::new(),
             companies: Vec::new(),
+            grid: crate::rules::Grid::Square,
+            edges: Vec::new(),
             ..answer
         };
         assert_eq!(empty.to_json(), serde_json::to_string(&empty).unwrap());

@@ -236,6 +236,8 @@ fn new_map(rs: &crate::rules::Ruleset, f: &NewWorldForm) -> GameResult<MapFile> 
                 cells: vec![],
                 castles: vec![],
                 victory: None,
+                grid: None,
+                edges: vec![],
             })
         }
         "generate" => generate::generate(

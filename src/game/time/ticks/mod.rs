@@ -443,7 +443,11 @@ fn turn_companies(
             .filter(players::leave_until.gt(at)),
     ))
     .get_result(conn)?;
-    let sql = conn.numbered(&companies_turn_statement(rs, conn, at, on_leave));
+    let grid: crate::rules::Grid = worlds::table
+        .find(world_id)
+        .select(worlds::grid)
+        .first(conn)?;
+    let sql = conn.numbered(&companies_turn_statement(rs, conn, grid, at, on_leave));
     let rows = diesel::sql_query(sql)
         .bind::<Integer, _>(world_id)
         .bind::<Integer, _>(through)

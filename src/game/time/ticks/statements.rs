@@ -52,6 +52,7 @@ fn quoted<'a>(terrains: impl Iterator<Item = &'a Terrain>) -> String {
 pub fn companies_turn_statement(
     rs: &Ruleset,
     conn: &DbConnection,
+    grid: crate::rules::Grid,
     at: i64,
     on_leave: bool,
 ) -> String {
@@ -84,11 +85,22 @@ pub fn companies_turn_statement(
            FROM companies c JOIN players p ON p.id = c.player_id \
            JOIN regiments r ON r.id = p.regiment_id \
            WHERE c.world_id = $1 AND c.id > $2 AND c.id <= $3 \
-           AND ABS(r.hq_x - c.x) <= {radius} AND ABS(r.hq_y - c.y) <= {radius}), \
+           AND ABS(r.hq_x - c.x) <= {radius} AND ABS(r.hq_y - c.y) <= {radius}{hex}), \
          near AS (SELECT w.id FROM within w JOIN cells h ON h.world_id = w.world_id \
            AND h.x = w.hq_x AND h.y = w.hq_y \
            WHERE h.owner_id = w.nation_id AND h.terrain IN ({hq_terrains})) ",
         radius = t.regiment_radius,
+        // On hexes the square is trimmed to the hex distance (axial q = x - (y - (y & 1)) / 2).
+        hex = match grid {
+            crate::rules::Grid::Square => String::new(),
+            crate::rules::Grid::Hex => format!(
+                " AND ABS((r.hq_x - (r.hq_y - (r.hq_y & 1)) / 2) - (c.x - (c.y - (c.y & 1)) / 2)) \
+                 + ABS(r.hq_y - c.y) \
+                 + ABS((r.hq_x - (r.hq_y - (r.hq_y & 1)) / 2) - (c.x - (c.y - (c.y & 1)) / 2) + r.hq_y - c.y) \
+                 <= {}",
+                2 * t.regiment_radius
+            ),
+        },
     );
     let near_hq = format!(
         "(CASE WHEN id IN (SELECT id FROM near) THEN {} ELSE 0 END)",

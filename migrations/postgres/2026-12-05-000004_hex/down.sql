@@ -1,0 +1,2 @@
+DROP TABLE edges;
+ALTER TABLE worlds DROP COLUMN grid;

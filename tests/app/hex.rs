@@ -1,0 +1,284 @@
+//! Hex worlds and cell edges (docs/rules.md §12) through the server: map files with `grid` and
+//! `edges` (import, export, refusals), the edge editor's route, the map API, and orders that
+//! follow the hex grid and the ramparts.
+
+use crate::both;
+use crate::support::fixtures::*;
+use crate::support::{Client, TestApp};
+use serde_json::{json, Value};
+
+/// A 10×8 hex world: Blue west, Red east, a rampart line down the middle (the east sides of
+/// column 4, given from both kinds of names).
+fn hex_map() -> Value {
+    json!({
+        "name": "Hexfield", "width": 10, "height": 8, "grid": "hex", "rng_seed": 7,
+        "nations": [{"name": "Blue", "color": "#0000ff", "spawn": [0, 0], "treasury": 1000},
+                    {"name": "Red", "color": "#ff0000", "spawn": [9, 7], "treasury": 1000}],
+        "cells": [{"x": 2, "y": 2, "terrain": "forest"}],
+        "edges": [{"x": 4, "y": 3, "side": "E", "feature": "rampart"},
+                  {"x": 5, "y": 4, "side": "W", "feature": "rampart"},
+                  {"x": 4, "y": 5, "side": "NE", "feature": "rampart"}]
+    })
+}
+
+fn import(gm: &mut Client, map: &Value) -> crate::support::client::Resp {
+    gm.post_json("/api/v1/worlds", map.clone())
+}
+
+fn worlds(app: &TestApp) -> i64 {
+    app.count("SELECT COUNT(*) FROM worlds")
+}
+
+both!(a_hex_world_with_edges_goes_out_and_back_the_same, |b| {
+    let app = TestApp::spawn(b);
+    let mut gm = gm_api(&app, "cartographer");
+    let r = import(&mut gm, &hex_map());
+    assert_eq!(r.status, 201, "{}", r.body);
+    let w = r.json()["id"].as_i64().unwrap();
+    let first = gm.get_json(&format!("/api/v1/worlds/{w}/export"));
+    assert_eq!(first.status, 200);
+    let out = first.json();
+    assert_eq!(out["grid"], "hex");
+    // Each edge once, under its one name: (5, 4) W is (4, 4) E.
+    let edges = out["edges"].as_array().unwrap();
+    assert_eq!(edges.len(), 3);
+    assert!(edges.contains(&json!({"x": 4, "y": 4, "side": "E", "feature": "rampart"})));
+    assert!(edges.contains(&json!({"x": 4, "y": 5, "side": "NE", "feature": "rampart"})));
+    let r = import(&mut gm, &out);
+    assert_eq!(r.status, 201, "{}", r.body);
+    let again = r.json()["id"].as_i64().unwrap();
+    let second = gm
+        .get_json(&format!("/api/v1/worlds/{again}/export"))
+        .json();
+    assert_eq!(
+        second, out,
+        "import → export → import → export changed the map"
+    );
+    // A square world's export says no grid and no edges.
+    let square = gm.get_json("/api/v1/worlds/1/export").json();
+    assert!(square.get("grid").is_none() && square.get("edges").is_none());
+});
+
+both!(
+    bad_edges_and_grids_are_refused_by_entry_and_import_nothing,
+    |b| {
+        let app = TestApp::spawn(b);
+        let mut gm = gm_api(&app, "cartographer");
+        let before = worlds(&app);
+        let with = |grid: &str, edges: Value| {
+            let mut m = hex_map();
+            m["grid"] = json!(grid);
+            m["edges"] = edges;
+            m
+        };
+        for (map, entry, says) in [
+            (
+                with(
+                    "hex",
+                    json!([{"x": 1, "y": 1, "side": "N", "feature": "rampart"}]),
+                ),
+                "edges[0] (1, 1, N)",
+                "no side of a hex cell",
+            ),
+            (
+                with(
+                    "square",
+                    json!([{"x": 1, "y": 1, "side": "NE", "feature": "rampart"}]),
+                ),
+                "edges[0] (1, 1, NE)",
+                "no side of a square cell",
+            ),
+            (
+                with(
+                    "hex",
+                    json!([{"x": 0, "y": 3, "side": "W", "feature": "rampart"}]),
+                ),
+                "edges[0] (0, 3, W)",
+                "border",
+            ),
+            (
+                with(
+                    "hex",
+                    json!([{"x": 9, "y": 0, "side": "NE", "feature": "rampart"}]),
+                ),
+                "edges[0] (9, 0, NE)",
+                "border",
+            ),
+            (
+                with(
+                    "hex",
+                    json!([{"x": 12, "y": 0, "side": "E", "feature": "rampart"}]),
+                ),
+                "edges[0] (12, 0, E)",
+                "outside",
+            ),
+            (
+                with(
+                    "hex",
+                    json!([{"x": 2, "y": 2, "side": "E", "feature": "moat"}]),
+                ),
+                "edges[0] (2, 2, E)",
+                "unknown edge feature",
+            ),
+            (
+                with(
+                    "hex",
+                    json!([{"x": 2, "y": 2, "side": "E", "feature": "rampart"},
+                            {"x": 3, "y": 2, "side": "W", "feature": "rampart"}]),
+                ),
+                "edges[1] (3, 2, W)",
+                "twice",
+            ),
+            (with("triangle", json!([])), "grid", "unknown grid"),
+        ] {
+            let r = import(&mut gm, &map);
+            assert_eq!(r.status, 422, "{}: {}", entry, r.body);
+            let message = r.json()["error"]["message"].as_str().unwrap().to_string();
+            assert!(
+                message.contains(entry) && message.contains(says),
+                "{entry}: {message}"
+            );
+        }
+        assert_eq!(worlds(&app), before, "a refused map imported something");
+        assert_eq!(app.count("SELECT COUNT(*) FROM edges"), 0);
+    }
+);
+
+both!(
+    a_game_master_sets_and_removes_a_rampart_and_the_map_shows_it,
+    |b| {
+        let a = arena(b);
+        let w = a.world;
+        let mut gm = gm_api(&a.app, "engineer");
+        let put = |c: &mut Client, x: i32, y: i32, side: &str, feature: Value| {
+            c.json(
+                "PUT",
+                &format!("/api/v1/worlds/{w}/edges/{x}/{y}/{side}"),
+                Some(json!({ "feature": feature })),
+            )
+        };
+        // Named from the west cell's east side, kept under the west cell's... own name: E.
+        let r = put(&mut gm, 6, 5, "W", json!("rampart"));
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(
+            r.json(),
+            json!({"x": 5, "y": 5, "side": "E", "feature": "rampart"})
+        );
+        let map = a
+            .blue
+            .clone()
+            .get_json(&format!("/api/v1/worlds/{w}/map?x0=0&y0=0&x1=15&y1=9"));
+        assert_eq!(map.json()["grid"], "square");
+        assert_eq!(
+            map.json()["edges"],
+            json!([{"x": 5, "y": 5, "side": "E", "feature": "rampart"}])
+        );
+        assert_eq!(
+            a.app
+                .count("SELECT COUNT(*) FROM gm_audit WHERE action = 'edge'"),
+            1
+        );
+        // Refused: a player, a side of no square, the border, an unknown feature; nothing written.
+        let before = a.app.count("SELECT COUNT(*) FROM edges")
+            + 10 * a.app.count("SELECT COUNT(*) FROM gm_audit");
+        let mut blue = a.blue.clone();
+        assert_eq!(put(&mut blue, 2, 2, "E", json!("rampart")).status, 403);
+        for (x, y, side, feature) in [
+            (2, 2, "NE", json!("rampart")),
+            (0, 3, "W", json!("rampart")),
+            (15, 9, "S", json!("rampart")),
+            (99, 2, "E", json!("rampart")),
+            (2, 2, "E", json!("ditch")),
+        ] {
+            let r = put(&mut gm, x, y, side, feature.clone());
+            assert_eq!(r.status, 422, "{x},{y} {side} {feature}: {}", r.body);
+        }
+        assert_eq!(
+            a.app.count("SELECT COUNT(*) FROM edges")
+                + 10 * a.app.count("SELECT COUNT(*) FROM gm_audit"),
+            before
+        );
+        // Taken off.
+        assert_eq!(put(&mut gm, 5, 5, "E", Value::Null).status, 200);
+        let map = a.blue.clone().get_json(&format!("/api/v1/worlds/{w}/map"));
+        assert_eq!(map.json()["edges"], json!([]));
+    }
+);
+
+both!(
+    a_melee_across_a_rampart_is_reported_and_costs_no_morale,
+    |b| {
+        let a = arena(b);
+        let w = a.world;
+        let (mut blue, red, inf, foe) = a.facing();
+        let _ = red;
+        a.put(foe, 6, 5);
+        let mut gm = gm_api(&a.app, "engineer");
+        let r = gm.json(
+            "PUT",
+            &format!("/api/v1/worlds/{w}/edges/6/5/W"),
+            Some(json!({"feature": "rampart"})),
+        );
+        assert_eq!(r.status, 200, "{}", r.body);
+        let morale = a.company(&mut a.red.clone(), foe)["morale"].clone();
+        let r = a.act(&mut blue, inf, "melee", json!({ "target": foe }));
+        assert_eq!(r.status, 200, "{}", r.body);
+        let report = r.json();
+        let battle = &report["report"];
+        assert_eq!(battle["notes"], json!(["rampart"]), "{report}");
+        assert_eq!(
+            battle["defender"]["morale_after"],
+            battle["defender"]["morale_before"]
+        );
+        assert_eq!(a.company(&mut a.red.clone(), foe)["morale"], morale);
+        // The report page says so.
+        let mut web = a.app.client();
+        assert_eq!(login(&mut web, "blue_player", PASSWORD).status, 303);
+        let page = web.get(&format!("/worlds/{w}/reports"));
+        assert!(
+            page.body
+                .contains("A rampart on the side the blow came through"),
+            "{}",
+            page.body
+        );
+    }
+);
+
+both!(orders_on_a_hex_world_follow_its_six_neighbours, |b| {
+    let app = TestApp::spawn(b);
+    let mut gm = gm_api(&app, "cartographer");
+    let w = import(&mut gm, &hex_map()).json()["id"].as_i64().unwrap();
+    let mut blue = api_player(&app, "hex_blue");
+    assert_eq!(
+        blue.post_json(
+            &format!("/api/v1/worlds/{w}/join"),
+            json!({"nation": "Blue"})
+        )
+        .status,
+        201
+    );
+    let r = blue.post_json(
+        &format!("/api/v1/worlds/{w}/companies"),
+        json!({"kind": "infantry", "name": "Hussards"}),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let c = r.json()["id"].as_i64().unwrap();
+    app.exec(&format!("UPDATE companies SET x = 3, y = 2 WHERE id = {c}"));
+    // (3, 2) is on an even row: its upper neighbours are (2, 1) and (3, 1); (4, 1) is a
+    // neighbour on a square grid, not here.
+    let r = blue.post_json(
+        &format!("/api/v1/companies/{c}/move"),
+        json!({"path": [[4, 1]]}),
+    );
+    assert_eq!(r.status, 422, "{}", r.body);
+    assert_eq!(r.code(), "not_adjacent");
+    let r = blue.post_json(
+        &format!("/api/v1/companies/{c}/move"),
+        json!({"path": [[3, 1]]}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    // The map API says the grid.
+    let map = blue.get_json(&format!("/api/v1/worlds/{w}/map"));
+    assert_eq!(map.json()["grid"], "hex");
+    assert_eq!(map.json()["edges"].as_array().unwrap().len(), 3);
+});

@@ -117,6 +117,13 @@ pub async fn serve(config: Config) -> CmdResult {
             worlds::ensure_demo(&mut conn, &config.rules, &demo_text(&config)).map_err(game_err)?
         {
             tracing::info!(world = id, "created the demo world");
+            let hex = std::fs::read_to_string(config.dir.join("worlds/demo-hex.json"))
+                .unwrap_or_else(|_| worlds::DEMO_HEX_MAP.to_string());
+            if let Some(id) =
+                worlds::ensure_hex_demo(&mut conn, &config.rules, &hex).map_err(game_err)?
+            {
+                tracing::info!(world = id, "created the hex demo world");
+            }
         }
     }
     let bind = config.settings.server.bind.clone();

@@ -161,14 +161,31 @@
     var size = Number(map.getAttribute("data-cell"));
     var box = map.getBoundingClientRect();
     var scale = box.width / Number(map.getAttribute("width")) || 1;
-    var i = Math.floor((clientX - box.left) / scale / size);
-    var j = Math.floor((clientY - box.top) / scale / size);
-    if (!size || i < 0 || j < 0 || (i + 1) * size > box.width / scale || (j + 1) * size > box.height / scale) return null;
-    return {
-      x: String(Number(map.getAttribute("data-x0")) + i),
-      y: String(Number(map.getAttribute("data-y0")) + j),
-      px: i * size, py: j * size, size: size
-    };
+    var px = (clientX - box.left) / scale, py = (clientY - box.top) / scale;
+    var x0 = Number(map.getAttribute("data-x0")), y0 = Number(map.getAttribute("data-y0"));
+    if (!size || px < 0 || py < 0 || px >= box.width / scale || py >= box.height / scale) return null;
+    var step = Number(map.getAttribute("data-step"));
+    if (map.getAttribute("data-grid") !== "hex" || !step) {
+      var i = Math.floor(px / size), j = Math.floor(py / size);
+      return { x: String(x0 + i), y: String(y0 + j), px: i * size, py: j * size, size: size };
+    }
+    // Hexes: the cell whose centre is nearest, of the two rows the point may fall in (odd
+    // rows of the world are shifted half a cell right), as the server works it out.
+    var h = step * 4 / 3, best = null;
+    var row = Math.floor(py / step);
+    [row - 1, row].forEach(function (jj) {
+      if (jj < 0) return;
+      var shift = ((y0 + jj) & 1) ? size / 2 : 0;
+      var col = Math.floor(px / size);
+      [col - 1, col, col + 1].forEach(function (ii) {
+        if (ii < 0) return;
+        var cx = ii * size + shift + size / 2, cy = jj * step + h / 2;
+        var d = (cx - px) * (cx - px) + (cy - py) * (cy - py);
+        if (!best || d < best.d) best = { d: d, i: ii, j: jj, shift: shift };
+      });
+    });
+    if (!best) return null;
+    return { x: String(x0 + best.i), y: String(y0 + best.j), px: best.i * size + best.shift, py: best.j * step, size: size };
   }
 
   function markPath(map, cell) {

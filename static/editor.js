@@ -62,13 +62,17 @@
     // Shows a terrain at once; the server's answer confirms or the page reloads.
     function show(g, t) {
       g.setAttribute("class", "cell t-" + t);
-      var use = g.querySelector("use");
-      var rect = g.querySelector("rect.bg");
+      var use = g.querySelector("use:not(.bg):not(.owner)");
+      var bg = g.querySelector(".bg");
       if (t === "plain") { if (use) use.remove(); return; }
       if (!use) {
         use = document.createElementNS("http://www.w3.org/2000/svg", "use");
-        ["x", "y"].forEach(function (a) { use.setAttribute(a, rect.getAttribute(a)); });
-        rect.after(use);
+        // On hexes the square picture sits in the middle of its hexagon.
+        var step = Number(svg.getAttribute("data-step")), size = Number(svg.getAttribute("data-cell"));
+        var dy = svg.getAttribute("data-grid") === "hex" ? Math.round((step * 4 / 3 - size) / 2) : 0;
+        use.setAttribute("x", bg.getAttribute("x"));
+        use.setAttribute("y", Number(bg.getAttribute("y")) + dy);
+        bg.after(use);
       }
       use.setAttribute("href", "#c-" + t);
     }

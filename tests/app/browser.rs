@@ -41,11 +41,14 @@ fn smallest_target(br: &Browser) -> f64 {
 }
 
 /// Where cell (x, y) of the map is on the screen: plain cells are not drawn one by one, the
-/// map's corner and cell size say where they are.
+/// map's corner and cell size (and on hexes the rows' step and shift) say where they are.
 fn cell_centre(br: &Browser, x: i32, y: i32) -> (f64, f64) {
     let v = br.script(&format!(
         "var m = document.getElementById('map'), r = m.getBoundingClientRect(), c = +m.getAttribute('data-cell'); \
-         return [r.left + ({x} - m.getAttribute('data-x0')) * c + c / 2, r.top + ({y} - m.getAttribute('data-y0')) * c + c / 2];"
+         var k = r.width / +m.getAttribute('width'), i = {x} - m.getAttribute('data-x0'), j = {y} - m.getAttribute('data-y0'); \
+         if (m.getAttribute('data-grid') === 'hex') {{ var s = +m.getAttribute('data-step'); \
+           return [r.left + k * (i * c + ({y} & 1 ? c / 2 : 0) + c / 2), r.top + k * (j * s + s * 2 / 3)]; }} \
+         return [r.left + k * (i * c + c / 2), r.top + k * (j * c + c / 2)];"
     ));
     (v[0].as_f64().unwrap(), v[1].as_f64().unwrap())
 }
@@ -94,6 +97,15 @@ fn ticked(br: &Browser, step: &str) -> Option<bool> {
         "var li = document.querySelector('#first-day li[data-step=\"{step}\"]'); return li ? li.classList.contains('done') : null;"
     ));
     v.as_bool()
+}
+
+/// Logs a player in through the login form.
+fn log_in(br: &Browser, base: &str, name: &str) {
+    br.goto(&format!("{base}/login"));
+    br.type_into("#username", name);
+    br.type_into("#password", fixtures::PASSWORD);
+    br.click("form.stack button[type=submit]");
+    br.find("form[action='/logout']");
 }
 
 fn no_sideways_scroll(br: &Browser) -> bool {
@@ -549,11 +561,7 @@ fn storming_the_castle(b: crate::support::Backend, width: u32, height: u32) {
     let shots = format!("screenshots-castle-{b:?}-{width}x{height}").to_lowercase();
     let br = Browser::start_sized(&shots, width, height);
     let base = &app.base;
-    br.goto(&format!("{base}/login"));
-    br.type_into("#username", "marie_louise");
-    br.type_into("#password", fixtures::PASSWORD);
-    br.click("form.stack button[type=submit]");
-    br.find("form[action='/logout']");
+    log_in(&br, base, "marie_louise");
     br.goto(&format!("{base}/worlds/1/standings"));
     br.find("table.castle");
     assert_eq!(
@@ -649,10 +657,7 @@ fn talking(b: crate::support::Backend, width: u32, height: u32) {
     let shots = format!("screenshots-talk-{b:?}-{width}x{height}").to_lowercase();
     let br = Browser::start_sized(&shots, width, height);
     let base = &app.base;
-    br.goto(&format!("{base}/login"));
-    br.type_into("#username", "marie_louise");
-    br.type_into("#password", fixtures::PASSWORD);
-    br.click("form.stack button[type=submit]");
+    log_in(&br, base, "marie_louise");
     // The header says a message waits; it leads to the conversation.
     assert_eq!(br.text("#messages-badge"), "1");
     br.click("#messages-link");
@@ -716,4 +721,94 @@ both!(players_talk_and_mark_the_map_in_the_browser, |b| {
 
 both!(players_talk_and_mark_the_map_on_a_phone, |b| {
     talking(b, 390, 844);
+});
+
+/// The hex demo: a French company crosses the river by its bridge and charges the Austrians
+/// behind the rampart of the east bank; the report says the rampart counted.
+fn across_the_rampart(b: crate::support::Backend, width: u32, height: u32) {
+    let app = TestApp::spawn(b);
+    let hex = grognard::game::maps::worlds::ensure_hex_demo(
+        &mut app.conn(),
+        &app.config.rules,
+        grognard::game::maps::worlds::DEMO_HEX_MAP,
+    )
+    .unwrap()
+    .unwrap();
+    let nation = |name: &str| {
+        app.count(&format!(
+            "SELECT CAST(id AS BIGINT) AS n FROM nations WHERE world_id = {hex} AND name = '{name}'"
+        ))
+        .to_string()
+    };
+    let put = |id: i64, x: i32, y: i32| {
+        app.exec(&format!(
+            "UPDATE companies SET x = {x}, y = {y} WHERE id = {id}"
+        ))
+    };
+    let mut karl = fixtures::player(&app, "karl");
+    let wacht = fixtures::join_and_raise(
+        &mut karl,
+        hex as i64,
+        &nation("Austria"),
+        "infantry",
+        "Wacht",
+    );
+    put(wacht, 12, 8);
+    let mut marie = fixtures::player(&app, "marie_louise");
+    let garde = fixtures::join_and_raise(
+        &mut marie,
+        hex as i64,
+        &nation("France"),
+        "infantry",
+        "Garde",
+    );
+    put(garde, 10, 7);
+
+    let shots = format!("screenshots-hex-{b:?}-{width}x{height}").to_lowercase();
+    let br = Browser::start_sized(&shots, width, height);
+    let base = &app.base;
+    log_in(&br, base, "marie_louise");
+    br.goto(&format!("{base}/worlds/{hex}?company={garde}&zoom=3"));
+    br.find("#map[data-grid='hex'] path.rampart");
+    br.screenshot("01-the-river");
+    // (10, 7) is on an odd row: the bridge (11, 8) is its south-east neighbour.
+    let (bx, by) = cell_centre(&br, 11, 8);
+    br.click_at(bx, by);
+    br.find("#move-here");
+    assert!(
+        br.text("#cell-panel h2").contains("(11, 8)"),
+        "{}",
+        br.text("#cell-panel h2")
+    );
+    br.screenshot("02-the-bridge-selected");
+    br.click("#move-here");
+    br.find("#last-report");
+    assert_eq!(
+        app.count(&format!(
+            "SELECT CAST(x * 100 + y AS BIGINT) AS n FROM companies WHERE id = {garde}"
+        )),
+        1108
+    );
+    br.screenshot("03-on-the-bridge");
+    // The Austrians at (12, 8), behind the rampart on the bridge's east side.
+    let (ex, ey) = cell_centre(&br, 12, 8);
+    br.click_at(ex, ey);
+    br.find("form[action$='/melee'] button");
+    br.click("form[action$='/melee'] button");
+    br.find("#last-report");
+    let report = br.text("#last-report");
+    assert!(
+        report.contains("A rampart on the side the blow came through"),
+        "{report}"
+    );
+    assert!(no_sideways_scroll(&br));
+    br.screenshot("04-charged-across-the-rampart");
+}
+
+both!(a_charge_across_a_rampart_on_the_hex_demo, |b| {
+    across_the_rampart(b, 1280, 900);
+});
+
+both!(a_charge_across_a_rampart_on_the_hex_demo_on_a_phone, |b| {
+    across_the_rampart(b, 390, 844);
 });

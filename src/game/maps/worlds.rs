@@ -17,6 +17,8 @@ use std::collections::HashMap;
 
 /// The demo world's map file as shipped (a copy in the config directory takes precedence).
 pub const DEMO_MAP: &str = include_str!("../../../config/worlds/demo.json");
+/// The hex demo world: a river line held by ramparts (docs/rules.md §12).
+pub const DEMO_HEX_MAP: &str = include_str!("../../../config/worlds/demo-hex.json");
 
 /// Rows per INSERT when writing cells: well under SQLite's bound-parameter limit.
 const CELL_CHUNK: usize = 1000;
@@ -257,6 +259,23 @@ pub fn ensure_demo(
         return Ok(None);
     }
     import_text(conn, rs, demo_text, None).map(Some)
+}
+
+/// Creates the hex demo world beside the square one when the database has no hex world; returns
+/// its id if it did.
+pub fn ensure_hex_demo(
+    conn: &mut DbConnection,
+    rs: &Ruleset,
+    text: &str,
+) -> GameResult<Option<i32>> {
+    let hex: i64 = worlds::table
+        .filter(worlds::grid.eq(Grid::Hex.as_str()))
+        .count()
+        .get_result(conn)?;
+    if hex > 0 {
+        return Ok(None);
+    }
+    import_text(conn, rs, text, None).map(Some)
 }
 
 /// The map file of a world as it stands now. Importing it gives the same map back.

@@ -330,7 +330,7 @@ pub async fn editor_page(
         .db(move |conn| {
             let w = worlds::get(conn, wid)?;
             let centre = (q.x.unwrap_or(w.width / 2), q.y.unwrap_or(w.height / 2));
-            let vp = Viewport::around(&ZOOMS, w.width, w.height, centre, zoom);
+            let vp = Viewport::around(&ZOOMS, w.width, w.height, centre, zoom).on(w.grid);
             let who = views::Onlooker::of(conn, w.id, &actor)?;
             let nations = worlds::nations_of(conn, wid)?;
             let pm = views::player_map(
@@ -369,6 +369,7 @@ pub async fn editor_page(
         viewer.lang,
     );
     m.selected = selected.map(|p| (p.x, p.y));
+    m.edges = map::ramparts(&pm.edges);
     m.units = pm
         .companies
         .iter()

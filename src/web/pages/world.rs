@@ -317,6 +317,7 @@ pub async fn show(
                             .unwrap_or(Pos::new(w.width / 2, w.height / 2)),
                     };
                     Viewport::around(&zooms, w.width, w.height, (centre.x, centre.y), zoom)
+                        .on(w.grid)
                 },
             )?;
             Ok((viewer, loaded))
@@ -390,6 +391,7 @@ fn render(
         })
     };
     m.pan = Some(vp.pan(l.w.width, l.w.height, at));
+    m.edges = map::ramparts(&l.map.edges);
     m.markers = l
         .markers
         .iter()

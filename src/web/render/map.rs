@@ -4,14 +4,14 @@
 use crate::db::models::Nation;
 use crate::game::play::views::{MapCell, SeenCompany};
 use crate::i18n::{tr, Lang};
-use crate::rules::{Kind, Ruleset, Terrain};
+use crate::rules::{Grid, Kind, Ruleset, Terrain};
 use fluent_bundle::FluentValue;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::fmt::Write;
 
 pub use super::escape;
-use super::viewport::{Pan, Viewport};
+use super::viewport::{Geometry, Pan, Viewport};
 
 pub struct CellView {
     pub x: i32,
@@ -65,6 +65,10 @@ pub struct MapView {
     pub fog: Vec<bool>,
     /// The viewer's nation's markers in the view: where, and their labels.
     pub markers: Vec<((i32, i32), String)>,
+    /// The world's grid: squares, or hexes (docs/rules.md §12).
+    pub grid: Grid,
+    /// Ramparts on cell sides in the view, each under its one name.
+    pub edges: Vec<(i32, i32, crate::rules::Side)>,
 }
 
 /// The words the drawing says: a company's kind, "on leave", its men and AP, the panning
@@ -195,6 +199,9 @@ struct Frame {
     cell: i32,
     x0: i32,
     y0: i32,
+    /// For the page's script: `square` or `hex`, and the rows' step.
+    grid: Grid,
+    step: i32,
 }
 
 /// Where a page's template prints `map_svg`: the drawing is written there after the template
@@ -206,6 +213,18 @@ pub const MARK: &str = "<!--map-->";
 pub const LEGEND_MARK: &str = "<!--legend-->";
 
 impl MapView {
+    /// Where the drawing's cells lie.
+    fn geo(&self) -> Geometry {
+        Geometry {
+            x0: self.x0,
+            y0: self.y0,
+            cols: self.cols,
+            rows: self.rows,
+            cell: self.cell,
+            grid: self.grid,
+        }
+    }
+
     /// Puts the map into a page's context: `map` for the frame's sizes, `map_svg` and `legend`
     /// for where the drawing and the legend go (see [`MapView::write_into`]).
     pub fn insert_into(&self, ctx: &mut tera::Context) {
@@ -217,6 +236,8 @@ impl MapView {
                 cell: self.cell,
                 x0: self.x0,
                 y0: self.y0,
+                grid: self.grid,
+                step: self.geo().step(),
             },
         );
         ctx.insert("map_svg", MARK);
@@ -298,11 +319,60 @@ impl MapView {
             attr(o, "height", c);
             o.push_str("/>");
         }
+        if self.grid == Grid::Hex {
+            // One hexagon, drawn by every cell; and one a pixel inside it, for owners.
+            let (w, h) = (f64::from(c), self.geo().height());
+            let _ = write!(
+                o,
+                "<polygon id=\"hex\" points=\"{} 0 {w} {q} {w} {tq} {} {h} 0 {tq} 0 {q}\"/>\
+                 <polygon id=\"hex-in\" points=\"{} 1 {} {q1} {} {tq1} {} {} 1 {tq1} 1 {q1}\"/>",
+                w / 2.0,
+                w / 2.0,
+                w / 2.0,
+                w - 1.0,
+                w - 1.0,
+                w / 2.0,
+                h - 1.0,
+                q = h / 4.0,
+                tq = h * 3.0 / 4.0,
+                q1 = h / 4.0 + 0.5,
+                tq1 = h * 3.0 / 4.0 - 0.5,
+            );
+        }
         if !self.every_cell {
             o.push_str("<pattern id=\"ground\" patternUnits=\"userSpaceOnUse\"");
-            attr(o, "width", c);
-            attr(o, "height", c);
-            o.push_str("><g class=\"t-plain ground-tile\"><rect class=\"bg\"/></g></pattern>");
+            match self.grid {
+                Grid::Square => {
+                    attr(o, "width", c);
+                    attr(o, "height", c);
+                    o.push_str(
+                        "><g class=\"t-plain ground-tile\"><rect class=\"bg\"/></g></pattern>",
+                    );
+                }
+                Grid::Hex => {
+                    // Two rows of hexes repeat: every hex that reaches into the tile is in it,
+                    // or its corners would show the page through.
+                    let step = self.geo().step();
+                    attr(o, "width", c);
+                    attr(o, "height", 2 * step);
+                    o.push_str("><g class=\"t-plain ground-tile\">");
+                    let half = c / 2;
+                    for (x, y) in [
+                        (0, 0),
+                        (0, 2 * step),
+                        (-half, -step),
+                        (half, -step),
+                        (-half, step),
+                        (half, step),
+                    ] {
+                        o.push_str("<use class=\"bg\" href=\"#hex\"");
+                        attr(o, "x", x);
+                        attr(o, "y", y);
+                        o.push_str("/>");
+                    }
+                    o.push_str("</g></pattern>");
+                }
+            }
         }
         o.push_str("</defs>\n");
         if !self.every_cell {
@@ -326,6 +396,7 @@ impl MapView {
         for u in &self.units {
             self.unit_svg(o, u);
         }
+        self.edges_svg(o);
         self.markers_svg(o);
         for l in &self.labels {
             o.push_str("<text class=\"town-label\"");
@@ -357,14 +428,56 @@ impl MapView {
         }
     }
 
+    /// Ramparts: a thick line along each side that carries one, all in one path.
+    fn edges_svg(&self, o: &mut String) {
+        if self.edges.is_empty() {
+            return;
+        }
+        let g = self.geo();
+        let (w, h) = (f64::from(self.cell), g.height());
+        let mut d = String::new();
+        for &(x, y, side) in &self.edges {
+            let (px, py) = g.origin(x, y);
+            let (px, py) = (f64::from(px), f64::from(py));
+            use crate::rules::Side::*;
+            let ((ax, ay), (bx, by)) = match (self.grid, side) {
+                (Grid::Square, N) => ((0.0, 0.0), (w, 0.0)),
+                (Grid::Square, E) => ((w, 0.0), (w, w)),
+                (Grid::Square, S) => ((0.0, w), (w, w)),
+                (Grid::Square, W) => ((0.0, 0.0), (0.0, w)),
+                (Grid::Hex, NE) => ((w / 2.0, 0.0), (w, h / 4.0)),
+                (Grid::Hex, E) => ((w, h / 4.0), (w, h * 0.75)),
+                (Grid::Hex, SE) => ((w, h * 0.75), (w / 2.0, h)),
+                (Grid::Hex, SW) => ((w / 2.0, h), (0.0, h * 0.75)),
+                (Grid::Hex, W) => ((0.0, h * 0.75), (0.0, h / 4.0)),
+                (Grid::Hex, NW) => ((0.0, h / 4.0), (w / 2.0, 0.0)),
+                _ => continue,
+            };
+            let _ = write!(
+                d,
+                "M{:.1} {:.1}L{:.1} {:.1}",
+                px + ax,
+                py + ay,
+                px + bx,
+                py + by
+            );
+        }
+        o.push_str("<path class=\"rampart\" d=\"");
+        o.push_str(&d);
+        o.push_str("\"/>\n");
+    }
+
     /// Markers: a pennant in the top right corner of their cell, the label as its title.
     fn markers_svg(&self, o: &mut String) {
         let c = self.cell;
         for ((x, y), label) in &self.markers {
-            let (px, py) = ((x - self.x0) * c, (y - self.y0) * c);
-            if px < 0 || py < 0 || px >= self.width_px || py >= self.height_px {
+            if !(self.x0..self.x0 + self.cols).contains(x)
+                || !(self.y0..self.y0 + self.rows).contains(y)
+            {
                 continue;
             }
+            let (px, py) = self.geo().origin(*x, *y);
+            let py = py + self.geo().picture_dy();
             let (pole, top) = (px + c - c / 4, py + 2);
             let _ = writeln!(
                 o,
@@ -386,8 +499,8 @@ impl MapView {
         if self.path.len() < 2 {
             return;
         }
-        let c = self.cell;
-        let centre = |(x, y): (i32, i32)| ((x - self.x0) * c + c / 2, (y - self.y0) * c + c / 2);
+        let g = self.geo();
+        let centre = |(x, y): (i32, i32)| g.centre(x, y);
         o.push_str("<g class=\"planned\"><polyline points=\"");
         for (i, p) in self.path.iter().enumerate() {
             let (px, py) = centre(*p);
@@ -446,8 +559,12 @@ impl MapView {
                 while i < row.len() && row[i] {
                     i += 1;
                 }
+                // A band over the run's cells (on hexes, the middle of their row).
+                let g = self.geo();
+                let (px, py) = g.origin(self.x0 + start as i32, self.y0 + j as i32);
+                let top = ((g.height() - f64::from(g.step())) / 2.0).round() as i32;
                 o.push_str("<rect class=\"fog-run\"");
-                rect_attrs(o, start as i32 * c, j as i32 * c, (i - start) as i32 * c, c);
+                rect_attrs(o, px, py + top, (i - start) as i32 * c, g.step());
                 o.push_str("/>");
             }
         }
@@ -495,10 +612,17 @@ impl MapView {
             attr(o, "data-structure", s);
         }
         let (px, py) = (v.px, v.py);
-        o.push_str("><rect class=\"bg\"");
+        let hex = self.grid == Grid::Hex;
+        o.push_str(if hex {
+            "><use class=\"bg\" href=\"#hex\""
+        } else {
+            "><rect class=\"bg\""
+        });
         attr(o, "x", px);
         attr(o, "y", py);
         o.push_str("/>");
+        // A square picture sits in the middle of a hexagon.
+        let py = py + self.geo().picture_dy();
         if v.terrain != Terrain::Plain {
             o.push_str("<use href=\"#c-");
             o.push_str(t);
@@ -508,9 +632,15 @@ impl MapView {
             o.push_str("/>");
         }
         if let Some(color) = &v.owner_color {
-            o.push_str("<rect class=\"owner\"");
-            attr(o, "x", px + 1);
-            attr(o, "y", py + 1);
+            if hex {
+                o.push_str("<use class=\"owner\" href=\"#hex-in\"");
+                attr(o, "x", px);
+                attr(o, "y", v.py);
+            } else {
+                o.push_str("<rect class=\"owner\"");
+                attr(o, "x", px + 1);
+                attr(o, "y", py + 1);
+            }
             o.push_str(" stroke=\"");
             escape(o, color);
             o.push_str("\"/>");
@@ -679,6 +809,17 @@ pub fn build_shown(
     m
 }
 
+/// The sides the drawing marks as ramparts, of a map's edges.
+pub fn ramparts(
+    edges: &[crate::game::play::views::EdgeView],
+) -> Vec<(i32, i32, crate::rules::Side)> {
+    edges
+        .iter()
+        .filter(|e| e.feature == crate::rules::names::EdgeFeature::Rampart)
+        .map(|e| (e.x, e.y, e.side))
+        .collect()
+}
+
 /// Each nation's colour by its id.
 fn colours(nations: &[Nation]) -> HashMap<i32, &str> {
     nations.iter().map(|n| (n.id, n.color.as_str())).collect()
@@ -694,7 +835,7 @@ fn cell_view(
     labels: &mut Vec<Label>,
 ) -> CellView {
     let cell_px = vp.cell_px;
-    let (px, py) = ((c.x - vp.x0) * cell_px, (c.y - vp.y0) * cell_px);
+    let (px, py) = vp.geometry().origin(c.x, c.y);
     if c.terrain == Terrain::Church {
         if let Some(name) = &c.town {
             labels.push(Label {
@@ -732,14 +873,15 @@ fn frame(
     lang: Lang,
 ) -> MapView {
     let cell_px = vp.cell_px;
+    let g = vp.geometry();
     MapView {
         cell: cell_px,
         x0: vp.x0,
         y0: vp.y0,
         cols: vp.cols(),
         rows: vp.rows(),
-        width_px: vp.cols() * cell_px,
-        height_px: vp.rows() * cell_px,
+        width_px: g.width_px(),
+        height_px: g.height_px(),
         cells,
         cell_href,
         labels,
@@ -751,6 +893,8 @@ fn frame(
         every_cell: true,
         fog: Vec::new(),
         markers: Vec::new(),
+        grid: vp.grid,
+        edges: Vec::new(),
     }
 }
 
@@ -851,6 +995,8 @@ mod tests {
             every_cell: true,
             fog: Vec::new(),
             markers: Vec::new(),
+            grid: Grid::Square,
+            edges: Vec::new(),
         };
         let svg = m.svg();
         let (shared, cells) = svg.split_once("</defs>\n").expect("defs");
@@ -956,6 +1102,8 @@ mod tests {
             every_cell: false,
             fog: Vec::new(),
             markers: Vec::new(),
+            grid: Grid::Square,
+            edges: Vec::new(),
         };
         let svg = m.svg();
         let (defs, drawn) = svg.split_once("</defs>\n").expect("defs");

@@ -1,6 +1,7 @@
 //! One viewport for the player's map and the editor's: the rectangle of the world shown, at
 //! what zoom, and the links that pan and zoom it.
 
+use crate::rules::Grid;
 use serde::Serialize;
 
 /// (cell size in pixels, columns, rows) of three zoom levels, 1 (far) to 3 (near).
@@ -15,6 +16,115 @@ pub struct Viewport {
     pub y1: i32,
     pub zoom: i32,
     pub cell_px: i32,
+    /// The world's grid: how the cells lie in the drawing.
+    #[serde(skip)]
+    pub grid: Grid,
+}
+
+/// Where a view's cells lie in its drawing: squares in rows, or pointy-top hexes `cell` wide
+/// in rows `step` apart that overlap by a quarter of a hex's height, odd rows shifted half a
+/// cell right (docs/rules.md §12). One place for every pixel the map's drawing, its clicks
+/// and its links work out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Geometry {
+    pub x0: i32,
+    pub y0: i32,
+    pub cols: i32,
+    pub rows: i32,
+    pub cell: i32,
+    pub grid: Grid,
+}
+
+impl Geometry {
+    /// The distance between two rows' tops.
+    pub fn step(&self) -> i32 {
+        match self.grid {
+            Grid::Square => self.cell,
+            // √3/2 of the width, rounded.
+            Grid::Hex => (self.cell * 866 + 500) / 1000,
+        }
+    }
+
+    /// A cell's height: a hex is 4/3 of a row step tall.
+    pub fn height(&self) -> f64 {
+        match self.grid {
+            Grid::Square => f64::from(self.cell),
+            Grid::Hex => f64::from(self.step()) * 4.0 / 3.0,
+        }
+    }
+
+    /// How far down its box a cell's square picture sits (centred in a hex).
+    pub fn picture_dy(&self) -> i32 {
+        ((self.height() - f64::from(self.cell)) / 2.0).round() as i32
+    }
+
+    /// The top left corner of the box of the cell `(x, y)`.
+    pub fn origin(&self, x: i32, y: i32) -> (i32, i32) {
+        let shift = match self.grid {
+            Grid::Hex if y & 1 == 1 => self.cell / 2,
+            _ => 0,
+        };
+        (
+            (x - self.x0) * self.cell + shift,
+            (y - self.y0) * self.step(),
+        )
+    }
+
+    pub fn centre(&self, x: i32, y: i32) -> (i32, i32) {
+        let (px, py) = self.origin(x, y);
+        (
+            px + self.cell / 2,
+            py + (self.height() / 2.0).round() as i32,
+        )
+    }
+
+    pub fn width_px(&self) -> i32 {
+        self.cols * self.cell
+            + match self.grid {
+                Grid::Hex if self.rows > 1 || self.y0 & 1 == 1 => self.cell / 2,
+                _ => 0,
+            }
+    }
+
+    pub fn height_px(&self) -> i32 {
+        match self.grid {
+            Grid::Square => self.rows * self.cell,
+            Grid::Hex => ((self.rows - 1).max(0) * self.step()) + self.height().ceil() as i32,
+        }
+    }
+
+    /// The cell under a point of the drawing, in pixels from its top left corner: on hexes the
+    /// cell whose centre is nearest, of the two rows the point may fall in.
+    pub fn cell_at(&self, px: i32, py: i32) -> Option<(i32, i32)> {
+        if !(0..self.width_px()).contains(&px) || !(0..self.height_px()).contains(&py) {
+            return None;
+        }
+        match self.grid {
+            Grid::Square => Some((self.x0 + px / self.cell, self.y0 + py / self.cell)),
+            Grid::Hex => {
+                let row = py / self.step().max(1);
+                let mut best: Option<((i32, i32), i64)> = None;
+                for j in [row - 1, row] {
+                    if !(0..self.rows).contains(&j) {
+                        continue;
+                    }
+                    let y = self.y0 + j;
+                    let col = px / self.cell;
+                    for i in [col - 1, col, col + 1] {
+                        if !(0..self.cols).contains(&i) {
+                            continue;
+                        }
+                        let (cx, cy) = self.centre(self.x0 + i, y);
+                        let d = i64::from(cx - px).pow(2) + i64::from(cy - py).pow(2);
+                        if best.is_none_or(|(_, b)| d < b) {
+                            best = Some(((self.x0 + i, y), d));
+                        }
+                    }
+                }
+                best.map(|(c, _)| c)
+            }
+        }
+    }
 }
 
 impl Viewport {
@@ -47,6 +157,23 @@ impl Viewport {
             y1: y0 + r - 1,
             zoom,
             cell_px,
+            grid: Grid::Square,
+        }
+    }
+
+    /// The same view on a world of `grid`.
+    pub fn on(self, grid: Grid) -> Viewport {
+        Viewport { grid, ..self }
+    }
+
+    pub fn geometry(&self) -> Geometry {
+        Geometry {
+            x0: self.x0,
+            y0: self.y0,
+            cols: self.cols(),
+            rows: self.rows(),
+            cell: self.cell_px,
+            grid: self.grid,
         }
     }
 
@@ -68,17 +195,12 @@ impl Viewport {
 
     /// The cell under a point of the drawing, in pixels from its top left corner.
     pub fn cell_at(&self, px: i32, py: i32) -> Option<(i32, i32)> {
-        let (w, h) = (self.cols() * self.cell_px, self.rows() * self.cell_px);
-        ((0..w).contains(&px) && (0..h).contains(&py))
-            .then(|| (self.x0 + px / self.cell_px, self.y0 + py / self.cell_px))
+        self.geometry().cell_at(px, py)
     }
 
     /// Centre of the cell `(x, y)` in the drawing's pixels.
     pub fn pixel_centre(&self, x: i32, y: i32) -> (i32, i32) {
-        (
-            (x - self.x0) * self.cell_px + self.cell_px / 2,
-            (y - self.y0) * self.cell_px + self.cell_px / 2,
-        )
+        self.geometry().centre(x, y)
     }
 
     /// Links that move the view half a screen each way, where the world goes on; `href` makes
@@ -130,4 +252,61 @@ pub struct Pan {
     pub south: Option<String>,
     pub west: Option<String>,
     pub east: Option<String>,
+}
+
+#[cfg(test)]
+mod geometry_tests {
+    use super::Geometry;
+    use crate::rules::Grid;
+
+    #[test]
+    fn every_cell_s_centre_is_found_again_on_both_grids() {
+        for grid in [Grid::Square, Grid::Hex] {
+            for y0 in [0, 1] {
+                for cell in [14, 22, 40] {
+                    let g = Geometry {
+                        x0: 3,
+                        y0,
+                        cols: 7,
+                        rows: 5,
+                        cell,
+                        grid,
+                    };
+                    for y in y0..y0 + 5 {
+                        for x in 3..10 {
+                            let (cx, cy) = g.centre(x, y);
+                            assert!(cx < g.width_px() && cy < g.height_px());
+                            assert_eq!(
+                                g.cell_at(cx, cy),
+                                Some((x, y)),
+                                "{grid:?} {cell} ({x}, {y})"
+                            );
+                        }
+                    }
+                    assert_eq!(g.cell_at(-1, 3), None);
+                    assert_eq!(g.cell_at(3, g.height_px()), None);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn hex_rows_overlap_a_quarter_and_odd_rows_shift_half_a_cell() {
+        let g = Geometry {
+            x0: 0,
+            y0: 0,
+            cols: 4,
+            rows: 3,
+            cell: 40,
+            grid: Grid::Hex,
+        };
+        assert_eq!(g.step(), 35);
+        assert_eq!(g.origin(0, 0), (0, 0));
+        assert_eq!(g.origin(0, 1), (20, 35));
+        assert_eq!(g.origin(2, 2), (80, 70));
+        assert_eq!(g.width_px(), 4 * 40 + 20);
+        assert_eq!(g.height_px(), 2 * 35 + 47);
+        // A point just inside a hex's slanted top edge belongs to the row above.
+        assert_eq!(g.cell_at(2, 36), Some((0, 0)));
+    }
 }

@@ -694,3 +694,7 @@ battle-note-close_quarters = Close quarters (a wall, tower, gate or building): h
 battle-note-siege_tower = The attackers came from a siege tower: no first strike.
 battle-note-rampart = A rampart on the side the blow came through: the defenders lost no morale (and in melee half the men).
 battle-note-obscured = The volley passed cover on its way: the target was obscured (more volley protection).
+editor-rampart-side = Rampart on side
+editor-rampart-set = Set
+editor-rampart-remove = Remove
+edge-rampart = rampart

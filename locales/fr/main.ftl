@@ -739,3 +739,7 @@ battle-note-close_quarters = Corps à corps (mur, tour, porte ou bâtiment) : d�
 battle-note-siege_tower = Les assaillants venaient d'une tour de siège : pas de premier coup.
 battle-note-rampart = Un rempart du côté d'où venait le coup : les défenseurs n'ont pas perdu de moral (et en mêlée, moitié moins d'hommes).
 battle-note-obscured = La salve a traversé un couvert : la cible était masquée (protection accrue).
+editor-rampart-side = Rempart sur le côté
+editor-rampart-set = Poser
+editor-rampart-remove = Retirer
+edge-rampart = rempart

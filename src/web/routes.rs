@@ -113,6 +113,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             web::post().to(pages::gm::campaign),
         )
         .route("/gm/worlds/{w}/cells", web::post().to(pages::gm::edit_cell))
+        .route("/gm/worlds/{w}/edges", web::post().to(pages::gm::edit_edge))
         .route("/gm/worlds/{w}/undo", web::post().to(pages::gm::undo))
         .route("/gm/worlds/{w}/spawn", web::post().to(pages::gm::spawn))
         .route("/gm/worlds/{w}/export", web::get().to(pages::gm::export))

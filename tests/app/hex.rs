@@ -282,3 +282,89 @@ both!(orders_on_a_hex_world_follow_its_six_neighbours, |b| {
     assert_eq!(map.json()["grid"], "hex");
     assert_eq!(map.json()["edges"].as_array().unwrap().len(), 3);
 });
+
+both!(
+    the_editor_sets_and_removes_a_rampart_on_a_side_of_the_selected_cell,
+    |b| {
+        let app = TestApp::spawn(b);
+        let w = grognard::game::maps::worlds::ensure_hex_demo(
+            &mut app.conn(),
+            &app.config.rules,
+            grognard::game::maps::worlds::DEMO_HEX_MAP,
+        )
+        .unwrap()
+        .unwrap();
+        let mut gm = user_with_role(&app, "sapper_general", grognard::game::accounts::Role::Gm);
+        let page = gm.get(&format!("/gm/worlds/{w}?x=5&y=5&zoom=3&cell=5,5"));
+        assert_eq!(page.status, 200);
+        assert!(page.body.contains("id=\"edge-form\""));
+        assert!(page.body.contains("data-grid=\"hex\""));
+        // The hex sides are offered, not the square ones.
+        assert!(
+            page.body.contains("<option value=\"NW\">")
+                && !page.body.contains("<option value=\"N\">")
+        );
+        let csrf = page.csrf();
+        let edges = || app.count("SELECT COUNT(*) FROM edges");
+        let before = edges();
+        let r = gm.post_form(
+            &format!("/gm/worlds/{w}/edges"),
+            &[
+                ("csrf", &csrf),
+                ("x", "5"),
+                ("y", "5"),
+                ("side", "SW"),
+                ("feature", "rampart"),
+            ],
+        );
+        assert_eq!(r.status, 303, "{}", r.body);
+        assert_eq!(edges(), before + 1);
+        // Named from the cell across it: (5, 5) is on an odd row, its SW neighbour is (5, 6).
+        assert_eq!(
+            app.count("SELECT COUNT(*) FROM edges WHERE x = 5 AND y = 6 AND side = 'NE'"),
+            1
+        );
+        let page = gm.get(&format!("/gm/worlds/{w}?x=5&y=5&zoom=3&cell=5,5"));
+        assert!(page.body.contains("SW (rampart)"), "{}", page.body);
+        // A side of the other grid: a page that says why, nothing written.
+        let r = gm.post_form(
+            &format!("/gm/worlds/{w}/edges"),
+            &[
+                ("csrf", &csrf),
+                ("x", "5"),
+                ("y", "5"),
+                ("side", "N"),
+                ("feature", "rampart"),
+            ],
+        );
+        assert_eq!(r.status, 422);
+        assert_eq!(edges(), before + 1);
+        let r = gm.post_form(
+            &format!("/gm/worlds/{w}/edges"),
+            &[
+                ("csrf", &csrf),
+                ("x", "5"),
+                ("y", "5"),
+                ("side", "SW"),
+                ("feature", "none"),
+            ],
+        );
+        assert_eq!(r.status, 303);
+        assert_eq!(edges(), before);
+        // Players are refused.
+        let mut player = crate::support::fixtures::player(&app, "private");
+        let pcsrf = player.get("/").csrf();
+        let r = player.post_form(
+            &format!("/gm/worlds/{w}/edges"),
+            &[
+                ("csrf", &pcsrf),
+                ("x", "5"),
+                ("y", "5"),
+                ("side", "SW"),
+                ("feature", "rampart"),
+            ],
+        );
+        assert_eq!(r.status, 403);
+        assert_eq!(edges(), before);
+    }
+);

@@ -50,6 +50,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("POST", "/gm/worlds/{w}/control"),
     ("POST", "/gm/worlds/{w}/campaign"),
     ("POST", "/gm/worlds/{w}/cells"),
+    ("POST", "/gm/worlds/{w}/edges"),
     ("POST", "/gm/worlds/{w}/undo"),
     ("POST", "/gm/worlds/{w}/spawn"),
     ("GET", "/gm/worlds/{w}/export"),

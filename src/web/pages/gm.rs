@@ -409,6 +409,26 @@ pub async fn editor_page(
                 &towns.iter().map(|t| t.name.clone()).collect::<Vec<_>>(),
             );
             ctx.insert("cell", &info);
+            ctx.insert("sides", w.grid.sides());
+            ctx.insert(
+                "cell_edges",
+                &info
+                    .as_ref()
+                    .map(|c| {
+                        w.grid
+                            .sides()
+                            .iter()
+                            .filter(|s| {
+                                let (p, side) = w.grid.canonical(Pos::new(c.x, c.y), **s);
+                                pm.edges
+                                    .iter()
+                                    .any(|e| e.x == p.x && e.y == p.y && e.side == side)
+                            })
+                            .copied()
+                            .collect::<Vec<_>>()
+                    })
+                    .unwrap_or_default(),
+            );
             ctx.insert("companies", &pm.companies);
             ctx.insert("viewport", &vp);
         },
@@ -426,6 +446,53 @@ pub struct CellForm {
     pub structure: Option<String>,
     pub castle: Option<String>,
     pub back: Option<String>,
+}
+
+#[derive(Deserialize, Default)]
+pub struct EdgeForm {
+    pub csrf: Option<String>,
+    pub x: Option<String>,
+    pub y: Option<String>,
+    pub side: Option<String>,
+    /// `rampart` sets one; anything else (the remove button) takes the feature off.
+    pub feature: Option<String>,
+    pub back: Option<String>,
+}
+crate::signed_fields!(EdgeForm, back);
+
+/// The editor's edge form: a rampart on a side of the selected cell, or none.
+pub async fn edit_edge(
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+    post: SignedPost<EdgeForm>,
+) -> Result<HttpResponse, PageError> {
+    let wid = path.into_inner();
+    let back = post.back_or(format!("/gm/worlds/{wid}"));
+    let SignedPost {
+        viewer,
+        actor,
+        form: f,
+        ..
+    } = post;
+    actor.require_gm()?;
+    let result = state
+        .db(move |conn| {
+            let at = Pos::new(
+                number(f.x.as_deref(), "what-x")?,
+                number(f.y.as_deref(), "what-y")?,
+            );
+            let feature = f.feature.as_deref().filter(|v| *v == "rampart");
+            crate::game::gm::edges::set(
+                conn,
+                &actor,
+                wid,
+                at,
+                f.side.as_deref().unwrap_or(""),
+                feature,
+            )
+        })
+        .await;
+    after_form(&state, &viewer, result, &back)
 }
 
 /// Empty form fields leave a property alone; `-` clears it.

@@ -81,6 +81,9 @@ enum WorldCommand {
         nations: usize,
         #[arg(long)]
         name: Option<String>,
+        /// `square` or `hex`.
+        #[arg(long, default_value = "square")]
+        grid: grognard::rules::Grid,
     },
 }
 
@@ -124,6 +127,7 @@ async fn main() -> ExitCode {
                 seed,
                 nations,
                 name,
+                grid,
             } => commands::world_generate(
                 &config,
                 grognard::game::maps::generate::Options {
@@ -132,6 +136,7 @@ async fn main() -> ExitCode {
                     seed,
                     nations,
                     name,
+                    grid,
                 },
             ),
         },

@@ -698,3 +698,6 @@ editor-rampart-side = Rampart on side
 editor-rampart-set = Set
 editor-rampart-remove = Remove
 edge-rampart = rampart
+gm-grid = Cells
+grid-square = squares
+grid-hex = hexagons

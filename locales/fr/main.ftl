@@ -743,3 +743,6 @@ editor-rampart-side = Rempart sur le côté
 editor-rampart-set = Poser
 editor-rampart-remove = Retirer
 edge-rampart = rempart
+gm-grid = Cases
+grid-square = carrées
+grid-hex = hexagonales

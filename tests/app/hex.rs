@@ -368,3 +368,47 @@ both!(
         assert_eq!(edges(), before);
     }
 );
+
+both!(a_generated_hex_world_is_hex_everywhere_it_shows, |b| {
+    let app = TestApp::spawn(b);
+    let mut gm = gm_api(&app, "cartographer");
+    let r = gm.post_json(
+        "/api/v1/worlds/generate",
+        json!({"width": 60, "height": 40, "seed": 1809, "grid": "hex"}),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let w = r.json()["id"].as_i64().unwrap();
+    let out = gm.get_json(&format!("/api/v1/worlds/{w}/export")).json();
+    assert_eq!(out["grid"], "hex");
+    assert!(out["cells"].as_array().unwrap().len() > 100);
+    let map = gm.get_json(&format!("/api/v1/worlds/{w}/map?x0=0&y0=0&x1=10&y1=10"));
+    assert_eq!(map.json()["grid"], "hex");
+    let page = app.client().get(&format!("/worlds/{w}"));
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("data-grid=\"hex\"") && page.body.contains("<polygon id=\"hex\""));
+    let r = gm.post_json(
+        "/api/v1/worlds/generate",
+        json!({"width": 60, "height": 40, "seed": 1, "grid": "octagon"}),
+    );
+    assert_eq!(r.status, 422, "{}", r.body);
+    // The editor's form makes one too.
+    let mut web = user_with_role(&app, "painter", grognard::game::accounts::Role::Gm);
+    let csrf = web.get("/gm/worlds").csrf();
+    let r = web.post_form(
+        "/gm/worlds",
+        &[
+            ("csrf", &csrf),
+            ("how", "empty"),
+            ("name", "Hexes"),
+            ("width", "12"),
+            ("height", "9"),
+            ("nations", "A, B"),
+            ("grid", "hex"),
+        ],
+    );
+    assert_eq!(r.status, 303, "{}", r.body);
+    assert_eq!(
+        app.count("SELECT COUNT(*) FROM worlds WHERE name = 'Hexes' AND grid = 'hex'"),
+        1
+    );
+});

@@ -6,8 +6,7 @@
 use crate::game::error::{GameError, GameResult};
 use crate::game::maps::mapfile::{MapFile, MapNation, MAX_SIDE};
 use crate::game::maps::sketch::{Sketch, PALETTE};
-use crate::rules::grid::line;
-use crate::rules::{Pos, Ruleset, Terrain};
+use crate::rules::{Grid, Pos, Ruleset, Terrain};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -47,6 +46,8 @@ pub struct Options {
     pub seed: u64,
     pub nations: usize,
     pub name: Option<String>,
+    /// Square or hex (docs/rules.md §12): towns, roads and spawns follow its neighbours.
+    pub grid: Grid,
 }
 
 fn blob(s: &mut Sketch, rng: &mut ChaCha8Rng, t: Terrain, size: usize) {
@@ -119,6 +120,8 @@ pub fn generate(rs: &Ruleset, o: &Options) -> GameResult<MapFile> {
         .unwrap_or_else(|| format!("Generated {}", o.seed));
     let mut s = Sketch::new(&name, w, h);
     s.seed = Some((o.seed >> 1) as i64);
+    s.grid = o.grid;
+    let g = o.grid;
 
     for _ in 0..(area / 2500).max(1) {
         let (pw, ph) = (rng.random_range(2..=4), rng.random_range(2..=4));
@@ -177,7 +180,7 @@ pub fn generate(rs: &Ruleset, o: &Options) -> GameResult<MapFile> {
             break;
         }
         let p = Pos::new(rng.random_range(2..w - 2), rng.random_range(2..h - 2));
-        if !free(&s, p) || centres.iter().any(|c| c.distance(p) < min_gap) {
+        if !free(&s, p) || centres.iter().any(|c| g.distance(*c, p) < min_gap) {
             continue;
         }
         let name = match centres.len() {
@@ -186,7 +189,7 @@ pub fn generate(rs: &Ruleset, o: &Options) -> GameResult<MapFile> {
         };
         s.set(p, Terrain::Church);
         s.get_mut(p).unwrap().town = Some(name.clone());
-        for n in p.neighbours() {
+        for n in g.neighbours(p) {
             if free(&s, n) && rng.random_bool(0.6) {
                 s.set(
                     n,
@@ -225,9 +228,9 @@ pub fn generate(rs: &Ruleset, o: &Options) -> GameResult<MapFile> {
         let from = centres[i];
         let to = *centres[..i]
             .iter()
-            .min_by_key(|c| c.distance(from))
+            .min_by_key(|c| g.distance(**c, from))
             .unwrap();
-        for p in line(from, to) {
+        for p in g.line(from, to) {
             match s.terrain(p) {
                 Terrain::River => {
                     s.set(p, Terrain::Bridge);
@@ -258,7 +261,7 @@ pub fn generate(rs: &Ruleset, o: &Options) -> GameResult<MapFile> {
     // Forts at some crossings.
     for b in &bridges {
         if rng.random_bool(0.5) {
-            if let Some(f) = b.neighbours().find(|n| free(&s, *n)) {
+            if let Some(f) = g.neighbours(*b).find(|n| free(&s, *n)) {
                 s.set(f, Terrain::Fort);
             }
         }
@@ -294,7 +297,7 @@ pub fn generate(rs: &Ruleset, o: &Options) -> GameResult<MapFile> {
     // Each nation holds what lies nearest its spawn: its first town, mines and forts.
     let nearest = |p: Pos| -> usize {
         (0..spawns.len())
-            .min_by_key(|i| spawns[*i].distance(p))
+            .min_by_key(|i| g.distance(spawns[*i], p))
             .unwrap_or(0)
     };
     for (i, c) in centres.iter().enumerate() {
@@ -318,7 +321,7 @@ pub fn generate(rs: &Ruleset, o: &Options) -> GameResult<MapFile> {
             Some(Terrain::Mine) | Some(Terrain::Farm)
                 if spawns
                     .iter()
-                    .any(|sp| sp.distance(p) < (w.min(h) / 4).max(4)) =>
+                    .any(|sp| g.distance(*sp, p) < (w.min(h) / 4).max(4)) =>
             {
                 s.cells[i].owner = Some(NATIONS[nearest(p)].into());
             }
@@ -340,6 +343,7 @@ mod tests {
             seed,
             nations,
             name: None,
+            grid: Grid::Square,
         }
     }
 

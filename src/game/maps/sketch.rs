@@ -22,6 +22,7 @@ pub struct Sketch {
     pub seed: Option<i64>,
     pub nations: Vec<MapNation>,
     pub cells: Vec<SketchCell>,
+    pub grid: crate::rules::Grid,
 }
 
 /// Colours for nations that do not bring their own.
@@ -39,6 +40,7 @@ impl Sketch {
             seed: None,
             nations: Vec::new(),
             cells: vec![SketchCell::default(); (width.max(0) * height.max(0)) as usize],
+            grid: crate::rules::Grid::Square,
         }
     }
 
@@ -115,7 +117,7 @@ impl Sketch {
             cells,
             castles: castles.into_iter().map(|name| MapCastle { name }).collect(),
             victory: None,
-            grid: None,
+            grid: (self.grid != crate::rules::Grid::Square).then(|| self.grid.as_str().to_string()),
             edges: Vec::new(),
         }
     }

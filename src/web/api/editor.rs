@@ -240,6 +240,9 @@ pub struct GenerateBody {
     #[serde(default = "two")]
     pub nations: usize,
     pub name: Option<String>,
+    /// `square` (the default) or `hex`.
+    #[serde(default)]
+    pub grid: Option<String>,
 }
 
 fn two() -> usize {
@@ -253,12 +256,19 @@ pub async fn generate_world(
 ) -> Result<HttpResponse, ApiError> {
     actor.require_gm()?;
     let b = body.into_inner();
+    let grid = match b.grid.as_deref() {
+        None => crate::rules::Grid::Square,
+        Some(g) => g.parse().map_err(|_| {
+            GameError::Invalid(format!("grid: unknown grid `{g}` (square or hex)").into())
+        })?,
+    };
     let opts = Options {
         width: b.width,
         height: b.height,
         seed: b.seed,
         nations: b.nations,
         name: b.name,
+        grid,
     };
     let st = state.clone();
     let map = state

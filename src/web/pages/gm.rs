@@ -186,6 +186,8 @@ pub struct NewWorldForm {
     pub seed: Option<String>,
     pub map: Option<String>,
     pub format: Option<String>,
+    /// `hex` for a hex world; anything else, square.
+    pub grid: Option<String>,
 }
 
 fn number<T: std::str::FromStr>(v: Option<&str>, what: &str) -> GameResult<T> {
@@ -219,6 +221,10 @@ fn nations_from(text: &str, w: i32, h: i32) -> Vec<MapNation> {
 
 fn new_map(rs: &crate::rules::Ruleset, f: &NewWorldForm) -> GameResult<MapFile> {
     let name = f.name.clone().filter(|n| !n.trim().is_empty());
+    let grid = match f.grid.as_deref() {
+        Some("hex") => crate::rules::Grid::Hex,
+        _ => crate::rules::Grid::Square,
+    };
     match f.how.as_deref().unwrap_or("") {
         "empty" => {
             let (w, h): (i32, i32) = (
@@ -236,7 +242,7 @@ fn new_map(rs: &crate::rules::Ruleset, f: &NewWorldForm) -> GameResult<MapFile> 
                 cells: vec![],
                 castles: vec![],
                 victory: None,
-                grid: None,
+                grid: (grid == crate::rules::Grid::Hex).then(|| grid.as_str().to_string()),
                 edges: vec![],
             })
         }
@@ -248,6 +254,7 @@ fn new_map(rs: &crate::rules::Ruleset, f: &NewWorldForm) -> GameResult<MapFile> 
                 seed: number(f.seed.as_deref(), "what-seed")?,
                 nations: number(f.nations.as_deref(), "what-nation-count")?,
                 name,
+                grid,
             },
         ),
         "upload" => mapfile::parse(f.map.as_deref().unwrap_or(""))

@@ -23,6 +23,7 @@ fn main() {
             seed,
             nations: 4,
             name: None,
+            grid: grognard::rules::Grid::Square,
         };
         let t = Instant::now();
         let map = generate(&rs, &opts).expect("generate");

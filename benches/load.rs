@@ -356,6 +356,14 @@ struct World {
     companies: Vec<(i32, i32, i32, usize)>,
 }
 
+/// The bench world's grid: `GROGNARD_BENCH_GRID=hex` for a hex world of the same size.
+fn bench_grid() -> grognard::rules::Grid {
+    match std::env::var("GROGNARD_BENCH_GRID").as_deref() {
+        Ok("hex") => grognard::rules::Grid::Hex,
+        _ => grognard::rules::Grid::Square,
+    }
+}
+
 /// A generated world, its players with sessions and tokens, and companies on plain cells whose
 /// east neighbour is plain and free, so that a move there and back is always allowed.
 fn build(conn: &mut DbConnection, config: &Config) -> World {
@@ -368,6 +376,7 @@ fn build(conn: &mut DbConnection, config: &Config) -> World {
             seed: 11,
             nations: 2,
             name: Some("Load".into()),
+            grid: bench_grid(),
         },
     )
     .expect("generate");

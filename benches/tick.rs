@@ -58,7 +58,15 @@ fn build_world(conn: &mut DbConnection, rng: &mut ChaCha8Rng) -> i32 {
     }
     let map = ValidMap {
         name: "Bench".into(),
-        bounds: Bounds::square(SIDE, SIDE),
+        // `GROGNARD_BENCH_GRID=hex`: the same world on a hex grid.
+        bounds: Bounds {
+            width: SIDE,
+            height: SIDE,
+            grid: match std::env::var("GROGNARD_BENCH_GRID").as_deref() {
+                Ok("hex") => grognard::rules::Grid::Hex,
+                _ => grognard::rules::Grid::Square,
+            },
+        },
         season: Season::Summer,
         rng_seed: Some(1),
         nations: vec![

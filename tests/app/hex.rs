@@ -412,3 +412,38 @@ both!(a_generated_hex_world_is_hex_everywhere_it_shows, |b| {
         1
     );
 });
+
+both!(a_hexagonal_tiled_map_imports_as_a_hex_world, |b| {
+    let app = TestApp::spawn(b);
+    let mut gm = gm_api(&app, "cartographer");
+    let tmx = |stagger: &str| {
+        format!(
+            r#"<?xml version="1.0"?>
+<map version="1.10" orientation="hexagonal" staggeraxis="y" staggerindex="{stagger}" hexsidelength="16" width="6" height="5" tilewidth="32" tileheight="32" infinite="0">
+ <layer id="1" name="ground" width="6" height="5"><data encoding="csv">0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0</data></layer>
+</map>"#
+        )
+    };
+    let r = gm.raw(
+        "POST",
+        "/api/v1/worlds/import-tiled?format=tmx&name=Wagram",
+        "application/xml",
+        tmx("odd").as_bytes(),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let w = r.json()["id"].as_i64().unwrap();
+    assert_eq!(
+        app.count(&format!("SELECT COUNT(*) FROM worlds WHERE id = {w} AND grid = 'hex'")),
+        1
+    );
+    let before = worlds(&app);
+    let r = gm.raw(
+        "POST",
+        "/api/v1/worlds/import-tiled?format=tmx",
+        "application/xml",
+        tmx("even").as_bytes(),
+    );
+    assert_eq!(r.status, 422, "{}", r.body);
+    assert!(r.body.contains("staggerindex"));
+    assert_eq!(worlds(&app), before);
+});

@@ -16,7 +16,7 @@
 use crate::game::error::{GameError, GameResult};
 use crate::game::maps::mapfile::{MapFile, MapNation};
 use crate::game::maps::sketch::{Sketch, SketchCell, PALETTE};
-use crate::rules::{Pos, Terrain};
+use crate::rules::{Grid, Pos, Terrain};
 use base64::Engine;
 use serde::Deserialize;
 use serde_json::Value;
@@ -100,6 +100,20 @@ fn nation(
     })
 }
 
+/// The grid of a Tiled map: orthogonal (and the other square layouts) make square worlds; a
+/// hexagonal map must be the game's own hexes, pointy-top with odd rows shifted
+/// (`staggeraxis="y"`, `staggerindex="odd"`), whose tiles are then the cells one for one.
+fn grid_of(hexagonal: bool, axis_y: bool, index_odd: bool) -> GameResult<Grid> {
+    match (hexagonal, axis_y, index_odd) {
+        (false, _, _) => Ok(Grid::Square),
+        (true, true, true) => Ok(Grid::Hex),
+        (true, _, _) => Err(bad(
+            "a hexagonal Tiled map must stagger its odd rows (staggeraxis=\"y\", staggerindex=\"odd\"): \
+             the game's hexes are pointy-top with odd rows shifted right",
+        )),
+    }
+}
+
 fn finish(mut s: Sketch, props: &Props, default_name: &str, name: Option<&str>) -> MapFile {
     s.name = name
         .map(str::to_string)
@@ -166,6 +180,11 @@ fn from_tmx_map(map: &tiled::Map, name: Option<&str>, default_name: &str) -> Gam
     }
     let (w, h) = check_size(map.width as i64, map.height as i64)?;
     let mut s = Sketch::new(default_name, w, h);
+    s.grid = grid_of(
+        map.orientation == tiled::Orientation::Hexagonal,
+        map.stagger_axis == tiled::StaggerAxis::Y,
+        map.stagger_index == tiled::StaggerIndex::Odd,
+    )?;
     let tile = (map.tile_width.max(1) as f64, map.tile_height.max(1) as f64);
     for layer in map.layers() {
         let lname = layer.name.clone();
@@ -253,6 +272,12 @@ fn jprops(v: &[JProp]) -> Props {
 struct JMap {
     width: i64,
     height: i64,
+    #[serde(default)]
+    orientation: String,
+    #[serde(default)]
+    staggeraxis: String,
+    #[serde(default)]
+    staggerindex: String,
     #[serde(default)]
     tilewidth: f64,
     #[serde(default)]
@@ -442,6 +467,12 @@ fn from_json(
     let (w, h) = check_size(map.width, map.height)?;
     let tiles = json_tiles(&map, dir)?;
     let mut s = Sketch::new(default_name, w, h);
+    // Tiled's defaults when a hexagonal map leaves them out: rows staggered, the odd ones.
+    s.grid = grid_of(
+        map.orientation == "hexagonal",
+        matches!(map.staggeraxis.as_str(), "" | "y"),
+        matches!(map.staggerindex.as_str(), "" | "odd"),
+    )?;
     let tile = (map.tilewidth.max(1.0), map.tileheight.max(1.0));
     json_layers(&map.layers, &mut s, &tiles, tile)?;
     Ok(finish(s, &jprops(&map.properties), default_name, name))
@@ -596,6 +627,42 @@ mod tests {
  <tileset firstgid="1" name="t" tilecount="4" columns="2"/>
  <layer id="1" name="ground" width="3" height="2"><data encoding="csv">0,0,0,0,0,0</data></layer>
 </map>"#;
+
+    #[test]
+    fn hexagonal_maps_with_odd_rows_staggered_are_hex_worlds() {
+        // No tileset: every cell plain.
+        let tmx = |attrs: &str| {
+            format!(
+                r#"<?xml version="1.0"?>
+<map version="1.10" {attrs} width="3" height="2" tilewidth="32" tileheight="32" infinite="0">
+ <layer id="1" name="ground" width="3" height="2"><data encoding="csv">0,0,0,0,0,0</data></layer>
+</map>"#
+            )
+        };
+        let hex =
+            tmx(r#"orientation="hexagonal" staggeraxis="y" staggerindex="odd" hexsidelength="16""#);
+        assert_eq!(
+            read_text(&hex, "tmx", None).unwrap().grid.as_deref(),
+            Some("hex")
+        );
+        let square = tmx(r#"orientation="orthogonal""#);
+        assert_eq!(read_text(&square, "tmx", None).unwrap().grid, None);
+        for other in [
+            r#"orientation="hexagonal" staggeraxis="x" staggerindex="odd" hexsidelength="16""#,
+            r#"orientation="hexagonal" staggeraxis="y" staggerindex="even" hexsidelength="16""#,
+        ] {
+            let e = read_text(&tmx(other), "tmx", None).unwrap_err().to_string();
+            assert!(e.contains("staggerindex"), "{e}");
+        }
+        let json = r#"{"width": 3, "height": 2, "tilewidth": 32, "tileheight": 32, "orientation": "hexagonal",
+            "staggeraxis": "y", "staggerindex": "odd", "layers": [], "tilesets": []}"#;
+        assert_eq!(
+            read_text(json, "json", None).unwrap().grid.as_deref(),
+            Some("hex")
+        );
+        let even = json.replace(r#""staggerindex": "odd""#, r#""staggerindex": "even""#);
+        assert!(read_text(&even, "json", None).is_err());
+    }
 
     #[test]
     fn what_the_tmx_reader_would_allocate_is_checked_first() {

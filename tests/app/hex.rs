@@ -433,7 +433,9 @@ both!(a_hexagonal_tiled_map_imports_as_a_hex_world, |b| {
     assert_eq!(r.status, 201, "{}", r.body);
     let w = r.json()["id"].as_i64().unwrap();
     assert_eq!(
-        app.count(&format!("SELECT COUNT(*) FROM worlds WHERE id = {w} AND grid = 'hex'")),
+        app.count(&format!(
+            "SELECT COUNT(*) FROM worlds WHERE id = {w} AND grid = 'hex'"
+        )),
         1
     );
     let before = worlds(&app);
@@ -447,3 +449,121 @@ both!(a_hexagonal_tiled_map_imports_as_a_hex_world, |b| {
     assert!(r.body.contains("staggerindex"));
     assert_eq!(worlds(&app), before);
 });
+
+both!(a_volley_through_a_rampart_and_past_cover_is_reported, |b| {
+    let a = arena(b);
+    let w = a.world;
+    let (mut blue, _red, inf, foe) = a.facing();
+    // Fields between the two companies (light cover), a rampart on the target's west side.
+    a.paint(6, 5, "fields", None, None);
+    let mut gm = gm_api(&a.app, "engineer");
+    let r = gm.json(
+        "PUT",
+        &format!("/api/v1/worlds/{w}/edges/7/5/W"),
+        Some(json!({"feature": "rampart"})),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let r = a.act(&mut blue, inf, "volley", json!({ "target": foe }));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let battle = &r.json()["report"];
+    let notes = battle["notes"].as_array().unwrap().clone();
+    assert!(
+        notes.contains(&json!("rampart")) && notes.contains(&json!("obscured")),
+        "{notes:?}"
+    );
+    // Plain ground under the target: its protection is the obscured bonus alone.
+    assert_eq!(
+        battle["defender"]["protection"],
+        a.app.config.rules.cover.obscured
+    );
+    assert_eq!(
+        battle["defender"]["morale_after"],
+        battle["defender"]["morale_before"]
+    );
+});
+
+both!(
+    on_a_hex_world_the_regiment_s_radius_is_counted_in_hexes,
+    |b| {
+        // The turn's SQL and the rule agree: a company within the radius in hex steps is near its
+        // headquarters, one within the square's reach but farther in hexes is not.
+        let app = TestApp::spawn(b);
+        let mut gm = gm_api(&app, "cartographer");
+        let mut map = hex_map();
+        map["cells"] = json!([{"x": 4, "y": 4, "terrain": "farm", "owner": "Blue"}]);
+        map["edges"] = json!([]);
+        let w = import(&mut gm, &map).json()["id"].as_i64().unwrap();
+        let mut blue = api_player(&app, "colonel");
+        assert_eq!(
+            blue.post_json(
+                &format!("/api/v1/worlds/{w}/join"),
+                json!({"nation": "Blue"})
+            )
+            .status,
+            201
+        );
+        let r = blue.post_json(
+            &format!("/api/v1/worlds/{w}/regiments"),
+            json!({"name": "1er"}),
+        );
+        assert_eq!(r.status, 201, "{}", r.body);
+        let reg = r.json()["id"].as_i64().unwrap();
+        let r = blue.json(
+            "PUT",
+            &format!("/api/v1/worlds/{w}/regiments/{reg}/headquarters"),
+            Some(json!({"at": [4, 4]})),
+        );
+        assert_eq!(r.status, 200, "{}", r.body);
+        let radius = app.config.rules.turn.regiment_radius;
+        let bonus = app.config.rules.turn.regiment_morale_bonus;
+        let grid = grognard::rules::Grid::Hex;
+        let hq = grognard::rules::Pos::new(4, 4);
+        // Two cells the square's radius reaches: one also within the radius in hexes, one not.
+        let cells: Vec<grognard::rules::Pos> = (0..10)
+            .flat_map(|x| (0..8).map(move |y| grognard::rules::Pos::new(x, y)))
+            .filter(|p| (p.x - 4).abs() <= radius && (p.y - 4).abs() <= radius && *p != hq)
+            .collect();
+        let near = *cells
+            .iter()
+            .find(|p| grid.distance(hq, **p) <= radius)
+            .unwrap();
+        let far = *cells
+            .iter()
+            .find(|p| grid.distance(hq, **p) > radius)
+            .unwrap();
+        let mut ids = Vec::new();
+        for (i, at) in [near, far].iter().enumerate() {
+            let r = blue.post_json(
+                &format!("/api/v1/worlds/{w}/companies"),
+                json!({"kind": "infantry", "name": format!("C{i}")}),
+            );
+            assert_eq!(r.status, 201, "{}", r.body);
+            let id = r.json()["id"].as_i64().unwrap();
+            app.exec(&format!(
+                "UPDATE companies SET x = {}, y = {}, morale = 0 WHERE id = {id}",
+                at.x, at.y
+            ));
+            ids.push(id);
+        }
+        let morale = |id: i64| {
+            app.count(&format!(
+                "SELECT CAST(morale AS BIGINT) AS n FROM companies WHERE id = {id}"
+            ))
+        };
+        grognard::game::time::ticks::apply(
+            &mut app.conn(),
+            &app.config.rules,
+            w as i32,
+            grognard::game::time::ticks::TickKind::Turn,
+            grognard::db::now(),
+            false,
+        )
+        .unwrap();
+        let (m_near, m_far) = (morale(ids[0]), morale(ids[1]));
+        assert_eq!(
+            m_near - m_far,
+            i64::from(bonus),
+            "near {near} morale {m_near}, far {far} morale {m_far}"
+        );
+    }
+);

@@ -42,7 +42,7 @@ fn breach(a: &mut Area, x: i32, y: i32) {
     a.set_cell(p(x, y), c);
 }
 
-#[test]
+on_both_grids! {
 fn the_defenders_take_the_stairs_from_the_courtyard_for_the_walls_own_ap() {
     let a = castle();
     let plan = go(&a, Kind::Infantry, 2, (2, 2), &[(2, 1), (1, 1), (1, 2)]).unwrap();
@@ -50,8 +50,9 @@ fn the_defenders_take_the_stairs_from_the_courtyard_for_the_walls_own_ap() {
     assert_eq!(plan.cost, 6);
     assert!(plan.captures.is_empty(), "their own walls");
 }
+}
 
-#[test]
+on_both_grids! {
 fn an_enemy_wall_is_climbed_by_ladder_as_a_whole_move_and_taken() {
     let a = castle();
     let plan = go(&a, Kind::Infantry, 1, (2, 0), &[(2, 1)]).unwrap();
@@ -81,7 +82,9 @@ fn an_enemy_wall_is_climbed_by_ladder_as_a_whole_move_and_taken() {
         Err(Refusal::LadderFirstStep(p(2, 1)))
     );
 }
+}
 
+// Square only: its castle is drawn for the square grid, climbs from its diagonals.
 #[test]
 fn only_voltigeurs_climb_an_enemy_tower_and_no_one_a_fortified_wall() {
     let mut a = castle();
@@ -118,7 +121,7 @@ fn only_voltigeurs_climb_an_enemy_tower_and_no_one_a_fortified_wall() {
     );
 }
 
-#[test]
+on_both_grids! {
 fn mounted_companies_and_war_machines_never_climb() {
     let a = castle();
     for kind in [Kind::Cavalry, Kind::Artillery] {
@@ -131,8 +134,9 @@ fn mounted_companies_and_war_machines_never_climb() {
         }
     }
 }
+}
 
-#[test]
+on_both_grids! {
 fn a_gate_lets_its_own_nation_through_and_no_enemy_while_it_stands() {
     let mut a = castle();
     assert_eq!(
@@ -156,8 +160,9 @@ fn a_gate_lets_its_own_nation_through_and_no_enemy_while_it_stands() {
         }));
     }
 }
+}
 
-#[test]
+on_both_grids! {
 fn a_breached_wall_opens_to_all_but_war_machines_for_the_breachs_ap() {
     let mut a = castle();
     breach(&mut a, 2, 4);
@@ -167,7 +172,9 @@ fn a_breached_wall_opens_to_all_but_war_machines_for_the_breachs_ap() {
     let r = go(&a, Kind::Artillery, 1, (2, 5), &[(2, 4)]);
     assert!(matches!(r, Err(Refusal::CannotClimb { .. })), "{r:?}");
 }
+}
 
+// Square only: its castle is drawn for the square grid, climbs from its diagonals.
 #[test]
 fn down_the_outside_of_a_wall_is_a_move_of_one_step() {
     let a = castle();
@@ -192,7 +199,7 @@ fn down_the_outside_of_a_wall_is_a_move_of_one_step() {
     );
 }
 
-#[test]
+on_both_grids! {
 fn a_building_takes_foot_companies_only_and_stops_them() {
     let a = castle();
     let r = go(&a, Kind::Cavalry, 2, (2, 3), &[(3, 3)]);
@@ -203,7 +210,9 @@ fn a_building_takes_foot_companies_only_and_stops_them() {
         Err(Refusal::StopsMovement { .. })
     ));
 }
+}
 
+// Square only: its castle is drawn for the square grid, climbs from its diagonals.
 #[test]
 fn the_path_finder_climbs_only_as_a_move_of_its_own() {
     let a = castle();
@@ -251,7 +260,7 @@ fn placed(a: &Area, units: &[crate::rules::state::Unit]) -> Area {
     a
 }
 
-#[test]
+on_both_grids! {
 fn defenders_on_a_wall_strike_first_at_half_damage() {
     let rs = rs();
     let a = castle();
@@ -284,8 +293,9 @@ fn defenders_on_a_wall_strike_first_at_half_damage() {
         (raw_losses(20, 200, 200), raw_losses(20, 200, 200))
     );
 }
+}
 
-#[test]
+on_both_grids! {
 fn on_the_wall_both_sides_fight_at_half_damage_with_no_first_strike() {
     let rs = rs();
     let a = castle();
@@ -296,8 +306,9 @@ fn on_the_wall_both_sides_fight_at_half_damage_with_no_first_strike() {
     assert_eq!(b.notes, vec![BattleNote::CloseQuarters]);
     assert_eq!((b.attacker.raw_losses, b.defender.raw_losses), (10, 10));
 }
+}
 
-#[test]
+on_both_grids! {
 fn from_a_siege_tower_the_defenders_get_no_first_strike() {
     let rs = rs();
     let mut a = castle();
@@ -319,8 +330,9 @@ fn from_a_siege_tower_the_defenders_get_no_first_strike() {
     let plan = go(&a, Kind::Infantry, 1, (1, 0), &[(2, 0), (2, 1), (2, 2)]);
     assert!(plan.is_ok(), "{plan:?}");
 }
+}
 
-#[test]
+on_both_grids! {
 fn no_volley_is_fired_into_or_out_of_a_building() {
     let rs = rs();
     let a = castle();
@@ -340,8 +352,9 @@ fn no_volley_is_fired_into_or_out_of_a_building() {
     let b = melee(&rs, &area, &shooter, p(3, 3), &mut dice(&[20, 20])).unwrap();
     assert_eq!(b.notes, vec![BattleNote::CloseQuarters]);
 }
+}
 
-#[test]
+on_both_grids! {
 fn walls_block_the_view_except_along_the_castles_own_walls() {
     let rs = rs();
     let a = castle();
@@ -360,8 +373,9 @@ fn walls_block_the_view_except_along_the_castles_own_walls() {
     }
     assert_eq!(line_of_sight(&rs, &two, p(1, 1), p(5, 1)), Err(p(2, 1)));
 }
+}
 
-#[test]
+on_both_grids! {
 fn the_ram_breaks_enemy_gates_only() {
     let rs = rs();
     let a = castle();
@@ -439,6 +453,7 @@ fn the_ram_breaks_enemy_gates_only() {
         Err(Refusal::NotEnoughAp { .. })
     ));
 }
+}
 
 proptest::proptest! {
     /// docs/rules.md §10: bombard, ram and repair never take a structure below 0 or above its
@@ -503,7 +518,7 @@ fn mozhaisk() -> Vec<(Pos, crate::rules::Terrain)> {
     cells
 }
 
-#[test]
+on_both_grids! {
 fn a_castle_is_cut_into_towers_gates_runs_of_wall_and_four_quarters_of_courtyard() {
     let s = sections(&rs(), &mozhaisk());
     let count = |k: SectionKind| s.iter().filter(|x| x.kind == k).count();
@@ -525,8 +540,9 @@ fn a_castle_is_cut_into_towers_gates_runs_of_wall_and_four_quarters_of_courtyard
     assert!(nw.cells.contains(&p(32, 11)) && nw.cells.contains(&p(30, 10)));
     assert_eq!(sections(&rs(), &mozhaisk()), s, "the same every time");
 }
+}
 
-#[test]
+on_both_grids! {
 fn a_section_is_held_by_the_one_nation_standing_in_it() {
     let cells = [p(1, 1), p(2, 1)];
     assert_eq!(holder(&cells, &[]), None);
@@ -537,4 +553,5 @@ fn a_section_is_held_by_the_one_nation_standing_in_it() {
         None,
         "contested"
     );
+}
 }

@@ -3,15 +3,16 @@ use crate::rules::combat::{melee, protected_losses, raw_losses, split_losses, vo
 use crate::rules::state::Cell;
 use crate::rules::{Kind, Refusal, Season, Terrain};
 
-#[test]
+on_both_grids! {
 fn raw_losses_are_damage_times_men_over_full_strength_rounded() {
     assert_eq!(raw_losses(15, 200, 200), 15);
     assert_eq!(raw_losses(20, 100, 200), 10);
     assert_eq!(raw_losses(15, 50, 200), 4); // 3.75
     assert_eq!(raw_losses(30, 60, 120), 15);
 }
+}
 
-#[test]
+on_both_grids! {
 fn protection_reduces_losses_and_a_negative_one_increases_them() {
     assert_eq!(protected_losses(15, 25, 200), 11); // 11.25
     assert_eq!(protected_losses(10, 75, 200), 3); // 2.5 rounds away from zero
@@ -23,8 +24,9 @@ fn protection_reduces_losses_and_a_negative_one_increases_them() {
         "never more than the men present"
     );
 }
+}
 
-#[test]
+on_both_grids! {
 fn losses_split_by_effective_morale_with_confidence() {
     let rs = rs();
     // m = 5 + 10/10 = 6; wounded = round(11/2 × 6/5) = round(6.6) = 7.
@@ -46,8 +48,9 @@ fn losses_split_by_effective_morale_with_confidence() {
     other.combat.wounded_percent = 30;
     assert_eq!(split_losses(&other, 10, 3, 10), (7, 3));
 }
+}
 
-#[test]
+on_both_grids! {
 fn xp_is_one_per_ten_losses_and_at_least_one() {
     let rs = rs();
     assert_eq!(xp_for(&rs, 0), 0);
@@ -55,8 +58,9 @@ fn xp_is_one_per_ten_losses_and_at_least_one() {
     assert_eq!(xp_for(&rs, 19), 1);
     assert_eq!(xp_for(&rs, 20), 2);
 }
+}
 
-#[test]
+on_both_grids! {
 fn volley_on_forest_applies_25_percent_protection_and_forest_confidence() {
     let mut a = map(Season::Summer, &["..f"]);
     let shooter = unit(1, 1, Kind::Infantry, 0, 0);
@@ -81,8 +85,9 @@ fn volley_on_forest_applies_25_percent_protection_and_forest_confidence() {
     assert_eq!(b.attacker.losses, 0);
     assert_eq!(b.draws.len(), 1);
 }
+}
 
-#[test]
+on_both_grids! {
 fn a_breached_fort_protects_as_plain_but_keeps_the_forts_confidence() {
     let mut a = map(Season::Summer, &["..."]);
     a.set_cell(
@@ -108,8 +113,9 @@ fn a_breached_fort_protects_as_plain_but_keeps_the_forts_confidence() {
         (10, 2, 8)
     );
 }
+}
 
-#[test]
+on_both_grids! {
 fn volley_on_a_village_from_a_half_strength_company() {
     let mut a = map(Season::Summer, &["..v"]);
     let mut shooter = unit(1, 1, Kind::Infantry, 0, 0);
@@ -119,8 +125,9 @@ fn volley_on_a_village_from_a_half_strength_company() {
     let b = volley(&rs(), &a, &shooter, p(2, 0), &mut dice(&[20])).unwrap();
     assert_eq!((b.defender.raw_losses, b.defender.losses), (10, 3));
 }
+}
 
-#[test]
+on_both_grids! {
 fn volley_on_a_marsh_increases_losses_by_20_percent() {
     let mut a = map(Season::Summer, &["..m"]);
     let shooter = unit(1, 1, Kind::Infantry, 0, 0);
@@ -132,8 +139,9 @@ fn volley_on_a_marsh_increases_losses_by_20_percent() {
         (12, 7, 5)
     );
 }
+}
 
-#[test]
+on_both_grids! {
 fn a_side_losing_more_than_ten_percent_loses_one_morale() {
     let mut a = map(Season::Summer, &["..."]);
     // Sappers at full strength: losses equal the 5–10 damage roll.
@@ -149,8 +157,9 @@ fn a_side_losing_more_than_ten_percent_loses_one_morale() {
     let b = volley(&rs(), &a, &shooter, p(2, 0), &mut dice(&[5])).unwrap();
     assert_eq!((b.defender.losses, b.defender_after.morale), (5, 5));
 }
+}
 
-#[test]
+on_both_grids! {
 fn a_company_with_no_men_left_is_destroyed_and_its_wounded_lost() {
     let mut a = map(Season::Summer, &["..."]);
     let shooter = unit(1, 1, Kind::Artillery, 0, 0);
@@ -165,8 +174,9 @@ fn a_company_with_no_men_left_is_destroyed_and_its_wounded_lost() {
     assert_eq!((b.defender_after.men, b.defender_after.wounded), (0, 0));
     assert_eq!(b.attacker_after.ap, 16 - 6, "artillery volleys cost 6");
 }
+}
 
-#[test]
+on_both_grids! {
 fn volley_refusals() {
     let rs = rs();
     let mut a = map(Season::Summer, &["....f...", "......d."]);
@@ -226,8 +236,9 @@ fn volley_refusals() {
         Err(Refusal::NotEnoughAp { need: 4, have: 3 })
     );
 }
+}
 
-#[test]
+on_both_grids! {
 fn artillery_on_a_plateau_reaches_one_cell_further() {
     let rs = rs();
     let mut a = map(Season::Summer, &["p.....", "......"]);
@@ -248,8 +259,9 @@ fn artillery_on_a_plateau_reaches_one_cell_further() {
         })
     );
 }
+}
 
-#[test]
+on_both_grids! {
 fn melee_is_simultaneous_with_strike_back() {
     let mut a = map(Season::Summer, &[".."]);
     let cav = unit(1, 1, Kind::Cavalry, 0, 0);
@@ -270,8 +282,9 @@ fn melee_is_simultaneous_with_strike_back() {
     assert_eq!((b.attacker_after.morale, b.defender_after.morale), (5, 5));
     assert_eq!(b.draws.len(), 2);
 }
+}
 
-#[test]
+on_both_grids! {
 fn melee_plateau_protection_applies_only_against_an_attacker_on_a_slope() {
     let rs = rs();
     let mut a = map(Season::Summer, &["sp", ".."]);
@@ -285,8 +298,9 @@ fn melee_plateau_protection_applies_only_against_an_attacker_on_a_slope() {
     let b = melee(&rs, &a, &from_plain, p(1, 0), &mut dice(&[20, 10])).unwrap();
     assert_eq!((b.defender.protection, b.defender.losses), (0, 20));
 }
+}
 
-#[test]
+on_both_grids! {
 fn melee_against_a_mountain_gets_its_25_percent() {
     let mut a = map(Season::Summer, &[".M"]);
     let att = unit(1, 1, Kind::Infantry, 0, 0);
@@ -295,8 +309,9 @@ fn melee_against_a_mountain_gets_its_25_percent() {
     let b = melee(&rs(), &a, &att, p(1, 0), &mut dice(&[20, 10])).unwrap();
     assert_eq!(b.defender.losses, 15);
 }
+}
 
-#[test]
+on_both_grids! {
 fn melee_refusals() {
     let rs = rs();
     let mut a = map(Season::Summer, &[".X.W", "...."]);
@@ -354,8 +369,9 @@ fn melee_refusals() {
         "ranged_only"
     );
 }
+}
 
-#[test]
+on_both_grids! {
 fn artillery_attacked_in_melee_strikes_back_for_nothing() {
     let mut a = map(Season::Summer, &[".."]);
     let cav = unit(1, 1, Kind::Cavalry, 0, 0);
@@ -367,8 +383,9 @@ fn artillery_attacked_in_melee_strikes_back_for_nothing() {
     assert_eq!(b.defender.losses, 30);
     assert_eq!(b.draws.len(), 1);
 }
+}
 
-#[test]
+on_both_grids! {
 fn hidden_voltigeurs_can_be_attacked_in_melee() {
     let mut a = map(Season::Summer, &[".d"]);
     let att = unit(1, 1, Kind::Infantry, 0, 0);
@@ -376,8 +393,9 @@ fn hidden_voltigeurs_can_be_attacked_in_melee() {
     a.place(unit(2, 2, Kind::Voltigeurs, 1, 0));
     assert!(melee(&rs(), &a, &att, p(1, 0), &mut dice(&[10, 6])).is_ok());
 }
+}
 
-#[test]
+on_both_grids! {
 fn an_unseen_target_is_not_found_before_any_other_refusal() {
     // 12 cells apart: beyond every perception, so the refusal must not be `not_adjacent`
     // (which would name the target's cell).
@@ -393,4 +411,5 @@ fn an_unseen_target_is_not_found_before_any_other_refusal() {
         volley(&rs(), &a, &inf, p(12, 0), &mut dice(&[10])),
         Err(Refusal::NotSeen)
     );
+}
 }

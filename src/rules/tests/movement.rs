@@ -22,7 +22,7 @@ fn cost_of_entering(t: Terrain, season: Season) -> i32 {
         .cost
 }
 
-#[test]
+on_both_grids! {
 fn move_cost_of_every_terrain_follows_the_season() {
     let expect = [
         (Terrain::Plain, 1, 1),
@@ -50,8 +50,9 @@ fn move_cost_of_every_terrain_follows_the_season() {
         assert_eq!(cost_of_entering(t, Season::Winter), winter, "{t} in winter");
     }
 }
+}
 
-#[test]
+on_both_grids! {
 fn slope_to_plateau_costs_two() {
     let a = map(Season::Summer, &["sp.p"]);
     let u = unit(1, 1, Kind::Infantry, 0, 0);
@@ -66,8 +67,9 @@ fn slope_to_plateau_costs_two() {
         1
     );
 }
+}
 
-#[test]
+on_both_grids! {
 fn a_bridge_costs_one_where_the_river_costs_four() {
     let a = map(Season::Summer, &[".rb"]);
     let u = unit(1, 1, Kind::Infantry, 0, 0);
@@ -85,8 +87,9 @@ fn a_bridge_costs_one_where_the_river_costs_four() {
         1
     );
 }
+}
 
-#[test]
+on_both_grids! {
 fn road_step_from_road_is_discounted_when_the_d100_is_at_most_30() {
     let a = map(Season::Summer, &["b==="]);
     let u = unit(1, 1, Kind::Infantry, 0, 0);
@@ -105,8 +108,9 @@ fn road_step_from_road_is_discounted_when_the_d100_is_at_most_30() {
     assert_eq!(plan.draws.len(), 3);
     assert!(plan.steps.iter().all(|s| s.base_cost == 1));
 }
+}
 
-#[test]
+on_both_grids! {
 fn road_step_from_plain_is_never_discounted() {
     let a = map(Season::Summer, &[".="]);
     let u = unit(1, 1, Kind::Infantry, 0, 0);
@@ -114,8 +118,9 @@ fn road_step_from_plain_is_never_discounted() {
     assert_eq!(plan.cost, 1);
     assert!(plan.draws.is_empty());
 }
+}
 
-#[test]
+on_both_grids! {
 fn road_discount_never_makes_an_unaffordable_path_affordable() {
     let a = map(Season::Summer, &["===="]);
     let mut u = unit(1, 1, Kind::Infantry, 0, 0);
@@ -129,8 +134,9 @@ fn road_discount_never_makes_an_unaffordable_path_affordable() {
     );
     assert_eq!(r, Err(Refusal::NotEnoughAp { need: 3, have: 2 }));
 }
+}
 
-#[test]
+on_both_grids! {
 fn a_path_cannot_go_on_after_a_marsh() {
     let a = map(Season::Summer, &[".m.."]);
     let u = unit(1, 1, Kind::Infantry, 0, 0);
@@ -151,8 +157,9 @@ fn a_path_cannot_go_on_after_a_marsh() {
         2
     );
 }
+}
 
-#[test]
+on_both_grids! {
 fn a_path_cannot_go_on_after_a_church() {
     let a = map(Season::Summer, &[".c.."]);
     let u = unit(1, 1, Kind::Infantry, 0, 0);
@@ -165,8 +172,9 @@ fn a_path_cannot_go_on_after_a_church() {
         })
     ));
 }
+}
 
-#[test]
+on_both_grids! {
 fn artillery_cannot_enter_marsh_or_mountain() {
     let a = map(Season::Summer, &["m.M"]);
     let u = unit(1, 1, Kind::Artillery, 1, 0);
@@ -177,8 +185,9 @@ fn artillery_cannot_enter_marsh_or_mountain() {
     let u = unit(1, 1, Kind::Infantry, 1, 0);
     assert!(plan_move(&rs(), &a, &u, &[p(2, 0)], &mut dice(&[])).is_ok());
 }
+}
 
-#[test]
+on_both_grids! {
 fn an_enemy_fort_is_closed_until_breached() {
     let mut a = map(Season::Summer, &[".X."]);
     let u = unit(1, 1, Kind::Infantry, 0, 0);
@@ -210,8 +219,9 @@ fn an_enemy_fort_is_closed_until_breached() {
         }]
     );
 }
+}
 
-#[test]
+on_both_grids! {
 fn an_occupied_cell_cannot_be_entered_by_anyone() {
     let mut a = map(Season::Summer, &["..."]);
     a.place(unit(2, 1, Kind::Infantry, 1, 0));
@@ -220,8 +230,9 @@ fn an_occupied_cell_cannot_be_entered_by_anyone() {
     let r = plan_move(&rs(), &a, &u, &[p(1, 0), p(2, 0)], &mut dice(&[]));
     assert_eq!(r, Err(Refusal::Occupied(p(1, 0))));
 }
+}
 
-#[test]
+on_both_grids! {
 fn a_step_off_the_map_or_not_to_a_neighbour_is_refused() {
     let a = map(Season::Summer, &["...", "..."]);
     let u = unit(1, 1, Kind::Infantry, 0, 0);
@@ -249,8 +260,9 @@ fn a_step_off_the_map_or_not_to_a_neighbour_is_refused() {
         "invalid"
     );
 }
+}
 
-#[test]
+on_both_grids! {
 fn the_whole_path_is_checked_before_any_step() {
     // The last step is blocked: the refusal comes before any dice are rolled.
     let mut a = map(Season::Summer, &["===X"]);
@@ -261,8 +273,9 @@ fn the_whole_path_is_checked_before_any_step() {
     assert_eq!(r.unwrap_err().code(), "occupied");
     assert!(crate::rules::dice::Roll::draws(&d).is_empty());
 }
+}
 
-#[test]
+on_both_grids! {
 fn entering_a_mine_captures_it() {
     let mut a = map(Season::Summer, &[".n"]);
     a.set_cell(
@@ -293,8 +306,9 @@ fn entering_a_mine_captures_it() {
         .captures
         .is_empty());
 }
+}
 
-#[test]
+on_both_grids! {
 fn entering_a_church_captures_its_whole_town() {
     let mut a = map(Season::Summer, &[".vc"]);
     a.set_cell(
@@ -320,21 +334,24 @@ fn entering_a_church_captures_its_whole_town() {
         }]
     );
 }
+}
 
-#[test]
+on_both_grids! {
 fn a_star_finds_the_cheapest_path_around_forest() {
     // Winter: forest 3, mountain 10. Through the forest: 3+3+1 = 7; round the mountains by
-    // the bottom row: (0,1) (1,2) (2,2) (3,1) (3,0) = 5.
+    // the bottom row: on squares (0,1) (1,2) (2,2) (3,1) (3,0) = 5, on hexes (0,1) (1,2)
+    // (2,2) (3,2) (3,1) (3,0) = 6.
     let a = map(Season::Winter, &[".ff.", ".MM.", "...."]);
     let u = unit(1, 1, Kind::Infantry, 0, 0);
     let (path, cost) = find_path(&rs(), &a, &u, p(3, 0)).unwrap();
-    assert_eq!(cost, 5);
+    assert_eq!(cost, on_grid(5, 6));
     assert_eq!(path.last(), Some(&p(3, 0)));
     let plan = plan_move(&rs(), &a, &u, &path, &mut dice(&[])).unwrap();
-    assert_eq!(plan.cost, 5);
+    assert_eq!(plan.cost, on_grid(5, 6));
+}
 }
 
-#[test]
+on_both_grids! {
 fn a_star_refuses_when_the_cheapest_path_is_beyond_the_ap() {
     let a = map(Season::Summer, &["......"]);
     let mut u = unit(1, 1, Kind::Infantry, 0, 0);
@@ -344,8 +361,9 @@ fn a_star_refuses_when_the_cheapest_path_is_beyond_the_ap() {
         Err(Refusal::NotEnoughAp { need: 5, have: 3 })
     );
 }
+}
 
-#[test]
+on_both_grids! {
 fn a_star_refuses_when_no_legal_path_exists() {
     let mut a = map(Season::Summer, &[".X.", "XXX", "..."]);
     for x in 0..3 {
@@ -375,13 +393,16 @@ fn a_star_refuses_when_no_legal_path_exists() {
         "enemy_fort"
     );
 }
+}
 
-#[test]
+on_both_grids! {
 fn a_star_does_not_path_through_a_marsh() {
-    // Through the marsh would cost 2+1 but must stop there; over a mountain it is 4+1.
+    // Through the marsh would cost 2+1 but must stop there; over a mountain it is 4+1 on
+    // squares, 4+2+1 on hexes (a mountain, then a forest: the far side is two steps away).
     let a = map(Season::Summer, &["fMf", ".m.", "fMf"]);
     let u = unit(1, 1, Kind::Infantry, 0, 1);
     let (path, cost) = find_path(&rs(), &a, &u, p(2, 1)).unwrap();
     assert!(!path.contains(&p(1, 1)), "{path:?}");
-    assert_eq!(cost, 5);
+    assert_eq!(cost, on_grid(5, 7));
+}
 }

@@ -15,7 +15,7 @@ fn fort(owner: i32, structure: i32) -> Cell {
     }
 }
 
-#[test]
+on_both_grids! {
 fn bombard_takes_one_to_three_points_and_breaches_at_zero() {
     let rs = rs();
     let mut a = map(Season::Summer, &[".....X"]);
@@ -29,8 +29,9 @@ fn bombard_takes_one_to_three_points_and_breaches_at_zero() {
     let s = bombard(&rs, &a, &gun, p(5, 0), &mut dice(&[3])).unwrap();
     assert_eq!((s.before, s.after, s.breached), (2, 0, true));
 }
+}
 
-#[test]
+on_both_grids! {
 fn bombard_refusals() {
     let rs = rs();
     let mut a = map(Season::Summer, &["..f..X", "......"]);
@@ -73,8 +74,9 @@ fn bombard_refusals() {
         "own fort"
     );
 }
+}
 
-#[test]
+on_both_grids! {
 fn sappers_repair_two_points_up_to_the_maximum_and_unbreach() {
     let rs = rs();
     let mut a = map(Season::Summer, &["..W"]);
@@ -105,8 +107,9 @@ fn sappers_repair_two_points_up_to_the_maximum_and_unbreach() {
     );
     assert_eq!(repair(&rs, &a, &sap, p(2, 0)).unwrap().after, 12);
 }
+}
 
-#[test]
+on_both_grids! {
 fn repair_refusals() {
     let rs = rs();
     let mut a = map(Season::Summer, &["..X"]);
@@ -133,8 +136,9 @@ fn repair_refusals() {
         "already full"
     );
 }
+}
 
-#[test]
+on_both_grids! {
 fn sappers_bridge_a_river_next_to_them() {
     let rs = rs();
     let a = map(Season::Summer, &[".r.r"]);
@@ -159,8 +163,9 @@ fn sappers_bridge_a_river_next_to_them() {
         Err(Refusal::NotSappers(Kind::Infantry))
     );
 }
+}
 
-#[test]
+on_both_grids! {
 fn heal_returns_ten_wounded_and_fifteen_on_animals() {
     let rs = rs();
     let mut u = unit(1, 1, Kind::Infantry, 0, 0);
@@ -188,8 +193,9 @@ fn heal_returns_ten_wounded_and_fifteen_on_animals() {
         Err(Refusal::NotEnoughAp { need: 4, have: 3 })
     );
 }
+}
 
-#[test]
+on_both_grids! {
 fn reinforce_moves_reserve_men_into_the_company_at_one_resource_each() {
     let rs = rs();
     let mut u = unit(1, 1, Kind::Infantry, 0, 0);
@@ -288,8 +294,9 @@ fn reinforce_moves_reserve_men_into_the_company_at_one_resource_each() {
         "no_reinforcement_here"
     );
 }
+}
 
-#[test]
+on_both_grids! {
 fn raise_places_a_full_company_at_spawn_or_the_nearest_free_cell() {
     let rs = rs();
     let mut a = map(Season::Summer, &["m....", ".....", "....."]);
@@ -299,11 +306,12 @@ fn raise_places_a_full_company_at_spawn_or_the_nearest_free_cell() {
         (p(1, 1), 60, 16, 5, 100)
     );
     a.place(unit(9, 1, Kind::Infantry, 1, 1));
-    // Nearest at distance 1, first by row then column; (0,0) is marsh, impassable to guns.
+    // Nearest at distance 1, first by row then column; (0,0) is marsh, impassable to guns
+    // (and on hexes no neighbour of (1, 1)).
     let r = raise(&rs, &a, 1, Kind::Artillery, 0, 1000, p(1, 1)).unwrap();
     assert_eq!(r.pos, p(1, 0));
     let r = raise(&rs, &a, 1, Kind::Infantry, 0, 1000, p(1, 1)).unwrap();
-    assert_eq!(r.pos, p(0, 0));
+    assert_eq!(r.pos, on_grid(p(0, 0), p(1, 0)));
     assert_eq!(
         raise(&rs, &a, 1, Kind::Infantry, 3, 1000, p(1, 1)),
         Err(Refusal::CompanyLimit(3))
@@ -320,4 +328,5 @@ fn raise_places_a_full_company_at_spawn_or_the_nearest_free_cell() {
     tired.actions.raise = 6;
     let r = raise(&tired, &a, 1, Kind::Infantry, 0, 1000, p(1, 1)).unwrap();
     assert_eq!(r.ap, 24 - 6);
+}
 }

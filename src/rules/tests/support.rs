@@ -43,8 +43,56 @@ pub fn terrain_of(c: char) -> Terrain {
 /// and gates get their full structure and belong to nation 2; mines and churches belong to
 /// nobody.
 pub fn map(season: Season, rows: &[&str]) -> Area {
-    map_on(Grid::Square, season, rows)
+    map_on(GRID.with(|g| g.get()), season, rows)
 }
+
+thread_local! {
+    /// The grid `map` draws on: square, or the one `on_both_grids!` is running.
+    static GRID: std::cell::Cell<Grid> = const { std::cell::Cell::new(Grid::Square) };
+}
+
+/// What a test expects on the grid it runs on: a path's length, a count of cells.
+pub fn on_grid<T>(square: T, hex: T) -> T {
+    match GRID.with(|g| g.get()) {
+        Grid::Square => square,
+        Grid::Hex => hex,
+    }
+}
+
+/// While it lives, `map` draws on `grid`; a test that fails on it says which.
+pub struct OnGrid(pub Grid);
+
+impl OnGrid {
+    pub fn set(grid: Grid) -> OnGrid {
+        GRID.with(|g| g.set(grid));
+        OnGrid(grid)
+    }
+}
+
+impl Drop for OnGrid {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!("(on the {:?} grid)", self.0);
+        }
+        GRID.with(|g| g.set(Grid::Square));
+    }
+}
+
+/// A rule test run on both grids: its scenes are drawn by `map`, first on squares, then on
+/// hexes, and must hold on each.
+macro_rules! on_both_grids {
+    ($(#[$m:meta])* fn $name:ident() $body:block) => {
+        #[test]
+        $(#[$m])*
+        fn $name() {
+            for grid in [$crate::rules::Grid::Square, $crate::rules::Grid::Hex] {
+                let _on = $crate::rules::tests::support::OnGrid::set(grid);
+                $body
+            }
+        }
+    };
+}
+pub(crate) use on_both_grids;
 
 /// `map` on a grid of either shape.
 pub fn map_on(grid: Grid, season: Season, rows: &[&str]) -> Area {

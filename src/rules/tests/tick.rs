@@ -14,7 +14,7 @@ fn c(men: i32, wounded: i32, ap: i32, morale: i32, volley_recency: i32) -> Compa
     }
 }
 
-#[test]
+on_both_grids! {
 fn a_turn_gives_each_kind_its_ap_per_turn_up_to_max() {
     let rs = rs();
     for (kind, per_turn, max) in [
@@ -41,8 +41,9 @@ fn a_turn_gives_each_kind_its_ap_per_turn_up_to_max() {
         );
     }
 }
+}
 
-#[test]
+on_both_grids! {
 fn a_turn_raises_morale_by_one_up_to_ten() {
     let rs = rs();
     assert_eq!(
@@ -54,8 +55,9 @@ fn a_turn_raises_morale_by_one_up_to_ten() {
         10
     );
 }
+}
 
-#[test]
+on_both_grids! {
 fn a_turn_near_the_regiment_headquarters_gives_one_more_morale() {
     let rs = rs();
     assert_eq!(
@@ -85,8 +87,9 @@ fn a_turn_near_the_regiment_headquarters_gives_one_more_morale() {
         None
     ));
 }
+}
 
-#[test]
+on_both_grids! {
 fn a_turn_heals_five_wounded_never_past_full_strength() {
     let rs = rs();
     let t = turn_company(&rs, Kind::Infantry, c(100, 12, 0, 5, 0), false);
@@ -96,8 +99,9 @@ fn a_turn_heals_five_wounded_never_past_full_strength() {
     let t = turn_company(&rs, Kind::Infantry, c(198, 9, 0, 5, 0), false);
     assert_eq!((t.men, t.wounded), (200, 7));
 }
+}
 
-#[test]
+on_both_grids! {
 fn a_turn_ages_the_volley_flag() {
     let rs = rs();
     assert_eq!(
@@ -113,8 +117,9 @@ fn a_turn_ages_the_volley_flag() {
         0
     );
 }
+}
 
-#[test]
+on_both_grids! {
 fn a_turn_grows_the_reserve_by_fifteen_and_pays_ten_per_mine() {
     let rs = rs();
     assert_eq!(turn_reserve(&rs, 0), 15);
@@ -123,9 +128,11 @@ fn a_turn_grows_the_reserve_by_fifteen_and_pays_ten_per_mine() {
     assert_eq!(turn_treasury(1000, [mine, mine, mine]), 1030);
     assert_eq!(turn_treasury(1000, []), 1000);
 }
+}
 
-#[test]
+on_both_grids! {
 fn a_season_tick_flips_summer_and_winter() {
     assert_eq!(season_after(Season::Summer), Season::Winter);
     assert_eq!(season_after(Season::Winter), Season::Summer);
+}
 }

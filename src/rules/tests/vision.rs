@@ -4,7 +4,7 @@ use crate::rules::vision::{
 };
 use crate::rules::{Kind, Season, Terrain};
 
-#[test]
+on_both_grids! {
 fn perception_is_the_kind_plus_the_cell_vision_modifier() {
     let rs = rs();
     assert_eq!(perception(&rs, Kind::Infantry, Terrain::Plain), 3);
@@ -13,15 +13,17 @@ fn perception_is_the_kind_plus_the_cell_vision_modifier() {
     assert_eq!(perception(&rs, Kind::Voltigeurs, Terrain::Forest), 2);
     assert_eq!(perception(&rs, Kind::Infantry, Terrain::Forest), 1);
 }
+}
 
-#[test]
+on_both_grids! {
 fn perception_never_falls_below_one() {
     let text = crate::rules::ruleset::SHIPPED.replacen("vision = -2", "vision = -9", 1);
     let rs = crate::rules::Ruleset::from_toml(&text).unwrap();
     assert_eq!(perception(&rs, Kind::Infantry, Terrain::Forest), 1);
 }
+}
 
-#[test]
+on_both_grids! {
 fn a_nation_sees_every_cell_within_perception_of_any_of_its_companies() {
     let mut a = map(
         Season::Summer,
@@ -37,14 +39,18 @@ fn a_nation_sees_every_cell_within_perception_of_any_of_its_companies() {
     a.place(unit(2, 1, Kind::Infantry, 9, 4));
     a.place(unit(3, 2, Kind::Cavalry, 5, 2));
     let seen = visible_cells(a.bounds, &observers(&rs(), &a, 1));
-    // Each infantry sees a 4×4 corner (perception 3), no overlap on a 10×5 map.
-    assert_eq!(seen.len(), 16 + 16);
-    assert!(seen.contains(&p(3, 3)));
+    // Each infantry sees its corner within perception 3, no overlap on a 10×5 map: a 4×4
+    // square, or on hexes the 13 hexes of the corner within 3 steps (the odd rows shifted).
+    assert_eq!(seen.len(), on_grid(16 + 16, 13 + 13));
+    assert!(seen.contains(&on_grid(p(3, 3), p(1, 3))));
     assert!(!seen.contains(&p(4, 0)));
     assert!(!seen.contains(&p(5, 2)));
+    assert!(seen.iter().all(|c| a.bounds.distance(*c, p(0, 0)) <= 3
+        || a.bounds.distance(*c, p(9, 4)) <= 3));
+}
 }
 
-#[test]
+on_both_grids! {
 fn an_enemy_outside_the_nations_vision_is_not_seen() {
     let mut a = map(Season::Summer, &["........"]);
     a.place(unit(1, 1, Kind::Infantry, 0, 0));
@@ -55,8 +61,9 @@ fn an_enemy_outside_the_nations_vision_is_not_seen() {
     assert!(nation_sees(&rs(), &a, 1, &near));
     assert!(!nation_sees(&rs(), &a, 1, &far));
 }
+}
 
-#[test]
+on_both_grids! {
 fn voltigeurs_on_fields_are_hidden_unless_they_fired_this_turn_or_the_last() {
     let rs = rs();
     let mut v = unit(1, 1, Kind::Voltigeurs, 0, 0);
@@ -69,8 +76,9 @@ fn voltigeurs_on_fields_are_hidden_unless_they_fired_this_turn_or_the_last() {
     let i = unit(2, 1, Kind::Infantry, 0, 0);
     assert!(!is_hidden(&rs, &i, Terrain::Fields));
 }
+}
 
-#[test]
+on_both_grids! {
 fn a_hidden_company_is_seen_by_enemies_only_at_distance_one() {
     let mut a = map(Season::Summer, &["..dd"]);
     let hidden = unit(2, 2, Kind::Voltigeurs, 3, 0);
@@ -81,8 +89,9 @@ fn a_hidden_company_is_seen_by_enemies_only_at_distance_one() {
     a.place(unit(3, 1, Kind::Infantry, 2, 0));
     assert!(nation_sees(&rs(), &a, 1, &hidden));
 }
+}
 
-#[test]
+on_both_grids! {
 fn forest_village_town_church_and_mountain_block_line_of_sight() {
     let rs = rs();
     for (ch, blocks) in [
@@ -106,14 +115,16 @@ fn forest_village_town_church_and_mountain_block_line_of_sight() {
         );
     }
 }
+}
 
-#[test]
+on_both_grids! {
 fn the_end_cells_of_a_line_never_block() {
     let a = map(Season::Summer, &["f.f"]);
     assert!(line_of_sight(&rs(), &a, p(0, 0), p(2, 0)).is_ok());
 }
+}
 
-#[test]
+on_both_grids! {
 fn a_shooter_on_a_plateau_fires_over_forest_but_not_over_mountains() {
     let rs = rs();
     let a = map(Season::Summer, &["pf.", "pM."]);
@@ -127,8 +138,9 @@ fn a_shooter_on_a_plateau_fires_over_forest_but_not_over_mountains() {
         "a mountain shooter too"
     );
 }
+}
 
-#[test]
+on_both_grids! {
 fn a_nation_plans_with_the_companies_it_sees_only() {
     let mut a = map(Season::Summer, &["..............", "....f........."]);
     a.place(unit(1, 1, Kind::Infantry, 0, 0)); // ours
@@ -146,4 +158,5 @@ fn a_nation_plans_with_the_companies_it_sees_only() {
     assert_eq!(ids, vec![1, 2, 3]);
     // Cells are untouched.
     assert_eq!(known.terrain(p(4, 1)), a.terrain(p(4, 1)));
+}
 }

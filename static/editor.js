@@ -115,10 +115,57 @@
       var link = ev.target.closest ? ev.target.closest("a.cell-link") : null;
       if (link && document.getElementById("tool").value !== "inspect") ev.preventDefault();
     });
+    // Ramparts: a click near a side of a cell puts one there, or takes it off.
+    var edges = {};
+    (root.getAttribute("data-edges") || "").split(";").forEach(function (e) { if (e) edges[e] = true; });
+    var hex = svg.getAttribute("data-grid") === "hex";
+    var across = function (x, y, side) {
+      var odd = y & 1;
+      var d = hex ? { E: [1, 0], W: [-1, 0], NE: [odd, -1], NW: [odd - 1, -1], SE: [odd, 1], SW: [odd - 1, 1] }[side]
+        : { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] }[side];
+      return [x + d[0], y + d[1]];
+    };
+    // Each edge under its one name, as the server keeps it (N or E; E, NE or NW on hexes).
+    var canonical = function (x, y, side) {
+      var keep = hex ? ["E", "NE", "NW"] : ["N", "E"];
+      if (keep.indexOf(side) >= 0) return x + "," + y + "," + side;
+      var o = { W: "E", S: "N", SW: "NE", SE: "NW" }[side];
+      var q = across(x, y, side);
+      return q[0] + "," + q[1] + "," + o;
+    };
+    function sideAt(ev, g) {
+      var box = g.querySelector(".bg").getBBox();
+      var pt = svg.createSVGPoint();
+      pt.x = ev.clientX; pt.y = ev.clientY;
+      var p = pt.matrixTransform(svg.getScreenCTM().inverse());
+      var dx = p.x - (box.x + box.width / 2), dy = p.y - (box.y + box.height / 2);
+      if (!hex) return Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? "E" : "W") : (dy > 0 ? "S" : "N");
+      var a = (Math.atan2(dy, dx) * 180 / Math.PI + 360) % 360;
+      return ["E", "SE", "SW", "W", "NW", "NE"][Math.round(a / 60) % 6];
+    }
+    function rampart(ev, c) {
+      var side = sideAt(ev, c.g);
+      var key = canonical(c.x, c.y, side);
+      var on = !edges[key];
+      status.textContent = say("saving") + " " + side;
+      fetch("/api/v1/worlds/" + world + "/edges/" + c.x + "/" + c.y + "/" + side, {
+        method: "PUT",
+        credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+        body: JSON.stringify({ feature: on ? "rampart" : null })
+      }).then(function (r) {
+        return r.json().then(function (body) { return { ok: r.ok, body: body }; });
+      }).then(function (res) {
+        if (!res.ok) { status.textContent = say("refused") + " " + res.body.error.message; return; }
+        location.reload();
+      }).catch(function () { status.textContent = say("silent"); });
+    }
+
     svg.addEventListener("mousedown", function (ev) {
       var c = cellAt(ev);
       var tool = document.getElementById("tool").value;
       if (!c || tool === "inspect") return;
+      if (tool === "rampart") { ev.preventDefault(); rampart(ev, c); return; }
       ev.preventDefault();
       down = c; painted = {}; batch = [];
       if (tool === "paint") add(c.x, c.y);

@@ -701,3 +701,4 @@ edge-rampart = rampart
 gm-grid = Cells
 grid-square = squares
 grid-hex = hexagons
+editor-rampart-tool = ramparts: click a side

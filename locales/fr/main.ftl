@@ -746,3 +746,4 @@ edge-rampart = rempart
 gm-grid = Cases
 grid-square = carrées
 grid-hex = hexagonales
+editor-rampart-tool = remparts : cliquer un côté

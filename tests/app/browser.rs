@@ -812,3 +812,73 @@ both!(a_charge_across_a_rampart_on_the_hex_demo, |b| {
 both!(a_charge_across_a_rampart_on_the_hex_demo_on_a_phone, |b| {
     across_the_rampart(b, 390, 844);
 });
+
+both!(a_game_master_clicks_a_side_of_a_hex_to_set_a_rampart, |b| {
+    let app = TestApp::spawn(b);
+    let hex = grognard::game::maps::worlds::ensure_hex_demo(
+        &mut app.conn(),
+        &app.config.rules,
+        grognard::game::maps::worlds::DEMO_HEX_MAP,
+    )
+    .unwrap()
+    .unwrap();
+    grognard::game::accounts::create_user(
+        &mut app.conn(),
+        "sapper_general",
+        fixtures::PASSWORD,
+        grognard::game::accounts::Role::Gm,
+    )
+    .unwrap();
+    let br = Browser::start(&format!("screenshots-hex-editor-{b:?}").to_lowercase());
+    let base = &app.base;
+    log_in(&br, base, "sapper_general");
+    br.goto(&format!("{base}/gm/worlds/{hex}?x=6&y=6&zoom=3"));
+    br.find("svg#map[data-grid='hex']");
+    br.click("#tool");
+    br.click("#tool option[value='rampart']");
+    let ramparts = || {
+        app.count(&format!(
+            "SELECT COUNT(*) FROM edges WHERE world_id = {hex}"
+        ))
+    };
+    let before = ramparts();
+    // Near the east side of (5, 5): a rampart between it and (6, 5).
+    let at = br.script(
+        "var b = document.querySelector(\"g.cell[data-x='5'][data-y='5'] .bg\").getBoundingClientRect();\
+         return [b.left + b.width * 0.9, b.top + b.height / 2];",
+    );
+    br.click_at(at[0].as_f64().unwrap(), at[1].as_f64().unwrap());
+    br.find("svg#map path.rampart");
+    let mut tries = 0;
+    while ramparts() == before && tries < 50 {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        tries += 1;
+    }
+    assert_eq!(ramparts(), before + 1);
+    assert_eq!(
+        app.count(&format!(
+            "SELECT COUNT(*) FROM edges WHERE world_id = {hex} AND x = 5 AND y = 5 AND side = 'E'"
+        )),
+        1
+    );
+    br.screenshot("01-a-rampart-set");
+    // The same side again takes it off.
+    br.find("#tool");
+    br.click("#tool");
+    br.click("#tool option[value='rampart']");
+    let at = br.script(
+        "var b = document.querySelector(\"g.cell[data-x='6'][data-y='5'] .bg\").getBoundingClientRect();\
+         return [b.left + b.width * 0.1, b.top + b.height / 2];",
+    );
+    br.click_at(at[0].as_f64().unwrap(), at[1].as_f64().unwrap());
+    let mut tries = 0;
+    while ramparts() != before && tries < 50 {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        tries += 1;
+    }
+    assert_eq!(
+        ramparts(),
+        before,
+        "the west side of (6, 5) is the same edge"
+    );
+});

@@ -417,6 +417,7 @@ pub async fn editor_page(
             );
             ctx.insert("cell", &info);
             ctx.insert("sides", w.grid.sides());
+            ctx.insert("edges", &pm.edges);
             ctx.insert(
                 "cell_edges",
                 &info

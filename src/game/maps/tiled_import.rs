@@ -80,13 +80,54 @@ fn paint(cell: &mut SketchCell, props: &Props, where_: &str) -> GameResult<()> {
     Ok(())
 }
 
+/// How a Tiled map's pixels fall into its cells: tiles `w` by `h`; on a hexagonal map rows
+/// `row` apart (half the tile's height and its side's length), odd rows shifted half a tile.
+#[derive(Clone, Copy, Debug)]
+struct TileSize {
+    w: f64,
+    h: f64,
+    row: Option<f64>,
+}
+
+impl TileSize {
+    fn new(w: f64, h: f64, grid: Grid, hex_side: Option<f64>) -> TileSize {
+        let (w, h) = (w.max(1.0), h.max(1.0));
+        let row = (grid == Grid::Hex).then(|| ((h + hex_side.unwrap_or(h / 2.0)) / 2.0).max(1.0));
+        TileSize { w, h, row }
+    }
+
+    /// The cell a point of the map lies in: on hexes, the one whose centre is nearest.
+    fn cell_of(&self, x: f64, y: f64) -> [i32; 2] {
+        let Some(row) = self.row else {
+            return [(x / self.w).floor() as i32, (y / self.h).floor() as i32];
+        };
+        let r = (y / row).floor() as i64;
+        let mut best = (f64::INFINITY, [0, 0]);
+        for cy in [r - 1, r] {
+            let shift = if cy & 1 == 1 { self.w / 2.0 } else { 0.0 };
+            let c = ((x - shift) / self.w).floor() as i64;
+            for cx in [c - 1, c, c + 1] {
+                let (px, py) = (
+                    cx as f64 * self.w + shift + self.w / 2.0,
+                    cy as f64 * row + self.h / 2.0,
+                );
+                let d = (px - x).powi(2) + (py - y).powi(2);
+                if d < best.0 {
+                    best = (d, [cx as i32, cy as i32]);
+                }
+            }
+        }
+        best.1
+    }
+}
+
 /// A nation from an object of the `nations` layer.
 fn nation(
     i: usize,
     name: &str,
     x: f64,
     y: f64,
-    tile: (f64, f64),
+    tile: TileSize,
     props: &Props,
 ) -> GameResult<MapNation> {
     if name.trim().is_empty() {
@@ -95,7 +136,7 @@ fn nation(
     Ok(MapNation {
         name: name.trim().to_string(),
         color: text(props, "color").unwrap_or_else(|| PALETTE[i % PALETTE.len()].to_string()),
-        spawn: Some([(x / tile.0).floor() as i32, (y / tile.1).floor() as i32]),
+        spawn: Some(tile.cell_of(x, y)),
         treasury: int(props, "treasury"),
     })
 }
@@ -185,7 +226,12 @@ fn from_tmx_map(map: &tiled::Map, name: Option<&str>, default_name: &str) -> Gam
         map.stagger_axis == tiled::StaggerAxis::Y,
         map.stagger_index == tiled::StaggerIndex::Odd,
     )?;
-    let tile = (map.tile_width.max(1) as f64, map.tile_height.max(1) as f64);
+    let tile = TileSize::new(
+        map.tile_width as f64,
+        map.tile_height as f64,
+        s.grid,
+        map.hex_side_length.map(f64::from),
+    );
     for layer in map.layers() {
         let lname = layer.name.clone();
         match layer.layer_type() {
@@ -278,6 +324,8 @@ struct JMap {
     staggeraxis: String,
     #[serde(default)]
     staggerindex: String,
+    #[serde(default)]
+    hexsidelength: Option<f64>,
     #[serde(default)]
     tilewidth: f64,
     #[serde(default)]
@@ -420,7 +468,7 @@ fn json_layers(
     layers: &[JLayer],
     s: &mut Sketch,
     tiles: &HashMap<u32, Props>,
-    tile: (f64, f64),
+    tile: TileSize,
 ) -> GameResult<()> {
     for l in layers {
         match l.kind.as_str() {
@@ -473,7 +521,7 @@ fn from_json(
         matches!(map.staggeraxis.as_str(), "" | "y"),
         matches!(map.staggerindex.as_str(), "" | "odd"),
     )?;
-    let tile = (map.tilewidth.max(1.0), map.tileheight.max(1.0));
+    let tile = TileSize::new(map.tilewidth, map.tileheight, s.grid, map.hexsidelength);
     json_layers(&map.layers, &mut s, &tiles, tile)?;
     Ok(finish(s, &jprops(&map.properties), default_name, name))
 }
@@ -627,6 +675,19 @@ mod tests {
  <tileset firstgid="1" name="t" tilecount="4" columns="2"/>
  <layer id="1" name="ground" width="3" height="2"><data encoding="csv">0,0,0,0,0,0</data></layer>
 </map>"#;
+
+    #[test]
+    fn a_point_of_a_hexagonal_map_falls_in_the_hex_whose_centre_is_nearest() {
+        // Tiles 32×32, sides 16 long: rows 24 apart, odd rows shifted 16 right.
+        let t = TileSize::new(32.0, 32.0, Grid::Hex, Some(16.0));
+        assert_eq!(t.cell_of(16.0, 16.0), [0, 0]);
+        assert_eq!(t.cell_of(32.0, 40.0), [0, 1]);
+        assert_eq!(t.cell_of(5.0, 44.0), [-1, 1]);
+        assert_eq!(t.cell_of(80.0, 64.0), [2, 2]);
+        let square = TileSize::new(32.0, 32.0, Grid::Square, None);
+        assert_eq!(square.cell_of(80.0, 64.0), [2, 2]);
+        assert_eq!(square.cell_of(31.9, 32.0), [0, 1]);
+    }
 
     #[test]
     fn hexagonal_maps_with_odd_rows_staggered_are_hex_worlds() {

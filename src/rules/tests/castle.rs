@@ -84,16 +84,17 @@ fn an_enemy_wall_is_climbed_by_ladder_as_a_whole_move_and_taken() {
 }
 }
 
-// Square only: its castle is drawn for the square grid, climbs from its diagonals.
-#[test]
+on_both_grids! {
 fn only_voltigeurs_climb_an_enemy_tower_and_no_one_a_fortified_wall() {
     let mut a = castle();
-    let tower = go(&a, Kind::Infantry, 1, (0, 0), &[(1, 1)]);
+    // A cell outside next to the tower (1, 1): its diagonal on squares, its west on hexes.
+    let outside = on_grid((0, 0), (0, 1));
+    let tower = go(&a, Kind::Infantry, 1, outside, &[(1, 1)]);
     assert!(
         matches!(tower, Err(Refusal::CannotClimb { .. })),
         "{tower:?}"
     );
-    let hooks = go(&a, Kind::Voltigeurs, 1, (0, 0), &[(1, 1)]).unwrap();
+    let hooks = go(&a, Kind::Voltigeurs, 1, outside, &[(1, 1)]).unwrap();
     assert_eq!(hooks.cost, rs().castle.ladder);
     a.set_cell(p(2, 1), {
         let mut c = a.cell(p(2, 1)).unwrap().clone();
@@ -119,6 +120,7 @@ fn only_voltigeurs_climb_an_enemy_tower_and_no_one_a_fortified_wall() {
             .cost,
         2 + 1
     );
+}
 }
 
 on_both_grids! {
@@ -174,29 +176,27 @@ fn a_breached_wall_opens_to_all_but_war_machines_for_the_breachs_ap() {
 }
 }
 
-// Square only: its castle is drawn for the square grid, climbs from its diagonals.
-#[test]
+on_both_grids! {
 fn down_the_outside_of_a_wall_is_a_move_of_one_step() {
     let a = castle();
     let plan = go(&a, Kind::Infantry, 2, (2, 1), &[(2, 0)]).unwrap();
     assert_eq!(plan.cost, 1);
+    // Out by the gate: on squares (2, 2) then the gate's diagonal; on hexes the courtyard's
+    // (3, 2) under the gate first.
+    let (way_out, cost) = on_grid(
+        (vec![(2, 2), (3, 1), (3, 0), (4, 0)], 4),
+        (vec![(2, 2), (3, 2), (3, 1), (3, 0), (4, 0)], 5),
+    );
     assert_eq!(
         go(&a, Kind::Infantry, 2, (2, 1), &[(2, 0), (1, 0)]),
         Err(Refusal::LadderFirstStep(p(2, 0)))
     );
     // By the stairs into the courtyard and out of the gate, the move goes on.
     assert_eq!(
-        go(
-            &a,
-            Kind::Infantry,
-            2,
-            (2, 1),
-            &[(2, 2), (3, 1), (3, 0), (4, 0)]
-        )
-        .unwrap()
-        .cost,
-        4
+        go(&a, Kind::Infantry, 2, (2, 1), &way_out).unwrap().cost,
+        cost
     );
+}
 }
 
 on_both_grids! {
@@ -212,8 +212,7 @@ fn a_building_takes_foot_companies_only_and_stops_them() {
 }
 }
 
-// Square only: its castle is drawn for the square grid, climbs from its diagonals.
-#[test]
+on_both_grids! {
 fn the_path_finder_climbs_only_as_a_move_of_its_own() {
     let a = castle();
     let find = |kind, nation, from: (i32, i32), to: (i32, i32)| {
@@ -238,11 +237,13 @@ fn the_path_finder_climbs_only_as_a_move_of_its_own() {
         find(Kind::Infantry, 1, (0, 5), (2, 4)),
         Err(Refusal::NoPath { to: p(2, 4) })
     );
-    // The defenders go round by the gate rather than down the outside and along.
+    // The defenders go round by the gate rather than down the outside and along: on squares
+    // the gate is the courtyard's diagonal, on hexes (3, 2) under it comes first.
     let (path, cost) = find(Kind::Infantry, 2, (2, 2), (2, 0)).unwrap();
-    assert_eq!(cost, 2);
+    assert_eq!(cost, on_grid(2, 4));
     assert_eq!(path.last(), Some(&p(2, 0)));
     assert!(path.contains(&p(3, 1)), "through the gate: {path:?}");
+}
 }
 
 // ----------------------------------------------------------------- fighting at the walls

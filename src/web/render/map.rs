@@ -559,12 +559,24 @@ impl MapView {
                 while i < row.len() && row[i] {
                     i += 1;
                 }
-                // A band over the run's cells (on hexes, the middle of their row).
                 let g = self.geo();
-                let (px, py) = g.origin(self.x0 + start as i32, self.y0 + j as i32);
-                let top = ((g.height() - f64::from(g.step())) / 2.0).round() as i32;
+                let y = self.y0 + j as i32;
+                if self.grid == Grid::Hex {
+                    // Hexes of a row do not make a rectangle: each is shaded, by the one
+                    // hexagon the drawing reuses.
+                    for k in start..i {
+                        let (px, py) = g.origin(self.x0 + k as i32, y);
+                        o.push_str("<use class=\"fog-run\" href=\"#hex\"");
+                        attr(o, "x", px);
+                        attr(o, "y", py);
+                        o.push_str("/>");
+                    }
+                    continue;
+                }
+                // A band over the run's cells.
+                let (px, py) = g.origin(self.x0 + start as i32, y);
                 o.push_str("<rect class=\"fog-run\"");
-                rect_attrs(o, px, py + top, (i - start) as i32 * c, g.step());
+                rect_attrs(o, px, py, (i - start) as i32 * c, c);
                 o.push_str("/>");
             }
         }

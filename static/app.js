@@ -172,14 +172,15 @@
     // Hexes: the cell whose centre is nearest, of the two rows the point may fall in (odd
     // rows of the world are shifted half a cell right), as the server works it out.
     var h = step * 4 / 3, best = null;
+    var cols = Number(map.getAttribute("data-cols")), rows = Number(map.getAttribute("data-rows"));
     var row = Math.floor(py / step);
     [row - 1, row].forEach(function (jj) {
-      if (jj < 0) return;
-      var shift = ((y0 + jj) & 1) ? size / 2 : 0;
+      if (jj < 0 || jj >= rows) return;
+      var shift = ((y0 + jj) & 1) ? Math.floor(size / 2) : 0;
       var col = Math.floor(px / size);
       [col - 1, col, col + 1].forEach(function (ii) {
-        if (ii < 0) return;
-        var cx = ii * size + shift + size / 2, cy = jj * step + h / 2;
+        if (ii < 0 || ii >= cols) return;
+        var cx = ii * size + shift + Math.floor(size / 2), cy = jj * step + Math.round(h / 2);
         var d = (cx - px) * (cx - px) + (cy - py) * (cy - py);
         if (!best || d < best.d) best = { d: d, i: ii, j: jj, shift: shift };
       });

@@ -7,7 +7,7 @@ use super::names::{Class, Cover, Kind, Terrain};
 use super::refusal::Refusal;
 use super::ruleset::{Flag, Ruleset};
 use super::state::{Area, Cell, Unit};
-use super::vision::{is_hidden, line_of_sight, nation_sees};
+use super::vision::{is_hidden, line_of_sight, nation_sees, Sightline};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -446,7 +446,8 @@ fn volley_cover(
 ) -> (i32, Shelter, Vec<BattleNote>) {
     let mut notes = Vec::new();
     let at = target.pos;
-    let line = area.bounds.line(from, at);
+    let sight = Sightline::of(rs, area, from, at);
+    let line = &sight.cells;
     let class = rs.kind(target.kind).class;
     let terrain = area.terrain(at).unwrap_or(Terrain::Plain);
     let mut protection = cell_protection;
@@ -454,12 +455,11 @@ fn volley_cover(
     {
         protection -= rs.terrain(terrain).volley_protection;
     }
-    let between = line.len().saturating_sub(1);
-    let obscured = line.iter().take(between).skip(1).any(|p| {
-        area.terrain(*p).is_some_and(|t| {
-            let tr = rs.terrain(t);
-            tr.cover != Cover::Exposed && !tr.has(Flag::BlocksLos)
-        })
+    let obscured = sight.between().iter().any(|p| {
+        !sight.blocked_by(rs, area, *p)
+            && area
+                .terrain(*p)
+                .is_some_and(|t| rs.terrain(t).cover != Cover::Exposed)
     });
     if obscured {
         protection += rs.cover.obscured;

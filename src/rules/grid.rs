@@ -310,8 +310,9 @@ impl Bounds {
         // On a hex grid a row reaches one cell further on the side its shift leans to.
         let wide = i32::from(self.grid == Grid::Hex);
         let (x0, x1) = (
-            p.x.saturating_sub(r + wide).max(0),
-            p.x.saturating_add(r + wide).min(self.width - 1),
+            p.x.saturating_sub(r.saturating_add(wide)).max(0),
+            p.x.saturating_add(r.saturating_add(wide))
+                .min(self.width - 1),
         );
         let (y0, y1) = (
             p.y.saturating_sub(r).max(0),

@@ -184,30 +184,70 @@ pub fn as_seen_by(rs: &Ruleset, area: &Area, nation: NationId) -> Area {
 /// Line of sight from `from` to `to`: the first blocking cell between them, if any. End cells
 /// never block; a shooter on elevated ground fires over blockers that are not elevated too.
 pub fn line_of_sight(rs: &Ruleset, area: &Area, from: Pos, to: Pos) -> Result<(), Pos> {
-    let shooter_high = area
-        .terrain(from)
-        .is_some_and(|t| rs.terrain(t).has(Flag::Elevated));
-    let cells = area.bounds.line(from, to);
-    // Along a castle's wall: every cell of the line, ends included, wall, tower or gate of
-    // the same castle (docs/rules.md §10).
-    let first = area.cell(from).map(|c| c.castle);
-    let along_the_wall = cells.iter().all(|p| {
-        area.cell(*p)
-            .is_some_and(|c| rs.terrain(c.terrain).has(Flag::Wall) && Some(c.castle) == first)
-    });
-    if along_the_wall {
-        return Ok(());
+    let line = Sightline::of(rs, area, from, to);
+    match line
+        .between()
+        .iter()
+        .find(|p| line.blocked_by(rs, area, **p))
+    {
+        Some(p) => Err(*p),
+        None => Ok(()),
     }
-    for &p in cells.iter().skip(1).take(cells.len().saturating_sub(2)) {
-        let Some(t) = area.terrain(p) else {
-            return Err(p);
-        };
-        let tr = rs.terrain(t);
-        if tr.has(Flag::BlocksLos) && (!shooter_high || tr.has(Flag::Elevated)) {
-            return Err(p);
+}
+
+/// The line from a shooter to its target and what may stand in its way: one reading for line of
+/// sight and for cover (docs/rules.md §12: cover is a cell between that does not block it).
+pub struct Sightline {
+    pub cells: Vec<Pos>,
+    shooter_high: bool,
+    along_the_wall: bool,
+}
+
+impl Sightline {
+    pub fn of(rs: &Ruleset, area: &Area, from: Pos, to: Pos) -> Sightline {
+        let shooter_high = area
+            .terrain(from)
+            .is_some_and(|t| rs.terrain(t).has(Flag::Elevated));
+        let cells = area.bounds.line(from, to);
+        // Along a castle's wall: every cell of the line, ends included, wall, tower or gate of
+        // the same castle (docs/rules.md §10).
+        let first = area.cell(from).map(|c| c.castle);
+        let along_the_wall = cells.iter().all(|p| {
+            area.cell(*p)
+                .is_some_and(|c| rs.terrain(c.terrain).has(Flag::Wall) && Some(c.castle) == first)
+        });
+        Sightline {
+            cells,
+            shooter_high,
+            along_the_wall,
         }
     }
-    Ok(())
+
+    /// The cells between the two ends.
+    pub fn between(&self) -> &[Pos] {
+        let n = self.cells.len();
+        if n < 2 {
+            &[]
+        } else {
+            &self.cells[1..n - 1]
+        }
+    }
+
+    /// Whether a cell between blocks this line: a cell that blocks the line of sight, unless
+    /// the shooter stands high and it does not, or the line runs along the shooter's castle
+    /// wall; a cell outside the loaded window does.
+    pub fn blocked_by(&self, rs: &Ruleset, area: &Area, p: Pos) -> bool {
+        if self.along_the_wall {
+            return false;
+        }
+        match area.terrain(p) {
+            None => true,
+            Some(t) => {
+                let tr = rs.terrain(t);
+                tr.has(Flag::BlocksLos) && (!self.shooter_high || tr.has(Flag::Elevated))
+            }
+        }
+    }
 }
 
 #[cfg(test)]

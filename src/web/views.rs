@@ -302,7 +302,7 @@ pub struct SeenEnemy {
 }
 
 impl SeenEnemy {
-    pub fn of(s: &SeenCompany, from: Pos) -> SeenEnemy {
+    pub fn of(s: &SeenCompany, from: Pos, grid: crate::rules::Grid) -> SeenEnemy {
         SeenEnemy {
             id: s.id,
             name: s.name.clone(),
@@ -311,7 +311,7 @@ impl SeenEnemy {
             x: s.x,
             y: s.y,
             hidden: s.hidden,
-            distance: Pos::new(s.x, s.y).distance(from),
+            distance: grid.distance(Pos::new(s.x, s.y), from),
         }
     }
 }

@@ -133,6 +133,15 @@ fn nation(
     if name.trim().is_empty() {
         return Err(bad("an object of the `nations` layer has no name"));
     }
+    // A position no map has (infinite, not a number, beyond any size) is refused here rather
+    // than rounded to some cell.
+    let limit = f64::from(i32::MAX);
+    if !(x.is_finite() && y.is_finite() && x.abs() < limit && y.abs() < limit) {
+        return Err(bad(format!(
+            "the nation `{}` of the `nations` layer is at no cell of the map",
+            name.trim()
+        )));
+    }
     Ok(MapNation {
         name: name.trim().to_string(),
         color: text(props, "color").unwrap_or_else(|| PALETTE[i % PALETTE.len()].to_string()),
@@ -687,6 +696,11 @@ mod tests {
         let square = TileSize::new(32.0, 32.0, Grid::Square, None);
         assert_eq!(square.cell_of(80.0, 64.0), [2, 2]);
         assert_eq!(square.cell_of(31.9, 32.0), [0, 1]);
+        // A position no map has is refused, not rounded to some cell.
+        for (x, y) in [(f64::INFINITY, 0.0), (0.0, f64::NAN), (3e38, 5.0)] {
+            assert!(nation(0, "France", x, y, t, &Props::default()).is_err());
+        }
+        assert!(nation(0, "France", 40.0, 40.0, t, &Props::default()).is_ok());
     }
 
     #[test]

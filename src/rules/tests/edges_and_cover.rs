@@ -133,23 +133,82 @@ fn a_volley_past_cover_finds_its_target_obscured() {
 
 #[test]
 fn light_cover_can_be_for_foot_companies_only() {
+    // A farm is light cover with a volley protection of its own (50 in the shipped rules).
     let mut rs = rs();
-    let mut a = map(Season::Summer, &["..d"]);
+    let mut a = map(Season::Summer, &["..F"]);
     let shooter = unit(1, 1, Kind::Infantry, 0, 0);
     a.place(shooter.clone());
     a.place(unit(2, 2, Kind::Cavalry, 2, 0));
-    let fields = rs.terrain(crate::rules::Terrain::Fields).volley_protection;
+    let farm = rs.terrain(crate::rules::Terrain::Farm).volley_protection;
+    assert!(farm > 0);
     let shot = volley(&rs, &a, &shooter, p(2, 0), &mut dice(&[20])).unwrap();
-    assert_eq!(shot.defender.protection, fields);
+    assert_eq!(shot.defender.protection, farm);
     rs.cover.light_foot_only = true;
     let shot = volley(&rs, &a, &shooter, p(2, 0), &mut dice(&[20])).unwrap();
-    assert_eq!(
-        shot.defender.protection, 0,
-        "mounted: no cover of the fields"
-    );
+    assert_eq!(shot.defender.protection, 0, "mounted: no cover of the farm");
     let mut foot = a.clone();
     foot.remove(p(2, 0));
     foot.place(unit(2, 2, Kind::Infantry, 2, 0));
     let shot = volley(&rs, &foot, &shooter, p(2, 0), &mut dice(&[20])).unwrap();
-    assert_eq!(shot.defender.protection, fields);
+    assert_eq!(shot.defender.protection, farm);
+}
+
+#[test]
+fn a_forest_fired_over_from_high_ground_is_cover_not_a_wall() {
+    // From a plateau over a forest (which blocks the line of sight of the low ground): the
+    // shot passes, and the forest between obscures its target.
+    for g in GRIDS {
+        let mut a = map_on(g, Season::Summer, &["pf.", "..."]);
+        let shooter = unit(1, 1, Kind::Infantry, 0, 0);
+        a.place(shooter.clone());
+        a.place(defender(Kind::Infantry, 2, 0));
+        let shot = volley(&rs(), &a, &shooter, p(2, 0), &mut dice(&[20])).unwrap();
+        assert!(shot.notes.contains(&BattleNote::Obscured), "{g:?}");
+        assert_eq!(shot.defender.protection, rs().cover.obscured, "{g:?}");
+    }
+}
+
+#[test]
+fn cover_and_ramparts_follow_each_grid_s_own_line() {
+    // Off the row: from (0, 0) to (1, 2), two steps on either grid. Each grid draws its own
+    // line; a rampart counts on the side (or, on squares from a diagonal, the sides) by which
+    // that line enters the target's cell, and on no other.
+    for g in GRIDS {
+        let mut a = map_on(g, Season::Summer, &["...", "...", "..."]);
+        let shooter = unit(1, 1, Kind::Infantry, 0, 0);
+        a.place(shooter.clone());
+        a.place(defender(Kind::Infantry, 1, 2));
+        let line = a.bounds.line(p(0, 0), p(1, 2));
+        let before = line[line.len() - 2];
+        // Fields on every cell between: the target is obscured on either grid.
+        let mut covered = a.clone();
+        for q in &line[1..line.len() - 1] {
+            covered.set_cell(
+                *q,
+                crate::rules::state::Cell {
+                    terrain: crate::rules::Terrain::Fields,
+                    ..crate::rules::state::Cell::plain()
+                },
+            );
+        }
+        let shot = volley(&rs(), &covered, &shooter, p(1, 2), &mut dice(&[20])).unwrap();
+        assert!(shot.notes.contains(&BattleNote::Obscured), "{g:?} {line:?}");
+        // A rampart on each side the line crosses into the target counts; the others do not.
+        for &side in g.sides() {
+            let mut b = a.clone();
+            b.set_edge(p(1, 2), side, Some(EdgeFeature::Rampart));
+            let shot = volley(&rs(), &b, &shooter, p(1, 2), &mut dice(&[20])).unwrap();
+            let crossed = g.sides_towards(p(1, 2), before).contains(&side);
+            assert_eq!(
+                shot.notes.contains(&BattleNote::Rampart),
+                crossed,
+                "{g:?} side {side:?}, the line enters from {before:?}"
+            );
+        }
+    }
+    // On squares a diagonal step enters through the corner of two sides.
+    assert_eq!(
+        Grid::Square.sides_towards(p(2, 2), p(1, 1)),
+        vec![Side::N, Side::W]
+    );
 }

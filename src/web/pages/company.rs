@@ -47,7 +47,7 @@ pub async fn show(
                 .companies
                 .iter()
                 .filter(|s| s.nation_id != player.nation_id)
-                .map(|s| SeenEnemy::of(s, here))
+                .map(|s| SeenEnemy::of(s, here, w.grid))
                 .collect();
             let report = match report_id {
                 Some(e) => reports::one(conn, &actor, w.id, e, lang)?,

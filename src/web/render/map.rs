@@ -199,9 +199,11 @@ struct Frame {
     cell: i32,
     x0: i32,
     y0: i32,
-    /// For the page's script: `square` or `hex`, and the rows' step.
+    /// For the page's script: `square` or `hex`, the rows' step and the view's size in cells.
     grid: Grid,
     step: i32,
+    cols: i32,
+    rows: i32,
 }
 
 /// Where a page's template prints `map_svg`: the drawing is written there after the template
@@ -238,6 +240,8 @@ impl MapView {
                 y0: self.y0,
                 grid: self.grid,
                 step: self.geo().step(),
+                cols: self.cols,
+                rows: self.rows,
             },
         );
         ctx.insert("map_svg", MARK);
@@ -355,6 +359,11 @@ impl MapView {
                     let step = self.geo().step();
                     attr(o, "width", c);
                     attr(o, "height", 2 * step);
+                    // The tile starts on an unshifted row: on a view whose first row is odd
+                    // the tiling starts a row lower.
+                    if self.y0 & 1 == 1 {
+                        attr(o, "y", step);
+                    }
                     o.push_str("><g class=\"t-plain ground-tile\">");
                     let half = c / 2;
                     for (x, y) in [

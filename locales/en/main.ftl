@@ -702,3 +702,6 @@ gm-grid = Cells
 grid-square = squares
 grid-hex = hexagons
 editor-rampart-tool = ramparts: click a side
+channel-private = a private message
+channel-nation = the nation's board
+channel-world = the whole world

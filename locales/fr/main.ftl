@@ -747,3 +747,6 @@ gm-grid = Cases
 grid-square = carrées
 grid-hex = hexagonales
 editor-rampart-tool = remparts : cliquer un côté
+channel-private = un message privé
+channel-nation = le tableau de la nation
+channel-world = tout le monde

@@ -43,6 +43,19 @@ impl RootSpanBuilder for RequestLine {
     }
 }
 
+/// `HEAD` is answered as `GET` is, without the body: health checks and link checkers send it.
+/// The request takes the GET route; the server leaves the body out of an answer to a HEAD
+/// request whatever the route (it keeps the request's own method for that).
+pub async fn head_as_get(
+    mut req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<impl MessageBody>, Error> {
+    if req.method() == actix_web::http::Method::HEAD {
+        req.head_mut().method = actix_web::http::Method::GET;
+    }
+    next.call(req).await
+}
+
 /// Errors in the visitor's language. A handler's error is turned into an answer without its
 /// request; in a language other than English it is written again here, in the language the
 /// browser chose (its cookie) or asks for (`Accept-Language`): an error page, or the JSON

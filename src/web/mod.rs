@@ -221,6 +221,7 @@ impl Application {
         let data = web::Data::new(state);
         let server = HttpServer::new(move || {
             App::new()
+                .wrap(from_fn(middleware::head_as_get))
                 .wrap(from_fn(middleware::errors_in_lang))
                 .wrap(security_headers(https))
                 .wrap(from_fn(middleware::cache_policy))

@@ -535,3 +535,20 @@ fn the_rulebook_in_docs_is_the_one_the_shipped_rules_give() {
         );
     }
 }
+
+both!(head_requests_are_answered_as_get_without_a_body, |b| {
+    let app = TestApp::spawn(b);
+    let mut c = app.client();
+    for path in ["/healthz", "/", "/worlds/1", "/rules"] {
+        let get = c.get(path);
+        let head = c.raw("HEAD", path, "text/plain", b"");
+        assert_eq!(head.status, get.status, "{path}");
+        assert_eq!(head.status, 200, "{path}");
+        assert!(
+            head.body.is_empty(),
+            "{path}: a HEAD answer carries no body"
+        );
+    }
+    // A route that takes no GET is still not found by HEAD.
+    assert_eq!(c.raw("HEAD", "/logout", "text/plain", b"").status, 404);
+});

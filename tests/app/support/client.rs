@@ -218,6 +218,7 @@ impl Client {
         let r = match method {
             "GET" => headers!(self.agent.get(&uri)).call(),
             "DELETE" => headers!(self.agent.delete(&uri)).call(),
+            "HEAD" => headers!(self.agent.head(&uri)).call(),
             "PUT" => headers!(self.agent.put(&uri)).send(text.as_bytes()),
             "PATCH" => headers!(self.agent.patch(&uri)).send(text.as_bytes()),
             _ => headers!(self.agent.post(&uri)).send(text.as_bytes()),
@@ -254,6 +255,7 @@ impl Client {
         let r = match method {
             "GET" => headers!(self.agent.get(&uri)).call(),
             "DELETE" => headers!(self.agent.delete(&uri)).call(),
+            "HEAD" => headers!(self.agent.head(&uri)).call(),
             "PUT" => headers!(self.agent.put(&uri)).send(body),
             "PATCH" => headers!(self.agent.patch(&uri)).send(body),
             _ => headers!(self.agent.post(&uri)).send(body),

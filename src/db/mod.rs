@@ -385,6 +385,18 @@ pub fn ping(conn: &mut DbConnection) -> bool {
 }
 
 /// Seconds since the UNIX epoch.
+/// Inside a transaction, waits for any other transaction holding `key` (released at its end):
+/// on PostgreSQL an advisory lock on the key's hash; SQLite's single writer serializes write
+/// transactions already.
+pub fn serialize_on(conn: &mut DbConnection, key: &str) -> diesel::QueryResult<()> {
+    if let DbConnection::Postgres(pg) = conn {
+        diesel::sql_query("SELECT pg_advisory_xact_lock(hashtext($1))")
+            .bind::<diesel::sql_types::Text, _>(key)
+            .execute(pg)?;
+    }
+    Ok(())
+}
+
 pub fn now() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

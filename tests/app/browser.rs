@@ -727,13 +727,7 @@ both!(players_talk_and_mark_the_map_on_a_phone, |b| {
 /// behind the rampart of the east bank; the report says the rampart counted.
 fn across_the_rampart(b: crate::support::Backend, width: u32, height: u32) {
     let app = TestApp::spawn(b);
-    let hex = grognard::game::maps::worlds::ensure_hex_demo(
-        &mut app.conn(),
-        &app.config.rules,
-        grognard::game::maps::worlds::DEMO_HEX_MAP,
-    )
-    .unwrap()
-    .unwrap();
+    let hex = fixtures::hex_demo(&app);
     let nation = |name: &str| {
         app.count(&format!(
             "SELECT CAST(id AS BIGINT) AS n FROM nations WHERE world_id = {hex} AND name = '{name}'"
@@ -746,22 +740,10 @@ fn across_the_rampart(b: crate::support::Backend, width: u32, height: u32) {
         ))
     };
     let mut karl = fixtures::player(&app, "karl");
-    let wacht = fixtures::join_and_raise(
-        &mut karl,
-        hex as i64,
-        &nation("Austria"),
-        "infantry",
-        "Wacht",
-    );
+    let wacht = fixtures::join_and_raise(&mut karl, hex, &nation("Austria"), "infantry", "Wacht");
     put(wacht, 12, 8);
     let mut marie = fixtures::player(&app, "marie_louise");
-    let garde = fixtures::join_and_raise(
-        &mut marie,
-        hex as i64,
-        &nation("France"),
-        "infantry",
-        "Garde",
-    );
+    let garde = fixtures::join_and_raise(&mut marie, hex, &nation("France"), "infantry", "Garde");
     put(garde, 10, 7);
 
     let shots = format!("screenshots-hex-{b:?}-{width}x{height}").to_lowercase();
@@ -815,13 +797,7 @@ both!(a_charge_across_a_rampart_on_the_hex_demo_on_a_phone, |b| {
 
 both!(a_game_master_clicks_a_side_of_a_hex_to_set_a_rampart, |b| {
     let app = TestApp::spawn(b);
-    let hex = grognard::game::maps::worlds::ensure_hex_demo(
-        &mut app.conn(),
-        &app.config.rules,
-        grognard::game::maps::worlds::DEMO_HEX_MAP,
-    )
-    .unwrap()
-    .unwrap();
+    let hex = fixtures::hex_demo(&app);
     grognard::game::accounts::create_user(
         &mut app.conn(),
         "sapper_general",

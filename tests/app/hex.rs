@@ -287,13 +287,7 @@ both!(
     the_editor_sets_and_removes_a_rampart_on_a_side_of_the_selected_cell,
     |b| {
         let app = TestApp::spawn(b);
-        let w = grognard::game::maps::worlds::ensure_hex_demo(
-            &mut app.conn(),
-            &app.config.rules,
-            grognard::game::maps::worlds::DEMO_HEX_MAP,
-        )
-        .unwrap()
-        .unwrap();
+        let w = hex_demo(&app);
         let mut gm = user_with_role(&app, "sapper_general", grognard::game::accounts::Role::Gm);
         let page = gm.get(&format!("/gm/worlds/{w}?x=5&y=5&zoom=3&cell=5,5"));
         assert_eq!(page.status, 200);

@@ -42,16 +42,6 @@ fn account_key(account: &str) -> String {
     }
 }
 
-/// On PostgreSQL, attempts on one key wait for each other (SQLite's writer lock does that).
-fn serialize_on(conn: &mut DbConnection, key: &str) -> QueryResult<()> {
-    if let DbConnection::Postgres(pg) = conn {
-        diesel::sql_query("SELECT pg_advisory_xact_lock(hashtext($1))")
-            .bind::<diesel::sql_types::Text, _>(key)
-            .execute(pg)?;
-    }
-    Ok(())
-}
-
 fn count(conn: &mut DbConnection, bucket: &str, since: i64) -> QueryResult<i64> {
     login_failures::table
         .filter(login_failures::bucket.eq(bucket))
@@ -75,8 +65,9 @@ pub fn reserve(
         window: l.window,
     };
     db::write(conn, |conn| {
-        serialize_on(conn, &by_account)?;
-        serialize_on(conn, &by_addr)?;
+        // Attempts on one key wait for each other.
+        db::serialize_on(conn, &by_account)?;
+        db::serialize_on(conn, &by_addr)?;
         check_bucket(conn, per, &pair)?;
         check_bucket(conn, per, &by_addr)?;
         let since = db::now() - l.window;

@@ -8,7 +8,7 @@ use super::text::Body;
 use super::{now_or_muted, serialize_writes_of};
 use crate::config::TalkSettings;
 use crate::db::models::Player;
-use crate::db::schema::{blocks, messages, players, users, worlds};
+use crate::db::schema::{blocks, messages, players, users};
 use crate::db::{self, DbConnection};
 use crate::game::error::{GameError, GameResult};
 use crate::game::news::alerts::{self, Told};
@@ -59,6 +59,26 @@ fn board_channel(nation_id: i32) -> String {
 
 fn pair_channel(a: i32, b: i32) -> String {
     format!("p{}-{}", a.min(b), a.max(b))
+}
+
+/// Where a message was written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Channel {
+    Private,
+    Nation,
+    World,
+}
+
+impl Channel {
+    /// The channel a message's row names (`p…` two players, `n…` a board, `world`).
+    pub fn of(channel: &str) -> Channel {
+        match channel.chars().next() {
+            Some('p') => Channel::Private,
+            Some('n') => Channel::Nation,
+            _ => Channel::World,
+        }
+    }
 }
 
 /// The other user of a private channel seen by `me`.
@@ -123,14 +143,7 @@ macro_rules! not_blocked_by {
 
 /// Not found unless the world exists.
 pub(super) fn world_exists(conn: &mut DbConnection, world_id: i32) -> GameResult<()> {
-    let n: i64 = worlds::table
-        .filter(worlds::id.eq(world_id))
-        .count()
-        .get_result(conn)?;
-    if n == 0 {
-        return Err(GameError::not_found("world"));
-    }
-    Ok(())
+    crate::game::maps::worlds::get(conn, world_id).map(|_| ())
 }
 
 /// A player of the world by name: their user id and name as written.
@@ -255,12 +268,7 @@ pub fn send(
 /// in order and a reader polling with `since` never passes over one that commits late
 /// (SQLite's single writer does that already).
 fn in_order_of_ids(conn: &mut DbConnection, world_id: i32) -> QueryResult<()> {
-    if let DbConnection::Postgres(pg) = conn {
-        diesel::sql_query("SELECT pg_advisory_xact_lock(hashtext($1))")
-            .bind::<diesel::sql_types::Text, _>(format!("talk-world:{world_id}"))
-            .execute(pg)?;
-    }
-    Ok(())
+    db::serialize_on(conn, &format!("talk-world:{world_id}"))
 }
 
 /// A private message's recipient is told (and its badge counts it); an announcement tells

@@ -27,15 +27,9 @@ pub fn now_or_muted(p: &Player, now: i64) -> GameResult<()> {
     }
 }
 
-/// On PostgreSQL a player's writes wait for each other, so that two at once cannot both slip
-/// under a limit (SQLite's single writer does that already).
+/// A player's writes wait for each other, so that two at once cannot both slip under a limit.
 pub fn serialize_writes_of(conn: &mut DbConnection, user_id: i32) -> QueryResult<()> {
-    if let DbConnection::Postgres(pg) = conn {
-        diesel::sql_query("SELECT pg_advisory_xact_lock(hashtext($1))")
-            .bind::<diesel::sql_types::Text, _>(format!("talk:{user_id}"))
-            .execute(pg)?;
-    }
-    Ok(())
+    db::serialize_on(conn, &format!("talk:{user_id}"))
 }
 
 /// A block, once however many ask at once.

@@ -2,7 +2,7 @@
 //! reports of a world, removes a message, mutes a player for a time, or dismisses a report.
 //! Every removal and mute goes to the world's audit log.
 
-use super::messages;
+use super::messages::{self, Channel};
 use super::text::Body;
 use crate::db::schema::{message_reports, messages as msgs, players, users};
 use crate::db::{self, DbConnection};
@@ -43,8 +43,7 @@ pub struct OpenReport {
     pub id: i32,
     pub message_id: i32,
     pub from: String,
-    /// `nation`, `world` or `private`.
-    pub channel: String,
+    pub channel: Channel,
     pub body: String,
     pub reporter: String,
     pub reason: String,
@@ -109,12 +108,7 @@ pub fn open_reports(
                 id,
                 message_id,
                 from,
-                channel: match channel.chars().next() {
-                    Some('n') => "nation",
-                    Some('p') => "private",
-                    _ => "world",
-                }
-                .to_string(),
+                channel: Channel::of(&channel),
                 body,
                 reporter,
                 reason,

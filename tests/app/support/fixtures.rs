@@ -35,6 +35,19 @@ pub fn player(app: &TestApp, name: &str) -> Client {
     c
 }
 
+/// The hex demo world (Aspern-Essling), made beside the square one as `serve` makes it.
+pub fn hex_demo(app: &TestApp) -> i64 {
+    i64::from(
+        grognard::game::maps::worlds::ensure_hex_demo(
+            &mut app.conn(),
+            &app.config.rules,
+            grognard::game::maps::worlds::DEMO_HEX_MAP,
+        )
+        .unwrap()
+        .expect("no hex world yet"),
+    )
+}
+
 /// A user of the given role, created through the CLI path, logged in.
 pub fn user_with_role(app: &TestApp, name: &str, role: grognard::game::accounts::Role) -> Client {
     grognard::game::accounts::create_user(&mut app.conn(), name, PASSWORD, role).unwrap();

@@ -349,6 +349,11 @@ fn finish_turn(
         .select(companies::id)
         .order(companies::id)
         .load(conn)?;
+    // The regiments' radius is counted on the world's grid, which never changes.
+    let grid: crate::rules::Grid = worlds::table
+        .find(world_id)
+        .select(worlds::grid)
+        .first(conn)?;
     let mut longest = Duration::ZERO;
     // Up to the last id the turn covers, in case that company is gone: the rest of the turn
     // is then left with no company to turn.
@@ -365,7 +370,7 @@ fn finish_turn(
                 None => Ok(false),
                 Some((through, _)) if through >= upto => Ok(true),
                 Some((through, _)) => {
-                    turn_companies(c, rs, world_id, at, through, upto)?;
+                    turn_companies(c, rs, (world_id, grid), at, through, upto)?;
                     Ok(true)
                 }
             }
@@ -432,7 +437,7 @@ fn finish_turn(
 fn turn_companies(
     conn: &mut DbConnection,
     rs: &Ruleset,
-    world_id: i32,
+    (world_id, grid): (i32, crate::rules::Grid),
     at: i64,
     through: i32,
     upto: i32,
@@ -443,10 +448,6 @@ fn turn_companies(
             .filter(players::leave_until.gt(at)),
     ))
     .get_result(conn)?;
-    let grid: crate::rules::Grid = worlds::table
-        .find(world_id)
-        .select(worlds::grid)
-        .first(conn)?;
     let sql = conn.numbered(&companies_turn_statement(rs, conn, grid, at, on_leave));
     let rows = diesel::sql_query(sql)
         .bind::<Integer, _>(world_id)

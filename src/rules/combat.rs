@@ -61,12 +61,20 @@ pub enum BattleNote {
 }
 
 /// What shelters a side from a blow besides its cell's protection.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Shelter {
-    /// Half the losses (a rampart in melee).
-    halve: bool,
+    /// The percent of the losses taken (a rampart in melee: `cover.rampart_melee_losses`).
+    losses_percent: i32,
     /// No morale lost (a rampart).
     steady: bool,
+}
+
+impl Shelter {
+    /// Nothing but the cell.
+    const OPEN: Shelter = Shelter {
+        losses_percent: 100,
+        steady: false,
+    };
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -135,8 +143,9 @@ fn take_losses(
 ) -> Side {
     let (men_before, wounded_before, morale_before) = (unit.men, unit.wounded, unit.morale);
     let mut losses = protected_losses(raw, protection, unit.men);
-    if shelter.halve {
-        losses = (losses + 1) / 2;
+    if shelter.losses_percent != 100 {
+        // Rounded half up, as the other losses are.
+        losses = (losses * shelter.losses_percent + 50) / 100;
     }
     let (killed, wounded) = split_losses(rs, losses, unit.morale, confidence);
     unit.men -= losses;
@@ -393,7 +402,7 @@ pub fn melee(
             raw_att,
             0,
             att_conf,
-            Shelter::default(),
+            Shelter::OPEN,
         )
     };
     // The blows are simultaneous, each with the men standing before the fight, unless the
@@ -410,9 +419,13 @@ pub fn melee(
         raw_def,
         protection,
         ct.confidence,
-        Shelter {
-            halve: behind_rampart,
-            steady: behind_rampart,
+        if behind_rampart {
+            Shelter {
+                losses_percent: rs.cover.rampart_melee_losses,
+                steady: true,
+            }
+        } else {
+            Shelter::OPEN
         },
     );
     let mut att_side = match early.take() {
@@ -473,7 +486,7 @@ fn volley_cover(
     (
         protection.clamp(-100, 100),
         Shelter {
-            halve: false,
+            losses_percent: 100,
             steady,
         },
         notes,

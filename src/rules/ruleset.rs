@@ -339,6 +339,8 @@ pub struct CoverRules {
     pub obscured: i32,
     /// A `light` terrain's own volley protection is for foot companies only.
     pub light_foot_only: bool,
+    /// Of the losses a melee across a rampart would cost its defenders, the percent they take.
+    pub rampart_melee_losses: i32,
 }
 
 impl Default for CoverRules {
@@ -346,6 +348,7 @@ impl Default for CoverRules {
         CoverRules {
             obscured: 15,
             light_foot_only: false,
+            rampart_melee_losses: 50,
         }
     }
 }
@@ -881,6 +884,15 @@ impl RawRuleset {
             castle: self.castle,
             cover: {
                 percent("cover.obscured", self.cover.obscured)?;
+                if !(0..=100).contains(&self.cover.rampart_melee_losses) {
+                    return err(
+                        "cover.rampart_melee_losses",
+                        format!(
+                            "must be between 0 and 100 (got {})",
+                            self.cover.rampart_melee_losses
+                        ),
+                    );
+                }
                 self.cover
             },
         })

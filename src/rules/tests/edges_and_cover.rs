@@ -212,3 +212,21 @@ fn cover_and_ramparts_follow_each_grid_s_own_line() {
         vec![Side::N, Side::W]
     );
 }
+
+#[test]
+fn the_share_of_losses_behind_a_rampart_is_the_ruleset_s() {
+    let mut rs = rs();
+    rs.cover.rampart_melee_losses = 25;
+    let mut a = map(Season::Summer, &["...."]);
+    let attacker = unit(1, 1, Kind::Infantry, 1, 0);
+    a.place(attacker.clone());
+    a.place(defender(Kind::Infantry, 2, 0));
+    a.set_edge(p(2, 0), Side::W, Some(EdgeFeature::Rampart));
+    // 20 losses in the open, a quarter of them behind the rampart.
+    let held = melee(&rs, &a, &attacker, p(2, 0), &mut dice(&[20, 10])).unwrap();
+    assert_eq!(held.defender.losses, 5);
+    let bad = crate::rules::ruleset::SHIPPED
+        .replace("rampart_melee_losses = 50", "rampart_melee_losses = 101");
+    let e = crate::rules::Ruleset::from_toml(&bad).unwrap_err();
+    assert_eq!(e.key, "cover.rampart_melee_losses");
+}

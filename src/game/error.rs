@@ -61,6 +61,12 @@ pub enum GameError {
     NotFound(Text),
     #[error("{0}")]
     Conflict(Text),
+    /// An upload nests deeper than any reader here follows.
+    #[error("{0}")]
+    TooDeep(Text),
+    /// An upload holds, or inflates to, more than its bound.
+    #[error("{0}")]
+    TooLarge(Text),
     /// The reader does not hear from the sender.
     #[error("{0}")]
     Blocked(Text),
@@ -99,6 +105,8 @@ impl GameError {
             GameError::Forbidden(_) => "forbidden",
             GameError::NotFound(_) => "not_found",
             GameError::Conflict(_) => "conflict",
+            GameError::TooDeep(_) => "too_deep",
+            GameError::TooLarge(_) => "too_large",
             GameError::Blocked(_) => "blocked",
             GameError::Muted(_) => "muted",
             GameError::RateLimited { .. } => "rate_limited",
@@ -118,7 +126,7 @@ impl GameError {
                 Refusal::Invalid(_) => 422,
                 _ => 422,
             },
-            GameError::Invalid(_) => 422,
+            GameError::Invalid(_) | GameError::TooDeep(_) | GameError::TooLarge(_) => 422,
             GameError::Unauthorized(_) => 401,
             GameError::Forbidden(_) => 403,
             GameError::NotFound(_) => 404,

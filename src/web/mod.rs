@@ -114,6 +114,26 @@ impl AppState {
         self.cpu.run(f).await
     }
 
+    /// Creates a world from an upload: `parse` reads and the map is validated on the CPU
+    /// threads (bounded, away from the HTTP workers and holding no connection), then the
+    /// world is written. Returns its id.
+    pub async fn import_world<F>(&self, parse: F) -> GameResult<i32>
+    where
+        F: FnOnce(&crate::rules::Ruleset) -> GameResult<crate::game::maps::mapfile::MapFile>
+            + Send
+            + 'static,
+    {
+        let config = self.config.clone();
+        let valid = self
+            .cpu(move || {
+                let map = parse(&config.rules)?;
+                Ok(map.validate(&config.rules)?)
+            })
+            .await?;
+        self.db(move |conn| crate::game::maps::worlds::import(conn, &valid, None))
+            .await
+    }
+
     /// Runs `f` on a pooled connection in the blocking thread pool (diesel is synchronous).
     pub async fn db<T, F>(&self, f: F) -> GameResult<T>
     where

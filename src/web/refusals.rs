@@ -129,7 +129,9 @@ pub fn say(lang: Lang, e: &GameError) -> String {
         | GameError::Unauthorized(t)
         | GameError::Forbidden(t)
         | GameError::NotFound(t)
-        | GameError::Conflict(t) => t.in_lang(lang),
+        | GameError::Conflict(t)
+        | GameError::TooDeep(t)
+        | GameError::TooLarge(t) => t.in_lang(lang),
         GameError::RateLimited { retry_after } => {
             tr(lang, "error-rate-limited", &[("s", n(*retry_after))])
         }

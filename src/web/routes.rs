@@ -152,7 +152,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .service(
                     web::resource("/worlds")
                         .guard(guard::Post())
-                        .app_data(api::json_config_up_to(api::MAP_BODY_LIMIT))
+                        .app_data(web::PayloadConfig::new(api::MAP_BODY_LIMIT))
                         .route(web::post().to(api::editor::create_world)),
                 )
                 .route(

@@ -25,3 +25,4 @@ mod scores;
 mod server;
 mod talk;
 mod time;
+mod uploads;

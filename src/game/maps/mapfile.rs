@@ -10,6 +10,13 @@ use std::collections::{HashMap, HashSet};
 /// Largest side of a world, to keep a typo from creating billions of cells.
 pub const MAX_SIDE: i32 = 2000;
 
+/// Castles in one world: far more than a campaign holds, few enough that listing them all
+/// stays one small answer.
+pub const MAX_CASTLES: usize = 1000;
+
+/// Cells of one castle: a fortress of 100×100.
+pub const MAX_CASTLE_CELLS: usize = 10_000;
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MapFile {
@@ -159,6 +166,12 @@ impl std::fmt::Display for MapError {
 }
 
 impl std::error::Error for MapError {}
+
+impl From<MapError> for crate::game::error::GameError {
+    fn from(e: MapError) -> Self {
+        crate::game::error::GameError::Invalid(e.to_string().into())
+    }
+}
 
 fn fail<T>(entry: impl Into<String>, message: impl Into<String>) -> Result<T, MapError> {
     Err(MapError {
@@ -312,6 +325,15 @@ impl MapFile {
                 .transpose()?;
             towns.push((t.name.clone(), owner));
         }
+        if self.castles.len() > MAX_CASTLES {
+            return fail(
+                "castles",
+                format!(
+                    "a world has at most {MAX_CASTLES} castles (got {})",
+                    self.castles.len()
+                ),
+            );
+        }
         let mut castle_index = HashMap::new();
         for (i, c) in self.castles.iter().enumerate() {
             let entry = format!("castles[{i}] ({})", c.name);
@@ -390,14 +412,24 @@ impl MapFile {
         let victory = self.victory.unwrap_or_default();
         victory.check("victory")?;
         let edges = self.valid_edges(bounds)?;
-        let sections = (0..self.castles.len())
-            .flat_map(|k| {
-                let cells: Vec<(Pos, Terrain)> = cells
-                    .iter()
-                    .filter(|c| c.castle == Some(k))
-                    .map(|c| (c.pos, c.terrain))
-                    .collect();
-                crate::rules::castle::sections(rs, &cells)
+        // Each castle's cells, gathered in one pass over the cells.
+        let mut castle_cells: Vec<Vec<(Pos, Terrain)>> = vec![Vec::new(); self.castles.len()];
+        for c in &cells {
+            if let Some(k) = c.castle {
+                castle_cells[k].push((c.pos, c.terrain));
+                if castle_cells[k].len() > MAX_CASTLE_CELLS {
+                    return fail(
+                        format!("castles[{k}] ({})", self.castles[k].name),
+                        format!("a castle has at most {MAX_CASTLE_CELLS} cells"),
+                    );
+                }
+            }
+        }
+        let sections = castle_cells
+            .iter()
+            .enumerate()
+            .flat_map(|(k, cells)| {
+                crate::rules::castle::sections(rs, cells)
                     .into_iter()
                     .map(move |s| (k, s))
             })
@@ -620,6 +652,65 @@ mod tests {
             let e = m.validate(&rs).unwrap_err();
             assert!(e.entry.starts_with(entry), "{e} should name {entry}");
         }
+    }
+
+    /// A map of `n` castles, each one tower on a row of its own world.
+    fn towers(n: usize) -> MapFile {
+        let mut m = base();
+        m.width = 4;
+        m.height = n as i32 + 1;
+        m.cells.clear();
+        m.towns.clear();
+        for (i, nation) in m.nations.iter_mut().enumerate() {
+            nation.spawn = Some([i as i32, 0]);
+        }
+        m.castles = (0..n)
+            .map(|i| MapCastle {
+                name: format!("c{i}"),
+            })
+            .collect();
+        m.cells = (0..n)
+            .map(|i| MapCell {
+                x: 2,
+                y: i as i32 + 1,
+                terrain: "tower".into(),
+                town: None,
+                owner: None,
+                structure: None,
+                castle: Some(format!("c{i}")),
+            })
+            .collect();
+        m
+    }
+
+    #[test]
+    fn castles_are_counted_and_each_gets_its_own_cells() {
+        let rs = Ruleset::shipped();
+        let valid = towers(MAX_CASTLES).validate(&rs).unwrap();
+        assert_eq!(valid.sections.len(), MAX_CASTLES);
+        // Castle k's one section is its own tower, on row k + 1.
+        for (k, s) in &valid.sections {
+            assert_eq!(s.cells, vec![Pos::new(2, *k as i32 + 1)]);
+        }
+        let e = towers(MAX_CASTLES + 1).validate(&rs).unwrap_err();
+        assert_eq!(e.entry, "castles");
+        let mut big = towers(1);
+        big.width = 200;
+        big.height = 200;
+        big.cells = (0..=MAX_CASTLE_CELLS as i32)
+            .map(|i| MapCell {
+                x: i % 200,
+                y: i / 200,
+                terrain: "plain".into(),
+                town: None,
+                owner: None,
+                structure: None,
+                castle: Some("c0".into()),
+            })
+            .collect();
+        let e = big.validate(&rs).unwrap_err();
+        assert!(e.entry.starts_with("castles[0]"), "{e}");
+        assert!(e.message.contains("at most"), "{e}");
     }
 
     #[test]

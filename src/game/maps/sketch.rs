@@ -74,6 +74,8 @@ impl Sketch {
     pub fn into_mapfile(self) -> MapFile {
         let mut towns: BTreeMap<String, Option<String>> = BTreeMap::new();
         let mut castles: Vec<String> = Vec::new();
+        // Castles in the order met, each once: looked up in a set, as a map may name thousands.
+        let mut named: std::collections::HashSet<&str> = std::collections::HashSet::new();
         let mut cells = Vec::new();
         for (i, c) in self.cells.iter().enumerate() {
             let (x, y) = (i as i32 % self.width, i as i32 / self.width);
@@ -83,8 +85,8 @@ impl Sketch {
                     *entry = c.owner.clone();
                 }
             }
-            if let Some(k) = c.castle.as_ref().filter(|k| !castles.contains(k)) {
-                castles.push(k.clone());
+            if let Some(k) = c.castle.as_deref().filter(|k| named.insert(k)) {
+                castles.push(k.to_string());
             }
             if c.terrain.is_none_or(|t| t == Terrain::Plain)
                 && c.town.is_none()

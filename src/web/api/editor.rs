@@ -209,26 +209,40 @@ pub async fn delete_company(
     Ok(HttpResponse::NoContent().finish())
 }
 
-/// Imports a validated map file as a new world; returns 201 with its id.
-async fn create_from(
-    state: &AppState,
-    map: Result<mapfile::MapFile, GameError>,
-) -> Result<HttpResponse, ApiError> {
-    let valid = map?
-        .validate(&state.config.rules)
-        .map_err(|e| GameError::Invalid(e.to_string().into()))?;
-    let id = state
-        .db(move |conn| worlds::import(conn, &valid, None))
-        .await?;
+/// Creates a world from what `parse` reads (off the HTTP workers); 201 with its id.
+async fn create_from<F>(state: &AppState, parse: F) -> Result<HttpResponse, ApiError>
+where
+    F: FnOnce(&crate::rules::Ruleset) -> Result<mapfile::MapFile, GameError> + Send + 'static,
+{
+    let id = state.import_world(parse).await?;
     Ok(HttpResponse::Created().json(Created { id }))
 }
 
+/// `POST /api/v1/worlds` with a map file: the body is read here and parsed on the CPU threads.
 pub async fn create_world(
     state: web::Data<AppState>,
     _gm: GmActor,
-    body: web::Json<mapfile::MapFile>,
+    req: actix_web::HttpRequest,
+    body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
-    create_from(&state, Ok(body.into_inner())).await
+    let json = req
+        .headers()
+        .get(actix_web::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            v.split(';')
+                .next()
+                .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
+        });
+    if !json {
+        return Err(GameError::Invalid("send the body as application/json".into()).into());
+    }
+    create_from(&state, move |_| {
+        let text = std::str::from_utf8(&body)
+            .map_err(|_| GameError::Invalid("bad JSON body: not UTF-8".into()))?;
+        Ok(mapfile::parse(text)?)
+    })
+    .await
 }
 
 #[derive(Deserialize)]
@@ -270,11 +284,7 @@ pub async fn generate_world(
         name: b.name,
         grid,
     };
-    let st = state.clone();
-    let map = state
-        .cpu(move || Ok(generate::generate(&st.config.rules, &opts)))
-        .await?;
-    create_from(&state, map).await
+    create_from(&state, move |rules| generate::generate(rules, &opts)).await
 }
 
 #[derive(Deserialize)]
@@ -296,10 +306,10 @@ pub async fn import_tiled(
             "json".into()
         }
     });
-    create_from(
-        &state,
-        tiled_import::read_text(&body, &format, q.name.as_deref()),
-    )
+    let name = q.into_inner().name;
+    create_from(&state, move |_| {
+        tiled_import::read_text(&body, &format, name.as_deref())
+    })
     .await
 }
 

@@ -276,16 +276,8 @@ pub async fn create_world(
     form: web::Form<NewWorldForm>,
 ) -> Result<HttpResponse, PageError> {
     viewer.check_csrf(form.csrf.as_deref())?;
-    let st = state.clone();
-    let result = state
-        .db(move |conn| {
-            let map = new_map(&st.config.rules, &form)?;
-            let valid = map
-                .validate(&st.config.rules)
-                .map_err(|e| GameError::Invalid(e.to_string().into()))?;
-            worlds::import(conn, &valid, None)
-        })
-        .await;
+    let form = form.into_inner();
+    let result = state.import_world(move |rules| new_map(rules, &form)).await;
     match result {
         Ok(id) => Ok(see_other(&format!("/gm/worlds/{id}"))),
         Err(e) => refused_page(&state, &viewer, &e, Some("/gm/worlds")),

@@ -3,6 +3,7 @@
 pub mod client;
 pub mod fixtures;
 pub mod smtp;
+pub mod uploads;
 pub mod webdriver;
 
 pub use client::Client;

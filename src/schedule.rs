@@ -77,8 +77,9 @@ impl Schedule {
                 if t < origin {
                     return Some(origin);
                 }
-                let k = (t - origin) / period + 1;
-                origin.checked_add(k.checked_mul(*period)?)
+                // In i128: instants this far apart do not fit an i64's difference.
+                let k = (t as i128 - origin as i128) / *period as i128 + 1;
+                i64::try_from(origin as i128 + k * *period as i128).ok()
             }
         }
     }
@@ -91,7 +92,7 @@ impl Schedule {
         }
         let mut out: Vec<i64> = match self {
             Schedule::Cron(s) => s
-                .after(&at(now + 1))
+                .after(&at(now.saturating_add(1)))
                 .rev()
                 .map(|t| t.timestamp())
                 .skip_while(|t| *t > now)
@@ -104,10 +105,17 @@ impl Schedule {
                 };
                 let mut v = Vec::new();
                 // The latest instant not after `now`, walking back to `first`.
-                let mut t = first + (now - first).max(-1) / period * period;
+                let (first_, period_) = (first as i128, *period as i128);
+                let latest = first_ + (now as i128 - first_).max(-1) / period_ * period_;
+                let Ok(mut t) = i64::try_from(latest) else {
+                    return Vec::new();
+                };
                 while t >= first && t <= now && v.len() < cap {
                     v.push(t);
-                    t -= period;
+                    let Some(before) = t.checked_sub(*period) else {
+                        break;
+                    };
+                    t = before;
                 }
                 v
             }

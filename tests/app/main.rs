@@ -12,6 +12,9 @@ mod campaign;
 mod castles;
 mod dice;
 mod fog;
+mod fuzz;
+#[path = "../fuzz/targets.rs"]
+mod fuzz_targets;
 mod gm;
 mod hex;
 mod hostile;

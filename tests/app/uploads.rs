@@ -18,6 +18,21 @@ both!(
             assert_eq!(r.status, 422, "{}: {}", u.what, r.body);
             assert_eq!(r.code(), u.code, "{}: {}", u.what, r.body);
         }
+        // A body past 16 MB is refused in JSON, naming the limit, on both routes.
+        let huge = "a".repeat((16 << 20) + 1);
+        for (path, kind) in [
+            ("/api/v1/worlds", "application/json"),
+            ("/api/v1/worlds/import-tiled?format=tmx", "application/xml"),
+        ] {
+            let r = gm.post_raw(path, kind, &huge);
+            assert_eq!(
+                (r.status, r.code().as_str()),
+                (422, "invalid"),
+                "{path}: {}",
+                r.body
+            );
+            assert!(r.body.contains("16 MB"), "{}", r.body);
+        }
         assert_eq!(app.count("SELECT COUNT(*) FROM worlds"), worlds);
         assert_eq!(app.client().get("/healthz").status, 200);
         // The game masters' page takes the same path.

@@ -223,7 +223,7 @@ pub async fn create_world(
     state: web::Data<AppState>,
     _gm: GmActor,
     req: actix_web::HttpRequest,
-    body: web::Bytes,
+    body: super::MapBody,
 ) -> Result<HttpResponse, ApiError> {
     let json = req
         .headers()
@@ -237,12 +237,7 @@ pub async fn create_world(
     if !json {
         return Err(GameError::Invalid("send the body as application/json".into()).into());
     }
-    create_from(&state, move |_| {
-        let text = std::str::from_utf8(&body)
-            .map_err(|_| GameError::Invalid("bad JSON body: not UTF-8".into()))?;
-        Ok(mapfile::parse(text)?)
-    })
-    .await
+    create_from(&state, move |_| Ok(mapfile::parse(body.text()?)?)).await
 }
 
 #[derive(Deserialize)]
@@ -297,10 +292,10 @@ pub async fn import_tiled(
     state: web::Data<AppState>,
     _gm: GmActor,
     q: web::Query<TiledQuery>,
-    body: String,
+    body: super::MapBody,
 ) -> Result<HttpResponse, ApiError> {
     let format = q.format.clone().unwrap_or_else(|| {
-        if body.trim_start().starts_with('<') {
+        if body.0.trim_ascii_start().starts_with(b"<") {
             "tmx".into()
         } else {
             "json".into()
@@ -308,7 +303,7 @@ pub async fn import_tiled(
     });
     let name = q.into_inner().name;
     create_from(&state, move |_| {
-        tiled_import::read_text(&body, &format, name.as_deref())
+        tiled_import::read_text(body.text()?, &format, name.as_deref())
     })
     .await
 }

@@ -107,3 +107,38 @@ impl actix_web::FromRequest for OptionalJson {
         Box::pin(async move { Ok(OptionalJson(json.await?.into_inner())) })
     }
 }
+
+/// A whole map's body (up to the route's `PayloadConfig`, 16 MB), read but not parsed: the
+/// parsing is the CPU threads' work. Too large a body is a JSON 422 naming the limit, not
+/// actix's plain-text 413.
+pub struct MapBody(pub web::Bytes);
+
+impl actix_web::FromRequest for MapBody {
+    type Error = actix_web::Error;
+    type Future =
+        std::pin::Pin<Box<dyn std::future::Future<Output = Result<MapBody, actix_web::Error>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut actix_web::dev::Payload) -> Self::Future {
+        let bytes = web::Bytes::from_request(req, payload);
+        Box::pin(async move {
+            bytes.await.map(MapBody).map_err(|e| {
+                ApiError(GameError::Invalid(
+                    format!(
+                        "the body was not read ({e}); a map is at most {} MB",
+                        MAP_BODY_LIMIT >> 20
+                    )
+                    .into(),
+                ))
+                .into()
+            })
+        })
+    }
+}
+
+impl MapBody {
+    /// The body as text, for the CPU threads.
+    pub fn text(&self) -> Result<&str, GameError> {
+        std::str::from_utf8(&self.0)
+            .map_err(|_| GameError::Invalid("the body is not UTF-8 text".into()))
+    }
+}

@@ -26,6 +26,14 @@ diesel::table! {
 }
 
 diesel::table! {
+    section_sightings (section_id, nation_id) {
+        section_id -> Integer,
+        nation_id -> Integer,
+        world_id -> Integer,
+    }
+}
+
+diesel::table! {
     castle_sections (id) {
         id -> Integer,
         world_id -> Integer,
@@ -199,6 +207,13 @@ diesel::table! {
         turns_played -> Integer,
         played_turn -> Integer,
         muted_until -> Nullable<BigInt>,
+        ranked_turn -> Nullable<Integer>,
+        ranked_inflicted -> BigInt,
+        ranked_lost -> BigInt,
+        ranked_captures -> Integer,
+        ranked_xp -> BigInt,
+        ranked_turns -> Integer,
+        ranked_points -> BigInt,
     }
 }
 
@@ -366,6 +381,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     alerts,
     campaign_maps,
     castle_sections,
+    section_sightings,
     castles,
     nation_turns,
     dice_seeds,

@@ -314,6 +314,33 @@ impl FromRequest for ApiCredentials {
     }
 }
 
+/// The caller of a public route of the JSON API, who may send credentials or none: resolved
+/// with `resolve` on the handler's connection. Credentials sent must be good (a bad token is
+/// still `unauthorized`); none at all is a visitor.
+pub struct MaybeCredentials(ApiCredentials);
+
+impl MaybeCredentials {
+    pub fn resolve(self, conn: &mut DbConnection) -> GameResult<Option<Actor>> {
+        match self.0 {
+            ApiCredentials::Missing => Ok(None),
+            c => c.resolve(conn).map(Some),
+        }
+    }
+}
+
+impl FromRequest for MaybeCredentials {
+    type Error = ApiError;
+    type Future = std::future::Ready<Result<MaybeCredentials, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        std::future::ready(
+            app_state(req)
+                .map(|state| MaybeCredentials(ApiCredentials::of(&state, req)))
+                .map_err(ApiError),
+        )
+    }
+}
+
 /// The caller of the JSON API, resolved before the handler runs (for handlers that need the
 /// actor before their own database work).
 pub struct ApiActor(pub Actor);

@@ -564,9 +564,10 @@ fn storming_the_castle(b: crate::support::Backend, width: u32, height: u32) {
     log_in(&br, base, "marie_louise");
     br.goto(&format!("{base}/worlds/1/standings"));
     br.find("table.castle");
+    // France had no company near the wall when the turn found Russia on it: not told.
     assert_eq!(
         br.text("table.castle tr[data-section='wall 2'] td.holder"),
-        "Russia"
+        "—"
     );
     br.screenshot("01-standings-before");
 

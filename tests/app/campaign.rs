@@ -114,7 +114,7 @@ both!(
         );
         }
         let mut anyone = a.app.client();
-        let h = anyone.get_json(&format!("/api/v1/worlds/{}/history", a.world));
+        let h = blue.get_json(&format!("/api/v1/worlds/{}/history", a.world));
         assert_eq!(h.status, 200, "{}", h.body);
         let turns = h.json()["turns"].as_array().unwrap().clone();
         assert_eq!(turns.len(), 6);
@@ -136,6 +136,86 @@ both!(
         assert_eq!(s["points_to_win"], 1000);
         let first = &s["nations"][0];
         assert!(first["points"].as_i64() >= s["nations"][1]["points"].as_i64());
+    }
+);
+
+/// Each nation's line of the last turn of the history, as `who` reads it.
+fn last_lines(
+    a: &Arena,
+    who: &mut crate::support::client::Client,
+) -> Vec<(
+    String,
+    serde_json::Value,
+    serde_json::Value,
+    serde_json::Value,
+)> {
+    let h = who.get_json(&format!("/api/v1/worlds/{}/history", a.world));
+    assert_eq!(h.status, 200, "{}", h.body);
+    let v = h.json();
+    let turns = v["turns"].as_array().unwrap();
+    turns[turns.len() - 1]["nations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| {
+            (
+                n["nation"].as_str().unwrap().to_string(),
+                n["points"].clone(),
+                n["companies"].clone(),
+                n["men"].clone(),
+            )
+        })
+        .collect()
+}
+
+both!(
+    another_nations_strength_is_withheld_from_the_history_until_the_end,
+    |b| {
+        let a = arena(b);
+        let (mut blue, mut red) = (a.blue.clone(), a.red.clone());
+        a.raise(&mut blue, "infantry", "Ligne");
+        a.raise(&mut red, "cavalry", "Hussards");
+        assert!(turn(&a, grognard::db::now()));
+        let null = serde_json::Value::Null;
+        // Each nation reads its own companies and men, not the other's; points stay public.
+        assert_eq!(
+            last_lines(&a, &mut blue),
+            vec![
+                ("Blue".to_string(), json!(0), json!(1), json!(200)),
+                ("Red".to_string(), json!(3), null.clone(), null.clone()),
+            ]
+        );
+        assert_eq!(
+            last_lines(&a, &mut red),
+            vec![
+                ("Blue".to_string(), json!(0), null.clone(), null.clone()),
+                ("Red".to_string(), json!(3), json!(1), json!(120)),
+            ]
+        );
+        let mut anyone = a.app.client();
+        assert_eq!(
+            last_lines(&a, &mut anyone),
+            vec![
+                ("Blue".to_string(), json!(0), null.clone(), null.clone()),
+                ("Red".to_string(), json!(3), null.clone(), null.clone()),
+            ]
+        );
+        // A bad token is refused rather than read as a visitor.
+        let mut forged = a.app.client();
+        forged.bearer = Some("nonsense".into());
+        let r = forged.get_json(&format!("/api/v1/worlds/{}/history", a.world));
+        assert_eq!(r.status, 401, "{}", r.body);
+        // The end publishes everything.
+        let mut gm = gm_api(&a.app, "arbitre");
+        let r = gm.post_json(&format!("/api/v1/worlds/{}/end", a.world), json!({}));
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(
+            last_lines(&a, &mut anyone),
+            vec![
+                ("Blue".to_string(), json!(0), json!(1), json!(200)),
+                ("Red".to_string(), json!(3), json!(1), json!(120)),
+            ]
+        );
     }
 );
 
@@ -519,6 +599,14 @@ both!(
         let (mut blue, _red, shooter, target) = a.facing();
         let r = a.act(&mut blue, shooter, "volley", json!({"target": target}));
         assert_eq!(r.status, 200, "{}", r.body);
+        // A player of the pages, joined before the turns that rank her.
+        let mut player = crate::support::fixtures::player(&a.app, "joueuse");
+        let csrf = player.get(&format!("/worlds/{}", a.world)).csrf();
+        let r = player.post_form(
+            &format!("/worlds/{}/join", a.world),
+            &[("csrf", &csrf), ("nation", "Red")],
+        );
+        assert_eq!(r.status, 303, "{}", r.body);
         let start = grognard::db::now();
         for i in 0..3 {
             assert!(turn(&a, start + i * 10));
@@ -536,13 +624,6 @@ both!(
         assert!(p.body.contains(">9</text>"), "Red's 9 points end its curve");
         assert!(!p.body.contains("class=\"me\""));
         // A signed-in player finds its own row marked; in French too.
-        let mut player = crate::support::fixtures::player(&a.app, "joueuse");
-        let csrf = player.get(&format!("/worlds/{}", a.world)).csrf();
-        let r = player.post_form(
-            &format!("/worlds/{}/join", a.world),
-            &[("csrf", &csrf), ("nation", "Red")],
-        );
-        assert_eq!(r.status, 303, "{}", r.body);
         let p = player.get(&format!("/worlds/{}/standings?by=turns", a.world));
         assert_eq!(p.status, 200);
         assert_eq!(p.body.matches("class=\"me\"").count(), 1, "{}", p.body);

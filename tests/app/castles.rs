@@ -547,8 +547,9 @@ both!(
             .unwrap()
             .applied
         );
-        let v = anyone.get_json("/api/v1/worlds/1/castles").json();
-        let holder = |name: &str| {
+        // Each nation is told the section it holds; a visitor no holder.
+        let holder = |who: &mut crate::support::client::Client, name: &str| {
+            let v = who.get_json("/api/v1/worlds/1/castles").json();
             v[0]["sections"]
                 .as_array()
                 .unwrap()
@@ -557,9 +558,13 @@ both!(
                 .unwrap()["holder"]
                 .clone()
         };
-        assert_eq!(holder("tower 1"), "Russia");
-        assert_eq!(holder("courtyard SE"), "France");
-        assert_eq!(holder("tower 2"), serde_json::Value::Null);
+        let (mut ivan_api, mut marie_api) = (token(&app, "ivan"), token(&app, "marie"));
+        assert_eq!(holder(&mut ivan_api, "tower 1"), "Russia");
+        assert_eq!(holder(&mut marie_api, "courtyard SE"), "France");
+        assert_eq!(holder(&mut ivan_api, "tower 2"), serde_json::Value::Null);
+        for name in ["tower 1", "courtyard SE"] {
+            assert_eq!(holder(&mut anyone, name), serde_json::Value::Null, "{name}");
+        }
         // Each holds one section: 2 points each on top of towns and mines (the demo's Smolensk
         // is Russia's, Vitebsk France's; each owns one mine).
         let s = anyone.get_json("/api/v1/worlds/1/standings").json();
@@ -599,7 +604,7 @@ both!(
             .unwrap()
             .applied
         );
-        let v = anyone.get_json("/api/v1/worlds/1/castles").json();
+        let v = marie_api.get_json("/api/v1/worlds/1/castles").json();
         let quarter = v[0]["sections"]
             .as_array()
             .unwrap()
@@ -611,6 +616,196 @@ both!(
         assert_eq!(anyone.get_json("/api/v1/worlds/9999/castles").status, 404);
     }
 );
+
+/// An API client with a token for a user who registered through the pages.
+fn token(app: &crate::support::TestApp, name: &str) -> crate::support::client::Client {
+    let mut c = app.client();
+    let t = c.post_json(
+        "/api/v1/tokens",
+        json!({"username": name, "password": crate::support::fixtures::PASSWORD}),
+    );
+    assert_eq!(t.status, 201, "{}", t.body);
+    c.bearer = Some(t.json()["token"].as_str().unwrap().to_string());
+    c
+}
+
+fn turn(a: &Arena, at: i64) {
+    let rs = a.app.config.rules.clone();
+    assert!(
+        grognard::game::time::ticks::apply(
+            &mut a.app.conn(),
+            &rs,
+            a.world as i32,
+            grognard::game::time::ticks::TickKind::Turn,
+            at,
+            false,
+        )
+        .unwrap()
+        .applied
+    );
+}
+
+/// The holders of the arena castle's sections as `who` reads them, by section name.
+fn holders(
+    a: &Arena,
+    who: &mut crate::support::client::Client,
+) -> Vec<(String, serde_json::Value)> {
+    let r = who.get_json(&format!("/api/v1/worlds/{}/castles", a.world));
+    assert_eq!(r.status, 200, "{}", r.body);
+    r.json()[0]["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["name"].as_str().unwrap().to_string(), s["holder"].clone()))
+        .collect()
+}
+
+fn holder_of(h: &[(String, serde_json::Value)], name: &str) -> serde_json::Value {
+    h.iter().find(|(n, _)| n == name).unwrap().1.clone()
+}
+
+both!(
+    a_holder_is_told_to_its_nation_and_to_those_that_saw_it_at_the_turn,
+    |b| {
+        let a = arena(b);
+        castle(&a);
+        let mut gm = gm_api(&a.app, "arbitre");
+        // The castle drawn by the game master, so that its sections are worked out.
+        for (x, y) in [(5, 2), (9, 2), (5, 4), (9, 4)] {
+            let r = gm.json(
+                "PUT",
+                &format!("/api/v1/worlds/{}/cells/{x}/{y}", a.world),
+                Some(json!({"castle": "Fort"})),
+            );
+            assert_eq!(r.status, 200, "{}", r.body);
+        }
+        let (mut blue, mut red) = (a.blue.clone(), a.red.clone());
+        // Red on two towers; Blue's company two cells from the first, six from the other.
+        let garde = a.raise(&mut red, "infantry", "Garde");
+        let tour = a.raise(&mut red, "infantry", "Tour");
+        let pres = a.raise(&mut blue, "infantry", "Pres");
+        a.put(garde, 5, 2);
+        a.put(tour, 9, 4);
+        a.put(pres, 3, 1);
+        let start = grognard::db::now();
+        turn(&a, start);
+        let mut anyone = a.app.client();
+        let seen_by_blue = holders(&a, &mut blue);
+        assert_eq!(
+            holder_of(&seen_by_blue, "tower 1"),
+            "Red",
+            "{seen_by_blue:?}"
+        );
+        assert_eq!(holder_of(&seen_by_blue, "tower 4"), serde_json::Value::Null);
+        let seen_by_red = holders(&a, &mut red);
+        assert_eq!(holder_of(&seen_by_red, "tower 1"), "Red");
+        assert_eq!(holder_of(&seen_by_red, "tower 4"), "Red");
+        assert!(
+            holders(&a, &mut anyone).iter().all(|(_, h)| h.is_null()),
+            "a visitor is told no holder"
+        );
+        // What Blue saw at the turn stands until the next: moving off or up changes nothing.
+        a.put(pres, 10, 5);
+        assert_eq!(holders(&a, &mut blue), seen_by_blue);
+        turn(&a, start + 10);
+        let after = holders(&a, &mut blue);
+        assert_eq!(holder_of(&after, "tower 4"), "Red", "{after:?}");
+        assert_eq!(holder_of(&after, "tower 1"), serde_json::Value::Null);
+        // The standings page tells a visitor no holder.
+        let page = anyone.get(&format!("/worlds/{}/standings", a.world)).body;
+        assert!(!page.contains("<td class=\"holder\">Red"), "{page}");
+        // Castle points stay public.
+        let s = anyone
+            .get_json(&format!("/api/v1/worlds/{}/standings", a.world))
+            .json();
+        let red_line = s["nations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|n| n["nation"] == "Red")
+            .unwrap()
+            .clone();
+        assert_eq!(red_line["sections"], 2, "{s}");
+        // Once the campaign is over, the holders are told to everyone.
+        let r = gm.post_json(&format!("/api/v1/worlds/{}/end", a.world), json!({}));
+        assert_eq!(r.status, 200, "{}", r.body);
+        let h = holders(&a, &mut anyone);
+        assert_eq!(holder_of(&h, "tower 1"), "Red");
+        assert_eq!(holder_of(&h, "tower 4"), "Red");
+    }
+);
+
+both!(many_castles_are_each_told_their_own_sections, |b| {
+    let a = arena(b);
+    // 2,000 one-tower castles on a world of their own and one of three sections; then the
+    // first castle redrawn, so that its sections come after every other castle's.
+    let (width, height) = (100, 40);
+    let mut cells = Vec::new();
+    let mut castles = Vec::new();
+    for i in 0..2000 {
+        let (x, y) = (i % width, 1 + i / width);
+        castles.push(json!({"name": format!("C{i}")}));
+        cells.push(json!({"x": x, "y": y, "terrain": "tower", "castle": format!("C{i}")}));
+    }
+    castles.push(json!({"name": "Long"}));
+    for (x, terrain) in [(0, "tower"), (1, "wall"), (2, "gate")] {
+        cells.push(json!({"x": x, "y": 30, "terrain": terrain, "castle": "Long"}));
+    }
+    let map = json!({"name": "Towers", "width": width, "height": height, "season": "summer",
+        "rng_seed": 1,
+        "nations": [{"name": "Blue", "color": "#0000ff", "spawn": [0, 0]},
+                    {"name": "Red", "color": "#ff0000", "spawn": [99, 39]}],
+        "castles": castles, "cells": cells});
+    let w = grognard::game::maps::worlds::import_text(
+        &mut a.app.conn(),
+        &a.app.config.rules,
+        &map.to_string(),
+        None,
+    )
+    .unwrap();
+    let mut gm = gm_api(&a.app, "arbitre");
+    let r = gm.json(
+        "PUT",
+        &format!("/api/v1/worlds/{w}/cells/0/0"),
+        Some(json!({"terrain": "wall", "castle": "C0"})),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let mut anyone = a.app.client();
+    let r = anyone.get_json(&format!("/api/v1/worlds/{w}/castles"));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let v = r.json();
+    let list = v.as_array().unwrap();
+    assert_eq!(list.len(), 2001);
+    assert_eq!(
+        list[0],
+        json!({"name": "C0", "sections": [
+            {"name": "wall 1", "kind": "wall", "cells": [[0, 0]], "holder": null},
+            {"name": "tower 1", "kind": "tower", "cells": [[0, 1]], "holder": null}]})
+    );
+    for (i, c) in list.iter().enumerate().take(2000).skip(1) {
+        let (x, y) = (i as i64 % width, 1 + i as i64 / width);
+        assert_eq!(
+            c,
+            &json!({"name": format!("C{i}"), "sections": [
+                {"name": "tower 1", "kind": "tower", "cells": [[x, y]], "holder": null}]}),
+            "castle {i}"
+        );
+    }
+    let long: Vec<(String, serde_json::Value)> = list[2000]["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["name"].as_str().unwrap().to_string(), s["cells"].clone()))
+        .collect();
+    assert_eq!(
+        long,
+        vec![
+            ("tower 1".to_string(), json!([[0, 30]])),
+            ("wall 1".to_string(), json!([[1, 30]])),
+            ("gate 1".to_string(), json!([[2, 30]])),
+        ]
+    );
+});
 
 both!(a_game_master_draws_a_castle_and_its_sections_follow, |b| {
     let a = arena(b);

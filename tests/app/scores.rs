@@ -143,6 +143,8 @@ both!(
         let (mut blue, _red, shooter, target) = a.facing();
         let r = a.act(&mut blue, shooter, "volley", json!({"target": target}));
         assert_eq!(r.status, 200, "{}", r.body);
+        // The rankings are the turn's: the volley shows once it is applied.
+        turn(&a, grognard::db::now());
         let w = format!("/api/v1/worlds/{}/rankings", a.world);
         let r = blue.get_json(&w);
         assert_eq!(r.status, 200, "{}", r.body);
@@ -161,7 +163,6 @@ both!(
         assert_eq!(lost["rows"][0]["player"], "red_player");
         assert_eq!(lost["me"]["rank"], 2);
         let mut red = a.red.clone();
-        turn(&a, grognard::db::now());
         let pts = red.get_json(&format!("{w}?by=points")).json();
         assert_eq!(pts["rows"][0]["player"], "red_player");
         assert_eq!(pts["rows"][0]["points"], 3, "Red's Village after one turn");
@@ -198,6 +199,169 @@ both!(
     }
 );
 
+/// The rankings as `who` reads them through the API, `by` one score.
+fn ranked(a: &Arena, who: &mut crate::support::client::Client, by: &str) -> Value {
+    let r = who.get_json(&format!("/api/v1/worlds/{}/rankings?by={by}", a.world));
+    assert_eq!(r.status, 200, "{}", r.body);
+    r.json()
+}
+
+/// The row of `player` in a ranking's answer.
+fn row_of(v: &Value, player: &str) -> Value {
+    v["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["player"] == player)
+        .unwrap_or_else(|| panic!("no {player} in {v}"))
+        .clone()
+}
+
+both!(an_order_in_the_fog_moves_no_ranking_until_the_turn, |b| {
+    let a = arena(b);
+    let (mut blue, mut red) = (a.blue.clone(), a.red.clone());
+    // Blue's company at its spawn, far beyond the sight of Red's at the other corner.
+    let ligne = a.raise(&mut blue, "infantry", "Ligne");
+    a.raise(&mut red, "infantry", "Feinde");
+    // Players are ranked from the turn after they join.
+    assert_eq!(ranked(&a, &mut red, "turns")["players"], 0);
+    let start = grognard::db::now();
+    turn(&a, start);
+    let bys = ["turns", "inflicted", "lost", "captures", "xp", "points"];
+    let before: Vec<Value> = bys.iter().map(|by| ranked(&a, &mut red, by)).collect();
+    let own_before = ranked(&a, &mut blue, "turns");
+    assert_eq!(row_of(&before[0], "blue_player")["turns"], 0);
+    // An order in the fog: Blue's score moves at once, no ranking anyone reads does.
+    let r = a.act(&mut blue, ligne, "move", json!({"path": [[1, 0]]}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(scores_of(&a, "blue_player")[4], 1);
+    let after: Vec<Value> = bys.iter().map(|by| ranked(&a, &mut red, by)).collect();
+    assert_eq!(after, before, "Red's rankings moved before the turn");
+    assert_eq!(ranked(&a, &mut blue, "turns"), own_before);
+    let mut anyone = a.app.client();
+    let page = |c: &mut crate::support::client::Client| {
+        let r = c.get(&format!("/worlds/{}/standings?by=turns", a.world));
+        assert_eq!(r.status, 200);
+        rankings_table(&r.body)
+    };
+    let visitor_before = page(&mut anyone);
+    assert!(visitor_before.contains("blue_player"), "{visitor_before}");
+    // The turn applied, the order shows.
+    turn(&a, start + 10);
+    let v = ranked(&a, &mut red, "turns");
+    assert_eq!(row_of(&v, "blue_player")["turns"], 1, "{v}");
+    assert_eq!(v["rows"][0]["player"], "blue_player");
+    assert_eq!(
+        row_of(&ranked(&a, &mut blue, "turns"), "blue_player")["turns"],
+        1
+    );
+    assert_ne!(page(&mut anyone), visitor_before);
+});
+
+/// The rankings' table of the standings page.
+fn rankings_table(body: &str) -> String {
+    let start = body
+        .find("<table class=\"data rankings\">")
+        .expect("a rankings table");
+    let end = start + body[start..].find("</table>").unwrap();
+    body[start..end].to_string()
+}
+
+both!(
+    a_ranking_tells_a_players_nation_as_the_nations_list_does,
+    |b| {
+        use crate::support::fixtures::{join_and_raise, player};
+        let a = arena(b);
+        let (mut blue, mut red) = (a.blue.clone(), a.red.clone());
+        let mut blue_two = a.join("blue_two", "Blue");
+        // A player of the pages, signed in by cookie, with Red.
+        let mut page_red = player(&a.app, "page_red");
+        join_and_raise(
+            &mut page_red,
+            a.world,
+            &a.nation("Red").to_string(),
+            "infantry",
+            "Garde",
+        );
+        turn(&a, grognard::db::now());
+        let w = format!("/api/v1/worlds/{}", a.world);
+        // The nations list: members of one's own nation only.
+        let nations = red.get_json(&format!("{w}/nations")).json();
+        let members = |v: &Value, n: &str| {
+            v["nations"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|x| x["name"] == n)
+                .unwrap()["members"]
+                .clone()
+        };
+        assert_eq!(members(&nations, "Blue"), Value::Null);
+        assert_eq!(members(&nations, "Red"), json!(["page_red", "red_player"]));
+        // The rankings the same: Red reads no Blue player's nation, nor its points.
+        for by in ["inflicted", "points"] {
+            let v = ranked(&a, &mut red, by);
+            for p in ["blue_player", "blue_two"] {
+                let r = row_of(&v, p);
+                assert_eq!(
+                    (&r["nation"], &r["color"], &r["points"]),
+                    (&Value::Null, &Value::Null, &Value::Null),
+                    "{by}: {r}"
+                );
+            }
+            assert_eq!(row_of(&v, "red_player")["nation"], "Red");
+            assert_eq!(row_of(&v, "red_player")["points"], 3);
+            assert_eq!(v["me"]["nation"], "Red");
+        }
+        // By points a player of another nation has no rank and comes last, in the order they
+        // joined: Red's two first, ranked against everyone.
+        let v = ranked(&a, &mut blue, "points");
+        let order: Vec<(String, Value)> = v["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| (r["player"].as_str().unwrap().to_string(), r["rank"].clone()))
+            .collect();
+        assert_eq!(
+            order,
+            vec![
+                ("blue_player".to_string(), json!(3)),
+                ("blue_two".to_string(), json!(3)),
+                ("red_player".to_string(), Value::Null),
+                ("page_red".to_string(), Value::Null),
+            ]
+        );
+        assert_eq!(row_of(&v, "blue_two")["nation"], "Blue");
+        let v = ranked(&a, &mut blue_two, "xp");
+        assert_eq!(row_of(&v, "red_player")["nation"], Value::Null);
+        // A visitor is told no one's nation on the page; a player of Red is told Red's.
+        let mut anyone = a.app.client();
+        for by in ["inflicted", "points"] {
+            let r = anyone.get(&format!("/worlds/{}/standings?by={by}", a.world));
+            assert_eq!(r.status, 200);
+            let table = rankings_table(&r.body);
+            assert!(
+                table.contains("blue_two") && table.contains("red_player"),
+                "{table}"
+            );
+            assert!(
+                !table.contains("Blue") && !table.contains("Red"),
+                "{by}: {table}"
+            );
+            assert!(
+                !table.contains("#0000ff") && !table.contains("#ff0000"),
+                "{table}"
+            );
+            let r = page_red.get(&format!("/worlds/{}/standings?by={by}", a.world));
+            let table = rankings_table(&r.body);
+            assert!(
+                table.contains("Red") && !table.contains("Blue"),
+                "{by}: {table}"
+            );
+        }
+    }
+);
+
 fn rankings_of_a_thousand(b: Backend) {
     let a = arena(b);
     let (blue, red) = (a.nation("Blue"), a.nation("Red"));
@@ -215,6 +379,12 @@ fn rankings_of_a_thousand(b: Backend) {
            (id * 37) % 101, (id * 11) % 53, id % 5, (id * 7) % 89, id % 13 \
          FROM users WHERE username LIKE 'p%'",
         w = a.world
+    ));
+    // As a turn would have ranked them (the arena's two players with them).
+    a.exec(&format!(
+        "UPDATE players SET ranked_turn = 1, ranked_inflicted = inflicted, ranked_lost = lost, \
+         ranked_captures = captures, ranked_xp = xp, ranked_turns = turns_played WHERE world_id = {}",
+        a.world
     ));
     let me: i32 = a
         .app
@@ -258,14 +428,15 @@ fn rankings_of_a_thousand(b: Backend) {
         );
         assert_eq!((r.players, r.pages, r.page), (1002, pages, page));
         let first = ((page - 1) * PAGE_SIZE) as usize;
-        let expected: Vec<(&str, i64)> = everyone
+        let expected: Vec<(&str, Option<i64>)> = everyone
             .iter()
             .enumerate()
             .skip(first)
             .take(PAGE_SIZE as usize)
-            .map(|(i, e)| (e.2.as_str(), rank_of(i)))
+            .map(|(i, e)| (e.2.as_str(), Some(rank_of(i))))
             .collect();
-        let got: Vec<(&str, i64)> = r.rows.iter().map(|r| (r.player.as_str(), r.rank)).collect();
+        let got: Vec<(&str, Option<i64>)> =
+            r.rows.iter().map(|r| (r.player.as_str(), r.rank)).collect();
         assert_eq!(got, expected, "page {page}");
         assert_eq!(r.me.as_ref().unwrap().player, "p0777");
     }

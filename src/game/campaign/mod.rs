@@ -199,13 +199,17 @@ pub fn standings(conn: &mut DbConnection, rs: &Ruleset, world_id: i32) -> GameRe
 pub struct NationTurn {
     #[serde(skip)]
     pub turn: i32,
+    #[serde(skip)]
+    pub nation_id: i32,
     pub nation: String,
     pub points: i64,
     pub towns: i64,
     pub mines: i64,
     pub sections: i64,
-    pub companies: i64,
-    pub men: i64,
+    /// Another nation's companies and men are withheld (none) while the campaign runs: they
+    /// are its strength, which the fog hides; the end publishes them.
+    pub companies: Option<i64>,
+    pub men: Option<i64>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -220,26 +224,32 @@ pub struct History {
     pub turns: Vec<HistoryTurn>,
 }
 
-/// The history of a world: one indexed range of its rows.
-pub fn history(conn: &mut DbConnection, world_id: i32) -> GameResult<History> {
-    world_rows::get(conn, world_id)?;
+/// The history of a world as a player of `viewer` (a nation; none for a visitor or someone who
+/// has not joined) may read it: one indexed range of its rows.
+pub fn history(conn: &mut DbConnection, world_id: i32, viewer: Option<i32>) -> GameResult<History> {
+    let over = world_rows::get(conn, world_id)?.ended();
     let rows: Vec<NationTurn> = nation_turns::table
         .inner_join(nations::table.on(nations::id.eq(nation_turns::nation_id)))
         .filter(nation_turns::world_id.eq(world_id))
         .order((nation_turns::turn, nation_turns::nation_id))
         .select((
             nation_turns::turn,
+            nation_turns::nation_id,
             nations::name,
             nation_turns::points,
             nation_turns::towns,
             nation_turns::mines,
             nation_turns::sections,
-            nation_turns::companies,
-            nation_turns::men,
+            nation_turns::companies.nullable(),
+            nation_turns::men.nullable(),
         ))
         .load(conn)?;
     let mut turns: Vec<HistoryTurn> = Vec::new();
-    for r in rows {
+    for mut r in rows {
+        if !over && Some(r.nation_id) != viewer {
+            r.companies = None;
+            r.men = None;
+        }
         match turns.last_mut() {
             Some(t) if t.turn == r.turn => t.nations.push(r),
             _ => turns.push(HistoryTurn {

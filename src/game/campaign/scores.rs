@@ -1,6 +1,9 @@
-//! The rankings of a campaign's players (docs/rules.md §11), read from the scores the orders
-//! keep (`game::play::scores`): one statement a page, which also finds the caller's own row
-//! and, when no page is asked for, the page that holds it.
+//! The rankings of a campaign's players (docs/rules.md §11), read from the copies of their
+//! scores that each turn writes (`ticks::statements`), never from the scores the orders keep
+//! (`game::play::scores`): an order in the fog shows in no one's rankings before the turn. A
+//! player's nation (and so its points) is told only to its own nation, as the nations list
+//! tells members (`play::views::nations`). One statement a page, which also finds the
+//! caller's own row and, when no page is asked for, the page that holds it.
 
 use crate::db::DbConnection;
 use crate::game::error::{GameError, GameResult};
@@ -72,12 +75,12 @@ impl RankBy {
 
     fn column(self) -> &'static str {
         match self {
-            RankBy::Inflicted => "p.inflicted",
-            RankBy::Lost => "p.lost",
-            RankBy::Captures => "p.captures",
-            RankBy::Xp => "p.xp",
-            RankBy::Turns => "p.turns_played",
-            RankBy::Points => "n.points",
+            RankBy::Inflicted => "p.ranked_inflicted",
+            RankBy::Lost => "p.ranked_lost",
+            RankBy::Captures => "p.ranked_captures",
+            RankBy::Xp => "p.ranked_xp",
+            RankBy::Turns => "p.ranked_turns",
+            RankBy::Points => "p.ranked_points",
         }
     }
 }
@@ -85,15 +88,17 @@ impl RankBy {
 /// One player's line.
 #[derive(Clone, Debug, PartialEq, Serialize, QueryableByName)]
 pub struct RankRow {
-    /// Players level on the score share a rank.
-    #[diesel(sql_type = BigInt)]
-    pub rank: i64,
+    /// Players level on the score share a rank. None in a ranking by points for a player
+    /// whose nation the caller is not told: the order would tell who stands with whom.
+    #[diesel(sql_type = Nullable<BigInt>)]
+    pub rank: Option<i64>,
     #[diesel(sql_type = Text)]
     pub player: String,
-    #[diesel(sql_type = Text)]
-    pub nation: String,
-    #[diesel(sql_type = Text)]
-    pub color: String,
+    /// None unless the player is of the caller's nation.
+    #[diesel(sql_type = Nullable<Text>)]
+    pub nation: Option<String>,
+    #[diesel(sql_type = Nullable<Text>)]
+    pub color: Option<String>,
     #[diesel(sql_type = BigInt)]
     pub inflicted: i64,
     #[diesel(sql_type = BigInt)]
@@ -104,8 +109,9 @@ pub struct RankRow {
     pub xp: i64,
     #[diesel(sql_type = Integer)]
     pub turns: i32,
-    #[diesel(sql_type = BigInt)]
-    pub points: i64,
+    /// The nation's points, told as the nation is.
+    #[diesel(sql_type = Nullable<BigInt>)]
+    pub points: Option<i64>,
     #[serde(skip)]
     #[diesel(sql_type = Integer)]
     pub user_id: i32,
@@ -126,11 +132,13 @@ pub struct Rankings {
     pub pages: i64,
     pub players: i64,
     pub rows: Vec<RankRow>,
-    /// The caller's own line, wherever it stands (none for a visitor or a non-player).
+    /// The caller's own line, wherever it stands (none for a visitor, a non-player, or a
+    /// player who joined after the last turn).
     pub me: Option<RankRow>,
 }
 
-/// One page of the rankings; `page` None: the caller's page (the first for a visitor).
+/// One page of the rankings as the last turn left them, as `me` (a user id) may see them;
+/// `page` None: the caller's page (the first for a visitor).
 pub fn rankings(
     conn: &mut DbConnection,
     world_id: i32,
@@ -145,20 +153,37 @@ pub fn rankings(
             ));
         }
     }
-    let key = by.column();
-    // Ranked once over the world's players (by its index); kept: the page asked for (or the
-    // caller's own), the caller's row, and the first, which carries the count of players even
-    // past the last page.
+    // The caller's nation, if the caller plays here: only its players show their nation.
+    let told = "p.nation_id = (SELECT v.nation_id FROM players v WHERE v.world_id = $1 AND v.user_id = $2)";
+    let (rank, order) = match by {
+        // Points are a nation's: a player whose nation is not told has none and no rank, and
+        // comes after the others in the order they joined, or the order would group nations.
+        // The caller's own nation ranks against everyone, as the public standings tell.
+        RankBy::Points => (
+            format!("CASE WHEN {told} THEN RANK() OVER (ORDER BY p.ranked_points DESC) END"),
+            format!("CASE WHEN {told} THEN 0 ELSE 1 END"),
+        ),
+        _ => (
+            format!("RANK() OVER (ORDER BY {} DESC)", by.column()),
+            format!("{} DESC", by.column()),
+        ),
+    };
+    // Ranked once over the world's ranked players (by its index); kept: the page asked for (or
+    // the caller's own), the caller's row, and the first, which carries the count of players
+    // even past the last page.
     let sql = format!(
         "WITH r AS ( \
-           SELECT RANK() OVER (ORDER BY {key} DESC) AS rank, \
-             ROW_NUMBER() OVER (ORDER BY {key} DESC, p.id) AS place, \
+           SELECT {rank} AS rank, \
+             ROW_NUMBER() OVER (ORDER BY {order}, p.id) AS place, \
              COUNT(*) OVER () AS total, \
-             u.username AS player, n.name AS nation, n.color AS color, \
-             p.inflicted AS inflicted, p.lost AS lost, p.captures AS captures, p.xp AS xp, \
-             p.turns_played AS turns, n.points AS points, p.user_id AS user_id \
+             u.username AS player, \
+             CASE WHEN {told} THEN n.name END AS nation, \
+             CASE WHEN {told} THEN n.color END AS color, \
+             p.ranked_inflicted AS inflicted, p.ranked_lost AS lost, \
+             p.ranked_captures AS captures, p.ranked_xp AS xp, p.ranked_turns AS turns, \
+             CASE WHEN {told} THEN p.ranked_points END AS points, p.user_id AS user_id \
            FROM players p JOIN users u ON u.id = p.user_id JOIN nations n ON n.id = p.nation_id \
-           WHERE p.world_id = $1) \
+           WHERE p.world_id = $1 AND p.ranked_turn IS NOT NULL) \
          SELECT * FROM r WHERE r.user_id = $2 OR r.place = 1 OR (r.place - 1) / $3 = COALESCE($4, \
            (SELECT (m.place - 1) / $3 FROM r m WHERE m.user_id = $2), 0) \
          ORDER BY r.place"

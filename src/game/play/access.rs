@@ -95,6 +95,19 @@ pub fn player_in(
         .optional())?)
 }
 
+/// The nation whose view of the world `actor` has: theirs if they joined it, none for a
+/// visitor or someone who has not (game masters included: they see as players do).
+pub fn viewer_nation(
+    conn: &mut DbConnection,
+    actor: Option<&Actor>,
+    world_id: i32,
+) -> GameResult<Option<i32>> {
+    match actor {
+        Some(a) => Ok(player_in(conn, a, world_id)?.map(|p| p.nation_id)),
+        None => Ok(None),
+    }
+}
+
 /// Like `player_in`, but refusing when the actor has not joined.
 pub fn require_player(conn: &mut DbConnection, actor: &Actor, world_id: i32) -> GameResult<Player> {
     player_in(conn, actor, world_id)?

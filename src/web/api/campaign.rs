@@ -1,12 +1,14 @@
 //! The campaign's API: `GET /api/v1/worlds/{w}/standings`, `GET /api/v1/worlds/{w}/history`
-//! (both public, as the nations are), the players' `GET /api/v1/worlds/{w}/rankings`, and the
-//! game masters' `POST /api/v1/worlds/{w}/end` and `POST /api/v1/worlds/{w}/next`; the
-//! castles' sections and their holders.
+//! (both public, as the nations are; the history tells a caller's own nation's strength only),
+//! the players' `GET /api/v1/worlds/{w}/rankings`, and the game masters'
+//! `POST /api/v1/worlds/{w}/end` and `POST /api/v1/worlds/{w}/next`; the castles' sections and
+//! the holders the caller's nation may know.
 
 use crate::game::campaign;
 use crate::game::campaign::scores::{self, RankBy};
+use crate::game::play::access;
 use crate::game::GameError;
-use crate::web::auth::{ApiActor, ApiCredentials};
+use crate::web::auth::{ApiActor, ApiCredentials, MaybeCredentials};
 use crate::web::error::ApiError;
 use crate::web::AppState;
 use actix_web::{web, HttpResponse};
@@ -26,10 +28,17 @@ pub async fn standings(
 
 pub async fn history(
     state: web::Data<AppState>,
+    who: MaybeCredentials,
     path: web::Path<i32>,
 ) -> Result<HttpResponse, ApiError> {
     let wid = path.into_inner();
-    let h = state.db(move |conn| campaign::history(conn, wid)).await?;
+    let h = state
+        .db(move |conn| {
+            let actor = who.resolve(conn)?;
+            let nation = access::viewer_nation(conn, actor.as_ref(), wid)?;
+            campaign::history(conn, wid, nation)
+        })
+        .await?;
     Ok(HttpResponse::Ok().json(h))
 }
 
@@ -112,14 +121,19 @@ pub async fn next(
 }
 
 /// `GET /api/v1/worlds/{w}/castles`: each castle's sections and who held them after the last
-/// turn (public, as the standings are).
+/// turn, where the caller's nation may know it (public, as the standings are).
 pub async fn castles(
     state: web::Data<AppState>,
+    who: MaybeCredentials,
     path: web::Path<i32>,
 ) -> Result<HttpResponse, ApiError> {
     let wid = path.into_inner();
     let c = state
-        .db(move |conn| crate::game::maps::castles::of(conn, wid))
+        .db(move |conn| {
+            let actor = who.resolve(conn)?;
+            let nation = access::viewer_nation(conn, actor.as_ref(), wid)?;
+            crate::game::maps::castles::of(conn, wid, nation)
+        })
         .await?;
     Ok(HttpResponse::Ok().json(c))
 }

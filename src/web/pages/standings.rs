@@ -1,10 +1,12 @@
 //! `/worlds/{w}/standings`: the campaign's state (running, or its result), the nations'
-//! points, the castles' sections and their holders, the history drawn as curves
-//! (`render::chart`), and the players' rankings with the viewer's own row.
+//! points, the castles' sections and the holders the viewer's nation may know, the history
+//! drawn as curves (`render::chart`), and the players' rankings as the last turn left them,
+//! with the viewer's own row.
 
 use super::page;
 use crate::game::campaign::{self, next, scores};
 use crate::game::maps::worlds;
+use crate::game::play::access;
 use crate::web::auth::Viewer;
 use crate::web::error::PageError;
 use crate::web::render::chart::{self, Figure};
@@ -34,16 +36,18 @@ pub async fn show(
             .map(scores::RankBy::parse)
             .transpose()?
             .unwrap_or_default();
-    let me = viewer.actor().map(|a| a.user_id);
+    let actor = viewer.actor();
+    let me = actor.as_ref().map(|a| a.user_id);
     let st = state.clone();
     let (w, standings, history, rankings, following, castles) = state
         .db(move |conn| {
             let w = worlds::get(conn, wid)?;
+            let nation = access::viewer_nation(conn, actor.as_ref(), wid)?;
             let standings = campaign::standings(conn, &st.config.rules, wid)?;
-            let history = campaign::history(conn, wid)?;
+            let history = campaign::history(conn, wid, nation)?;
             let rankings = scores::rankings(conn, wid, by, q.page, me)?;
             let following = next::following(conn, wid)?;
-            let castles = crate::game::maps::castles::of(conn, wid)?;
+            let castles = crate::game::maps::castles::of(conn, wid, nation)?;
             Ok((w, standings, history, rankings, following, castles))
         })
         .await?;

@@ -189,13 +189,14 @@ mod tests {
     fn turn(t: i32, a: i64, b: i64) -> HistoryTurn {
         let n = |name: &str, points| NationTurn {
             turn: t,
+            nation_id: 0,
             nation: name.into(),
             points,
             towns: 1,
             mines: 2,
             sections: 0,
-            companies: 3,
-            men: 300,
+            companies: Some(3),
+            men: Some(300),
         };
         HistoryTurn {
             turn: t,

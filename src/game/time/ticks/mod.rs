@@ -404,6 +404,8 @@ fn finish_turn(
                 .bind::<Integer, _>(world_id)
                 .execute(c)? as i64;
         }
+        // Who saw the sections' holders just written: told to them until the next turn.
+        crate::game::maps::castles::record_sightings(c, rs, world_id, grid)?;
         crate::game::time::dice::next_turn(c, world_id, turn)?;
         crate::game::time::verdict::record_strength(c, world_id, turn + 1, &strength)?;
         crate::game::time::verdict::after_turn(c, rs, world_id, turn + 1)?;

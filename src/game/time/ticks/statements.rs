@@ -129,7 +129,7 @@ pub fn companies_turn_statement(
 }
 
 /// The statements that end a turn over the world `$1` once its companies have had it:
-/// reserves, the mines' output, the turn's number.
+/// the mines' output, the campaign's part, reserves and the rankings, the turn's number.
 pub fn world_turn_statements(rs: &Ruleset) -> Vec<String> {
     let t = &rs.turn;
     let outputs: Vec<(Terrain, i32)> = Terrain::ALL
@@ -137,10 +137,7 @@ pub fn world_turn_statements(rs: &Ruleset) -> Vec<String> {
         .map(|tr| (*tr, rs.terrain(*tr).output))
         .filter(|(_, o)| *o > 0)
         .collect();
-    let mut stmts = vec![format!(
-        "UPDATE players SET reserve = reserve + {} WHERE world_id = $1",
-        t.reserve_gain
-    )];
+    let mut stmts = Vec::new();
     if !outputs.is_empty() {
         let case: String = outputs
             .iter()
@@ -154,6 +151,18 @@ pub fn world_turn_statements(rs: &Ruleset) -> Vec<String> {
         ));
     }
     stmts.extend(campaign_statements(rs));
+    // The reserves, and the rankings as this turn leaves them (after the points, which they
+    // show): one pass over the players. Between turns the rankings read these copies only, so
+    // that no order shows in them before the turn is applied.
+    stmts.push(format!(
+        "UPDATE players SET reserve = reserve + {}, \
+           ranked_turn = (SELECT w.turn + 1 FROM worlds w WHERE w.id = players.world_id), \
+           ranked_inflicted = inflicted, ranked_lost = lost, ranked_captures = captures, \
+           ranked_xp = xp, ranked_turns = turns_played, \
+           ranked_points = (SELECT n.points FROM nations n WHERE n.id = players.nation_id) \
+         WHERE world_id = $1",
+        t.reserve_gain
+    ));
     stmts.push("UPDATE worlds SET turn = turn + 1 WHERE id = $1".into());
     stmts
 }

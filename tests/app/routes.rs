@@ -365,10 +365,16 @@ both!(
         assert_eq!(r.status, 201, "{}", r.body);
         let mut web = player(&a.app, "walker");
         let mut api = api_player(&a.app, "walker_api");
+        let mut gm = gm_api(&a.app, "walker_gm");
         let before = fingerprint(&a);
         walk(&mut a.app.client(), w, theirs, token, "nobody");
         walk(&mut web, w, theirs, token, "a player's session");
         walk(&mut api, w, theirs, token, "a player's token");
+        // A game master's upload routes, with every hostile upload.
+        for u in crate::support::uploads::hostile_uploads() {
+            let r = gm.raw("POST", u.path, u.content_type, u.body.as_bytes());
+            assert_eq!(r.status, 422, "{}: {}", u.what, r.body);
+        }
         assert_eq!(
             fingerprint(&a),
             before,

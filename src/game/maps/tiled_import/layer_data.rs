@@ -204,7 +204,7 @@ mod tests {
         let ids = [1, 2, 3, 0x8000_0004, 0, 7];
         for c in ALL {
             let data = Data::Base64 {
-                text: b64(&compressed(c, &le(&ids))).into(),
+                text: b64(&compressed(c, &le(&ids))),
                 compression: c,
             };
             assert_eq!(data.ids(6, "ground").unwrap(), ids, "{c:?}");
@@ -221,20 +221,20 @@ mod tests {
             let packed = compressed(c, &raw);
             assert!(packed.len() < 1 << 20, "{c:?} {}", packed.len());
             let data = Data::Base64 {
-                text: b64(&packed).into(),
+                text: b64(&packed),
                 compression: c,
             };
             let e = data.ids(6, "ground").unwrap_err();
             assert_eq!(e.code(), "too_large", "{c:?}");
         }
-        let e = Data::Csv("0,".repeat(10).into()).ids(6, "g").unwrap_err();
+        let e = Data::Csv("0,".repeat(10)).ids(6, "g").unwrap_err();
         assert_eq!(e.code(), "too_large");
     }
 
     #[test]
     fn short_broken_or_unknown_data_is_refused_by_name() {
         let short = Data::Base64 {
-            text: b64(&compressed(Compression::Zlib, &le(&[1, 2]))).into(),
+            text: b64(&compressed(Compression::Zlib, &le(&[1, 2]))),
             compression: Compression::Zlib,
         };
         assert!(short
@@ -243,7 +243,7 @@ mod tests {
             .to_string()
             .contains("2 tiles for 6"));
         let broken = Data::Base64 {
-            text: b64(b"not zlib at all").into(),
+            text: b64(b"not zlib at all"),
             compression: Compression::Zlib,
         };
         assert_eq!(broken.ids(6, "g").unwrap_err().code(), "invalid");
@@ -251,7 +251,7 @@ mod tests {
         assert!(Data::Csv("1,-2,3".into()).ids(3, "g").is_err());
         assert!(Compression::parse(Some("lz4"), "g").is_err());
         let odd = Data::Base64 {
-            text: b64(&[1, 0, 0]).into(),
+            text: b64(&[1, 0, 0]),
             compression: Compression::None,
         };
         assert!(odd.ids(1, "g").is_err());

@@ -420,10 +420,10 @@ fn close(open: Open, doc: &mut Doc, layer: &mut Option<OpenLayer>) -> GameResult
                 let data = match (l.encoding, l.base64) {
                     (None, _) => Data::Ids(l.ids),
                     (Some(compression), true) => Data::Base64 {
-                        text: l.text.into(),
+                        text: l.text,
                         compression,
                     },
-                    (Some(_), false) => Data::Csv(l.text.into()),
+                    (Some(_), false) => Data::Csv(l.text),
                 };
                 doc.layers.push(Layer::Tiles { name: l.name, data });
             }

@@ -97,6 +97,33 @@ pub struct ServerSettings {
     pub public_url: String,
     pub https: bool,
     pub workers: usize,
+    /// How long a client may take to send a request's head on a new connection; past that
+    /// it gets 408 and the connection is closed.
+    #[serde(default = "five_seconds_ms")]
+    pub client_request_timeout_ms: u64,
+    /// How long an idle connection is kept open for the client's next request.
+    #[serde(default = "five")]
+    pub keep_alive_seconds: u64,
+    /// Connections each worker holds at most; past that the listener stops accepting them
+    /// (they wait in the system's backlog) until some close.
+    #[serde(default = "max_connections")]
+    pub max_connections: usize,
+}
+
+fn five_seconds_ms() -> u64 {
+    5000
+}
+
+fn five() -> u64 {
+    5
+}
+
+fn max_connections() -> usize {
+    2048
+}
+
+fn three_seconds_ms() -> u64 {
+    3000
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -107,6 +134,10 @@ pub struct DatabaseSettings {
     pub busy_timeout_ms: u32,
     /// How long a request waits for a free connection before answering 503.
     pub pool_wait_ms: u64,
+    /// How long a request waits for its turn at the database (`pool_size` requests use it at
+    /// once) before answering 503 with `Retry-After`: a flood is shed, not queued without end.
+    #[serde(default = "three_seconds_ms")]
+    pub queue_wait_ms: u64,
 }
 
 #[derive(Clone, Debug, Deserialize)]

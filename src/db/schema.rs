@@ -346,8 +346,7 @@ diesel::table! {
 }
 
 diesel::table! {
-    blocks (world_id, user_id, blocked_id) {
-        world_id -> Integer,
+    blocks (user_id, blocked_id) {
         user_id -> Integer,
         blocked_id -> Integer,
         at -> BigInt,

@@ -29,6 +29,7 @@ use actix_web::middleware::{from_fn, Compress, DefaultHeaders};
 use actix_web::{web, App, HttpServer};
 use std::net::TcpListener;
 use std::sync::Arc;
+use std::time::Duration;
 use tera::Tera;
 
 /// What every handler can reach.
@@ -140,11 +141,18 @@ impl AppState {
         T: Send + 'static,
         F: FnOnce(&mut DbConnection) -> GameResult<T> + Send + 'static,
     {
-        let _slot = self
-            .db_slots
-            .acquire()
-            .await
-            .map_err(|e| GameError::Internal(format!("database slots closed: {e}")))?;
+        // A request that cannot have its turn soon is refused rather than queued: past what
+        // the database can do, a queue only grows, and every answer in it comes too late.
+        let wait = Duration::from_millis(self.config.settings.database.queue_wait_ms.max(1));
+        let _slot = match tokio::time::timeout(wait, self.db_slots.acquire()).await {
+            Ok(slot) => {
+                slot.map_err(|e| GameError::Internal(format!("database slots closed: {e}")))?
+            }
+            Err(_) => {
+                tracing::warn!("no turn at the database: refused");
+                return Err(GameError::Busy { retry_after: 1 });
+            }
+        };
         let pool = self.pool.clone();
         web::block(move || {
             let mut conn = pool.get().map_err(|e| {
@@ -237,7 +245,8 @@ impl Application {
         // thread went back to sleep after it): a sixth of those threads' time in the map's
         // profile. At its share, a thread that finishes takes the next waiting request at once.
         let db_threads = (state.pool.max_size().max(1) as usize).div_ceil(workers);
-        let https = state.config.settings.server.https;
+        let server_settings = state.config.settings.server.clone();
+        let https = server_settings.https;
         let data = web::Data::new(state);
         let server = HttpServer::new(move || {
             App::new()
@@ -256,6 +265,16 @@ impl Application {
         // Nagle's algorithm the last one waited for the client's delayed acknowledgement, 40 ms
         // on Linux (it did on every page).
         .tcp_nodelay(true)
+        // Slow clients: a connection's first request head must come within the limit (408
+        // then), an idle connection is closed after the keep-alive, a closing one after a
+        // second; each worker holds a bounded number of connections. A client is a future on
+        // the worker, never a thread: a slow one holds a connection, not a worker.
+        .client_request_timeout(Duration::from_millis(
+            server_settings.client_request_timeout_ms.max(1),
+        ))
+        .keep_alive(Duration::from_secs(server_settings.keep_alive_seconds))
+        .client_disconnect_timeout(Duration::from_secs(1))
+        .max_connections(server_settings.max_connections.max(1))
         .shutdown_timeout(10)
         .workers(workers)
         .worker_max_blocking_threads(db_threads)

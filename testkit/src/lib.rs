@@ -1,6 +1,8 @@
 //! Fresh databases for tests: a temporary SQLite file, or a new database in a throwaway
 //! PostgreSQL cluster that this harness starts itself (once per test process) on a free port
-//! with its own socket directory, or on the server named by `GROGNARD_TEST_PG_URL`.
+//! with its own socket directory, or on the server named by `GROGNARD_TEST_PG_URL`. A test
+//! that stops and starts its database server (a restart in the middle of a run) gets a
+//! cluster of its own, [`OwnCluster`], so that the other tests' databases stay up.
 
 use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
@@ -54,6 +56,24 @@ impl TestDb {
                     dir: None,
                 }
             }
+        }
+    }
+}
+
+impl TestDb {
+    /// A new database on a cluster of the test's own.
+    pub fn on(cluster: &OwnCluster) -> TestDb {
+        let n = COUNTER.fetch_add(1, Ordering::SeqCst);
+        let name = format!("grognard_{}_{n}", std::process::id());
+        let mut admin =
+            PgConnection::establish(&cluster.url_for("postgres")).expect("admin connection");
+        diesel::sql_query(format!("CREATE DATABASE {name}"))
+            .execute(&mut admin)
+            .expect("create database");
+        TestDb {
+            url: cluster.url_for(&name),
+            backend: Backend::Postgres,
+            dir: None,
         }
     }
 }
@@ -179,11 +199,13 @@ fn free_port() -> u16 {
         .port()
 }
 
-fn start_cluster() -> PgServer {
+/// Makes a cluster's data directory in `dir` (`dir/data`, with `dir/sock` for its socket),
+/// owned by the `postgres` user when we are root; returns the binaries' directory, whether we
+/// are root and the cluster's superuser.
+fn init_cluster(dir: &Path) -> (PathBuf, bool, String) {
     let bin = pg_bin_dir();
     let root = is_root();
-    let dir = std::env::temp_dir().join(format!("grognard-pg-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(dir);
     let data = dir.join("data");
     let sock = dir.join("sock");
     std::fs::create_dir_all(&sock).unwrap();
@@ -226,6 +248,14 @@ fn start_cluster() -> PgServer {
         "initdb failed: {}",
         String::from_utf8_lossy(&init.stderr)
     );
+    (bin, root, user)
+}
+
+fn start_cluster() -> PgServer {
+    let dir = std::env::temp_dir().join(format!("grognard-pg-{}", std::process::id()));
+    let (bin, root, user) = init_cluster(&dir);
+    let data = dir.join("data");
+    let sock = dir.join("sock");
     let port = free_port();
     let postgres = format!(
         "{} -D {} -p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400 -c shared_buffers=64MB",
@@ -278,5 +308,129 @@ fn start_cluster() -> PgServer {
             dir.join("log").display()
         );
         std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// A PostgreSQL cluster of one test's own, which the test may stop and start again on the
+/// same port and data (a restart of the database server in the middle of a run). Removed when
+/// dropped, or by a watchdog when the test process ends.
+pub struct OwnCluster {
+    bin: PathBuf,
+    dir: PathBuf,
+    port: u16,
+    user: String,
+    root: bool,
+}
+
+impl OwnCluster {
+    /// A new cluster, started; `Err` with the reason when the tests use a server of their own
+    /// (`GROGNARD_TEST_PG_URL`), which a test must not stop.
+    pub fn start() -> Result<OwnCluster, String> {
+        if std::env::var("GROGNARD_TEST_PG_URL").is_ok_and(|u| !u.is_empty()) {
+            return Err("GROGNARD_TEST_PG_URL names the PostgreSQL server: a test does not \
+                        stop a server it did not start"
+                .into());
+        }
+        let n = COUNTER.fetch_add(1, Ordering::SeqCst);
+        let dir = std::env::temp_dir().join(format!("grognard-pg-{}-own-{n}", std::process::id()));
+        let (bin, root, user) = init_cluster(&dir);
+        let cluster = OwnCluster {
+            bin,
+            dir,
+            port: free_port(),
+            user,
+            root,
+        };
+        // The watchdog: stops and removes the cluster after this process, however it ends.
+        let stop = cluster.pg_ctl(&["stop", "-m", "immediate"]);
+        let script = format!(
+            "while kill -0 {pid} 2>/dev/null; do sleep 0.5; done; {stop} >/dev/null 2>&1; rm -rf {dir}",
+            pid = std::process::id(),
+            dir = cluster.dir.display()
+        );
+        // Detached on purpose: it outlives this process to clean up after it.
+        #[allow(clippy::zombie_processes)]
+        Command::new("setsid")
+            .arg("sh")
+            .arg("-c")
+            .arg(script)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start the watchdog");
+        cluster.start_again();
+        Ok(cluster)
+    }
+
+    pub fn url_for(&self, db: &str) -> String {
+        format!("postgres://{}@127.0.0.1:{}/{db}", self.user, self.port)
+    }
+
+    /// The `pg_ctl` command line (as the `postgres` user when we are root), for `sh -c`.
+    fn pg_ctl(&self, args: &[&str]) -> String {
+        let cmd = format!(
+            "{} -D {} {}",
+            self.bin.join("pg_ctl").display(),
+            self.dir.join("data").display(),
+            args.join(" ")
+        );
+        if self.root {
+            format!("runuser -u postgres -- {cmd}")
+        } else {
+            cmd
+        }
+    }
+
+    fn run(&self, args: &[&str]) {
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(self.pg_ctl(args))
+            .stdin(Stdio::null())
+            .output()
+            .expect("run pg_ctl");
+        assert!(
+            out.status.success(),
+            "pg_ctl {args:?}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    /// Stops the server as an operator's restart does: sessions are ended, transactions in
+    /// flight roll back, what was committed stays (`pg_ctl stop -m fast`).
+    pub fn stop(&self) {
+        self.run(&["stop", "-m", "fast", "-w"]);
+    }
+
+    /// Starts the server (again), on the same port and data, and waits until it answers.
+    pub fn start_again(&self) {
+        let options = format!(
+            "\"-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=100 -c shared_buffers=32MB\"",
+            self.port,
+            self.dir.join("sock").display()
+        );
+        let log = self.dir.join("log").display().to_string();
+        self.run(&["start", "-w", "-t", "60", "-l", &log, "-o", &options]);
+        let started = Instant::now();
+        while PgConnection::establish(&self.url_for("postgres")).is_err() {
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "PostgreSQL did not start; see {log}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for OwnCluster {
+    fn drop(&mut self) {
+        let _ = Command::new("sh")
+            .arg("-c")
+            .arg(self.pg_ctl(&["stop", "-m", "immediate"]))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }

@@ -11,6 +11,7 @@ mod caches;
 mod campaign;
 mod castles;
 mod dice;
+mod faults;
 mod fog;
 mod fuzz;
 #[path = "../fuzz/targets.rs"]

@@ -3,7 +3,7 @@
 
 use crate::both;
 use crate::support::fixtures::*;
-use crate::support::Client;
+use crate::support::{Backend, Client};
 use serde_json::json;
 
 /// A client with a session of an API player (the pages), logged in through the form.
@@ -1153,4 +1153,228 @@ both!(the_badge_counts_what_is_left_to_read, |b| {
         .unwrap();
     assert_eq!(unread(), 0);
     assert!(!web.get("/").body.contains("messages-badge"));
+});
+
+/// The badge's count as stored.
+fn badge(a: &Arena, name: &str) -> i64 {
+    a.app.count(&format!(
+        "SELECT CAST(unread_messages AS BIGINT) AS n FROM users WHERE username = '{name}'"
+    ))
+}
+
+/// Another arena world on the same server, joined by the given (client, nation) pairs.
+fn second_world(a: &Arena, name: &str, joins: &mut [(&mut Client, &str)]) -> i64 {
+    let w = grognard::game::maps::worlds::import_text(
+        &mut a.app.conn(),
+        &a.app.config.rules,
+        ARENA,
+        Some(name),
+    )
+    .unwrap() as i64;
+    for (c, nation) in joins.iter_mut() {
+        let r = c.post_json(
+            &format!("/api/v1/worlds/{w}/join"),
+            json!({ "nation": *nation }),
+        );
+        assert_eq!(r.status, 201, "{}", r.body);
+    }
+    w
+}
+
+both!(a_block_follows_the_account_and_puts_the_badge_out, |b| {
+    let a = arena(b);
+    let w = a.world;
+    let (mut blue, mut red) = (a.blue.clone(), a.red.clone());
+    let w2 = second_world(
+        &a,
+        "Arena II",
+        &mut [(&mut blue, "Blue"), (&mut red, "Red")],
+    );
+    let say_in = |who: &mut Client, world: i64, to: &str, body: &str| {
+        who.post_json(
+            &format!("/api/v1/worlds/{world}/messages"),
+            json!({ "to": to, "body": body }),
+        )
+    };
+    // Red writes to Blue in both worlds; Blue reads none of it.
+    assert_eq!(a.say(&mut red, "blue_player", "surrender").status, 201);
+    assert_eq!(
+        say_in(&mut red, w2, "blue_player", "surrender now").status,
+        201
+    );
+    assert_eq!(badge(&a, "blue_player"), 2);
+    let mut blue_web = page_client(&a, "blue_player");
+    assert!(blue_web.get("/").body.contains("id=\"messages-badge\">2<"));
+
+    // Blocked in the first world: the badge goes out at once, and stays out.
+    let r = blue.post_json(
+        &format!("/api/v1/worlds/{w}/blocks"),
+        json!({"player": "red_player"}),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    assert_eq!(badge(&a, "blue_player"), 0);
+    assert!(!blue_web.get("/").body.contains("messages-badge"));
+    // The conversation lists show nothing unread of Red's, in either world, and `/messages`
+    // does not send Blue to a message it will not show.
+    for world in [w, w2] {
+        let page = blue_web.get(&format!("/worlds/{world}/messages"));
+        assert_eq!(page.status, 200);
+        assert!(page.body.contains(">red_player</a>"), "{}", page.body);
+        assert!(
+            !page.body.contains(">red_player</a> <span class=\"badge\">"),
+            "{}",
+            page.body
+        );
+    }
+    let r = blue_web.get("/messages");
+    assert_eq!(
+        r.header("location"),
+        Some(format!("/worlds/{w}/messages").as_str())
+    );
+    // Reading another conversation counts again, and still leaves Red out.
+    let mut blue2 = a.join("blue_second", "Blue");
+    assert_eq!(a.say(&mut blue2, "blue_player", "hello").status, 201);
+    assert_eq!(badge(&a, "blue_player"), 1);
+    assert_eq!(
+        blue_web
+            .get(&format!("/worlds/{w}/messages?with=blue_second"))
+            .status,
+        200
+    );
+    assert_eq!(badge(&a, "blue_player"), 0);
+
+    // The block holds in the other world: Red cannot write there, nor be heard there.
+    let before = a.talk_rows();
+    let r = say_in(&mut red, w2, "blue_player", "and here?");
+    assert_eq!(
+        (r.status, r.code().as_str()),
+        (403, "blocked"),
+        "{}",
+        r.body
+    );
+    assert_eq!(a.talk_rows(), before);
+    let r = blue.get_json(&format!("/api/v1/worlds/{w2}/messages"));
+    assert_eq!(r.json()["messages"], json!([]), "{}", r.body);
+    assert_eq!(
+        blue.get_json(&format!("/api/v1/worlds/{w2}/blocks")).json()["blocked"],
+        json!(["red_player"])
+    );
+    // Blocking again from the other world: still one block.
+    let r = blue.post_json(
+        &format!("/api/v1/worlds/{w2}/blocks"),
+        json!({"player": "red_player"}),
+    );
+    assert_eq!(r.json()["blocked"], json!(["red_player"]));
+    assert_eq!(a.app.count("SELECT COUNT(*) FROM blocks"), 1);
+    // Red's own side is untouched: Red still hears Blue.
+    assert_eq!(say_in(&mut blue, w2, "red_player", "no").status, 201);
+    assert_eq!(badge(&a, "red_player"), 1);
+
+    // Lifted from a world Red never joined: Red is heard everywhere again, and what Red wrote
+    // and Blue never read is unread again.
+    let w3 = second_world(&a, "Arena III", &mut [(&mut blue, "Blue")]);
+    let r = blue.json(
+        "DELETE",
+        &format!("/api/v1/worlds/{w3}/blocks/red_player"),
+        None,
+    );
+    assert_eq!(r.status, 204, "{}", r.body);
+    assert_eq!(a.app.count("SELECT COUNT(*) FROM blocks"), 0);
+    assert_eq!(badge(&a, "blue_player"), 2);
+    assert_eq!(say_in(&mut red, w2, "blue_player", "parley").status, 201);
+    assert_eq!(badge(&a, "blue_player"), 3);
+});
+
+both!(blocks_made_per_world_become_one_per_account, |b| {
+    let a = arena(b);
+    let (w, mut blue, mut red) = (a.world, a.blue.clone(), a.red.clone());
+    let w2 = second_world(
+        &a,
+        "Arena II",
+        &mut [(&mut blue, "Blue"), (&mut red, "Red")],
+    );
+    assert_eq!(a.say(&mut red, "blue_player", "surrender").status, 201);
+    assert_eq!(badge(&a, "blue_player"), 1);
+    // The database as the earlier release left it: blocks per world, one made twice.
+    let migration = "2026-12-06-000002_account_blocks";
+    let folder = match b {
+        Backend::Sqlite => "sqlite",
+        Backend::Postgres => "postgres",
+    };
+    let down = std::fs::read_to_string(format!(
+        "{}/migrations/{folder}/{migration}/down.sql",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    a.exec(&down);
+    a.exec(&format!(
+        "DELETE FROM __diesel_schema_migrations WHERE version = '{}'",
+        migration[..17].replace('-', "")
+    ));
+    let (bl, rd) = (
+        a.app
+            .count("SELECT CAST(id AS BIGINT) AS n FROM users WHERE username = 'blue_player'"),
+        a.app
+            .count("SELECT CAST(id AS BIGINT) AS n FROM users WHERE username = 'red_player'"),
+    );
+    a.exec(&format!(
+        "INSERT INTO blocks (world_id, user_id, blocked_id, at) VALUES \
+         ({w}, {bl}, {rd}, 200), ({w2}, {bl}, {rd}, 100), ({w2}, {rd}, {bl}, 300)"
+    ));
+    assert_eq!(grognard::db::migrate(&mut a.app.conn()).unwrap(), 1);
+    assert_eq!(a.app.count("SELECT COUNT(*) FROM blocks"), 2);
+    assert_eq!(
+        a.app.count(&format!(
+            "SELECT at AS n FROM blocks WHERE user_id = {bl} AND blocked_id = {rd}"
+        )),
+        100
+    );
+    assert_eq!(
+        a.app.count(&format!(
+            "SELECT COUNT(*) FROM blocks WHERE user_id = {rd} AND blocked_id = {bl}"
+        )),
+        1
+    );
+    // The badge lit by a blocked author went out with the migration.
+    assert_eq!(badge(&a, "blue_player"), 0);
+    let r = a.say(&mut red, "blue_player", "again");
+    assert_eq!(r.code(), "blocked", "{}", r.body);
+});
+
+both!(direction_marks_are_refused_in_bodies_and_labels, |b| {
+    let a = arena(b);
+    let mut blue = a.blue.clone();
+    let before = a.talk_rows();
+    for mark in ['\u{200e}', '\u{200f}', '\u{061c}'] {
+        let text = format!("see a.org/{mark}exe.txt");
+        for to in ["nation", "red_player"] {
+            let r = a.say(&mut blue, to, &text);
+            assert_eq!(
+                (r.status, r.code().as_str()),
+                (422, "invalid"),
+                "{mark:?} to {to}: {}",
+                r.body
+            );
+        }
+        let r = a.mark(&mut blue, 3, 3, &format!("guns{mark}"));
+        assert_eq!(
+            (r.status, r.code().as_str()),
+            (422, "invalid"),
+            "{mark:?}: {}",
+            r.body
+        );
+    }
+    // The page forms refuse them too, with a message and no change.
+    let mut web = page_client(&a, "blue_player");
+    let w = a.world;
+    let page = web.get(&format!("/worlds/{w}/messages"));
+    let csrf = page.csrf();
+    let r = web.post_form(
+        &format!("/worlds/{w}/messages"),
+        &[("csrf", &csrf), ("to", "nation"), ("body", "a\u{200f}b")],
+    );
+    assert!((400..500).contains(&r.status), "{}: {}", r.status, r.body);
+    assert_eq!(a.talk_rows(), before);
+    // The same text without the mark goes through.
+    assert_eq!(a.say(&mut blue, "nation", "see a.org/exe.txt").status, 201);
 });

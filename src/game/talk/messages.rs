@@ -129,12 +129,12 @@ macro_rules! named {
     };
 }
 
-/// Authors the reader blocked are not heard, on the board either.
+/// Authors the reader blocked (in any world: a block is the account's) are not heard, on the
+/// board either.
 macro_rules! not_blocked_by {
-    ($world:expr, $me:expr) => {
+    ($me:expr) => {
         not(exists(
             blocks::table
-                .filter(blocks::world_id.eq($world))
                 .filter(blocks::user_id.eq($me))
                 .filter(blocks::blocked_id.eq(messages::from_user_id)),
         ))
@@ -223,7 +223,7 @@ pub fn send(
                                 Said::new("error-message-to-self").into(),
                             ));
                         }
-                        if is_blocked(conn, world_id, them, actor.user_id)? {
+                        if is_blocked(conn, them, actor.user_id)? {
                             return Err(GameError::Blocked(
                                 Said::new("error-blocked").s("player", &their_name).into(),
                             ));
@@ -315,15 +315,9 @@ fn tell_readers(
     Ok(())
 }
 
-/// Whether `user` blocked `author` in the world.
-pub fn is_blocked(
-    conn: &mut DbConnection,
-    world_id: i32,
-    user: i32,
-    author: i32,
-) -> GameResult<bool> {
+/// Whether `user` blocked `author` (in whichever world: a block follows the account).
+pub fn is_blocked(conn: &mut DbConnection, user: i32, author: i32) -> GameResult<bool> {
     let n: i64 = blocks::table
-        .filter(blocks::world_id.eq(world_id))
         .filter(blocks::user_id.eq(user))
         .filter(blocks::blocked_id.eq(author))
         .count()
@@ -387,7 +381,7 @@ pub fn since(
                 .filter(messages::removed_at.is_null())
                 .filter(messages::id.gt(after))
                 .filter($filter)
-                .filter(not_blocked_by!(world_id, me))
+                .filter(not_blocked_by!(me))
                 .limit(API_PAGE);
             let rows: Vec<Row> = if newest_first {
                 q.order(messages::id.desc()).load(conn)?
@@ -436,7 +430,7 @@ fn page_of(
         .filter(messages::channel.eq(channel))
         .filter(messages::id.lt(before.unwrap_or(i32::MAX)))
         .filter(messages::removed_at.is_null())
-        .filter(not_blocked_by!(world_id, me))
+        .filter(not_blocked_by!(me))
         .order(messages::id.desc())
         .limit(size + 1)
         .load(conn)?;
@@ -553,12 +547,17 @@ pub fn threads(conn: &mut DbConnection, player: &Player) -> GameResult<Vec<Threa
             messages::at,
         ))
         .load(conn)?;
+    // What a blocked author wrote is not shown, so it is not unread either (as on the badge).
+    let blocked: Vec<i32> = blocks::table
+        .filter(blocks::user_id.eq(me))
+        .select(blocks::blocked_id)
+        .load(conn)?;
     let mut list: Vec<(i32, i64, i64)> = Vec::new();
     for (channel, to, read_at, at) in rows {
         let Some(other) = other_of(&channel, me) else {
             continue;
         };
-        let unread = i64::from(to == Some(me) && read_at.is_none());
+        let unread = i64::from(to == Some(me) && read_at.is_none() && !blocked.contains(&other));
         match list.iter_mut().find(|(o, _, _)| *o == other) {
             Some(t) => t.2 += unread,
             None => list.push((other, at, unread)),
@@ -625,8 +624,10 @@ pub fn readable(
     Ok((world_id, from, channel))
 }
 
-/// Blocks a player of the world: their private messages are refused (`blocked`) and their
-/// words on the board are no longer shown to the blocker.
+/// Blocks a player of the world, in every world: a block follows the account, so their
+/// private messages are refused (`blocked`) and their words on the boards are no longer shown
+/// to the blocker wherever the two meet. What they wrote that the blocker had not read leaves
+/// the badge at once.
 pub fn block(
     conn: &mut DbConnection,
     actor: &Actor,
@@ -640,13 +641,19 @@ pub fn block(
         if them == actor.user_id {
             return Err(GameError::Invalid(Said::new("error-block-self").into()));
         }
-        if !is_blocked(conn, world_id, actor.user_id, them)? {
-            super::insert_block(conn, world_id, actor.user_id, them)?;
+        // Waits for a message of theirs being written (`send` holds this lock), so that the
+        // count below sees it, or `send` then sees the block.
+        serialize_writes_of(conn, them)?;
+        if !is_blocked(conn, actor.user_id, them)? {
+            super::insert_block(conn, actor.user_id, them)?;
+            super::recount_unread(conn, actor.user_id)?;
         }
         Ok(their_name)
     })
 }
 
+/// Lifts a block, wherever it was made: the player named may play in this world, or be one
+/// the actor blocked elsewhere (the list of blocks names them).
 pub fn unblock(
     conn: &mut DbConnection,
     actor: &Actor,
@@ -656,24 +663,44 @@ pub fn unblock(
     db::write(conn, |conn| {
         world_exists(conn, world_id)?;
         access::require_player(conn, actor, world_id)?;
-        let (them, _) = player_named(conn, world_id, name)?;
-        diesel::delete(
+        let them = match blocked_named(conn, actor.user_id, name)? {
+            Some(id) => id,
+            None => player_named(conn, world_id, name)?.0,
+        };
+        let lifted = diesel::delete(
             blocks::table
-                .filter(blocks::world_id.eq(world_id))
                 .filter(blocks::user_id.eq(actor.user_id))
                 .filter(blocks::blocked_id.eq(them)),
         )
         .execute(conn)?;
+        if lifted > 0 {
+            // Their unread messages are shown again, so they count again.
+            super::recount_unread(conn, actor.user_id)?;
+        }
         Ok(())
     })
 }
 
-/// The players the actor blocked in a world, by name.
+/// The account `user` blocked under that name, if any.
+fn blocked_named(conn: &mut DbConnection, user: i32, name: &str) -> GameResult<Option<i32>> {
+    // A name no account can have (a NUL byte, which PostgreSQL refuses in text) is nobody's.
+    if crate::game::accounts::users::check_username(name.trim()).is_err() {
+        return Ok(None);
+    }
+    Ok(blocks::table
+        .inner_join(users::table.on(users::id.eq(blocks::blocked_id)))
+        .filter(blocks::user_id.eq(user))
+        .filter(users::username_key.eq(name.trim().to_lowercase()))
+        .select(users::id)
+        .first(conn)
+        .optional()?)
+}
+
+/// The players the actor blocked, by name: in every world, since a block follows the account.
 pub fn blocked(conn: &mut DbConnection, actor: &Actor, world_id: i32) -> GameResult<Vec<String>> {
     world_exists(conn, world_id)?;
     Ok(blocks::table
         .inner_join(users::table.on(users::id.eq(blocks::blocked_id)))
-        .filter(blocks::world_id.eq(world_id))
         .filter(blocks::user_id.eq(actor.user_id))
         .order(users::username_key)
         .select(users::username)

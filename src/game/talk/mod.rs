@@ -32,15 +32,9 @@ pub fn serialize_writes_of(conn: &mut DbConnection, user_id: i32) -> QueryResult
     db::serialize_on(conn, &format!("talk:{user_id}"))
 }
 
-/// A block, once however many ask at once.
-fn insert_block(
-    conn: &mut DbConnection,
-    world_id: i32,
-    user: i32,
-    blocked: i32,
-) -> QueryResult<()> {
+/// A block, once however many ask at once; it holds in every world (see `messages::block`).
+fn insert_block(conn: &mut DbConnection, user: i32, blocked: i32) -> QueryResult<()> {
     let row = (
-        blocks::world_id.eq(world_id),
         blocks::user_id.eq(user),
         blocks::blocked_id.eq(blocked),
         blocks::at.eq(db::now()),

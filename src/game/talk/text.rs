@@ -51,8 +51,15 @@ fn check(text: &str, max: usize, allowed: impl Fn(char) -> bool, length: &str) -
         ));
     }
     // NUL, escapes and the other controls: a database refuses some, a terminal obeys others.
-    // The marks that turn text around make a link or a label read otherwise than it is.
-    let turns = |c: char| matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+    // The marks that turn text around make a link or a label read otherwise than it is: the
+    // embeddings, overrides and isolates, and the single marks (left-to-right, right-to-left,
+    // Arabic letter), which move neutral characters such as a path's dots and slashes.
+    let turns = |c: char| {
+        matches!(
+            c,
+            '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{061c}'
+        )
+    };
     if text
         .chars()
         .any(|c| (c.is_control() && !allowed(c)) || turns(c))
@@ -79,6 +86,10 @@ mod tests {
         assert!(Body::parse("a\u{1b}[2Jb", 100).is_err());
         assert!(Body::parse("see https://a.org/\u{202e}gpj.exe", 100).is_err());
         assert!(Body::parse("\u{2067}x", 100).is_err());
+        for mark in ['\u{200e}', '\u{200f}', '\u{061c}'] {
+            assert!(Body::parse(&format!("a.org/{mark}exe.txt"), 100).is_err());
+            assert!(Label::parse(&format!("guns{mark}"), 100).is_err());
+        }
         assert!(Body::parse(&"é".repeat(100), 100).is_ok());
         assert!(Body::parse(&"é".repeat(101), 100).is_err());
     }

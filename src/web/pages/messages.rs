@@ -328,12 +328,18 @@ pub async fn newest(state: web::Data<AppState>, viewer: Viewer) -> Result<HttpRe
     let actor = viewer.require()?;
     let wid = state
         .db(move |conn| {
-            use crate::db::schema::{messages, players};
+            use crate::db::schema::{blocks, messages, players};
+            use diesel::dsl::{exists, not};
             use diesel::prelude::*;
             let unread: Option<i32> = messages::table
                 .filter(messages::to_user_id.eq(actor.user_id))
                 .filter(messages::read_at.is_null())
                 .filter(messages::removed_at.is_null())
+                .filter(not(exists(
+                    blocks::table
+                        .filter(blocks::user_id.eq(actor.user_id))
+                        .filter(blocks::blocked_id.eq(messages::from_user_id)),
+                )))
                 .order(messages::id.desc())
                 .select(messages::world_id)
                 .first(conn)

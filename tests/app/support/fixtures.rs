@@ -130,7 +130,11 @@ pub fn arena(b: Backend) -> Arena {
 
 /// The arena on a server whose settings `tweak` changes.
 pub fn arena_with(b: Backend, tweak: impl FnOnce(&mut grognard::config::Settings)) -> Arena {
-    let app = TestApp::spawn_with(b, tweak, true);
+    arena_on(TestApp::spawn_with(b, tweak, true))
+}
+
+/// The arena on a server already running.
+pub fn arena_on(app: TestApp) -> Arena {
     let world =
         grognard::game::maps::worlds::import_text(&mut app.conn(), &app.config.rules, ARENA, None)
             .unwrap() as i64;

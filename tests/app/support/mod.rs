@@ -91,12 +91,16 @@ impl TestApp {
     }
 
     pub fn spawn_with(backend: Backend, tweak: impl FnOnce(&mut Settings), demo: bool) -> TestApp {
+        Self::spawn_on(db::TestDb::new(backend), tweak, demo)
+    }
+
+    /// A server on the given database (one on a cluster of the test's own, say).
+    pub fn spawn_on(db: db::TestDb, tweak: impl FnOnce(&mut Settings), demo: bool) -> TestApp {
         // Server errors go to the failing test's captured output.
         let _ = tracing_subscriber::fmt()
             .with_env_filter("warn,grognard=info")
             .with_test_writer()
             .try_init();
-        let db = db::TestDb::new(backend);
         let mut s = settings(&db.url);
         tweak(&mut s);
         let config = Arc::new(Config::with_settings(&config_dir(), s).expect("config"));

@@ -30,7 +30,7 @@ pub struct World {
     pub victory_towns_share: Option<f64>,
     /// The campaign this one follows on the same map.
     pub follows_id: Option<i32>,
-    /// Square or hex (docs/rules.md §12).
+    /// Square or hex (docs/rules.md §13).
     pub grid: crate::rules::Grid,
 }
 

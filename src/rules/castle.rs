@@ -1,4 +1,4 @@
-//! A castle's sections (docs/rules.md §10): each tower, each gate, each run of wall between
+//! A castle's sections (docs/rules.md §12): each tower, each gate, each run of wall between
 //! them, and the courtyard cut into four quarters by the middle of its bounding box; and who
 //! holds each: the one nation with companies in it.
 

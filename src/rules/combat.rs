@@ -43,7 +43,7 @@ pub struct Side {
     pub destroyed: bool,
 }
 
-/// What the castle's rules changed in a fight (docs/rules.md §10), for the report.
+/// What the castle's rules changed in a fight (docs/rules.md §12), for the report.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BattleNote {
@@ -54,7 +54,7 @@ pub enum BattleNote {
     /// The attackers came from a siege tower: no first strike.
     SiegeTower,
     /// The defenders stood behind a rampart on the side the blow came through (docs/rules.md
-    /// §12): in melee half their losses; no morale lost.
+    /// §13): in melee half their losses; no morale lost.
     Rampart,
     /// The volley's line passed cover on its way: the target was obscured.
     Obscured,
@@ -447,7 +447,7 @@ pub fn melee(
     })
 }
 
-/// A volley's protection of its target beyond the cell's own (docs/rules.md §12): cover the
+/// A volley's protection of its target beyond the cell's own (docs/rules.md §13): cover the
 /// line passes (obscured), a `light` terrain's protection kept for foot companies when the
 /// ruleset says so, and a rampart on the side the line enters the target's cell by.
 fn volley_cover(
@@ -493,7 +493,7 @@ fn volley_cover(
     )
 }
 
-/// The castle's rules for a melee from `from` into `to` (docs/rules.md §10): half damage both
+/// The castle's rules for a melee from `from` into `to` (docs/rules.md §12): half damage both
 /// ways into or out of a wall, tower, gate or building; the first strike of defenders on a
 /// wall, tower or gate against attackers neither on one nor on a siege tower.
 pub fn castle_notes(rs: &Ruleset, from: Option<&Cell>, to: &Cell) -> Vec<BattleNote> {

@@ -1,4 +1,4 @@
-//! The grids (docs/rules.md §1, §5, §12): positions, bounds, neighbours, distance, lines and
+//! The grids (docs/rules.md §1, §5, §13): positions, bounds, neighbours, distance, lines and
 //! cell sides. A world is `square` (king-move neighbours, Chebyshev distance, Bresenham lines;
 //! sides N E S W) or `hex` (pointy-top hexagons, odd rows shifted half a cell right, "odd-r";
 //! six neighbours, hex distance, cube-interpolated lines; sides E NE NW W SW SE). Rules ask the

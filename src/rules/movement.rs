@@ -66,7 +66,7 @@ pub fn step_cost(rs: &Ruleset, season: Season, from: Terrain, to: Terrain) -> i3
 }
 
 /// Whether `unit` may stand on / enter `cell` at all (terrain, fort ownership, and castle
-/// ground closed to its class: docs/rules.md §10).
+/// ground closed to its class: docs/rules.md §12).
 pub fn can_enter(rs: &Ruleset, unit: &Unit, at: Pos, cell: &Cell) -> Result<(), Refusal> {
     let t = rs.terrain(cell.terrain);
     let class = rs.kind(unit.kind).class;
@@ -109,7 +109,7 @@ pub struct Entry {
     pub ends_move: bool,
 }
 
-/// Entering `to` from the adjacent `from` (docs/rules.md §4, §10); `first` when it is the
+/// Entering `to` from the adjacent `from` (docs/rules.md §4, §12); `first` when it is the
 /// move's first step. Castle ground: an own (or unowned) wall or tower is reached by its
 /// stairs from another castle cell for its own AP; an enemy wall is climbed with ladders by a
 /// foot company, an enemy tower only with hooks, and only as the first step, from outside

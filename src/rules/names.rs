@@ -99,7 +99,7 @@ named_enum!(
 );
 
 named_enum!(
-    /// How a kind moves among castle walls (docs/rules.md §10): on foot (infantry,
+    /// How a kind moves among castle walls (docs/rules.md §12): on foot (infantry,
     /// voltigeurs, sappers), mounted (cavalry) or as a war machine (artillery).
     Class {
         Foot => "foot",
@@ -182,7 +182,7 @@ mod tests {
 }
 
 named_enum!(
-    /// The shape of a world's cells (docs/rules.md §12).
+    /// The shape of a world's cells (docs/rules.md §13).
     Grid {
         Square => "square",
         Hex => "hex",
@@ -204,14 +204,14 @@ named_enum!(
 );
 
 named_enum!(
-    /// What a cell's side may carry (docs/rules.md §12).
+    /// What a cell's side may carry (docs/rules.md §13).
     EdgeFeature {
         Rampart => "rampart",
     }
 );
 
 named_enum!(
-    /// How much a terrain hides a company a volley's line passes by (docs/rules.md §12).
+    /// How much a terrain hides a company a volley's line passes by (docs/rules.md §13).
     Cover {
         Exposed => "exposed",
         Light => "light",

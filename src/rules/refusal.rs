@@ -83,7 +83,7 @@ pub enum Refusal {
     /// A fight too recent for leave; leave may start from this instant.
     RecentFight(i64),
     /// A climb onto an enemy wall (or down its outside) that is not a move's first step, or
-    /// that a move goes on after (docs/rules.md §10).
+    /// that a move goes on after (docs/rules.md §12).
     LadderFirstStep(Pos),
     /// This kind cannot climb there (mounted companies and war machines never climb; only
     /// voltigeurs climb a tower; a fortified wall is never climbed).

@@ -48,7 +48,7 @@ pub enum Flag {
     River,
     Road,
     /// A castle's wall, tower or gate: mounted companies and war machines never enter it
-    /// (an own gate excepted); its defenders strike first in melee (docs/rules.md §10).
+    /// (an own gate excepted); its defenders strike first in melee (docs/rules.md §12).
     Wall,
     /// A foot company may climb it with ladders (an enemy wall).
     Climbable,
@@ -147,7 +147,7 @@ pub struct TerrainRules {
     pub discount_from: Vec<Terrain>,
     pub discount_chance: i32,
     pub discount: i32,
-    /// How much the terrain hides a company a volley's line passes by (docs/rules.md §12).
+    /// How much the terrain hides a company a volley's line passes by (docs/rules.md §13).
     pub cover: Cover,
 }
 
@@ -330,7 +330,7 @@ pub struct Ruleset {
     pub cover: CoverRules,
 }
 
-/// `[cover]`: what a volley's line through cover gives its target (docs/rules.md §12).
+/// `[cover]`: what a volley's line through cover gives its target (docs/rules.md §13).
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct CoverRules {
@@ -354,7 +354,7 @@ impl Default for CoverRules {
 }
 
 /// `[castle]`: the AP of climbing and of breaches, the ram and the siege tower
-/// (docs/rules.md §10). Entering a wall or tower by its stairs, or an own gate, costs the
+/// (docs/rules.md §12). Entering a wall or tower by its stairs, or an own gate, costs the
 /// terrain's own AP.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields, default)]

@@ -27,7 +27,7 @@ pub struct StructureChange {
     pub siege_tower: bool,
 }
 
-/// One build action on a siege tower (docs/rules.md §10).
+/// One build action on a siege tower (docs/rules.md §12).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SiegeBuild {
     pub x: i32,
@@ -190,7 +190,7 @@ pub fn build_siege_tower(
 }
 
 /// A ram (infantry, sappers) against the standing gate of another nation next to it:
-/// `castle.ram_min`–`ram_max` structure points (docs/rules.md §10). Rams do nothing to walls
+/// `castle.ram_min`–`ram_max` structure points (docs/rules.md §12). Rams do nothing to walls
 /// or towers.
 pub fn ram(
     rs: &Ruleset,

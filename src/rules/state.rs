@@ -28,13 +28,13 @@ pub struct Cell {
     pub town: Option<TownId>,
     pub owner: Option<NationId>,
     pub structure: Option<i32>,
-    /// The castle the cell belongs to (docs/rules.md §10).
+    /// The castle the cell belongs to (docs/rules.md §12).
     pub castle: Option<CastleId>,
     /// A siege tower built (or being built) on the cell.
     pub siege: Option<SiegeTower>,
 }
 
-/// A siege tower on a cell (docs/rules.md §10): the build actions done, and once finished its
+/// A siege tower on a cell (docs/rules.md §12): the build actions done, and once finished its
 /// structure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SiegeTower {
@@ -194,7 +194,7 @@ impl Area {
     }
 
     /// Whether a step into `p` from its neighbour `from` crosses a rampart: on a square grid
-    /// from a diagonal neighbour, either side that meets at that corner (docs/rules.md §12).
+    /// from a diagonal neighbour, either side that meets at that corner (docs/rules.md §13).
     pub fn rampart_between(&self, p: Pos, from: Pos) -> bool {
         self.bounds
             .grid

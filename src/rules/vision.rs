@@ -196,7 +196,7 @@ pub fn line_of_sight(rs: &Ruleset, area: &Area, from: Pos, to: Pos) -> Result<()
 }
 
 /// The line from a shooter to its target and what may stand in its way: one reading for line of
-/// sight and for cover (docs/rules.md §12: cover is a cell between that does not block it).
+/// sight and for cover (docs/rules.md §13: cover is a cell between that does not block it).
 pub struct Sightline {
     pub cells: Vec<Pos>,
     shooter_high: bool,
@@ -210,7 +210,7 @@ impl Sightline {
             .is_some_and(|t| rs.terrain(t).has(Flag::Elevated));
         let cells = area.bounds.line(from, to);
         // Along a castle's wall: every cell of the line, ends included, wall, tower or gate of
-        // the same castle (docs/rules.md §10).
+        // the same castle (docs/rules.md §12).
         let first = area.cell(from).map(|c| c.castle);
         let along_the_wall = cells.iter().all(|p| {
             area.cell(*p)

@@ -1,4 +1,4 @@
-//! Castles over HTTP (docs/rules.md §10): climbing by ladder and hooks, the stairs, gates,
+//! Castles over HTTP (docs/rules.md §12): climbing by ladder and hooks, the stairs, gates,
 //! breaches and the step down the outside, each refusal with its code and nothing written,
 //! two companies climbing the same wall at once, and castles in the map file.
 

@@ -1,4 +1,4 @@
-//! Hex worlds and cell edges (docs/rules.md §12) through the server: map files with `grid` and
+//! Hex worlds and cell edges (docs/rules.md §13) through the server: map files with `grid` and
 //! `edges` (import, export, refusals), the edge editor's route, the map API, and orders that
 //! follow the hex grid and the ramparts.
 

@@ -1,4 +1,4 @@
-//! A game master puts a feature on a side of a cell, or takes it off (docs/rules.md §12): one
+//! A game master puts a feature on a side of a cell, or takes it off (docs/rules.md §13): one
 //! transaction, in the audit log, the world's cells moved on so that every copy of them in
 //! memory reads the edges again.
 

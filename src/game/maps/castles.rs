@@ -1,4 +1,4 @@
-//! A world's castles as players see them (docs/rules.md §10): each castle's sections, their
+//! A world's castles as players see them (docs/rules.md §12): each castle's sections, their
 //! cells, and the nation holding each as the last turn found it (`GET /api/v1/worlds/{w}/castles`).
 //! The sections are derived from the castle's cells when the map is checked
 //! (`rules::castle::sections`) and kept in `castle_sections`; each turn writes their holders

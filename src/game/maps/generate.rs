@@ -46,7 +46,7 @@ pub struct Options {
     pub seed: u64,
     pub nations: usize,
     pub name: Option<String>,
-    /// Square or hex (docs/rules.md §12): towns, roads and spawns follow its neighbours.
+    /// Square or hex (docs/rules.md §13): towns, roads and spawns follow its neighbours.
     pub grid: Grid,
 }
 

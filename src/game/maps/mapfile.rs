@@ -23,7 +23,7 @@ pub struct MapFile {
     pub name: String,
     pub width: i32,
     pub height: i32,
-    /// `square` (the default) or `hex` (docs/rules.md §12).
+    /// `square` (the default) or `hex` (docs/rules.md §13).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grid: Option<String>,
     #[serde(default = "summer")]
@@ -35,13 +35,13 @@ pub struct MapFile {
     pub towns: Vec<MapTown>,
     #[serde(default)]
     pub cells: Vec<MapCell>,
-    /// Castles (docs/rules.md §10): named here, their cells name them.
+    /// Castles (docs/rules.md §12): named here, their cells name them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub castles: Vec<MapCastle>,
     /// The campaign's own victory settings (docs/rules.md §11); absent: the ruleset's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub victory: Option<MapVictory>,
-    /// Features of cell sides, each edge once (docs/rules.md §12).
+    /// Features of cell sides, each edge once (docs/rules.md §13).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub edges: Vec<MapEdge>,
 }
@@ -196,7 +196,7 @@ pub struct ValidMap {
     pub victory: MapVictory,
     /// The castles' names.
     pub castles: Vec<String>,
-    /// Each castle's sections (docs/rules.md §10), by castle index.
+    /// Each castle's sections (docs/rules.md §12), by castle index.
     pub sections: Vec<(usize, crate::rules::castle::Section)>,
     /// Edge features, each under its one name (`Grid::canonical`), in the file's order.
     pub edges: Vec<ValidEdge>,

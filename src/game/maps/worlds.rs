@@ -17,7 +17,7 @@ use std::collections::HashMap;
 
 /// The demo world's map file as shipped (a copy in the config directory takes precedence).
 pub const DEMO_MAP: &str = include_str!("../../../config/worlds/demo.json");
-/// The hex demo world: a river line held by ramparts (docs/rules.md §12).
+/// The hex demo world: a river line held by ramparts (docs/rules.md §13).
 pub const DEMO_HEX_MAP: &str = include_str!("../../../config/worlds/demo-hex.json");
 
 /// Rows per INSERT when writing cells: well under SQLite's bound-parameter limit.

@@ -78,7 +78,7 @@ pub struct PlayerMap {
     pub nations: Vec<Nation>,
 }
 
-/// A feature on a side of a cell (docs/rules.md §12), as the map file writes it.
+/// A feature on a side of a cell (docs/rules.md §13), as the map file writes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct EdgeView {
     pub x: i32,

@@ -1,4 +1,4 @@
-//! Castles (docs/rules.md §10): stairs, ladders, hooks, gates, breaches, the step down the
+//! Castles (docs/rules.md §12): stairs, ladders, hooks, gates, breaches, the step down the
 //! outside and the path finder around them. Nation 2 holds the castle; nation 1 storms it.
 
 use super::support::*;
@@ -457,7 +457,7 @@ fn the_ram_breaks_enemy_gates_only() {
 }
 
 proptest::proptest! {
-    /// docs/rules.md §10: bombard, ram and repair never take a structure below 0 or above its
+    /// docs/rules.md §12: bombard, ram and repair never take a structure below 0 or above its
     /// maximum.
     #[test]
     fn structure_stays_between_zero_and_its_maximum(

@@ -1,4 +1,4 @@
-//! Ramparts on cell sides and cover along a volley's line (docs/rules.md §12), each on both
+//! Ramparts on cell sides and cover along a volley's line (docs/rules.md §13), each on both
 //! grids: the scenes lie along one row, where the two grids agree on neighbours and lines.
 //! Dice roll 20, the most of an infantry's blow: 20 losses to a company of 150 men, more than
 //! the 10 % that costs a point of morale.

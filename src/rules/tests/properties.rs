@@ -171,7 +171,7 @@ proptest! {
         }
     }
 
-    /// docs/rules.md §10: a climb (onto an enemy wall, or onto any wall from outside the
+    /// docs/rules.md §12: a climb (onto an enemy wall, or onto any wall from outside the
     /// castle) is always a move of one step, and a standing gate never lets an enemy through.
     #[test]
     fn climbs_are_whole_moves_and_standing_gates_stop_enemies(

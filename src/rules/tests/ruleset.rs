@@ -24,7 +24,7 @@ const TERRAIN_TABLE: &[(Terrain, i32, i32, i32, i32, i32, i32)] = &[
     (Terrain::Bridge, 1, 1, 0, 0, 0, 0),
     (Terrain::Fort, 1, 1, 85, 100, 30, 0),
     (Terrain::Fortifications, 1, 1, 85, 0, 30, 0),
-    // §10: walls and towers are entered by their stairs for their own AP.
+    // §12: walls and towers are entered by their stairs for their own AP.
     (Terrain::Wall, 2, 2, 60, 50, 30, 1),
     (Terrain::FortifiedWall, 2, 2, 60, 50, 30, 1),
     (Terrain::Tower, 2, 2, 75, 50, 30, 1),
@@ -81,7 +81,7 @@ fn shipped_terrain_flags_match_rules_md_section_2() {
         .iter()
         .filter(|t| has(**t, Flag::BlocksLos))
         .count();
-    // And §10's wall, fortified wall, tower and gate.
+    // And §12's wall, fortified wall, tower and gate.
     assert_eq!(blockers, 9);
     assert!(has(Terrain::Church, Flag::TownCentre));
     assert!(has(Terrain::Mine, Flag::CapturedOnEntry));
@@ -117,7 +117,7 @@ fn shipped_terrain_flags_match_rules_md_section_2() {
     assert_eq!(rs.terrain(Terrain::Fortifications).structure, Some(12));
 }
 
-/// docs/rules.md §10: the castle's terrains, the kinds' classes and the castle's numbers.
+/// docs/rules.md §12: the castle's terrains, the kinds' classes and the castle's numbers.
 #[test]
 fn shipped_castle_rules_match_rules_md_section_10() {
     use crate::rules::names::Class;

@@ -65,7 +65,7 @@ pub struct MapView {
     pub fog: Vec<bool>,
     /// The viewer's nation's markers in the view: where, and their labels.
     pub markers: Vec<((i32, i32), String)>,
-    /// The world's grid: squares, or hexes (docs/rules.md §12).
+    /// The world's grid: squares, or hexes (docs/rules.md §13).
     pub grid: Grid,
     /// Ramparts on cell sides in the view, each under its one name.
     pub edges: Vec<(i32, i32, crate::rules::Side)>,

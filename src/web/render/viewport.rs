@@ -23,7 +23,7 @@ pub struct Viewport {
 
 /// Where a view's cells lie in its drawing: squares in rows, or pointy-top hexes `cell` wide
 /// in rows `step` apart that overlap by a quarter of a hex's height, odd rows shifted half a
-/// cell right (docs/rules.md §12). One place for every pixel the map's drawing, its clicks
+/// cell right (docs/rules.md §13). One place for every pixel the map's drawing, its clicks
 /// and its links work out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Geometry {

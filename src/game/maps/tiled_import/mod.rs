@@ -5,7 +5,7 @@
 //!   leave the cell as the layers below made it;
 //! - `town`, `owner` (strings): the town the cell belongs to, the nation that owns it;
 //! - `structure` (int): structure points of a fort, fortifications or castle cell;
-//! - `castle` (string): the castle the cell belongs to (docs/rules.md §10).
+//! - `castle` (string): the castle the cell belongs to (docs/rules.md §12).
 //!
 //! Tile layers are read bottom to top, a higher layer's tile overriding a lower one. An object
 //! layer named `nations` lists the nations: each object's name is the nation, its position the

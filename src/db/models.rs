@@ -51,17 +51,6 @@ impl World {
     pub fn ended(&self) -> bool {
         self.ended_turn.is_some()
     }
-
-    /// Refuses orders once the campaign is over (for good) or while the world is paused.
-    pub fn takes_orders(&self) -> crate::game::error::GameResult<()> {
-        if self.ended() {
-            return Err(crate::game::error::GameError::CampaignOver);
-        }
-        if self.paused {
-            return Err(crate::game::error::GameError::Paused);
-        }
-        Ok(())
-    }
 }
 
 #[derive(Insertable)]

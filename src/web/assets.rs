@@ -98,12 +98,11 @@ pub async fn serve(file: web::Path<String>) -> HttpResponse {
             .content_type(a.mime)
             .insert_header(("Cache-Control", cache))
             .body(a.body),
+        // A file, not a page, was asked for: a plain answer, and the error page (which links
+        // the stylesheet by its asset name) stays the assets' user rather than their peer.
         None => HttpResponse::NotFound()
-            .content_type("text/html; charset=utf-8")
-            .body(super::error::error_page(
-                actix_web::http::StatusCode::NOT_FOUND,
-                "no such file",
-            )),
+            .content_type("text/plain; charset=utf-8")
+            .body("no such file"),
     }
 }
 

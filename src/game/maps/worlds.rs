@@ -30,6 +30,17 @@ pub fn list(conn: &mut DbConnection) -> GameResult<Vec<World>> {
         .load(conn)?)
 }
 
+/// Refuses orders once the campaign is over (for good) or while the world is paused.
+pub fn takes_orders(w: &World) -> GameResult<()> {
+    if w.ended() {
+        return Err(GameError::CampaignOver);
+    }
+    if w.paused {
+        return Err(GameError::Paused);
+    }
+    Ok(())
+}
+
 pub fn get(conn: &mut DbConnection, id: i32) -> GameResult<World> {
     crate::on_backend!(conn, c => worlds::table
         .find(id)

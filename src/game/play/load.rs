@@ -239,6 +239,6 @@ pub fn next_draw(start: i64) -> i64 {
 /// The world of a company, refusing while it is paused or once its campaign is over.
 pub fn active_world(conn: &mut DbConnection, world_id: i32) -> GameResult<World> {
     let w = worlds::get(conn, world_id)?;
-    w.takes_orders()?;
+    crate::game::maps::worlds::takes_orders(&w)?;
     Ok(w)
 }

@@ -116,7 +116,7 @@ pub fn of(
 ) -> GameResult<Options> {
     let (company, player, w) = access::own_company_and_world(conn, actor, company_id)?;
     // Why every order would be refused, as the orders check it first.
-    let blocked: Option<GameError> = if let Err(e) = w.takes_orders() {
+    let blocked: Option<GameError> = if let Err(e) = crate::game::maps::worlds::takes_orders(&w) {
         Some(e)
     } else {
         leave::free(player.leave_until, db::now())

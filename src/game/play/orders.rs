@@ -72,7 +72,7 @@ pub fn execute(
         let (rs, actor) = (&config.rules, &actor);
         crate::game::time::ticks::hold_off_turn(conn, actor.user_id, company_id)?;
         let (company, player, w) = access::own_company_and_world(conn, actor, company_id)?;
-        w.takes_orders()?;
+        crate::game::maps::worlds::takes_orders(&w)?;
         leave::free(player.leave_until, db::now())?;
         let me = Placed {
             company,

@@ -9,6 +9,7 @@ use crate::game::accounts::secret::random_hex;
 use crate::game::error::{GameError, GameResult};
 use crate::game::gm::audit::{self, Entry};
 use crate::game::maps::mapfile::present;
+use crate::game::maps::mapfile::{place_name_fits, MAX_PLACE_NAME};
 use crate::game::maps::worlds;
 use crate::game::play::access::Actor;
 use crate::rules::ruleset::Flag;
@@ -222,8 +223,10 @@ fn apply_edit(
     match &e.town {
         Some(Some(name)) => {
             let name = name.trim();
-            if name.is_empty() || name.chars().count() > 40 {
-                return Err(err(Said::new("error-cell-town-name").n("max", 40)));
+            if !place_name_fits(name) {
+                return Err(err(
+                    Said::new("error-cell-town-name").n("max", MAX_PLACE_NAME as i64)
+                ));
             }
             // A town not seen before is founded with this edit (its id comes at write time).
             let id = *town_ids.entry(name.to_string()).or_insert(None);
@@ -235,8 +238,10 @@ fn apply_edit(
     match &e.castle {
         Some(Some(name)) => {
             let name = name.trim();
-            if name.is_empty() || name.chars().count() > 40 {
-                return Err(err(Said::new("error-cell-castle-name").n("max", 40)));
+            if !place_name_fits(name) {
+                return Err(err(
+                    Said::new("error-cell-castle-name").n("max", MAX_PLACE_NAME as i64)
+                ));
             }
             // Founded with this edit when new, as a town is.
             let id = *castle_ids.entry(name.to_string()).or_insert(None);

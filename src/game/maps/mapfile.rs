@@ -10,6 +10,15 @@ use std::collections::{HashMap, HashSet};
 /// Largest side of a world, to keep a typo from creating billions of cells.
 pub const MAX_SIDE: i32 = 2000;
 
+/// Characters in the name of a nation, a town or a castle, however it is made.
+pub const MAX_PLACE_NAME: usize = 40;
+
+/// A place's name: 1 to [`MAX_PLACE_NAME`] characters once trimmed.
+pub fn place_name_fits(name: &str) -> bool {
+    let name = name.trim();
+    !name.is_empty() && name.chars().count() <= MAX_PLACE_NAME
+}
+
 /// Castles in one world: far more than a campaign holds, few enough that listing them all
 /// stays one small answer.
 pub const MAX_CASTLES: usize = 1000;
@@ -275,8 +284,11 @@ impl MapFile {
         let mut nations = Vec::new();
         for (i, n) in self.nations.iter().enumerate() {
             let entry = format!("nations[{i}] ({})", n.name);
-            if n.name.trim().is_empty() || n.name.chars().count() > 40 {
-                return fail(entry, "a nation needs a name of 1 to 40 characters");
+            if !place_name_fits(&n.name) {
+                return fail(
+                    entry,
+                    format!("a nation needs a name of 1 to {MAX_PLACE_NAME} characters"),
+                );
             }
             if nation_index.insert(n.name.clone(), i).is_some() {
                 return fail(entry, format!("duplicate nation `{}`", n.name));
@@ -312,8 +324,11 @@ impl MapFile {
         let mut towns = Vec::new();
         for (i, t) in self.towns.iter().enumerate() {
             let entry = format!("towns[{i}] ({})", t.name);
-            if t.name.trim().is_empty() || t.name.chars().count() > 40 {
-                return fail(entry, "a town needs a name of 1 to 40 characters");
+            if !place_name_fits(&t.name) {
+                return fail(
+                    entry,
+                    format!("a town needs a name of 1 to {MAX_PLACE_NAME} characters"),
+                );
             }
             if town_index.insert(t.name.clone(), i).is_some() {
                 return fail(entry, format!("duplicate town `{}`", t.name));
@@ -337,8 +352,11 @@ impl MapFile {
         let mut castle_index = HashMap::new();
         for (i, c) in self.castles.iter().enumerate() {
             let entry = format!("castles[{i}] ({})", c.name);
-            if c.name.trim().is_empty() || c.name.chars().count() > 40 {
-                return fail(entry, "a castle needs a name of 1 to 40 characters");
+            if !place_name_fits(&c.name) {
+                return fail(
+                    entry,
+                    format!("a castle needs a name of 1 to {MAX_PLACE_NAME} characters"),
+                );
             }
             if castle_index.insert(c.name.clone(), i).is_some() {
                 return fail(entry, format!("duplicate castle `{}`", c.name));

@@ -359,6 +359,74 @@ both!(
     }
 );
 
+both!(another_nations_treasury_is_withheld_until_the_end, |b| {
+    use crate::support::fixtures::api_player;
+    let a = arena(b);
+    let (mut blue, mut red) = (a.blue.clone(), a.red.clone());
+    let w = a.world;
+    let mut outsider = api_player(&a.app, "outsider");
+    let mut visitor = a.app.client();
+    // Each nation's treasury as `who` reads it in the world and in the nations list.
+    let treasuries = |who: &mut crate::support::client::Client, path: &str| {
+        let r = who.get_json(&format!("/api/v1/worlds/{w}{path}"));
+        assert_eq!(r.status, 200, "{}", r.body);
+        let mut t: Vec<(String, serde_json::Value)> = r.json()["nations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| {
+                (
+                    n["name"].as_str().unwrap().to_string(),
+                    n["treasury"].clone(),
+                )
+            })
+            .collect();
+        t.sort_by(|x, y| x.0.cmp(&y.0));
+        t
+    };
+    let pair = |b: serde_json::Value, r: serde_json::Value| {
+        vec![("Blue".to_string(), b), ("Red".to_string(), r)]
+    };
+    let null = serde_json::Value::Null;
+    let before = treasuries(&mut red, "");
+    // Blue pays for a company: Red is not told.
+    a.raise(&mut blue, "infantry", "Ligne");
+    for path in ["", "/nations"] {
+        assert_eq!(
+            treasuries(&mut red, path),
+            pair(null.clone(), json!(1000)),
+            "{path}"
+        );
+        assert_eq!(
+            treasuries(&mut blue, path),
+            pair(json!(900), null.clone()),
+            "{path}"
+        );
+        assert_eq!(
+            treasuries(&mut outsider, path),
+            pair(null.clone(), null.clone())
+        );
+    }
+    assert_eq!(treasuries(&mut red, ""), before);
+    assert_eq!(
+        treasuries(&mut visitor, ""),
+        pair(null.clone(), null.clone())
+    );
+    let page = visitor.get(&format!("/worlds/{w}/nations")).body;
+    assert_eq!(page.matches("class=\"treasury\">—</td>").count(), 2);
+    // The end publishes them.
+    let mut gm = gm_api(&a.app, "arbitre");
+    let r = gm.post_json(&format!("/api/v1/worlds/{w}/end"), json!({}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(treasuries(&mut visitor, ""), pair(json!(900), json!(1000)));
+    assert_eq!(
+        treasuries(&mut red, "/nations"),
+        pair(json!(900), json!(1000))
+    );
+    let page = visitor.get(&format!("/worlds/{w}/nations")).body;
+    assert!(page.contains("class=\"treasury\">900</td>"), "{page}");
+});
+
 both!(
     the_campaign_ends_at_the_points_and_the_world_is_then_read_only,
     |b| {

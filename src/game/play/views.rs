@@ -261,7 +261,9 @@ pub struct NationStanding {
     pub id: i32,
     pub name: String,
     pub color: String,
-    pub treasury: i64,
+    /// Told as `companies` is: what a nation spends tells the companies it raises and the
+    /// men it takes in.
+    pub treasury: Option<i64>,
     pub towns: Vec<String>,
     pub mines: i64,
     pub forts: i64,
@@ -327,7 +329,8 @@ pub fn nations(
             .count()
             .get_result(conn)?;
         let own = viewer_nation == Some(n.id);
-        let company_count: Option<i64> = if over || own {
+        let told = over || own;
+        let company_count: Option<i64> = if told {
             Some(
                 companies::table
                     .inner_join(players::table)
@@ -356,7 +359,7 @@ pub fn nations(
             id: n.id,
             name: n.name,
             color: n.color,
-            treasury: n.treasury,
+            treasury: Some(n.treasury).filter(|_| told),
             towns: town_names,
             mines,
             forts,

@@ -193,17 +193,21 @@ pub struct NationView {
     pub id: i32,
     pub name: String,
     pub color: String,
-    pub treasury: i64,
+    /// None for another nation than the viewer's while the campaign runs: what it spends
+    /// tells the companies it raises and the men it takes in (docs/decisions.md).
+    pub treasury: Option<i64>,
     pub points: i64,
 }
 
-impl From<&Nation> for NationView {
-    fn from(n: &Nation) -> NationView {
+impl NationView {
+    /// `n` as a player of `viewer` (a nation; none for a visitor or someone who has not
+    /// joined) may know it; `over`: the campaign has ended, which publishes everything.
+    pub fn of(n: &Nation, viewer: Option<i32>, over: bool) -> NationView {
         NationView {
             id: n.id,
             name: n.name.clone(),
             color: n.color.clone(),
-            treasury: n.treasury,
+            treasury: Some(n.treasury).filter(|_| over || viewer == Some(n.id)),
             points: n.points,
         }
     }

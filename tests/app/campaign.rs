@@ -219,6 +219,214 @@ both!(
     }
 );
 
+/// Each nation of the nations list as `who` reads it through the API, in the list's order:
+/// name, companies, score, ground score.
+fn nation_lines(
+    a: &Arena,
+    who: &mut crate::support::client::Client,
+) -> Vec<(
+    String,
+    serde_json::Value,
+    serde_json::Value,
+    serde_json::Value,
+)> {
+    let r = who.get_json(&format!("/api/v1/worlds/{}/nations", a.world));
+    assert_eq!(r.status, 200, "{}", r.body);
+    r.json()["nations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| {
+            (
+                n["name"].as_str().unwrap().to_string(),
+                n["companies"].clone(),
+                n["score"].clone(),
+                n["ground_score"].clone(),
+            )
+        })
+        .collect()
+}
+
+/// Each nation's row of the nations page's scoreboard, in its order: name, score and
+/// companies as printed.
+fn page_lines(body: &str) -> Vec<(String, String, String)> {
+    let cell = |row: &str, class: &str| {
+        let at = row.find(&format!("<td class=\"{class}\">")).unwrap() + class.len() + 13;
+        row[at..at + row[at..].find("</td>").unwrap()].to_string()
+    };
+    let table = &body[body.find("class=\"data scoreboard\"").unwrap()..];
+    let table = &table[table.find("<tbody>").unwrap()..table.find("</tbody>").unwrap()];
+    table
+        .split("</tr>")
+        .filter(|row| row.contains("<tr>"))
+        .map(|row| {
+            let name = ["Blue", "Red"]
+                .into_iter()
+                .find(|n| row.contains(&format!("</svg> {n}</td>")))
+                .unwrap();
+            (name.to_string(), cell(row, "score"), cell(row, "companies"))
+        })
+        .collect()
+}
+
+both!(
+    another_nations_companies_and_score_are_withheld_from_the_nations_list_until_the_end,
+    |b| {
+        use crate::support::fixtures::{api_player, join_and_raise, player};
+        let a = arena(b);
+        let (mut blue, mut red) = (a.blue.clone(), a.red.clone());
+        let w = a.world;
+        // Blue's mine and fort are worth Red's Village: 10 on the ground each.
+        a.paint(5, 5, "mine", Some("Blue"), None);
+        a.paint(6, 6, "fort", Some("Blue"), Some(15));
+        // Red raises two companies, one of them by a player of the pages.
+        a.raise(&mut red, "cavalry", "Hussards");
+        let mut page_red = player(&a.app, "page_red");
+        join_and_raise(
+            &mut page_red,
+            w,
+            &a.nation("Red").to_string(),
+            "infantry",
+            "Garde",
+        );
+        let mut outsider = api_player(&a.app, "outsider");
+        let mut visitor = a.app.client();
+        let null = serde_json::Value::Null;
+        let line = |n: &str, k: &serde_json::Value, s: &serde_json::Value| {
+            (n.to_string(), k.clone(), s.clone(), json!(10))
+        };
+        let before = nation_lines(&a, &mut red);
+        // Blue raises a company: what Red reads of Blue does not change.
+        a.raise(&mut blue, "infantry", "Ligne");
+        let after = nation_lines(&a, &mut red);
+        assert_eq!(after, before, "Red is told nothing of Blue's raising");
+        // Level on the ground, the list keeps the nations' order: Red's companies put it ahead
+        // on the whole score, which the order would tell.
+        assert_eq!(
+            after,
+            vec![
+                line("Blue", &null, &null),
+                line("Red", &json!(2), &json!(12)),
+            ]
+        );
+        assert_eq!(
+            nation_lines(&a, &mut blue),
+            vec![
+                line("Blue", &json!(1), &json!(11)),
+                line("Red", &null, &null),
+            ]
+        );
+        assert_eq!(
+            nation_lines(&a, &mut outsider),
+            vec![line("Blue", &null, &null), line("Red", &null, &null)]
+        );
+        // The page says the same, a visitor being told no nation's companies.
+        let dash = || ("—".to_string(), "—".to_string());
+        let page = |c: &mut crate::support::client::Client| {
+            let r = c.get(&format!("/worlds/{w}/nations"));
+            assert_eq!(r.status, 200, "{}", r.body);
+            page_lines(&r.body)
+        };
+        let row = |n: &str, (s, k): (String, String)| (n.to_string(), s, k);
+        assert_eq!(
+            page(&mut visitor),
+            vec![row("Blue", dash()), row("Red", dash())]
+        );
+        assert_eq!(
+            page(&mut page_red),
+            vec![row("Blue", dash()), row("Red", ("12".into(), "2".into()))]
+        );
+        // A turn passes: still withheld.
+        assert!(turn(&a, grognard::db::now()));
+        assert_eq!(nation_lines(&a, &mut red)[0], line("Blue", &null, &null));
+        // The end publishes every nation's companies and score, best score first.
+        let mut gm = gm_api(&a.app, "arbitre");
+        let r = gm.post_json(&format!("/api/v1/worlds/{w}/end"), json!({}));
+        assert_eq!(r.status, 200, "{}", r.body);
+        let published = vec![
+            line("Red", &json!(2), &json!(12)),
+            line("Blue", &json!(1), &json!(11)),
+        ];
+        for who in [&mut red, &mut blue, &mut outsider] {
+            assert_eq!(nation_lines(&a, who), published);
+        }
+        let shown = vec![
+            row("Red", ("12".into(), "2".into())),
+            row("Blue", ("11".into(), "1".into())),
+        ];
+        assert_eq!(page(&mut visitor), shown);
+        assert_eq!(page(&mut page_red), shown);
+    }
+);
+
+both!(another_nations_treasury_is_withheld_until_the_end, |b| {
+    use crate::support::fixtures::api_player;
+    let a = arena(b);
+    let (mut blue, mut red) = (a.blue.clone(), a.red.clone());
+    let w = a.world;
+    let mut outsider = api_player(&a.app, "outsider");
+    let mut visitor = a.app.client();
+    // Each nation's treasury as `who` reads it in the world and in the nations list.
+    let treasuries = |who: &mut crate::support::client::Client, path: &str| {
+        let r = who.get_json(&format!("/api/v1/worlds/{w}{path}"));
+        assert_eq!(r.status, 200, "{}", r.body);
+        let mut t: Vec<(String, serde_json::Value)> = r.json()["nations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| {
+                (
+                    n["name"].as_str().unwrap().to_string(),
+                    n["treasury"].clone(),
+                )
+            })
+            .collect();
+        t.sort_by(|x, y| x.0.cmp(&y.0));
+        t
+    };
+    let pair = |b: serde_json::Value, r: serde_json::Value| {
+        vec![("Blue".to_string(), b), ("Red".to_string(), r)]
+    };
+    let null = serde_json::Value::Null;
+    let before = treasuries(&mut red, "");
+    // Blue pays for a company: Red is not told.
+    a.raise(&mut blue, "infantry", "Ligne");
+    for path in ["", "/nations"] {
+        assert_eq!(
+            treasuries(&mut red, path),
+            pair(null.clone(), json!(1000)),
+            "{path}"
+        );
+        assert_eq!(
+            treasuries(&mut blue, path),
+            pair(json!(900), null.clone()),
+            "{path}"
+        );
+        assert_eq!(
+            treasuries(&mut outsider, path),
+            pair(null.clone(), null.clone())
+        );
+    }
+    assert_eq!(treasuries(&mut red, ""), before);
+    assert_eq!(
+        treasuries(&mut visitor, ""),
+        pair(null.clone(), null.clone())
+    );
+    let page = visitor.get(&format!("/worlds/{w}/nations")).body;
+    assert_eq!(page.matches("class=\"treasury\">—</td>").count(), 2);
+    // The end publishes them.
+    let mut gm = gm_api(&a.app, "arbitre");
+    let r = gm.post_json(&format!("/api/v1/worlds/{w}/end"), json!({}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(treasuries(&mut visitor, ""), pair(json!(900), json!(1000)));
+    assert_eq!(
+        treasuries(&mut red, "/nations"),
+        pair(json!(900), json!(1000))
+    );
+    let page = visitor.get(&format!("/worlds/{w}/nations")).body;
+    assert!(page.contains("class=\"treasury\">900</td>"), "{page}");
+});
+
 both!(
     the_campaign_ends_at_the_points_and_the_world_is_then_read_only,
     |b| {

@@ -1007,9 +1007,12 @@ both!(nations_show_holdings_and_members_to_their_own, |b| {
         ),
         (Some(1), Some(1), Some(1), Some(1))
     );
-    // Score: 5 per mine + 5 per fort + 1 per company; Red holds the town: 10.
+    // Score: 5 per mine + 5 per fort + 1 per company; Red holds the town: 10 on the ground,
+    // its whole score withheld from Blue with its companies.
     assert_eq!(blue_n["score"].as_i64(), Some(11));
-    assert_eq!(red_n["score"].as_i64(), Some(10));
+    assert_eq!(blue_n["ground_score"].as_i64(), Some(10));
+    assert_eq!(red_n["ground_score"].as_i64(), Some(10));
+    assert!(red_n["score"].is_null() && red_n["companies"].is_null());
     assert_eq!(red_n["towns"], json!(["Village"]));
     assert_eq!(blue_n["members"], json!(["blue_player"]));
     assert!(

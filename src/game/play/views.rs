@@ -261,24 +261,37 @@ pub struct NationStanding {
     pub id: i32,
     pub name: String,
     pub color: String,
-    pub treasury: i64,
+    /// Told as `companies` is: what a nation spends tells the companies it raises and the
+    /// men it takes in.
+    pub treasury: Option<i64>,
     pub towns: Vec<String>,
     pub mines: i64,
     pub forts: i64,
     pub players: i64,
-    pub companies: i64,
-    pub score: i64,
+    /// None for another nation than the viewer's while the campaign runs: its strength, which
+    /// the fog hides (as in the history); the end publishes it.
+    pub companies: Option<i64>,
+    /// The whole score, told as `companies` is, since it counts them.
+    pub score: Option<i64>,
+    /// The part of the score for the ground held (towns, mines, fortified cells): public, as
+    /// the map shows every cell's owner.
+    pub ground_score: i64,
     /// Usernames, only for the viewer's own nation.
     pub members: Option<Vec<String>>,
 }
 
-/// Each nation's holdings and forces, best score first.
+/// Each nation's holdings and forces as a player of `viewer_nation` (none: a visitor or
+/// someone who has not joined) may know them. While the campaign runs they come best ground
+/// score first, so that the order tells nothing of the strength withheld; once it is over,
+/// best score first.
 pub fn nations(
     conn: &mut DbConnection,
     rs: &Ruleset,
     viewer_nation: Option<i32>,
-    world_id: i32,
+    w: &World,
 ) -> GameResult<Vec<NationStanding>> {
+    let world_id = w.id;
+    let over = w.ended();
     let list: Vec<Nation> = nations::table
         .filter(nations::world_id.eq(world_id))
         .order(nations::id)
@@ -315,12 +328,20 @@ pub fn nations(
             .filter(players::nation_id.eq(n.id))
             .count()
             .get_result(conn)?;
-        let company_count: i64 = companies::table
-            .inner_join(players::table)
-            .filter(players::nation_id.eq(n.id))
-            .count()
-            .get_result(conn)?;
-        let members = if viewer_nation == Some(n.id) {
+        let own = viewer_nation == Some(n.id);
+        let told = over || own;
+        let company_count: Option<i64> = if told {
+            Some(
+                companies::table
+                    .inner_join(players::table)
+                    .filter(players::nation_id.eq(n.id))
+                    .count()
+                    .get_result(conn)?,
+            )
+        } else {
+            None
+        };
+        let members = if own {
             Some(
                 players::table
                     .inner_join(users::table)
@@ -333,25 +354,27 @@ pub fn nations(
             None
         };
         let s = &rs.score;
-        let score = s.town * town_names.len() as i64
-            + s.mine * mines
-            + s.fort * forts
-            + s.company * company_count;
+        let ground_score = s.town * town_names.len() as i64 + s.mine * mines + s.fort * forts;
         out.push(NationStanding {
             id: n.id,
             name: n.name,
             color: n.color,
-            treasury: n.treasury,
+            treasury: Some(n.treasury).filter(|_| told),
             towns: town_names,
             mines,
             forts,
             players: player_count,
             companies: company_count,
-            score,
+            score: company_count.map(|k| ground_score + s.company * k),
+            ground_score,
             members,
         });
     }
-    out.sort_by(|a, b| b.score.cmp(&a.score).then(a.id.cmp(&b.id)));
+    if over {
+        out.sort_by(|a, b| b.score.cmp(&a.score).then(a.id.cmp(&b.id)));
+    } else {
+        out.sort_by(|a, b| b.ground_score.cmp(&a.ground_score).then(a.id.cmp(&b.id)));
+    }
     Ok(out)
 }
 

@@ -378,9 +378,9 @@ pub async fn nations(
     let st = state.clone();
     let list = state
         .db(move |conn| {
-            worlds::get(conn, wid)?;
+            let w = worlds::get(conn, wid)?;
             let mine = access::player_in(conn, &actor, wid)?.map(|p| p.nation_id);
-            views::nations(conn, &st.config.rules, mine, wid)
+            views::nations(conn, &st.config.rules, mine, &w)
         })
         .await?;
     Ok(HttpResponse::Ok().json(NationList { nations: list }))

@@ -1,7 +1,9 @@
 //! `/api/v1/worlds`: what worlds there are and where each stands.
 
+use crate::game::play::access;
 use crate::game::time::clock;
 use crate::game::{maps::worlds, time::dice};
+use crate::web::auth::MaybeCredentials;
 use crate::web::error::ApiError;
 use crate::web::views::{rfc3339, NationView, WorldView};
 use crate::web::AppState;
@@ -41,16 +43,19 @@ pub struct WorldAnswer {
 
 pub async fn show(
     state: web::Data<AppState>,
+    who: MaybeCredentials,
     path: web::Path<i32>,
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
     let st = state.clone();
-    let (w, nations, next) = state
+    let (w, nations, viewer, next) = state
         .db(move |conn| {
             let w = worlds::get(conn, id)?;
             let n = worlds::nations_of(conn, id)?;
+            let actor = who.resolve(conn)?;
+            let viewer = access::viewer_nation(conn, actor.as_ref(), id)?;
             let next = clock::next_ticks(conn, &st.config, &w)?;
-            Ok((w, n, next))
+            Ok((w, n, viewer, next))
         })
         .await?;
     Ok(HttpResponse::Ok().json(WorldAnswer {
@@ -61,7 +66,10 @@ pub async fn show(
             turn: w.turn,
             commitment: dice::commitment(w.rng_seed),
         },
-        nations: nations.iter().map(NationView::from).collect(),
+        nations: nations
+            .iter()
+            .map(|n| NationView::of(n, viewer, w.ended()))
+            .collect(),
     }))
 }
 

@@ -29,7 +29,7 @@ pub async fn index(
                 conn,
                 &st.config.rules,
                 player.as_ref().map(|p| p.nation_id),
-                wid,
+                &w,
             )?;
             let regiments: Vec<_> = match &player {
                 Some(p) => play::regiments_of(conn, wid)?

@@ -444,7 +444,10 @@ fn render(
         ctx.insert("world", &WorldView::from(&l.w));
         ctx.insert(
             "nations",
-            &l.nations.iter().map(NationView::from).collect::<Vec<_>>(),
+            &l.nations
+                .iter()
+                .map(|n| NationView::of(n, l.player.as_ref().map(|p| p.nation_id), l.w.ended()))
+                .collect::<Vec<_>>(),
         );
         ctx.insert("player", &player);
         ctx.insert("companies", &mine);

@@ -25,10 +25,8 @@ fn main() {
     let failed = Mutex::new(Vec::new());
     std::thread::scope(|s| {
         for _ in 0..threads {
-            s.spawn(|| loop {
-                let Some(name) = targets.get(next.fetch_add(1, Ordering::SeqCst)) else {
-                    break;
-                };
+            s.spawn(|| {
+                while let Some(name) = targets.get(next.fetch_add(1, Ordering::SeqCst)) {
                 let t = std::time::Instant::now();
                 match fuzz_targets::run(name, cases) {
                     Ok(accepted) => println!(
@@ -40,6 +38,7 @@ fn main() {
                         println!("{name:<11} FAILED: {e}");
                         failed.lock().unwrap_or_else(|e| e.into_inner()).push(*name);
                     }
+                }
                 }
             });
         }

@@ -71,7 +71,7 @@ impl Schedule {
     /// The first instant strictly after `t`.
     pub fn next_after(&self, t: i64, anchor: i64) -> Option<i64> {
         match self {
-            Schedule::Cron(s) => s.after(&at(t)).next().map(|d| d.timestamp()),
+            Schedule::Cron(s) => s.after(&at(t)?).next().map(|d| d.timestamp()),
             Schedule::Every { period, start } => {
                 let origin = start.unwrap_or(anchor);
                 if t < origin {
@@ -91,14 +91,18 @@ impl Schedule {
             return Vec::new();
         }
         let mut out: Vec<i64> = match self {
-            Schedule::Cron(s) => s
-                .after(&at(now.saturating_add(1)))
-                .rev()
-                .map(|t| t.timestamp())
-                .skip_while(|t| *t > now)
-                .take_while(|t| *t > from)
-                .take(cap)
-                .collect(),
+            Schedule::Cron(s) => {
+                let Some(after) = at(now.saturating_add(1)) else {
+                    return Vec::new();
+                };
+                s.after(&after)
+                    .rev()
+                    .map(|t| t.timestamp())
+                    .skip_while(|t| *t > now)
+                    .take_while(|t| *t > from)
+                    .take(cap)
+                    .collect()
+            }
             Schedule::Every { period, .. } => {
                 let Some(first) = self.next_after(from, anchor) else {
                     return Vec::new();
@@ -125,8 +129,15 @@ impl Schedule {
     }
 }
 
-fn at(ts: i64) -> DateTime<Utc> {
-    Utc.timestamp_opt(ts, 0).single().unwrap_or_else(Utc::now)
+/// The first and last instants a cron schedule is asked about: years 1 to 9999. Further out
+/// the cron crate's own arithmetic overflows (and panics), and no world lives there.
+const CRON_RANGE: std::ops::RangeInclusive<i64> = -62_135_596_800..=253_402_300_799;
+
+fn at(ts: i64) -> Option<DateTime<Utc>> {
+    CRON_RANGE
+        .contains(&ts)
+        .then(|| Utc.timestamp_opt(ts, 0).single())
+        .flatten()
 }
 
 #[cfg(test)]

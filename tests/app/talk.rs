@@ -1378,3 +1378,29 @@ both!(direction_marks_are_refused_in_bodies_and_labels, |b| {
     // The same text without the mark goes through.
     assert_eq!(a.say(&mut blue, "nation", "see a.org/exe.txt").status, 201);
 });
+
+both!(
+    a_conversation_opened_shows_no_unread_count_on_its_own_page,
+    |b| {
+        let a = arena(b);
+        let w = a.world;
+        let mut red = a.red.clone();
+        assert_eq!(a.say(&mut red, "blue_player", "ahoy").status, 201);
+        let mut web = page_client(&a, "blue_player");
+        let list = web.get(&format!("/worlds/{w}/messages"));
+        assert!(
+            list.body
+                .contains(">red_player</a> <span class=\"badge\">1</span>"),
+            "{}",
+            list.body
+        );
+        // Opening the conversation reads it: the list beside it says so at once.
+        let open = web.get(&format!("/worlds/{w}/messages?with=red_player"));
+        assert!(open.body.contains(">ahoy<"), "{}", open.body);
+        assert!(
+            !open.body.contains(">red_player</a> <span class=\"badge\">"),
+            "{}",
+            open.body
+        );
+    }
+);

@@ -82,7 +82,6 @@ pub async fn index(
                     Vec::new(),
                 ));
             };
-            let threads = messages::threads(conn, &p)?;
             let (with, page) = match q.with.as_deref().filter(|s| !s.trim().is_empty()) {
                 Some(name) => {
                     let (name, page, read) = messages::thread(conn, &p, name, q.before, PAGE_SIZE)?;
@@ -90,6 +89,8 @@ pub async fn index(
                 }
                 None => ((None, 0), messages::board(conn, &p, q.before, PAGE_SIZE)?),
             };
+            // After the conversation is read, so its unread count is already gone from the list.
+            let threads = messages::threads(conn, &p)?;
             let blocked = messages::blocked(conn, &actor, wid)?;
             Ok((w, true, announcements, threads, with, Some(page), blocked))
         })

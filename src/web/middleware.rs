@@ -96,6 +96,19 @@ pub async fn errors_in_lang(
     Ok(ServiceResponse::new(req, answer).map_into_right_body())
 }
 
+/// The reader's language for an API answer's own words (an option's reason, an alert): the
+/// same the errors are said in, the browser's chosen cookie, else `Accept-Language`.
+pub struct ReaderLang(pub Lang);
+
+impl actix_web::FromRequest for ReaderLang {
+    type Error = Error;
+    type Future = std::future::Ready<Result<ReaderLang, Error>>;
+
+    fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
+        std::future::ready(Ok(ReaderLang(browser_lang(req))))
+    }
+}
+
 /// The language of a browser, without the database: its chosen cookie, else its header.
 fn browser_lang(req: &HttpRequest) -> Lang {
     let chosen = req

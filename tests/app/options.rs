@@ -188,6 +188,15 @@ both!(the_pages_and_the_api_agree_on_what_a_company_may_do, |b| {
         inf["volley"]["reason"],
         "the target is 4 cells away; the range is 2"
     );
+    // In the reader's language, as the errors are.
+    let fr = blue.get_with(
+        &format!("/api/v1/companies/{me}/options?at=9,5"),
+        &[("Accept-Language", "fr")],
+    );
+    assert_eq!(
+        fr.json()["cell"]["volley"]["reason"],
+        "la cible est à 4 cases ; la portée est de 2"
+    );
     // Artillery bombards the enemy fort for 6 AP; sappers repair their own works for 4 and
     // bridge the river for 8; no other kind is offered these.
     assert_eq!(cell(&mut blue, "artillery", (3, 3))["bombard"]["ap"], 6);

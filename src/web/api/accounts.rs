@@ -108,14 +108,12 @@ pub async fn revoke_token(
 pub async fn alerts(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
+    crate::web::middleware::ReaderLang(lang): crate::web::middleware::ReaderLang,
 ) -> Result<HttpResponse, ApiError> {
     let list = state
         .db(move |conn| crate::game::news::alerts::seen(conn, actor.user_id, 100))
         .await?;
-    let list: Vec<_> = list
-        .iter()
-        .map(|a| AlertView::of(a, crate::i18n::Lang::En))
-        .collect();
+    let list: Vec<_> = list.iter().map(|a| AlertView::of(a, lang)).collect();
     Ok(HttpResponse::Ok().json(AlertList { alerts: list }))
 }
 

@@ -8,6 +8,7 @@ use crate::said;
 use crate::web::api::OptionalJson;
 use crate::web::auth::{ApiActor, ApiCredentials};
 use crate::web::error::ApiError;
+use crate::web::middleware::ReaderLang;
 use crate::web::order_input;
 use crate::web::views::{EventView, OptionsView, RegimentView};
 use crate::web::AppState;
@@ -117,6 +118,7 @@ pub async fn options(
     who: ApiCredentials,
     path: web::Path<i32>,
     q: web::Query<OptionsQuery>,
+    ReaderLang(lang): ReaderLang,
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
     let at = match q.into_inner().at {
@@ -131,7 +133,7 @@ pub async fn options(
         .db(move |conn| {
             let actor = who.resolve(conn)?;
             let o = crate::game::play::options::of(conn, &st.config.rules, &actor, id, at)?;
-            Ok(OptionsView::of(crate::i18n::Lang::En, &o))
+            Ok(OptionsView::of(lang, &o))
         })
         .await?;
     Ok(HttpResponse::Ok().json(view))

@@ -629,6 +629,11 @@ section-tower = tower
 section-gate = gate
 section-wall = wall
 section-courtyard = courtyard
+# A courtyard's quarter, by the compass.
+quarter-NW = NW
+quarter-NE = NE
+quarter-SW = SW
+quarter-SE = SE
 
 ## Talking: messages, the nation's board, markers, moderation
 nav-messages = Messages

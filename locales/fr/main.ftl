@@ -674,6 +674,11 @@ section-tower = tour
 section-gate = porte
 section-wall = muraille
 section-courtyard = cour
+# A courtyard's quarter, by the compass.
+quarter-NW = NO
+quarter-NE = NE
+quarter-SW = SO
+quarter-SE = SE
 
 ## Parler : messages, tableau de la nation, repères, modération
 nav-messages = Messages

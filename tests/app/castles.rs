@@ -969,3 +969,18 @@ both!(
         assert_eq!(r.status, 200, "{}", r.body);
     }
 );
+
+both!(a_courtyards_quarter_is_named_in_the_pages_language, |b| {
+    let app = crate::support::TestApp::spawn(b);
+    let mut c = app.client();
+    let en = c.get("/worlds/1/standings").body;
+    assert!(en.contains("courtyard NW</td>"), "{en}");
+    let fr = c
+        .get_with("/worlds/1/standings", &[("Accept-Language", "fr")])
+        .body;
+    assert!(
+        fr.contains("cour NO</td>") && fr.contains("cour SO</td>"),
+        "{fr}"
+    );
+    assert!(!fr.contains("cour NW"), "{fr}");
+});

@@ -1,7 +1,7 @@
 //! Row types: what the game reads from and writes to each table.
 
 use super::schema::*;
-use crate::rules::names::{Kind, Role, Season, Terrain, TickKind};
+use crate::rules::names::{EventKind, Kind, Role, Season, Terrain, TickKind};
 use diesel::prelude::*;
 
 #[derive(Clone, Debug, Queryable, Selectable, Identifiable)]
@@ -224,7 +224,7 @@ pub struct Event {
     pub world_id: i32,
     pub turn: i32,
     pub at: i64,
-    pub kind: String,
+    pub kind: EventKind,
     pub actor_user_id: Option<i32>,
     pub target_user_id: Option<i32>,
     pub nation_id: Option<i32>,
@@ -239,13 +239,14 @@ pub struct Event {
     pub said: String,
 }
 
-#[derive(Clone, Debug, Default, Insertable)]
+#[derive(Clone, Debug, Insertable)]
 #[diesel(table_name = events)]
 pub struct NewEvent {
     pub world_id: i32,
     pub turn: i32,
     pub at: i64,
-    pub kind: String,
+    #[diesel(serialize_as = String)]
+    pub kind: EventKind,
     pub actor_user_id: Option<i32>,
     pub target_user_id: Option<i32>,
     pub nation_id: Option<i32>,
@@ -261,6 +262,28 @@ pub struct NewEvent {
 }
 
 impl NewEvent {
+    /// An event of `kind` in a world's turn, at `at`, with no one, nowhere and no data: the
+    /// rest is filled in by the caller. (No `Default`: an event has no default kind.)
+    pub fn new(world_id: i32, turn: i32, at: i64, kind: EventKind) -> NewEvent {
+        NewEvent {
+            world_id,
+            turn,
+            at,
+            kind,
+            actor_user_id: None,
+            target_user_id: None,
+            nation_id: None,
+            other_nation_id: None,
+            company_id: None,
+            target_company_id: None,
+            x: None,
+            y: None,
+            summary: String::new(),
+            data: String::new(),
+            said: String::new(),
+        }
+    }
+
     /// The event's sentence: kept as message keys and values, and in English as its summary.
     pub fn saying(mut self, s: &crate::said::Said) -> NewEvent {
         self.summary = s.render(crate::i18n::Lang::En);

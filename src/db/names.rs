@@ -1,8 +1,10 @@
-//! The closed sets of names (terrains, kinds, seasons, roles, tick kinds) read from and written
-//! to text columns as their types: a value outside the set is an error naming the column and
-//! the value, never a quiet fallback to some default.
+//! The closed sets of names (terrains, kinds, seasons, roles, tick and event kinds) read from
+//! and written to text columns as their types: a value outside the set is an error naming the
+//! column and the value, never a quiet fallback to some default.
 
-use crate::rules::names::{EdgeFeature, Grid, Kind, Role, Season, Side, Terrain, TickKind};
+use crate::rules::names::{
+    EdgeFeature, EventKind, Grid, Kind, Role, Season, Side, Terrain, TickKind,
+};
 use diesel::backend::Backend;
 use diesel::deserialize::{self, FromSql, Queryable};
 use diesel::serialize::{self, Output, ToSql};
@@ -76,6 +78,7 @@ text_column!(
     Season => "season",
     Role => "role",
     TickKind => "tick kind",
+    EventKind => "event kind",
     Grid => "grid",
     Side => "cell side",
     EdgeFeature => "edge feature",

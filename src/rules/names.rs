@@ -149,6 +149,40 @@ named_enum!(
     }
 );
 
+named_enum!(
+    /// What an event records (the `kind` of an events row and of the API's events): an order,
+    /// a raise, a leave, a tick, a campaign's end. The texts are stored and published
+    /// (docs/api.md), so a variant's text never changes; a kind no longer written stays here
+    /// for the rows that hold it.
+    EventKind {
+        Move => "move",
+        Volley => "volley",
+        Melee => "melee",
+        Bombard => "bombard",
+        Ram => "ram",
+        Repair => "repair",
+        SiegeTower => "siege_tower",
+        Bridge => "bridge",
+        Heal => "heal",
+        Reinforce => "reinforce",
+        Raise => "raise",
+        Leave => "leave",
+        CampaignEnd => "campaign_end",
+        Turn => "turn",
+        Season => "season",
+    }
+);
+
+impl From<TickKind> for EventKind {
+    /// The event a tick of this kind leaves.
+    fn from(k: TickKind) -> EventKind {
+        match k {
+            TickKind::Turn => EventKind::Turn,
+            TickKind::Season => EventKind::Season,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -172,6 +206,42 @@ mod tests {
         );
         assert_eq!(Kind::ALL.len(), 5);
         assert!("swamp".parse::<Terrain>().is_err());
+    }
+
+    #[test]
+    fn event_kinds_keep_the_texts_stored_before() {
+        // Written out, not derived: rows and API answers hold these texts.
+        let stored = [
+            "move",
+            "volley",
+            "melee",
+            "bombard",
+            "ram",
+            "repair",
+            "siege_tower",
+            "bridge",
+            "heal",
+            "reinforce",
+            "raise",
+            "leave",
+            "campaign_end",
+            "turn",
+            "season",
+        ];
+        let texts: Vec<&str> = EventKind::ALL.iter().map(|k| k.as_str()).collect();
+        assert_eq!(texts, stored);
+        for k in EventKind::ALL {
+            assert_eq!(k.as_str().parse::<EventKind>(), Ok(*k));
+            assert_eq!(
+                serde_json::to_string(k).unwrap(),
+                format!("\"{}\"", k.as_str())
+            );
+        }
+        for refused in ["", "Move", "attack", "siege-tower", " move"] {
+            assert!(refused.parse::<EventKind>().is_err(), "{refused:?}");
+        }
+        assert_eq!(EventKind::from(TickKind::Turn), EventKind::Turn);
+        assert_eq!(EventKind::from(TickKind::Season), EventKind::Season);
     }
 
     #[test]

@@ -1235,3 +1235,35 @@ both!(no_one_goes_on_leave_while_a_turn_is_being_applied, |b| {
     let r = leave(&mut blue);
     assert_eq!(r.status, 200, "{}", r.body);
 });
+
+both!(
+    an_event_of_a_kind_this_version_does_not_know_is_left_out,
+    |b| {
+        let a = arena(b);
+        let w = a.world;
+        let mut c = crate::support::player(&a.app, "chroniqueur");
+        crate::support::join_and_raise(&mut c, w, "Blue", "infantry", "Garde");
+        // A world-wide row, as a version with another kind of event would have left it.
+        a.exec(&format!(
+            "INSERT INTO events (world_id, turn, at, kind, summary, data) \
+         VALUES ({w}, 0, {}, 'parley', 'A parley under a white flag', '{{}}')",
+            grognard::db::now()
+        ));
+        let r = a
+            .blue
+            .clone()
+            .get_json(&format!("/api/v1/worlds/{w}/events"));
+        assert_eq!(r.status, 200, "{}", r.body);
+        let kinds: Vec<String> = r.json()["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["kind"].as_str().unwrap().to_string())
+            .collect();
+        assert!(!kinds.iter().any(|k| k == "parley"), "{kinds:?}");
+        let page = c.get(&format!("/worlds/{w}/reports"));
+        assert_eq!(page.status, 200, "{}", page.body);
+        assert!(page.body.contains("Garde"), "{}", page.body);
+        assert!(!page.body.contains("white flag"), "{}", page.body);
+    }
+);

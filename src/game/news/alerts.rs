@@ -8,6 +8,7 @@ use crate::db::schema::{alerts, players, users};
 use crate::db::{self, DbConnection};
 use crate::game::error::GameResult;
 use crate::i18n::Lang;
+use crate::rules::names::EventKind;
 use crate::said::{self, Said};
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Integer, Text};
@@ -84,13 +85,14 @@ pub fn tell(conn: &mut DbConnection, user_id: i32, t: &Told) -> QueryResult<()> 
 /// The alerts an event calls for: the defender of a volley or a charge is told, and every
 /// player of a nation that lost ground to a move.
 pub fn from_event(conn: &mut DbConnection, e: &NewEvent, event_id: i32) -> QueryResult<()> {
-    match e.kind.as_str() {
-        "volley" | "melee" => {
+    // Every kind named: a new kind must say here whom it alerts.
+    match e.kind {
+        EventKind::Volley | EventKind::Melee => {
             if let Some(target) = e.target_user_id.filter(|t| Some(*t) != e.actor_user_id) {
                 add(conn, target, e, event_id, ATTACKED)?;
             }
         }
-        "move" => {
+        EventKind::Move => {
             if let Some(loser) = e.other_nation_id {
                 let members: Vec<i32> = players::table
                     .filter(players::world_id.eq(e.world_id))
@@ -102,7 +104,7 @@ pub fn from_event(conn: &mut DbConnection, e: &NewEvent, event_id: i32) -> Query
                 }
             }
         }
-        "campaign_end" => {
+        EventKind::CampaignEnd => {
             let everyone: Vec<i32> = players::table
                 .filter(players::world_id.eq(e.world_id))
                 .select(players::user_id)
@@ -111,7 +113,17 @@ pub fn from_event(conn: &mut DbConnection, e: &NewEvent, event_id: i32) -> Query
                 add(conn, user, e, event_id, CAMPAIGN_OVER)?;
             }
         }
-        _ => {}
+        EventKind::Bombard
+        | EventKind::Ram
+        | EventKind::Repair
+        | EventKind::SiegeTower
+        | EventKind::Bridge
+        | EventKind::Heal
+        | EventKind::Reinforce
+        | EventKind::Raise
+        | EventKind::Leave
+        | EventKind::Turn
+        | EventKind::Season => {}
     }
     Ok(())
 }

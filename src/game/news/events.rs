@@ -12,7 +12,9 @@ diesel::define_sql_function! {
 
 /// Stores an event and, in the same transaction, the alerts it calls for.
 pub fn record(conn: &mut DbConnection, e: NewEvent) -> QueryResult<i32> {
-    let insert = diesel::insert_into(events::table).values(&e);
+    // Inserted by value: a kind written as its text (`serialize_as`) has no borrowed insert,
+    // and the alerts below still read the event.
+    let insert = diesel::insert_into(events::table).values(e.clone());
     let id = match conn {
         // SQLite writes a `RETURNING` clause's rows to a temporary table and opens a statement
         // journal for it: a fifth of the time an order spends under the single writer went

@@ -8,6 +8,7 @@ use crate::db::models::Player;
 use crate::db::schema::players;
 use crate::db::{self, DbConnection};
 use crate::game::error::GameResult;
+use crate::rules::names::EventKind;
 use diesel::prelude::*;
 use serde::Serialize;
 
@@ -112,11 +113,11 @@ pub fn of(conn: &mut DbConnection, p: &Player) -> GameResult<Option<FirstSteps>>
 }
 
 /// The bit an order of this event kind ticks, if any.
-pub fn bit_of_event(kind: &str) -> Option<i32> {
+pub fn bit_of_event(kind: EventKind) -> Option<i32> {
     match kind {
-        "raise" => Some(RAISED),
-        "move" => Some(MOVED),
-        "volley" => Some(FIRED),
+        EventKind::Raise => Some(RAISED),
+        EventKind::Move => Some(MOVED),
+        EventKind::Volley => Some(FIRED),
         _ => None,
     }
 }

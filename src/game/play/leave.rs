@@ -6,6 +6,7 @@ use crate::db::{self, DbConnection};
 use crate::game::error::GameResult;
 use crate::game::news::events;
 use crate::game::play::access::{self, Actor};
+use crate::rules::names::EventKind;
 use crate::rules::{leave, Ruleset};
 use crate::said::Said;
 use diesel::prelude::*;
@@ -25,7 +26,9 @@ pub fn take(
         // The last fight one of the player's companies took part in, on either side.
         let last_fight: Option<i64> = event_rows::table
             .filter(event_rows::world_id.eq(world_id))
-            .filter(event_rows::kind.eq_any(["volley", "melee"]))
+            .filter(
+                event_rows::kind.eq_any([EventKind::Volley.as_str(), EventKind::Melee.as_str()]),
+            )
             .filter(
                 event_rows::actor_user_id
                     .eq(actor.user_id)
@@ -41,15 +44,11 @@ pub fn take(
         events::record(
             conn,
             NewEvent {
-                world_id,
-                turn: w.turn,
-                at: now,
-                kind: "leave".into(),
                 actor_user_id: Some(actor.user_id),
                 target_user_id: Some(actor.user_id),
                 nation_id: Some(player.nation_id),
                 data: serde_json::json!({"until": until, "days": days}).to_string(),
-                ..Default::default()
+                ..NewEvent::new(world_id, w.turn, now, EventKind::Leave)
             }
             .saying(
                 &Said::new("said-leave")

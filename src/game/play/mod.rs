@@ -22,6 +22,7 @@ use crate::game::maps::worlds;
 use crate::game::news::events;
 use crate::game::play::access::Actor;
 use crate::game::play::load::Placed;
+use crate::rules::names::EventKind;
 use crate::rules::vision::is_hidden;
 use crate::rules::{actions, Kind, Pos, Refusal, Ruleset, Terrain};
 use crate::said::Said;
@@ -245,10 +246,6 @@ pub fn raise(
         events::record(
             conn,
             NewEvent {
-                world_id,
-                turn: w.turn,
-                at: db::now(),
-                kind: "raise".into(),
                 actor_user_id: Some(actor.user_id),
                 target_user_id: Some(actor.user_id),
                 nation_id: Some(player.nation_id),
@@ -256,7 +253,7 @@ pub fn raise(
                 x: Some(r.pos.x),
                 y: Some(r.pos.y),
                 data: serde_json::json!({"cost": r.cost, "men": r.men}).to_string(),
-                ..Default::default()
+                ..NewEvent::new(world_id, w.turn, db::now(), EventKind::Raise)
             }
             .saying(
                 &Said::new("said-raise")

@@ -17,6 +17,7 @@ use crate::game::play::unit_write::{changed_meanwhile, write_unit, Stream};
 use crate::game::play::{self, CompanyView};
 use crate::rules::combat::{self, Battle};
 use crate::rules::movement::{self, Capture};
+use crate::rules::names::EventKind;
 use crate::rules::ruleset::Flag;
 use crate::rules::state::Unit;
 use crate::rules::{actions, leave, siege, vision, Pos, Refusal, Ruleset, Terrain};
@@ -106,7 +107,7 @@ pub fn execute(
         };
         crate::game::play::scores::record(conn, &w, &player, event.target_user_id, &report)?;
         let summary = event.summary.clone();
-        if let Some(bit) = crate::game::play::first_steps::bit_of_event(&event.kind) {
+        if let Some(bit) = crate::game::play::first_steps::bit_of_event(event.kind) {
             crate::game::play::first_steps::tick(conn, &player, bit)?;
         }
         let event_id = events::record(conn, event)?;
@@ -151,12 +152,8 @@ impl Ctx<'_> {
         Stream::untouched(self.me.company.rng_pos)
     }
 
-    fn event(&self, kind: &str, said: Said, data: &Report) -> NewEvent {
+    fn event(&self, kind: EventKind, said: Said, data: &Report) -> NewEvent {
         NewEvent {
-            world_id: self.w.id,
-            turn: self.w.turn,
-            at: db::now(),
-            kind: kind.into(),
             actor_user_id: Some(self.actor.user_id),
             target_user_id: Some(self.actor.user_id),
             nation_id: Some(self.player.nation_id),
@@ -164,7 +161,7 @@ impl Ctx<'_> {
             x: Some(self.me.company.x),
             y: Some(self.me.company.y),
             data: data.to_json(),
-            ..Default::default()
+            ..NewEvent::new(self.w.id, self.w.turn, db::now(), kind)
         }
         .saying(&said)
     }
@@ -226,7 +223,7 @@ impl Ctx<'_> {
             draws: plan.draws,
             rng: self.rng(word),
         });
-        let mut e = self.event("move", said, &data);
+        let mut e = self.event(EventKind::Move, said, &data);
         e.x = Some(plan.destination.x);
         e.y = Some(plan.destination.y);
         // A capture concerns the nation that lost the ground too.
@@ -369,7 +366,15 @@ impl Ctx<'_> {
             rng: self.rng(word),
             notes: battle.notes.clone(),
         });
-        let mut e = self.event(if ranged { "volley" } else { "melee" }, said, &data);
+        let mut e = self.event(
+            if ranged {
+                EventKind::Volley
+            } else {
+                EventKind::Melee
+            },
+            said,
+            &data,
+        );
         e.other_nation_id = Some(defender_before.nation);
         e.target_company_id = Some(defender_before.id);
         e.target_user_id = def.map(|p| p.user_id);
@@ -380,7 +385,7 @@ impl Ctx<'_> {
 
     fn structure_event(
         &self,
-        kind: &str,
+        kind: EventKind,
         said: Said,
         owner: Option<i32>,
         change: Report,
@@ -418,11 +423,11 @@ impl Ctx<'_> {
     }
 
     fn bombard(&self, conn: &mut DbConnection, at: Pos) -> GameResult<(NewEvent, Report)> {
-        self.blow(conn, at, "bombard", siege::bombard)
+        self.blow(conn, at, EventKind::Bombard, siege::bombard)
     }
 
     fn ram(&self, conn: &mut DbConnection, at: Pos) -> GameResult<(NewEvent, Report)> {
-        self.blow(conn, at, "ram", siege::ram)
+        self.blow(conn, at, EventKind::Ram, siege::ram)
     }
 
     /// A blow that draws dice against a structure (bombard, ram): the company's AP and
@@ -431,7 +436,7 @@ impl Ctx<'_> {
         &self,
         conn: &mut DbConnection,
         at: Pos,
-        kind: &str,
+        kind: EventKind,
         rule: impl Fn(
             &Ruleset,
             &crate::rules::state::Area,
@@ -448,8 +453,8 @@ impl Ctx<'_> {
         let key = match (kind, s.siege_tower, s.breached) {
             (_, true, true) => "said-bombard-siege-tower-gone",
             (_, true, false) => "said-bombard-siege-tower",
-            ("ram", _, true) => "said-ram-broken",
-            ("ram", _, false) => "said-ram",
+            (EventKind::Ram, _, true) => "said-ram-broken",
+            (EventKind::Ram, _, false) => "said-ram",
             (_, _, true) => "said-bombard-breached",
             _ => "said-bombard",
         };
@@ -534,7 +539,7 @@ impl Ctx<'_> {
         .n("y", at.y)
         .n("builds", b.builds_after)
         .n("needed", b.builds_needed);
-        Ok(self.structure_event("siege_tower", said, None, Report::SiegeTower(b), at))
+        Ok(self.structure_event(EventKind::SiegeTower, said, None, Report::SiegeTower(b), at))
     }
 
     fn repair(&self, conn: &mut DbConnection, at: Pos) -> GameResult<(NewEvent, Report)> {
@@ -548,7 +553,7 @@ impl Ctx<'_> {
             change: s,
             rng: None,
         });
-        Ok(self.structure_event("repair", said, None, data, at))
+        Ok(self.structure_event(EventKind::Repair, said, None, data, at))
     }
 
     fn build_bridge(&self, conn: &mut DbConnection, at: Pos) -> GameResult<(NewEvent, Report)> {
@@ -570,7 +575,7 @@ impl Ctx<'_> {
             .s("name", self.name())
             .n("x", at.x)
             .n("y", at.y);
-        Ok(self.structure_event("bridge", said, None, Report::Bridge(b), at))
+        Ok(self.structure_event(EventKind::Bridge, said, None, Report::Bridge(b), at))
     }
 
     fn heal(&self, conn: &mut DbConnection) -> GameResult<(NewEvent, Report)> {
@@ -586,7 +591,7 @@ impl Ctx<'_> {
             .s("name", self.name())
             .n("healed", h.healed);
         let data = Report::Heal(h);
-        Ok((self.event("heal", said, &data), data))
+        Ok((self.event(EventKind::Heal, said, &data), data))
     }
 
     fn reinforce(&self, conn: &mut DbConnection, men: i32) -> GameResult<(NewEvent, Report)> {
@@ -633,7 +638,7 @@ impl Ctx<'_> {
             .n("asked", r.asked)
             .s("limited", r.limited_by.map_or("none", |l| l.as_str()));
         let data = Report::Reinforce(r);
-        Ok((self.event("reinforce", said, &data), data))
+        Ok((self.event(EventKind::Reinforce, said, &data), data))
     }
 }
 

@@ -6,6 +6,7 @@ use crate::rules::actions::{Healed, Reinforced};
 use crate::rules::combat::{BattleKind, Side};
 use crate::rules::dice::Draw;
 use crate::rules::movement::{Capture, Step};
+use crate::rules::names::EventKind;
 use crate::rules::siege::{BridgeBuilt, SiegeBuild, StructureChange};
 use serde::{Deserialize, Serialize};
 
@@ -66,16 +67,25 @@ pub enum Report {
 impl Report {
     /// The report an event of `kind` recorded, if it is an order's and was written in this
     /// form (events of older versions or of other kinds have none).
-    pub fn of_event(kind: &str, data: &str) -> Option<Report> {
+    pub fn of_event(kind: EventKind, data: &str) -> Option<Report> {
+        // Every kind named: a new order's kind must say here whether it has a report.
         let r = match kind {
-            "move" => Report::Move(serde_json::from_str(data).ok()?),
-            "volley" | "melee" => Report::Battle(serde_json::from_str(data).ok()?),
-            "bombard" | "repair" | "ram" => Report::Structure(serde_json::from_str(data).ok()?),
-            "siege_tower" => Report::SiegeTower(serde_json::from_str(data).ok()?),
-            "bridge" => Report::Bridge(serde_json::from_str(data).ok()?),
-            "heal" => Report::Heal(serde_json::from_str(data).ok()?),
-            "reinforce" => Report::Reinforce(serde_json::from_str(data).ok()?),
-            _ => return None,
+            EventKind::Move => Report::Move(serde_json::from_str(data).ok()?),
+            EventKind::Volley | EventKind::Melee => {
+                Report::Battle(serde_json::from_str(data).ok()?)
+            }
+            EventKind::Bombard | EventKind::Repair | EventKind::Ram => {
+                Report::Structure(serde_json::from_str(data).ok()?)
+            }
+            EventKind::SiegeTower => Report::SiegeTower(serde_json::from_str(data).ok()?),
+            EventKind::Bridge => Report::Bridge(serde_json::from_str(data).ok()?),
+            EventKind::Heal => Report::Heal(serde_json::from_str(data).ok()?),
+            EventKind::Reinforce => Report::Reinforce(serde_json::from_str(data).ok()?),
+            EventKind::Raise
+            | EventKind::Leave
+            | EventKind::CampaignEnd
+            | EventKind::Turn
+            | EventKind::Season => return None,
         };
         Some(r)
     }

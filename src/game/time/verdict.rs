@@ -9,6 +9,7 @@ use crate::db::{self, DbConnection};
 use crate::game::error::GameResult;
 use crate::game::maps::worlds as world_rows;
 use crate::game::news::events;
+use crate::rules::names::EventKind;
 use crate::rules::ruleset::Ruleset;
 use crate::rules::victory::{self, Standing, Verdict};
 use crate::said::Said;
@@ -144,14 +145,10 @@ pub fn end(
             .m("why", format!("campaign-why-{}", v.reason.as_str())),
     };
     let e = NewEvent {
-        world_id: w.id,
-        turn,
-        at: db::now(),
-        kind: "campaign_end".into(),
         actor_user_id: by,
         nation_id: v.winner,
         data: serde_json::json!({"reason": v.reason.as_str(), "winner": v.winner}).to_string(),
-        ..Default::default()
+        ..NewEvent::new(w.id, turn, db::now(), EventKind::CampaignEnd)
     }
     .saying(&said);
     // Recording it alerts every player of the world (`alerts::from_event`).

@@ -7,6 +7,7 @@ use crate::game::play::first_steps;
 use crate::game::play::report::Report;
 use crate::game::{maps::worlds, play::reports, GameResult};
 use crate::i18n::Lang;
+use crate::rules::names::EventKind;
 use crate::said;
 use crate::web::auth::Viewer;
 use crate::web::error::PageError;
@@ -21,7 +22,7 @@ const PAGE: i64 = 50;
 #[derive(Clone, Debug, Serialize)]
 pub struct ReportView {
     pub id: i32,
-    pub kind: String,
+    pub kind: EventKind,
     pub turn: i32,
     pub at: i64,
     pub summary: String,
@@ -34,13 +35,13 @@ pub struct ReportView {
 pub fn view(e: &Event, lang: Lang) -> ReportView {
     ReportView {
         id: e.id,
-        kind: e.kind.clone(),
+        kind: e.kind,
         turn: e.turn,
         at: e.at,
         summary: said::stored(lang, &e.said, &e.summary),
         x: e.x,
         y: e.y,
-        data: Report::of_event(&e.kind, &e.data),
+        data: Report::of_event(e.kind, &e.data),
     }
 }
 

@@ -488,13 +488,9 @@ fn record_end(
     events::record(
         conn,
         NewEvent {
-            world_id,
-            turn,
-            at: db::now(),
-            kind: kind.as_str().into(),
             data: serde_json::json!({"scheduled_for": at, "manual": manual, "rows": rows})
                 .to_string(),
-            ..Default::default()
+            ..NewEvent::new(world_id, turn, db::now(), kind.into())
         }
         .saying(said),
     )?;

@@ -12,6 +12,7 @@ mod campaign;
 mod castles;
 mod dice;
 mod faults;
+mod first_day;
 mod fog;
 mod fuzz;
 #[path = "../fuzz/targets.rs"]

@@ -189,11 +189,22 @@ fn load(
         .and_then(|p| nations.iter().find(|n| n.id == p.nation_id))
         .map(|n| Pos::new(n.spawn_x, n.spawn_y));
     let vp = viewport(&w, selected.or(mine.first()), spawn);
-    let who = actor.map(|a| views::Onlooker {
-        user_id: a.user_id,
-        nation_id: player.as_ref().map(|p| p.nation_id),
+    let picked = match (q.at_x, q.at_y) {
+        (Some(px), Some(py)) => vp.cell_at(px, py).map(|(x, y)| Pos::new(x, y)),
+        _ => None,
+    };
+    let cell_pos = q.cell.as_deref().and_then(parse_cell).or(picked);
+    let who = actor.map(|a| match &player {
+        Some(p) => views::Onlooker::player(a.user_id, p),
+        None => views::Onlooker {
+            user_id: a.user_id,
+            nation_id: None,
+            steps: None,
+        },
     });
-    let map = views::player_map(conn, rs, who, &w, nations.clone(), vp.rect(), false)?;
+    // A shaded cell picked is the first day's look into the fog, ticked by the map itself.
+    let look = cell_pos.map_or(views::Look::Around, views::Look::Cell);
+    let map = views::player_map(conn, rs, who, &w, nations.clone(), vp.rect(), look)?;
     let markers = match &player {
         Some(p) => {
             let (x0, y0, x1, y1) = vp.rect();
@@ -201,11 +212,6 @@ fn load(
         }
         None => Vec::new(),
     };
-    let picked = match (q.at_x, q.at_y) {
-        (Some(px), Some(py)) => vp.cell_at(px, py).map(|(x, y)| Pos::new(x, y)),
-        _ => None,
-    };
-    let cell_pos = q.cell.as_deref().and_then(parse_cell).or(picked);
     let cell = match cell_pos {
         Some(p) => views::cell_info(conn, rs, &w, p)?,
         None => None,
@@ -217,17 +223,11 @@ fn load(
         }
         _ => None,
     };
-    // The first day's checklist; a look at a cell out of sight ticks its step.
+    // The first day's checklist, with the step the map may have just ticked.
     let first_day = match &player {
         Some(p) => {
-            let fogged = cell_pos.is_some_and(|at| {
-                map.cells
-                    .iter()
-                    .any(|c| c.x == at.x && c.y == at.y && !c.seen)
-            });
             let mut p = p.clone();
-            if fogged && p.first_steps & first_steps::LOOKED_INTO_FOG == 0 {
-                first_steps::mark(conn, &p, first_steps::LOOKED_INTO_FOG)?;
+            if map.looked_into_fog {
                 p.first_steps |= first_steps::LOOKED_INTO_FOG;
             }
             first_steps::of(conn, &p)?

@@ -24,6 +24,7 @@ mod maps;
 mod options;
 mod pages;
 mod play;
+mod raising;
 mod routes;
 mod rulebook;
 mod scores;

@@ -49,6 +49,7 @@ orders = orders
 raise-label = Raise a company: { $cost } from the treasury, at full strength (not from your reserve)
 raise-placeholder = name
 raise-button = Raise
+raise-refused = No company can be raised now:
 on-leave = On leave until { $until }: your companies neither take orders nor can be attacked, and turns pass them by, until then.
 leave-title = Go on leave
 leave-for = for

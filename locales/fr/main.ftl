@@ -49,6 +49,7 @@ orders = ordres
 raise-label = Lever une compagnie : { $cost } pris sur le trésor, à effectif complet (sans puiser dans votre réserve)
 raise-placeholder = nom
 raise-button = Lever
+raise-refused = Aucune compagnie ne peut être levée pour l'instant :
 on-leave = En permission jusqu'au { $until } : d'ici là, vos compagnies ne reçoivent aucun ordre, ne peuvent pas être attaquées, et les tours passent sans elles.
 leave-title = Partir en permission
 leave-for = pour

@@ -159,19 +159,12 @@ pub struct Raised {
     pub cost: i64,
 }
 
-/// Raising a company: under the limit, paid from the treasury, at the spawn cell or the nearest
-/// free cell the kind may stand on (nearest by distance, then row, then column).
-pub fn raise(
-    rs: &Ruleset,
-    area: &Area,
-    nation: i32,
-    kind: Kind,
-    companies: i32,
-    treasury: i64,
-    spawn: Pos,
-) -> Result<Raised, Refusal> {
+/// Whether a player with `companies` companies may raise another, paid from `treasury`: under
+/// the company limit, then the raise cost against the treasury. Its cost when they may. Asked
+/// before the order (what the world page and the API offer) and by the order itself.
+pub fn may_raise(rs: &Ruleset, companies: i64, treasury: i64) -> Result<i64, Refusal> {
     let limit = rs.limits.max_companies_per_player;
-    if companies >= limit {
+    if companies >= i64::from(limit) {
         return Err(Refusal::CompanyLimit(limit));
     }
     let cost = rs.limits.raise_cost;
@@ -181,6 +174,22 @@ pub fn raise(
             have: treasury,
         });
     }
+    Ok(cost)
+}
+
+/// Raising a company: under the limit, paid from the treasury ([`may_raise`]), at the spawn
+/// cell or the nearest free cell the kind may stand on (nearest by distance, then row, then
+/// column).
+pub fn raise(
+    rs: &Ruleset,
+    area: &Area,
+    nation: i32,
+    kind: Kind,
+    companies: i32,
+    treasury: i64,
+    spawn: Pos,
+) -> Result<Raised, Refusal> {
+    let cost = may_raise(rs, i64::from(companies), treasury)?;
     let k = rs.kind(kind);
     let probe = Unit {
         id: 0,

@@ -142,6 +142,15 @@ pub fn say(lang: Lang, e: &GameError) -> String {
     }
 }
 
+/// An error's message as an API answer carries it: English as the error writes itself, another
+/// language as the pages say it (`middleware::errors_in_lang` writes error answers so).
+pub fn say_api(lang: Lang, e: &GameError) -> String {
+    match lang {
+        Lang::En => e.to_string(),
+        _ => say(lang, e),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -37,6 +37,46 @@ impl Choice {
     }
 }
 
+/// Whether the player may raise a company now (`game::play::may_raise`): what the world page
+/// shows and the API's world tells, the refusal said as the raise order would say it.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct RaiseView {
+    pub allowed: bool,
+    pub reason: Option<Reason>,
+}
+
+/// A refusal's stable code and its sentence in the reader's language.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Reason {
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl RaiseView {
+    /// As a page says it: the refusal in the page's language, as the refused raise's page.
+    pub fn of(lang: Lang, v: &Result<(), crate::game::GameError>) -> RaiseView {
+        RaiseView::said(v, |e| refusals::say(lang, e))
+    }
+
+    /// As the API says it: the message the raise's error answer would carry.
+    pub fn of_api(lang: Lang, v: &Result<(), crate::game::GameError>) -> RaiseView {
+        RaiseView::said(v, |e| refusals::say_api(lang, e))
+    }
+
+    fn said(
+        v: &Result<(), crate::game::GameError>,
+        say: impl Fn(&crate::game::GameError) -> String,
+    ) -> RaiseView {
+        RaiseView {
+            allowed: v.is_ok(),
+            reason: v.as_ref().err().map(|e| Reason {
+                code: e.code(),
+                message: say(e),
+            }),
+        }
+    }
+}
+
 /// A seen company of another nation within reach, and what the company may do to it.
 #[derive(Clone, Debug, Serialize)]
 pub struct TargetView {

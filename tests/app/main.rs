@@ -12,6 +12,7 @@ mod campaign;
 mod castles;
 mod dice;
 mod faults;
+mod first_day;
 mod fog;
 mod fuzz;
 #[path = "../fuzz/targets.rs"]
@@ -23,6 +24,7 @@ mod maps;
 mod options;
 mod pages;
 mod play;
+mod raising;
 mod routes;
 mod rulebook;
 mod scores;

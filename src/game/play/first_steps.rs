@@ -1,8 +1,9 @@
 //! A new player's first day: six steps (join, raise, move, look into the fog, fire a volley,
 //! read a report), each ticked by doing it: each leaves a bit in `players.first_steps`, set by
-//! the order in its own transaction or by the page that showed the fog or the report, so that
-//! the world page reads the checklist from the player's row with no query of its own. Once all
-//! six are done a last bit says so and the page asks nothing more.
+//! the order in its own transaction or by the use case that showed the fog (`views::player_map`)
+//! or the reports (`reports::read`), so that a player of the API ticks them as one of the pages
+//! does, and the world page reads the checklist from the player's row with no query of its own.
+//! Once all six are done a last bit says so and the page asks nothing more.
 
 use crate::db::models::Player;
 use crate::db::schema::players;
@@ -82,6 +83,22 @@ impl FirstSteps {
     }
 }
 
+/// A player's row as the checklist ticks it: its id and the bits it held when read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Row {
+    pub player_id: i32,
+    pub bits: i32,
+}
+
+impl From<&Player> for Row {
+    fn from(p: &Player) -> Row {
+        Row {
+            player_id: p.id,
+            bits: p.first_steps,
+        }
+    }
+}
+
 /// One line of the checklist.
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct Step {
@@ -124,22 +141,24 @@ pub fn bit_of_event(kind: EventKind) -> Option<i32> {
 
 /// Ticks a step inside the caller's transaction (an order's); nothing is written when the
 /// player's row says it is ticked already, so a player's later orders cost nothing more.
-pub fn tick(conn: &mut DbConnection, p: &Player, bit: i32) -> QueryResult<()> {
-    if p.first_steps & bit == bit {
+pub fn tick(conn: &mut DbConnection, p: impl Into<Row>, bit: i32) -> QueryResult<()> {
+    let p = p.into();
+    if p.bits & bit == bit {
         return Ok(());
     }
     // OR-ed in the database: two requests at once must not undo each other's bit. `bit` is one
     // of the constants above, never input.
     let or_bit = diesel::dsl::sql::<diesel::sql_types::Integer>(&format!("first_steps | {bit}"));
-    diesel::update(players::table.find(p.id))
+    diesel::update(players::table.find(p.player_id))
         .set(players::first_steps.eq(or_bit))
         .execute(conn)?;
     Ok(())
 }
 
 /// Records a step that leaves no other trace, in a transaction of its own.
-pub fn mark(conn: &mut DbConnection, p: &Player, bit: i32) -> GameResult<()> {
-    if p.first_steps & bit == bit {
+pub fn mark(conn: &mut DbConnection, p: impl Into<Row>, bit: i32) -> GameResult<()> {
+    let p = p.into();
+    if p.bits & bit == bit {
         return Ok(());
     }
     db::write(conn, |c| tick(c, p, bit))?;

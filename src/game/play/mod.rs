@@ -14,7 +14,7 @@ pub mod scores;
 pub mod unit_write;
 pub mod views;
 
-use crate::db::models::{Company, NewEvent, Player};
+use crate::db::models::{Company, NewEvent, Player, World};
 use crate::db::schema::{cells, companies, nations, players};
 use crate::db::{self, DbConnection};
 use crate::game::error::{GameError, GameResult};
@@ -142,6 +142,43 @@ pub fn check_name(rs: &Ruleset, name: &str) -> GameResult<String> {
     Ok(t.to_string())
 }
 
+/// Whether the player may raise a company now, with `companies` of theirs and their nation's
+/// `treasury`: the world takes orders (its campaign not over, not paused), the player is not on
+/// leave, and the rules allow it (`rules::actions::may_raise`: the company limit, the raise
+/// cost). The one answer the world page, the API's world and the raise order itself give, so
+/// that a refusal reads the same asked beforehand or attempted.
+pub fn may_raise(
+    rs: &Ruleset,
+    w: &World,
+    player: &Player,
+    companies: i64,
+    treasury: i64,
+) -> GameResult<()> {
+    worlds::takes_orders(w)?;
+    crate::rules::leave::free(player.leave_until, db::now())?;
+    actions::may_raise(rs, companies, treasury)?;
+    Ok(())
+}
+
+/// [`may_raise`] for a player whose companies and treasury the caller has not read: the outer
+/// error is the database's, the inner one the refusal.
+pub fn may_raise_now(
+    conn: &mut DbConnection,
+    rs: &Ruleset,
+    w: &World,
+    player: &Player,
+) -> GameResult<Result<(), GameError>> {
+    let companies: i64 = companies::table
+        .filter(companies::player_id.eq(player.id))
+        .count()
+        .get_result(conn)?;
+    let treasury: i64 = nations::table
+        .find(player.nation_id)
+        .select(nations::treasury)
+        .first(conn)?;
+    Ok(may_raise(rs, w, player, companies, treasury))
+}
+
 /// Raises a company at the nation's spawn (or the nearest free cell), paid from the treasury.
 pub fn raise(
     conn: &mut DbConnection,
@@ -157,9 +194,8 @@ pub fn raise(
         .map_err(|e: crate::rules::names::UnknownName| GameError::Invalid(e.to_string().into()))?;
     let name = check_name(rs, name)?;
     db::write(conn, |conn| {
-        let w = load::active_world(conn, world_id)?;
+        let w = worlds::get(conn, world_id)?;
         let player = access::require_player(conn, actor, world_id)?;
-        crate::rules::leave::free(player.leave_until, db::now())?;
         // Lock the player's row first: two raises of one player queue here, so the limit holds.
         diesel::update(players::table.find(player.id))
             .set(players::reserve.eq(players::reserve))
@@ -168,6 +204,12 @@ pub fn raise(
             .filter(companies::player_id.eq(player.id))
             .count()
             .get_result(conn)?;
+        let (treasury, sx, sy): (i64, i32, i32) = nations::table
+            .find(player.nation_id)
+            .select((nations::treasury, nations::spawn_x, nations::spawn_y))
+            .first(conn)?;
+        // The same question the pages and the API ask beforehand, on the locked figures.
+        may_raise(rs, &w, &player, count, treasury)?;
         // Names tell a player's companies apart in orders and reports.
         let same_name: i64 = companies::table
             .filter(companies::player_id.eq(player.id))
@@ -181,10 +223,6 @@ pub fn raise(
                     .into(),
             ));
         }
-        let (treasury, sx, sy): (i64, i32, i32) = nations::table
-            .find(player.nation_id)
-            .select((nations::treasury, nations::spawn_x, nations::spawn_y))
-            .first(conn)?;
         let spawn = Pos::new(sx, sy);
         let mut placed = None;
         // Windows that grow to the ruleset's radius: a free cell near the spawn is found

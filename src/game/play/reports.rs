@@ -6,6 +6,7 @@ use crate::db::schema::{events, players, users};
 use crate::db::DbConnection;
 use crate::game::error::GameResult;
 use crate::game::play::access::Actor;
+use crate::game::play::first_steps;
 use crate::rules::names::EventKind;
 use diesel::prelude::*;
 use serde::Serialize;
@@ -66,16 +67,25 @@ pub fn since_last_visit(conn: &mut DbConnection, actor: &Actor) -> GameResult<Ve
         .collect())
 }
 
-/// The events of a world that the actor may read, newest first, after `since` (an event id).
-/// Without a player in the world, only world-wide events (ticks) show.
-pub fn visible_events(
+/// The reports a player reads, as the reports page and the API's events list them: the events
+/// with `since < id < before` they may read, newest first (without a player in the world, only
+/// world-wide events such as ticks). A list that is not empty is the
+/// first day's step "read a report", ticked here so that a player of the API ticks it as the
+/// page's reader does (nothing is written once it is ticked).
+pub fn read(
     conn: &mut DbConnection,
     actor: &Actor,
     world_id: i32,
     since: i32,
+    before: i32,
     limit: i64,
 ) -> GameResult<Vec<Event>> {
-    visible_between(conn, actor, world_id, since, i32::MAX, limit)
+    let reader = reader(conn, actor, world_id)?;
+    let list = between(conn, actor, reader, world_id, since, before, limit)?;
+    if let (Some((_, steps)), false) = (reader, list.is_empty()) {
+        first_steps::mark(conn, steps, first_steps::READ_A_REPORT)?;
+    }
+    Ok(list)
 }
 
 /// Visible events with `since < id < before`, newest first.
@@ -87,19 +97,41 @@ pub fn visible_between(
     before: i32,
     limit: i64,
 ) -> GameResult<Vec<Event>> {
-    let nation: Option<i32> = players::table
+    let reader = reader(conn, actor, world_id)?;
+    between(conn, actor, reader, world_id, since, before, limit)
+}
+
+/// The actor's nation in the world and their first-day checklist, if they play there.
+fn reader(
+    conn: &mut DbConnection,
+    actor: &Actor,
+    world_id: i32,
+) -> GameResult<Option<(i32, first_steps::Row)>> {
+    let row: Option<(i32, i32, i32)> = players::table
         .filter(players::world_id.eq(world_id))
         .filter(players::user_id.eq(actor.user_id))
-        .select(players::nation_id)
+        .select((players::nation_id, players::id, players::first_steps))
         .first(conn)
         .optional()?;
+    Ok(row.map(|(nation, player_id, bits)| (nation, first_steps::Row { player_id, bits })))
+}
+
+fn between(
+    conn: &mut DbConnection,
+    actor: &Actor,
+    reader: Option<(i32, first_steps::Row)>,
+    world_id: i32,
+    since: i32,
+    before: i32,
+    limit: i64,
+) -> GameResult<Vec<Event>> {
     let mut q = events::table
         .filter(events::world_id.eq(world_id))
         .filter(events::id.gt(since))
         .filter(events::id.lt(before))
         .filter(events::kind.eq_any(known_kinds()))
         .into_boxed();
-    q = match nation {
+    q = match reader.map(|(nation, _)| nation) {
         Some(n) => q.filter(
             events::nation_id
                 .is_null()

@@ -1,12 +1,12 @@
 //! What a player may see: the map with their nation's fog of war, and the nations' standing.
 
-use crate::db::models::{CellRow, Nation, World};
+use crate::db::models::{CellRow, Nation, Player, World};
 use crate::db::schema::{cells, companies, nations, players, towns, users};
 use crate::db::DbConnection;
 use crate::game::error::GameResult;
 use crate::game::maps::worlds;
 use crate::game::play::access::Actor;
-use crate::game::play::load;
+use crate::game::play::{first_steps, load};
 use crate::rules::ruleset::Flag;
 use crate::rules::state::Area;
 use crate::rules::vision::{self, Observer};
@@ -76,6 +76,8 @@ pub struct PlayerMap {
     pub edges: Vec<EdgeView>,
     pub nation_id: Option<i32>,
     pub nations: Vec<Nation>,
+    /// The onlooker, a player, looked into the fog: their first-day step is ticked.
+    pub looked_into_fog: bool,
 }
 
 /// A feature on a side of a cell (docs/rules.md §13), as the map file writes it.
@@ -108,25 +110,56 @@ pub fn clip(w: &World, x0: i32, y0: i32, x1: i32, y1: i32) -> (i32, i32, i32, i3
 pub struct Onlooker {
     pub user_id: i32,
     pub nation_id: Option<i32>,
+    /// Their player's first-day checklist, which a look into the fog ticks.
+    pub steps: Option<first_steps::Row>,
 }
 
 impl Onlooker {
     pub fn of(conn: &mut DbConnection, world_id: i32, actor: &Actor) -> GameResult<Onlooker> {
-        let nation_id = players::table
+        let row: Option<(i32, i32, i32)> = players::table
             .filter(players::world_id.eq(world_id))
             .filter(players::user_id.eq(actor.user_id))
-            .select(players::nation_id)
+            .select((players::nation_id, players::id, players::first_steps))
             .first(conn)
             .optional()?;
         Ok(Onlooker {
             user_id: actor.user_id,
-            nation_id,
+            nation_id: row.map(|r| r.0),
+            steps: row.map(|(_, player_id, bits)| first_steps::Row { player_id, bits }),
         })
+    }
+
+    /// A player of the world, whose row the caller has read already.
+    pub fn player(user_id: i32, p: &Player) -> Onlooker {
+        Onlooker {
+            user_id,
+            nation_id: Some(p.nation_id),
+            steps: Some(p.into()),
+        }
     }
 }
 
-/// The cells of `rect` and the companies on them that `who` sees (all of them with `all`);
-/// `nations` are the world's, as the caller has them already.
+/// How a map is looked at: which companies it shows, and whether the look is the first day's
+/// step "look into the fog".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Look {
+    /// Every company, seen or not, with their figures: the game masters' editor.
+    Everything,
+    /// The map around other business (the company page, the world page with no cell picked):
+    /// it ticks nothing, or the step would be done before it is shown.
+    Around,
+    /// The whole rectangle, asked for to be read (the API's map): a cell out of the nation's
+    /// sight in it is the look into the fog.
+    Whole,
+    /// One cell picked on the map (the world page, whose map shows at every visit): the look
+    /// into the fog when that cell is out of sight.
+    Cell(Pos),
+}
+
+/// The cells of `rect` and the companies on them that `who` sees (all of them with
+/// [`Look::Everything`]); `nations` are the world's, as the caller has them already. A player's
+/// look into the fog ticks its first-day step here, so that the world page and the API's map
+/// tick it alike.
 pub fn player_map(
     conn: &mut DbConnection,
     rs: &Ruleset,
@@ -134,8 +167,9 @@ pub fn player_map(
     w: &World,
     nations: Vec<Nation>,
     rect: (i32, i32, i32, i32),
-    all: bool,
+    look: Look,
 ) -> GameResult<PlayerMap> {
+    let all = look == Look::Everything;
     let (x0, y0, x1, y1) = rect;
     let world_cells = crate::game::maps::cells::of(conn, w)?;
     let nation_id = who.and_then(|o| o.nation_id);
@@ -176,7 +210,7 @@ pub fn player_map(
             y1.min(w.height - 1),
         ),
     );
-    let cells = in_rect
+    let cells: Vec<MapCell> = in_rect
         .into_iter()
         .map(|(p, c)| MapCell {
             x: p.x,
@@ -233,6 +267,21 @@ pub fn player_map(
         });
     }
     shown.sort_by_key(|c| c.id);
+    let looked_into_fog = match (who.and_then(|o| o.steps), look) {
+        (Some(steps), Look::Whole | Look::Cell(_)) => {
+            let into_fog = |c: &MapCell| match look {
+                Look::Cell(at) => c.x == at.x && c.y == at.y && !c.seen,
+                _ => !c.seen,
+            };
+            let fogged = cells.iter().any(into_fog);
+            if fogged {
+                // Nothing is written once the step is ticked.
+                first_steps::mark(conn, steps, first_steps::LOOKED_INTO_FOG)?;
+            }
+            fogged
+        }
+        _ => false,
+    };
     let edges = world_cells
         .edges_in(x0, y0, x1, y1)
         .map(|(p, side, feature)| EdgeView {
@@ -248,6 +297,7 @@ pub fn player_map(
         edges,
         nation_id,
         nations,
+        looked_into_fog,
     })
 }
 

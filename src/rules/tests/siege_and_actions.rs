@@ -1,5 +1,5 @@
 use super::support::*;
-use crate::rules::actions::{heal, raise, reinforce, Shortfall};
+use crate::rules::actions::{heal, may_raise, raise, reinforce, Shortfall};
 use crate::rules::siege::{bombard, build_bridge, repair};
 use crate::rules::state::{Cell, Unit};
 use crate::rules::{Kind, Refusal, Season, Terrain};
@@ -329,4 +329,28 @@ fn raise_places_a_full_company_at_spawn_or_the_nearest_free_cell() {
     let r = raise(&tired, &a, 1, Kind::Infantry, 0, 1000, p(1, 1)).unwrap();
     assert_eq!(r.ap, 24 - 6);
 }
+}
+
+#[test]
+fn may_raise_under_the_limit_when_the_treasury_pays() {
+    let rs = rs();
+    assert_eq!(may_raise(&rs, 0, 100), Ok(100));
+    assert_eq!(may_raise(&rs, 2, 1000), Ok(100));
+    // The limit is said before the treasury: a player at the limit cannot raise at any price.
+    assert_eq!(may_raise(&rs, 3, 0), Err(Refusal::CompanyLimit(3)));
+    assert_eq!(may_raise(&rs, 4, 1000), Err(Refusal::CompanyLimit(3)));
+    assert_eq!(
+        may_raise(&rs, 0, 99),
+        Err(Refusal::Treasury {
+            need: 100,
+            have: 99
+        })
+    );
+    assert_eq!(
+        may_raise(&rs, 1, -5),
+        Err(Refusal::Treasury {
+            need: 100,
+            have: -5
+        })
+    );
 }

@@ -327,7 +327,15 @@ pub async fn map(
             );
             let who = views::Onlooker::of(conn, w.id, &actor)?;
             let nations = worlds::nations_of(conn, w.id)?;
-            let m = views::player_map(conn, &st.config.rules, Some(who), &w, nations, rect, false)?;
+            let m = views::player_map(
+                conn,
+                &st.config.rules,
+                Some(who),
+                &w,
+                nations,
+                rect,
+                views::Look::Whole,
+            )?;
             Ok(MapAnswer {
                 x0: rect.0,
                 y0: rect.1,
@@ -363,7 +371,7 @@ pub async fn events(
     let list = state
         .db(move |conn| {
             worlds::get(conn, wid)?;
-            reports::visible_events(conn, &actor, wid, since, limit)
+            reports::read(conn, &actor, wid, since, i32::MAX, limit)
         })
         .await?;
     Ok(HttpResponse::Ok().json(EventList {

@@ -1,13 +1,14 @@
 //! `/api/v1/worlds`: what worlds there are and where each stands.
 
-use crate::game::play::access;
+use crate::game::play::{self, access};
 use crate::game::time::clock;
 use crate::game::{maps::worlds, time::dice};
 use crate::web::auth::MaybeCredentials;
 use crate::web::error::ApiError;
-use crate::web::views::{rfc3339, NationView, WorldView};
+use crate::web::middleware::browser_lang;
+use crate::web::views::{rfc3339, NationView, RaiseView, WorldView};
 use crate::web::AppState;
-use actix_web::{web, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Serialize;
 
 /// `GET /api/v1/worlds`.
@@ -39,25 +40,37 @@ pub struct WorldAnswer {
     pub next_season_at: Option<String>,
     pub dice: DiceCommitment,
     pub nations: Vec<NationView>,
+    /// Whether the caller may raise a company now; null unless they play in the world.
+    pub raise: Option<RaiseView>,
 }
 
 pub async fn show(
     state: web::Data<AppState>,
     who: MaybeCredentials,
     path: web::Path<i32>,
+    req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
     let st = state.clone();
-    let (w, nations, viewer, next) = state
+    let (w, nations, viewer, next, raise) = state
         .db(move |conn| {
             let w = worlds::get(conn, id)?;
             let n = worlds::nations_of(conn, id)?;
             let actor = who.resolve(conn)?;
-            let viewer = access::viewer_nation(conn, actor.as_ref(), id)?;
+            let player = match &actor {
+                Some(a) => access::player_in(conn, a, id)?,
+                None => None,
+            };
+            let raise = match &player {
+                Some(p) => Some(play::may_raise_now(conn, &st.config.rules, &w, p)?),
+                None => None,
+            };
             let next = clock::next_ticks(conn, &st.config, &w)?;
-            Ok((w, n, viewer, next))
+            Ok((w, n, player.map(|p| p.nation_id), next, raise))
         })
         .await?;
+    // Said as the raise's own error answer would say it.
+    let lang = browser_lang(&req);
     Ok(HttpResponse::Ok().json(WorldAnswer {
         world: WorldView::from(&w),
         next_turn_at: rfc3339(next.turn),
@@ -70,6 +83,7 @@ pub async fn show(
             .iter()
             .map(|n| NationView::of(n, viewer, w.ended()))
             .collect(),
+        raise: raise.map(|v| RaiseView::of_api(lang, &v)),
     }))
 }
 

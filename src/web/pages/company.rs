@@ -36,12 +36,10 @@ pub async fn show(
             let cell = views::cell_info(conn, rs, &w, Pos::new(c.x, c.y))?;
             let r = 6;
             let rect = views::clip(&w, c.x - r, c.y - r, c.x + r, c.y + r);
-            let who = views::Onlooker {
-                user_id: actor.user_id,
-                nation_id: Some(player.nation_id),
-            };
+            let who = views::Onlooker::player(actor.user_id, &player);
             let nations = worlds::nations_of(conn, w.id)?;
-            let seen = views::player_map(conn, rs, Some(who), &w, nations, rect, false)?;
+            let seen =
+                views::player_map(conn, rs, Some(who), &w, nations, rect, views::Look::Around)?;
             let here = Pos::new(c.x, c.y);
             let enemies: Vec<SeenEnemy> = seen
                 .companies

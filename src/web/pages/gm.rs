@@ -339,7 +339,7 @@ pub async fn editor_page(
                 &w,
                 nations,
                 vp.rect(),
-                true,
+                views::Look::Everything,
             )?;
             let info = match selected {
                 Some(p) => views::cell_info(conn, &st.config.rules, &w, p)?,

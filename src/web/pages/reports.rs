@@ -3,7 +3,6 @@
 use super::page;
 use crate::db::models::Event;
 use crate::game::play::access::Actor;
-use crate::game::play::first_steps;
 use crate::game::play::report::Report;
 use crate::game::{maps::worlds, play::reports, GameResult};
 use crate::i18n::Lang;
@@ -45,23 +44,6 @@ pub fn view(e: &Event, lang: Lang) -> ReportView {
     }
 }
 
-/// Ticks "read a report" on the player's first-day checklist when the reports page showed one
-/// (the report an order leaves on the world page is its answer, not the reports' place).
-pub fn read_a_report(
-    conn: &mut crate::db::DbConnection,
-    actor: &Actor,
-    world_id: i32,
-    shown: bool,
-) -> GameResult<()> {
-    if !shown {
-        return Ok(());
-    }
-    match crate::game::play::access::player_in(conn, actor, world_id)? {
-        Some(p) => first_steps::mark(conn, &p, first_steps::READ_A_REPORT),
-        None => Ok(()),
-    }
-}
-
 /// One report for the world page after an action.
 pub fn one(
     conn: &mut crate::db::DbConnection,
@@ -92,8 +74,7 @@ pub async fn index(
     let (w, list) = state
         .db(move |conn| {
             let w = worlds::get(conn, wid)?;
-            let list = reports::visible_between(conn, &actor, wid, 0, before, PAGE)?;
-            read_a_report(conn, &actor, wid, !list.is_empty())?;
+            let list = reports::read(conn, &actor, wid, 0, before, PAGE)?;
             Ok((w, list))
         })
         .await?;

@@ -13,7 +13,7 @@ use crate::web::auth::{Viewer, ViewerCookies};
 use crate::web::error::PageError;
 use crate::web::render::map::{self, MapView, UnitView};
 use crate::web::render::viewport::{Viewport, Zooms};
-use crate::web::views::{NationView, OptionsView, OwnCompany, PlayerView, WorldView};
+use crate::web::views::{NationView, OptionsView, OwnCompany, PlayerView, RaiseView, WorldView};
 use crate::web::AppState;
 use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};
@@ -154,6 +154,8 @@ struct Loaded {
     first_day: Option<first_steps::FirstSteps>,
     /// The player's nation's markers in the view.
     markers: Vec<MarkerView>,
+    /// Whether the player may raise a company now.
+    raise: Option<Result<(), crate::game::GameError>>,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -189,11 +191,22 @@ fn load(
         .and_then(|p| nations.iter().find(|n| n.id == p.nation_id))
         .map(|n| Pos::new(n.spawn_x, n.spawn_y));
     let vp = viewport(&w, selected.or(mine.first()), spawn);
-    let who = actor.map(|a| views::Onlooker {
-        user_id: a.user_id,
-        nation_id: player.as_ref().map(|p| p.nation_id),
+    let picked = match (q.at_x, q.at_y) {
+        (Some(px), Some(py)) => vp.cell_at(px, py).map(|(x, y)| Pos::new(x, y)),
+        _ => None,
+    };
+    let cell_pos = q.cell.as_deref().and_then(parse_cell).or(picked);
+    let who = actor.map(|a| match &player {
+        Some(p) => views::Onlooker::player(a.user_id, p),
+        None => views::Onlooker {
+            user_id: a.user_id,
+            nation_id: None,
+            steps: None,
+        },
     });
-    let map = views::player_map(conn, rs, who, &w, nations.clone(), vp.rect(), false)?;
+    // A shaded cell picked is the first day's look into the fog, ticked by the map itself.
+    let look = cell_pos.map_or(views::Look::Around, views::Look::Cell);
+    let map = views::player_map(conn, rs, who, &w, nations.clone(), vp.rect(), look)?;
     let markers = match &player {
         Some(p) => {
             let (x0, y0, x1, y1) = vp.rect();
@@ -201,11 +214,6 @@ fn load(
         }
         None => Vec::new(),
     };
-    let picked = match (q.at_x, q.at_y) {
-        (Some(px), Some(py)) => vp.cell_at(px, py).map(|(x, y)| Pos::new(x, y)),
-        _ => None,
-    };
-    let cell_pos = q.cell.as_deref().and_then(parse_cell).or(picked);
     let cell = match cell_pos {
         Some(p) => views::cell_info(conn, rs, &w, p)?,
         None => None,
@@ -217,17 +225,11 @@ fn load(
         }
         _ => None,
     };
-    // The first day's checklist; a look at a cell out of sight ticks its step.
+    // The first day's checklist, with the step the map may have just ticked.
     let first_day = match &player {
         Some(p) => {
-            let fogged = cell_pos.is_some_and(|at| {
-                map.cells
-                    .iter()
-                    .any(|c| c.x == at.x && c.y == at.y && !c.seen)
-            });
             let mut p = p.clone();
-            if fogged && p.first_steps & first_steps::LOOKED_INTO_FOG == 0 {
-                first_steps::mark(conn, &p, first_steps::LOOKED_INTO_FOG)?;
+            if map.looked_into_fog {
                 p.first_steps |= first_steps::LOOKED_INTO_FOG;
             }
             first_steps::of(conn, &p)?
@@ -238,6 +240,14 @@ fn load(
         (Some(a), Some(id)) => reports::one(conn, a, wid, id, lang)?,
         _ => None,
     };
+    // On the figures the page has read already: its companies and its nation's treasury.
+    let raise = player.as_ref().map(|p| {
+        let treasury = nations
+            .iter()
+            .find(|n| n.id == p.nation_id)
+            .map_or(0, |n| n.treasury);
+        play::may_raise(rs, &w, p, mine.len() as i64, treasury)
+    });
     // The page counts down to the next turn only: one query, not one per kind of tick.
     let next_turn = crate::game::time::clock::next_turn(conn, &state.config, &w)?;
     Ok((
@@ -255,6 +265,7 @@ fn load(
             selected_id,
             first_day,
             markers,
+            raise,
         },
         vp,
     ))
@@ -458,11 +469,11 @@ fn render(
             "fogged",
             &(l.player.is_some() && l.map.cells.iter().any(|c| !c.seen)),
         );
-        ctx.insert("company_limit", &rs.limits.max_companies_per_player);
         ctx.insert("raise_cost", &rs.limits.raise_cost);
-        // The raise form's kinds, when the page shows the form.
-        let raising = player.as_ref().is_some_and(|p| p.leave_until.is_none())
-            && (mine.len() as i64) < i64::from(rs.limits.max_companies_per_player);
+        // The raise form when the game allows it, else why not.
+        let raise = l.raise.as_ref().map(|v| RaiseView::of(viewer.lang, v));
+        let raising = raise.as_ref().is_some_and(|r| r.allowed);
+        ctx.insert("raise", &raise);
         ctx.insert(
             "kinds",
             &Kind::ALL

@@ -71,10 +71,7 @@ impl<T: DeserializeOwned + SignedFields + 'static> FromRequest for SignedPost<T>
                 .await?
                 .into_inner();
             viewer.check_csrf(form.csrf()).map_err(PageError)?;
-            let back = form
-                .back()
-                .and_then(crate::web::pages::same_site_path)
-                .map(str::to_string);
+            let back = form.back().and_then(same_site_path).map(str::to_string);
             Ok(SignedPost {
                 viewer,
                 actor,
@@ -82,5 +79,42 @@ impl<T: DeserializeOwned + SignedFields + 'static> FromRequest for SignedPost<T>
                 back,
             })
         })
+    }
+}
+
+/// `s` if it is a path of this site to send a browser back to, else None. Only printable
+/// ASCII without spaces or backslashes, starting with one slash: browsers drop tabs and line
+/// breaks inside URLs and read a backslash as a slash, so "/<tab>/evil.example" or
+/// "/<backslash>evil.example" would otherwise leave the site.
+pub fn same_site_path(s: &str) -> Option<&str> {
+    let printable = s.bytes().all(|b| b.is_ascii_graphic() && b != b'\\');
+    (printable && s.len() <= 500 && s.starts_with('/') && !s.starts_with("//")).then_some(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_site_path;
+
+    #[test]
+    fn only_paths_of_this_site_are_followed() {
+        for ok in ["/", "/worlds/1?x=3&y=4&cell=3,4", "/companies/7", "/a%09b"] {
+            assert_eq!(same_site_path(ok), Some(ok), "{ok}");
+        }
+        for bad in [
+            "//evil.example",
+            "/\t/evil.example",
+            "/\n/evil.example",
+            "/\\evil.example",
+            "\\/evil.example",
+            "https://evil.example/",
+            "evil.example",
+            "/ /evil.example",
+            "/\u{0}",
+            "/é",
+            "",
+        ] {
+            assert_eq!(same_site_path(bad), None, "{bad:?}");
+        }
+        assert_eq!(same_site_path(&format!("/{}", "a".repeat(600))), None);
     }
 }

@@ -1,11 +1,11 @@
 //! `/lang/{code}`: the visitor chooses the pages' language; it is kept on the browser and, for
 //! a signed-in player, on the account (so that their mails and other browsers follow).
 
-use super::same_site_path;
 use crate::db::schema::users;
 use crate::i18n::Lang;
 use crate::web::auth::{lang_cookie, Viewer};
 use crate::web::error::PageError;
+use crate::web::form_post::same_site_path;
 use crate::web::AppState;
 use actix_web::{web, HttpRequest, HttpResponse};
 use diesel::prelude::*;

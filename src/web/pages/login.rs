@@ -31,7 +31,8 @@ pub struct Next {
 
 /// Only paths of this site are followed after login.
 fn safe_next(next: Option<&str>) -> &str {
-    next.and_then(super::same_site_path).unwrap_or("/")
+    next.and_then(crate::web::form_post::same_site_path)
+        .unwrap_or("/")
 }
 
 /// Renders the form again with the error and what the visitor typed (never the password).
@@ -114,7 +115,10 @@ pub async fn register(
         // Back to the page the visitor came from (the world it wants to play), else welcomed
         // on the worlds list.
         Ok(user) => {
-            let next = form.next.as_deref().and_then(super::same_site_path);
+            let next = form
+                .next
+                .as_deref()
+                .and_then(crate::web::form_post::same_site_path);
             start_session(&state, &viewer, user.id, next.unwrap_or("/?welcome=1")).await
         }
         Err(e @ (GameError::Invalid(_) | GameError::Conflict(_))) => form_again(

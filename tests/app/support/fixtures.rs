@@ -356,3 +356,21 @@ impl Arena {
         r.json()
     }
 }
+
+/// A world of 100×60 with one player of one nation commanding 5,000 infantry without AP (a
+/// turn gives each 6, in chunks of at most 2,048); returns the world's id.
+pub fn wide_world(app: &TestApp) -> i32 {
+    let map = r##"{"name": "Wide", "width": 100, "height": 60, "season": "summer", "rng_seed": 5,
+      "nations": [{"name": "Blue", "color": "#0000ff", "spawn": [0, 0], "treasury": 0}],
+      "cells": []}"##;
+    let world =
+        grognard::game::maps::worlds::import_text(&mut app.conn(), &app.config.rules, map, None)
+            .unwrap();
+    app.exec("INSERT INTO users (username, username_key, password_hash, role, banned, created_at) VALUES ('wide', 'wide', 'x', 'player', FALSE, 0)");
+    app.exec(&format!("INSERT INTO players (world_id, user_id, nation_id, reserve, joined_at) \
+         SELECT {world}, u.id, n.id, 0, 0 FROM users u, nations n WHERE u.username = 'wide' AND n.world_id = {world}"));
+    app.exec(&format!("INSERT INTO companies (world_id, player_id, name, kind, x, y, men, wounded, ap, morale, xp, volley_recency, created_at) \
+         WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 4999) \
+         SELECT {world}, p.id, 'c' || i, 'infantry', i % 100, i / 100, 100, 0, 0, 10, 0, 0, 0 FROM n, players p WHERE p.world_id = {world}"));
+    world
+}

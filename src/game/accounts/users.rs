@@ -169,6 +169,16 @@ pub fn find_by_name(conn: &mut DbConnection, name: &str) -> GameResult<Option<Us
         .optional()?)
 }
 
+/// The account's language, which its mails and its other browsers follow.
+pub fn set_lang(conn: &mut DbConnection, user_id: i32, lang: crate::i18n::Lang) -> GameResult<()> {
+    db::write(conn, |conn| {
+        diesel::update(users::table.find(user_id))
+            .set(users::lang.eq(Some(lang.code())))
+            .execute(conn)?;
+        Ok(())
+    })
+}
+
 pub fn get(conn: &mut DbConnection, id: i32) -> GameResult<User> {
     find(conn, id)?.ok_or_else(|| GameError::not_found("user"))
 }

@@ -706,3 +706,30 @@ pub fn blocked(conn: &mut DbConnection, actor: &Actor, world_id: i32) -> GameRes
         .select(users::username)
         .load(conn)?)
 }
+
+/// Where `/messages` leads a player: the world of their newest unread private message (from
+/// an author they have not blocked), else the first world they play in.
+pub fn newest_world(conn: &mut DbConnection, user_id: i32) -> GameResult<Option<i32>> {
+    let unread: Option<i32> = messages::table
+        .filter(messages::to_user_id.eq(user_id))
+        .filter(messages::read_at.is_null())
+        .filter(messages::removed_at.is_null())
+        .filter(not(exists(
+            blocks::table
+                .filter(blocks::user_id.eq(user_id))
+                .filter(blocks::blocked_id.eq(messages::from_user_id)),
+        )))
+        .order(messages::id.desc())
+        .select(messages::world_id)
+        .first(conn)
+        .optional()?;
+    match unread {
+        Some(w) => Ok(Some(w)),
+        None => Ok(players::table
+            .filter(players::user_id.eq(user_id))
+            .order(players::world_id)
+            .select(players::world_id)
+            .first(conn)
+            .optional()?),
+    }
+}

@@ -34,7 +34,8 @@ pub async fn show(
             let w = worlds::get(conn, c.world_id)?;
             let view = play::view(conn, rs, &c)?;
             let cell = views::cell_info(conn, rs, &w, Pos::new(c.x, c.y))?;
-            let r = 6;
+            // Enemies as far around as any company of the ruleset can see, not a number of its own.
+            let r = crate::rules::vision::max_perception(rs);
             let rect = views::clip(&w, c.x - r, c.y - r, c.x + r, c.y + r);
             let who = views::Onlooker::player(actor.user_id, &player);
             let nations = worlds::nations_of(conn, w.id)?;

@@ -1,14 +1,12 @@
 //! `/lang/{code}`: the visitor chooses the pages' language; it is kept on the browser and, for
 //! a signed-in player, on the account (so that their mails and other browsers follow).
 
-use crate::db::schema::users;
 use crate::i18n::Lang;
 use crate::web::auth::{lang_cookie, Viewer};
 use crate::web::error::PageError;
 use crate::web::form_post::same_site_path;
 use crate::web::AppState;
 use actix_web::{web, HttpRequest, HttpResponse};
-use diesel::prelude::*;
 
 /// The page to go back to: the referring page's path when it is one of this site's.
 fn back(req: &HttpRequest) -> String {
@@ -34,14 +32,7 @@ pub async fn choose(
     };
     if let Some(a) = viewer.actor() {
         state
-            .db(move |conn| {
-                crate::db::write(conn, |conn| {
-                    diesel::update(users::table.find(a.user_id))
-                        .set(users::lang.eq(Some(lang.code())))
-                        .execute(conn)?;
-                    Ok(())
-                })
-            })
+            .db(move |conn| crate::game::accounts::users::set_lang(conn, a.user_id, lang))
             .await?;
     }
     Ok(HttpResponse::SeeOther()

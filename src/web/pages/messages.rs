@@ -328,33 +328,7 @@ pub async fn remove_marker(
 pub async fn newest(state: web::Data<AppState>, viewer: Viewer) -> Result<HttpResponse, PageError> {
     let actor = viewer.require()?;
     let wid = state
-        .db(move |conn| {
-            use crate::db::schema::{blocks, messages, players};
-            use diesel::dsl::{exists, not};
-            use diesel::prelude::*;
-            let unread: Option<i32> = messages::table
-                .filter(messages::to_user_id.eq(actor.user_id))
-                .filter(messages::read_at.is_null())
-                .filter(messages::removed_at.is_null())
-                .filter(not(exists(
-                    blocks::table
-                        .filter(blocks::user_id.eq(actor.user_id))
-                        .filter(blocks::blocked_id.eq(messages::from_user_id)),
-                )))
-                .order(messages::id.desc())
-                .select(messages::world_id)
-                .first(conn)
-                .optional()?;
-            match unread {
-                Some(w) => Ok(Some(w)),
-                None => Ok(players::table
-                    .filter(players::user_id.eq(actor.user_id))
-                    .order(players::world_id)
-                    .select(players::world_id)
-                    .first(conn)
-                    .optional()?),
-            }
-        })
+        .db(move |conn| messages::newest_world(conn, actor.user_id))
         .await?;
     Ok(see_other(&match wid {
         Some(w) => messages_href(w, None),

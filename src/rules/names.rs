@@ -139,6 +139,11 @@ impl Role {
     pub fn is_gm(self) -> bool {
         self >= Role::Gm
     }
+
+    /// Admins alone change roles and ban.
+    pub fn is_admin(self) -> bool {
+        self == Role::Admin
+    }
 }
 
 named_enum!(

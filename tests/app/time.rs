@@ -573,6 +573,9 @@ both!(the_gm_buttons_on_the_world_page_run_ticks, |b| {
     let mut gm = user_with_role(&app, "gamemaster", grognard::game::accounts::Role::Gm);
     let page = gm.get("/worlds/1");
     assert!(page.body.contains("id=\"gm-panel\""));
+    // The header's links follow the role as the game reads it: the tools, not the users page.
+    assert!(page.body.contains("href=\"/gm/worlds\""));
+    assert!(!page.body.contains("href=\"/admin/users\""));
     let csrf = page.csrf();
     let r = gm.post_form(
         "/gm/worlds/1/control",
@@ -593,7 +596,11 @@ both!(the_gm_buttons_on_the_world_page_run_ticks, |b| {
         1
     );
     let mut p = crate::support::player(&app, "notgm");
-    assert!(!p.get("/worlds/1").body.contains("gm-panel"));
+    let page = p.get("/worlds/1").body;
+    assert!(!page.contains("gm-panel") && !page.contains("href=\"/gm/worlds\""));
+    let mut admin = user_with_role(&app, "overseer", grognard::game::accounts::Role::Admin);
+    let page = admin.get("/worlds/1").body;
+    assert!(page.contains("gm-panel") && page.contains("href=\"/admin/users\""));
     let csrf = p.get("/worlds/1").csrf();
     assert_eq!(
         p.post_form("/gm/worlds/1/control", &[("csrf", &csrf), ("kind", "turn")])

@@ -36,7 +36,7 @@ impl Actor {
     }
 
     pub fn require_admin(&self) -> GameResult<()> {
-        if self.role == Role::Admin {
+        if self.role.is_admin() {
             Ok(())
         } else {
             Err(GameError::Forbidden("only admins may do this".into()))

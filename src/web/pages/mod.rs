@@ -35,6 +35,9 @@ struct SignedIn<'a> {
     id: i32,
     username: &'a str,
     role: crate::rules::names::Role,
+    /// What the role may reach, as the game decides it: the pages only show it.
+    gm: bool,
+    admin: bool,
     alerts: i32,
     messages: i32,
 }
@@ -58,6 +61,8 @@ pub fn context(viewer: &Viewer) -> (Context, Option<String>) {
                 id: s.user.id,
                 username: &s.user.username,
                 role: s.user.role,
+                gm: s.user.role.is_gm(),
+                admin: s.user.role.is_admin(),
                 alerts: s.user.unread_alerts,
                 messages: s.user.unread_messages,
             },

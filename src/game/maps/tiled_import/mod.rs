@@ -496,6 +496,11 @@ mod tests {
             (deep(5000), "too_deep", "deep"),
             (SMALL.replace("<map ", "<mapx "), "invalid", "one <map>"),
             (
+                format!("{SMALL}{}", SMALL.replace("<?xml version=\"1.0\"?>", "")),
+                "invalid",
+                "one root element",
+            ),
+            (
                 SMALL.replace(
                     "<?xml version=\"1.0\"?>",
                     "<!DOCTYPE map [<!ENTITY a \"aaaa\">]>",

@@ -198,6 +198,8 @@ fn walk(
     reader.check_end_names(true);
     let mut stack: Vec<Open> = Vec::new();
     let mut layer: Option<OpenLayer> = None;
+    // A document has one root element: a second `<map>` must not start the map over.
+    let mut roots = 0;
     loop {
         let event = reader
             .read_event()
@@ -240,6 +242,12 @@ fn walk(
             )));
         }
         let a = Attrs::of(&start)?;
+        if stack.is_empty() {
+            roots += 1;
+            if roots > 1 {
+                return Err(bad("a TMX file has one root element"));
+            }
+        }
         let parent = stack.last();
         let open = match (a.tag.as_str(), parent) {
             ("map", None) if tileset_root.is_none() => {

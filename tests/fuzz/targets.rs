@@ -238,7 +238,8 @@ fn bombs() -> &'static [(&'static str, String); 3] {
     })
 }
 
-fn pack(c: &str, raw: &[u8]) -> Vec<u8> {
+/// `raw` compressed as `c` (zlib, gzip, zstd; anything else: as it is).
+pub fn pack(c: &str, raw: &[u8]) -> Vec<u8> {
     use std::io::Write;
     match c {
         "zlib" => {

@@ -3,7 +3,6 @@
 //! Each is refused with a 422 and a code; none may take the server's stack or memory.
 
 use base64::Engine;
-use std::io::Write;
 
 /// One hostile upload: what it is, the API route, its content type, its body, and the code
 /// it must be refused with.
@@ -41,23 +40,8 @@ pub fn nested_groups(n: usize) -> String {
 
 /// `bytes` zeros compressed as `how` (zlib, gzip or zstd), in Base64.
 pub fn bomb(how: &str, bytes: usize) -> String {
-    let raw = vec![0u8; bytes];
-    let packed = match how {
-        "zlib" => {
-            let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
-            e.write_all(&raw).unwrap();
-            e.finish().unwrap()
-        }
-        "gzip" => {
-            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-            e.write_all(&raw).unwrap();
-            e.finish().unwrap()
-        }
-        _ => {
-            ruzstd::encoding::compress_to_vec(&raw[..], ruzstd::encoding::CompressionLevel::Fastest)
-        }
-    };
-    base64::engine::general_purpose::STANDARD.encode(packed)
+    base64::engine::general_purpose::STANDARD
+        .encode(crate::fuzz_targets::pack(how, &vec![0u8; bytes]))
 }
 
 /// A 10×10 layer whose data inflates to `bytes`, its compression attribute written `attr`.
@@ -77,9 +61,8 @@ pub fn lava_world() -> String {
     let ids: Vec<u8> = std::iter::repeat_n(1u32, 2000 * 2000)
         .flat_map(u32::to_le_bytes)
         .collect();
-    let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
-    e.write_all(&ids).unwrap();
-    let data = base64::engine::general_purpose::STANDARD.encode(e.finish().unwrap());
+    let data =
+        base64::engine::general_purpose::STANDARD.encode(crate::fuzz_targets::pack("zlib", &ids));
     tmx_map(
         2000,
         2000,

@@ -160,10 +160,31 @@ fn inflate(bytes: &[u8], c: Compression, cells: usize, layer: &str) -> GameResul
     Ok(ids)
 }
 
+/// `raw` packed as Tiled would pack a layer (the tests' side of [`inflate`]).
+#[cfg(test)]
+pub(super) fn pack(c: Compression, raw: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    match c {
+        Compression::None => raw.to_vec(),
+        Compression::Zlib => {
+            let mut e = flate2::write::ZlibEncoder::new(Vec::new(), Default::default());
+            e.write_all(raw).expect("in memory");
+            e.finish().expect("in memory")
+        }
+        Compression::Gzip => {
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), Default::default());
+            e.write_all(raw).expect("in memory");
+            e.finish().expect("in memory")
+        }
+        Compression::Zstd => {
+            ruzstd::encoding::compress_to_vec(raw, ruzstd::encoding::CompressionLevel::Fastest)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::Write;
 
     fn b64(bytes: &[u8]) -> String {
         base64::engine::general_purpose::STANDARD.encode(bytes)
@@ -171,25 +192,6 @@ mod tests {
 
     fn le(ids: &[u32]) -> Vec<u8> {
         ids.iter().flat_map(|i| i.to_le_bytes()).collect()
-    }
-
-    fn compressed(c: Compression, raw: &[u8]) -> Vec<u8> {
-        match c {
-            Compression::None => raw.to_vec(),
-            Compression::Zlib => {
-                let mut e = flate2::write::ZlibEncoder::new(Vec::new(), Default::default());
-                e.write_all(raw).unwrap();
-                e.finish().unwrap()
-            }
-            Compression::Gzip => {
-                let mut e = flate2::write::GzEncoder::new(Vec::new(), Default::default());
-                e.write_all(raw).unwrap();
-                e.finish().unwrap()
-            }
-            Compression::Zstd => {
-                ruzstd::encoding::compress_to_vec(raw, ruzstd::encoding::CompressionLevel::Fastest)
-            }
-        }
     }
 
     const ALL: [Compression; 4] = [
@@ -204,7 +206,7 @@ mod tests {
         let ids = [1, 2, 3, 0x8000_0004, 0, 7];
         for c in ALL {
             let data = Data::Base64 {
-                text: b64(&compressed(c, &le(&ids))),
+                text: b64(&pack(c, &le(&ids))),
                 compression: c,
             };
             assert_eq!(data.ids(6, "ground").unwrap(), ids, "{c:?}");
@@ -218,7 +220,7 @@ mod tests {
         // 64 MB of zeros for a layer of 6 cells: refused once the 25th byte is read.
         let raw = vec![0u8; 64 << 20];
         for c in [Compression::Zlib, Compression::Gzip, Compression::Zstd] {
-            let packed = compressed(c, &raw);
+            let packed = pack(c, &raw);
             assert!(packed.len() < 1 << 20, "{c:?} {}", packed.len());
             let data = Data::Base64 {
                 text: b64(&packed),
@@ -234,7 +236,7 @@ mod tests {
     #[test]
     fn short_broken_or_unknown_data_is_refused_by_name() {
         let short = Data::Base64 {
-            text: b64(&compressed(Compression::Zlib, &le(&[1, 2]))),
+            text: b64(&pack(Compression::Zlib, &le(&[1, 2]))),
             compression: Compression::Zlib,
         };
         assert!(short

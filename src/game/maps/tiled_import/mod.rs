@@ -611,7 +611,7 @@ mod examples {
     /// The text with each zlib layer inflated and packed again as `to`.
     fn recompress(text: &str, to: &str) -> String {
         use base64::Engine;
-        use std::io::{Read, Write};
+        use std::io::Read;
         let b64 = &base64::engine::general_purpose::STANDARD;
         let mut out = String::new();
         let mut rest = text;
@@ -629,16 +629,8 @@ mod examples {
             flate2::read::ZlibDecoder::new(&packed[..])
                 .read_to_end(&mut raw)
                 .unwrap();
-            let again = if to == "gzip" {
-                let mut e = flate2::write::GzEncoder::new(Vec::new(), Default::default());
-                e.write_all(&raw).unwrap();
-                e.finish().unwrap()
-            } else {
-                ruzstd::encoding::compress_to_vec(
-                    &raw[..],
-                    ruzstd::encoding::CompressionLevel::Fastest,
-                )
-            };
+            let again =
+                layer_data::pack(layer_data::Compression::parse(Some(to), "").unwrap(), &raw);
             out.push_str(&b64.encode(again));
             rest = &after[end..];
         }

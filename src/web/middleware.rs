@@ -110,7 +110,7 @@ impl actix_web::FromRequest for ReaderLang {
 }
 
 /// The language of a browser, without the database: its chosen cookie, else its header.
-pub fn browser_lang(req: &HttpRequest) -> Lang {
+fn browser_lang(req: &HttpRequest) -> Lang {
     let chosen = req
         .app_data::<web::Data<AppState>>()
         .and_then(|state| req.cookie(&cookie_name(state, LANG)))

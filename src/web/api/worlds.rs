@@ -5,10 +5,10 @@ use crate::game::time::clock;
 use crate::game::{maps::worlds, time::dice};
 use crate::web::auth::MaybeCredentials;
 use crate::web::error::ApiError;
-use crate::web::middleware::browser_lang;
+use crate::web::middleware::ReaderLang;
 use crate::web::views::{rfc3339, NationView, RaiseView, WorldView};
 use crate::web::AppState;
-use actix_web::{web, HttpRequest, HttpResponse};
+use actix_web::{web, HttpResponse};
 use serde::Serialize;
 
 /// `GET /api/v1/worlds`.
@@ -48,7 +48,7 @@ pub async fn show(
     state: web::Data<AppState>,
     who: MaybeCredentials,
     path: web::Path<i32>,
-    req: HttpRequest,
+    ReaderLang(lang): ReaderLang,
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
     let st = state.clone();
@@ -69,8 +69,7 @@ pub async fn show(
             Ok((w, n, player.map(|p| p.nation_id), next, raise))
         })
         .await?;
-    // Said as the raise's own error answer would say it.
-    let lang = browser_lang(&req);
+    // `raise` is said as the raise's own error answer would say it.
     Ok(HttpResponse::Ok().json(WorldAnswer {
         world: WorldView::from(&w),
         next_turn_at: rfc3339(next.turn),

@@ -283,17 +283,8 @@ fn start_cluster() -> PgServer {
         pid = std::process::id(),
         dir = dir.display()
     );
-    // Detached on purpose: the watchdog outlives this process to stop the cluster after it.
-    #[allow(clippy::zombie_processes)]
-    Command::new("setsid")
-        .arg("sh")
-        .arg("-c")
-        .arg(script)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start postgres");
+    // The watchdog outlives this process to stop the cluster after it.
+    detached(&script, "start postgres");
     let server = PgServer {
         base: format!("postgres://{user}@127.0.0.1:{port}/"),
     };
@@ -348,17 +339,7 @@ impl OwnCluster {
             pid = std::process::id(),
             dir = cluster.dir.display()
         );
-        // Detached on purpose: it outlives this process to clean up after it.
-        #[allow(clippy::zombie_processes)]
-        Command::new("setsid")
-            .arg("sh")
-            .arg("-c")
-            .arg(script)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start the watchdog");
+        detached(&script, "start the watchdog");
         cluster.start_again();
         Ok(cluster)
     }
@@ -433,4 +414,19 @@ impl Drop for OwnCluster {
             .status();
         let _ = std::fs::remove_dir_all(&self.dir);
     }
+}
+
+/// Runs a shell script in a session of its own, detached on purpose: it outlives this process
+/// to stop and remove what the tests started.
+#[allow(clippy::zombie_processes)]
+fn detached(script: &str, what: &str) {
+    Command::new("setsid")
+        .arg("sh")
+        .arg("-c")
+        .arg(script)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect(what);
 }

@@ -11,6 +11,7 @@ pub mod said;
 pub mod schedule;
 pub mod scheduler;
 pub mod web;
+pub mod wire;
 
 /// mimalloc for every binary built on the library (the server, the benches, the tests): a page
 /// makes many small allocations, and glibc's malloc and free took 11 % of the world page's time.

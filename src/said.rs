@@ -10,8 +10,9 @@ use std::collections::BTreeMap;
 
 /// A value put in a sentence: a number, a name as written, or a message said in the
 /// reader's language (a terrain, a kind of company, a season).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(untagged)]
+#[schema(as = SaidValue)]
 pub enum Value {
     Number(i64),
     Text(String),
@@ -19,7 +20,7 @@ pub enum Value {
 }
 
 /// One clause: a message and its values.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Clause {
     pub k: String,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -27,7 +28,7 @@ pub struct Clause {
 }
 
 /// A sentence: clauses said one after the other.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(transparent)]
 pub struct Said(pub Vec<Clause>);
 

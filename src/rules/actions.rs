@@ -8,7 +8,7 @@ use super::ruleset::{Flag, Ruleset};
 use super::state::{Area, Cell, Unit};
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Healed {
     pub healed: i32,
     pub men_after: i32,
@@ -44,7 +44,7 @@ pub fn heal(rs: &Ruleset, unit: &Unit, on: &Cell) -> Result<Healed, Refusal> {
 }
 
 /// What let fewer men join than were asked for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Shortfall {
     /// The company reached full strength.
@@ -63,7 +63,7 @@ impl Shortfall {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Reinforced {
     /// Men who joined: as many as asked, or fewer when the company's room, the reserve or the
     /// treasury gave out first.

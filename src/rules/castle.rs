@@ -9,7 +9,7 @@ use super::state::NationId;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SectionKind {
     Tower,
@@ -51,7 +51,7 @@ impl std::str::FromStr for SectionKind {
 
 /// One section: its kind, a name within its castle (`tower 1`, `wall 2`, `courtyard NW`),
 /// and its cells in order.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct Section {
     pub kind: SectionKind,
     pub name: String,

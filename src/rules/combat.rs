@@ -10,7 +10,7 @@ use super::state::{Area, Cell, Unit};
 use super::vision::{is_hidden, line_of_sight, nation_sees, Sightline};
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum BattleKind {
     Volley,
@@ -18,7 +18,7 @@ pub enum BattleKind {
 }
 
 /// What one side of a fight went through.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Side {
     pub company: i32,
     pub nation: i32,
@@ -44,7 +44,7 @@ pub struct Side {
 }
 
 /// What the castle's rules changed in a fight (docs/rules.md §12), for the report.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum BattleNote {
     /// The defenders on the wall struck first: the attackers fought with the men left.
@@ -77,7 +77,7 @@ impl Shelter {
     };
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct Battle {
     pub kind: BattleKind,
     pub ap_cost: i32,

@@ -9,7 +9,7 @@ use super::ruleset::{Ability, Flag, Ruleset};
 use super::state::{Area, Cell, NationId, TownId, Unit};
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Step {
     pub x: i32,
     pub y: i32,
@@ -19,7 +19,7 @@ pub struct Step {
     pub base_cost: i32,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(tag = "what", rename_all = "snake_case")]
 pub enum Capture {
     Mine {

@@ -31,6 +31,7 @@ fn err<T>(key: impl Into<String>, message: impl Into<String>) -> Result<T, Rules
 /// Boolean properties a terrain may carry (see the comment at the top of rules.toml).
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, serde::Serialize,
+    utoipa::ToSchema,
 )]
 #[serde(rename_all = "snake_case")]
 pub enum Flag {
@@ -97,7 +98,7 @@ impl Flag {
 }
 
 /// Abilities a kind may have beyond moving, volleying and melee.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Ability {
     Bombard,
@@ -165,7 +166,7 @@ impl TerrainRules {
 }
 
 /// A damage range with an optional reach, for volley and melee.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
 pub struct Attack {
     pub min: i32,
     pub max: i32,
@@ -195,7 +196,7 @@ impl KindRules {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, serde::Serialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ActionCosts {
     pub volley: i32,
@@ -208,7 +209,7 @@ pub struct ActionCosts {
     pub raise: i32,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, serde::Serialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CombatRules {
     pub morale_max: i32,
@@ -252,7 +253,7 @@ fn sixty_four() -> i32 {
     64
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, serde::Serialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TurnRules {
     pub morale_gain: i32,
@@ -262,7 +263,7 @@ pub struct TurnRules {
     pub regiment_radius: i32,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, serde::Serialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Limits {
     pub max_companies_per_player: i32,
@@ -286,7 +287,7 @@ pub struct Limits {
 }
 
 /// Leave (vacation): a player freezes their companies for a while.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, serde::Serialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LeaveRules {
     pub min_days: i32,
@@ -305,7 +306,7 @@ impl Default for LeaveRules {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, serde::Serialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ScoreRules {
     pub town: i64,
@@ -331,7 +332,7 @@ pub struct Ruleset {
 }
 
 /// `[cover]`: what a volley's line through cover gives its target (docs/rules.md §13).
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, serde::Serialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct CoverRules {
     /// Volley protection, in percent, of a target the line reaches past `light` or `dense`
@@ -356,7 +357,7 @@ impl Default for CoverRules {
 /// `[castle]`: the AP of climbing and of breaches, the ram and the siege tower
 /// (docs/rules.md §12). Entering a wall or tower by its stairs, or an own gate, costs the
 /// terrain's own AP.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, serde::Serialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct CastleRules {
     /// Climbing an enemy wall (or, with hooks, a tower): the whole move.

@@ -10,7 +10,7 @@ use super::ruleset::{Ability, Flag, Ruleset};
 use super::state::{Area, Cell, Unit};
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct StructureChange {
     pub x: i32,
     pub y: i32,
@@ -28,7 +28,7 @@ pub struct StructureChange {
 }
 
 /// One build action on a siege tower (docs/rules.md §12).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct SiegeBuild {
     pub x: i32,
     pub y: i32,
@@ -41,7 +41,7 @@ pub struct SiegeBuild {
     pub ap_cost: i32,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct BridgeBuilt {
     pub x: i32,
     pub y: i32,

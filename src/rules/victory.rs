@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 /// `[victory]` of the ruleset; a world may override `points`, `end_turn` and `towns_share`.
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct VictoryRules {
     /// A nation with this many points after a turn wins.
@@ -55,7 +55,7 @@ pub struct Standing {
 }
 
 /// Why a campaign ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum EndReason {
     Points,

@@ -5,7 +5,7 @@ use crate::game::GameError;
 use crate::i18n::{tr, Lang};
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, ResponseError};
-use serde::Serialize;
+use crate::wire::error::ErrorBody;
 use std::fmt;
 
 fn status_of(e: &GameError) -> StatusCode {
@@ -25,26 +25,6 @@ fn public_message(e: &GameError) -> String {
 fn retry_after(e: &GameError, resp: &mut actix_web::HttpResponseBuilder) {
     if let GameError::RateLimited { retry_after } | GameError::Busy { retry_after } = e {
         resp.insert_header(("Retry-After", retry_after.max(&1).to_string()));
-    }
-}
-
-/// The body of every API refusal: `{"error": {"code", "message"}}`.
-#[derive(Serialize)]
-pub struct ErrorBody<'a> {
-    pub error: ErrorDetail<'a>,
-}
-
-#[derive(Serialize)]
-pub struct ErrorDetail<'a> {
-    pub code: &'a str,
-    pub message: &'a str,
-}
-
-impl<'a> ErrorBody<'a> {
-    pub fn new(code: &'a str, message: &'a str) -> Self {
-        ErrorBody {
-            error: ErrorDetail { code, message },
-        }
     }
 }
 

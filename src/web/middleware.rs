@@ -2,8 +2,9 @@
 //! and keeping small answers uncompressed.
 
 use super::auth::{cookie_name, LANG};
-use super::error::{error_page_in, ApiError, ErrorBody, PageError};
-use super::refusals::say;
+use super::error::{error_page_in, ApiError, PageError};
+use crate::wire::error::ErrorBody;
+use crate::wire::refusals::say;
 use super::AppState;
 use crate::game::GameError;
 use crate::i18n::Lang;

@@ -11,12 +11,10 @@ pub mod gzip;
 pub mod middleware;
 pub mod order_input;
 pub mod pages;
-pub mod refusals;
 pub mod render;
 pub mod routes;
 pub mod rulebook;
 pub mod templates;
-pub mod views;
 
 use crate::config::Config;
 use crate::db::{DbConnection, Pool};

@@ -11,7 +11,7 @@ use serde::Serialize;
 
 pub const PREFIX: &str = "grg_";
 
-#[derive(Clone, Debug, Serialize, Queryable)]
+#[derive(Clone, Debug, Serialize, Queryable, utoipa::ToSchema)]
 pub struct TokenInfo {
     pub id: i32,
     pub name: String,

@@ -21,7 +21,7 @@ use diesel::prelude::*;
 use serde::Serialize;
 
 /// `POST /api/v1/worlds/{w}/end`: how the campaign ended and who won.
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Copy, Debug, Serialize, utoipa::ToSchema)]
 pub struct EndAnswer {
     pub reason: EndReason,
     pub winner: Option<i32>,
@@ -121,7 +121,7 @@ pub fn set_victory(
 }
 
 /// One nation's line of the standings.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct NationStanding {
     pub nation: String,
     pub nation_id: i32,
@@ -133,7 +133,7 @@ pub struct NationStanding {
 }
 
 /// `GET /api/v1/worlds/{w}/standings` and the standings page.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct Standings {
     /// `running` or `ended`.
     pub status: &'static str,
@@ -195,7 +195,7 @@ pub fn standings(conn: &mut DbConnection, rs: &Ruleset, world_id: i32) -> GameRe
 }
 
 /// One nation in one turn of the history.
-#[derive(Clone, Debug, Serialize, Queryable)]
+#[derive(Clone, Debug, Serialize, Queryable, utoipa::ToSchema)]
 pub struct NationTurn {
     #[serde(skip)]
     pub turn: i32,
@@ -212,14 +212,14 @@ pub struct NationTurn {
     pub men: Option<i64>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct HistoryTurn {
     pub turn: i32,
     pub nations: Vec<NationTurn>,
 }
 
 /// `GET /api/v1/worlds/{w}/history`: the campaign turn by turn, oldest first.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct History {
     pub turns: Vec<HistoryTurn>,
 }

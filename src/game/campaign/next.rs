@@ -15,7 +15,7 @@ use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DbError};
 
 /// The next campaign as the audit log keeps it.
-#[derive(serde::Serialize)]
+#[derive(serde::Serialize, utoipa::ToSchema)]
 struct NextAudit<'a> {
     world: i32,
     name: &'a str,

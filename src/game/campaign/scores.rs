@@ -19,7 +19,7 @@ pub const PAGE_SIZE: i64 = 20;
 pub const MAX_PAGE: i64 = 1_000_000;
 
 /// What the rankings sort by, most first.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RankBy {
     /// Enemy men put out of action (killed and wounded).
@@ -86,7 +86,7 @@ impl RankBy {
 }
 
 /// One player's line.
-#[derive(Clone, Debug, PartialEq, Serialize, QueryableByName)]
+#[derive(Clone, Debug, PartialEq, Serialize, QueryableByName, utoipa::ToSchema)]
 pub struct RankRow {
     /// Players level on the score share a rank. None in a ranking by points for a player
     /// whose nation the caller is not told: the order would tell who stands with whom.
@@ -125,7 +125,7 @@ pub struct RankRow {
 }
 
 /// `GET /api/v1/worlds/{w}/rankings` and the standings page's table.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct Rankings {
     pub by: RankBy,
     pub page: i64,

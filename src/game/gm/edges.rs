@@ -14,7 +14,7 @@ use diesel::prelude::*;
 use serde::Serialize;
 
 /// An edge as the API answers it: under its one name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct EdgeAnswer {
     pub x: i32,
     pub y: i32,

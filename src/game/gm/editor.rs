@@ -25,25 +25,29 @@ use std::collections::HashMap;
 pub const MAX_EDITS: usize = 10_000;
 
 /// A change to one cell; absent fields stay as they are, `null` clears town, owner or structure.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CellEdit {
     pub x: Option<i32>,
     pub y: Option<i32>,
     pub terrain: Option<String>,
     #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<String>)]
     pub town: Option<Option<String>>,
     #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<String>)]
     pub owner: Option<Option<String>>,
     #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<i32>)]
     pub structure: Option<Option<i32>>,
     /// The castle the cell belongs to (a new name founds a castle); `null`: none.
     #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<String>)]
     pub castle: Option<Option<String>>,
 }
 
 /// A cell as the editor shows it and the audit log keeps it: names, not ids.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct CellContent {
     pub terrain: Terrain,
     pub town: Option<String>,
@@ -65,7 +69,7 @@ impl CellContent {
 }
 
 /// A cell the editor changed, as its answer lists it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct EditedCell {
     pub x: i32,
     pub y: i32,
@@ -117,13 +121,13 @@ fn names(conn: &mut DbConnection, world: i32) -> GameResult<Names> {
 }
 
 /// A spawn cell as the audit log keeps it.
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 struct Spawn {
     spawn: [i32; 2],
 }
 
 /// What a GM may set by hand on a company, as the audit log keeps it.
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 struct CompanyHand {
     x: i32,
     y: i32,
@@ -547,7 +551,7 @@ pub fn set_spawn(
 }
 
 /// A GM's change to a company's place and figures.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CompanyPatch {
     pub x: Option<i32>,

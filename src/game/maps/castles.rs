@@ -19,7 +19,7 @@ use diesel::sql_types::{Integer, Nullable, Text};
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap};
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct SectionView {
     pub name: String,
     pub kind: SectionKind,
@@ -29,7 +29,7 @@ pub struct SectionView {
     pub holder: Option<String>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct CastleView {
     pub name: String,
     pub sections: Vec<SectionView>,

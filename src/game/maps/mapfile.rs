@@ -26,7 +26,7 @@ pub const MAX_CASTLES: usize = 1000;
 /// Cells of one castle: a fortress of 100×100.
 pub const MAX_CASTLE_CELLS: usize = 10_000;
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MapFile {
     pub name: String,
@@ -56,7 +56,7 @@ pub struct MapFile {
 }
 
 /// A feature on a side of a cell: `{"x": 4, "y": 7, "side": "NE", "feature": "rampart"}`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MapEdge {
     pub x: i32,
@@ -66,7 +66,7 @@ pub struct MapEdge {
 }
 
 /// A world's own victory settings, each optional.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MapVictory {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -109,7 +109,7 @@ fn summer() -> String {
     "summer".into()
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MapNation {
     pub name: String,
@@ -119,13 +119,13 @@ pub struct MapNation {
     pub treasury: Option<i64>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MapCastle {
     pub name: String,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MapTown {
     pub name: String,
@@ -134,7 +134,7 @@ pub struct MapTown {
 }
 
 /// `owner` absent: a town cell takes its town's owner; `"owner": null`: no owner at all.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MapCell {
     pub x: i32,

@@ -23,7 +23,7 @@ pub const MESSAGE: &str = "message";
 /// A game master spoke to the whole world.
 pub const ANNOUNCEMENT: &str = "announcement";
 
-#[derive(Clone, Debug, Queryable, Selectable, Serialize)]
+#[derive(Clone, Debug, Queryable, Selectable, Serialize, utoipa::ToSchema)]
 #[diesel(table_name = alerts)]
 pub struct Alert {
     pub id: i32,

@@ -22,7 +22,7 @@ pub const MOVED: i32 = 16;
 pub const FIRED: i32 = 32;
 
 /// The checklist, in the order a player meets it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct FirstSteps {
     pub join: bool,
     pub raise: bool,
@@ -100,7 +100,7 @@ impl From<&Player> for Row {
 }
 
 /// One line of the checklist.
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Copy, Debug, Serialize, utoipa::ToSchema)]
 pub struct Step {
     pub step: &'static str,
     pub done: bool,

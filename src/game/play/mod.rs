@@ -32,7 +32,7 @@ use serde::Serialize;
 pub use regiments::{create_regiment, join_regiment, regiments_of, set_headquarters};
 
 /// A company as the API shows it to its owner.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct CompanyView {
     pub id: i32,
     pub world_id: i32,

@@ -34,7 +34,7 @@ pub struct Target {
 }
 
 /// What the kind of the company can do at all (docs/rules.md §3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
 pub struct Abilities {
     pub volley: bool,
     pub melee: bool,
@@ -67,7 +67,7 @@ pub struct CellOptions {
     pub build_siege_tower: Option<Verdict>,
 }
 
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug, serde::Serialize, utoipa::ToSchema)]
 pub struct Occupant {
     pub id: i32,
     pub name: String,

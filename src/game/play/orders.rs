@@ -43,7 +43,7 @@ pub enum Order {
 }
 
 /// The result of an order: the company afterwards (None if it was destroyed), the report.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct Outcome {
     pub company: Option<CompanyView>,
     pub event_id: i32,

@@ -12,13 +12,13 @@ use serde::{Deserialize, Serialize};
 
 /// Where in the world's random streams an order drew its dice: with the turn's revealed seed
 /// anyone can replay them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Rng {
     pub stream: i32,
     pub word_pos: i64,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct MoveReport {
     pub steps: Vec<Step>,
     pub cost: i32,
@@ -27,7 +27,7 @@ pub struct MoveReport {
     pub rng: Rng,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct BattleReport {
     pub battle: BattleKind,
     pub ap_cost: i32,
@@ -43,7 +43,7 @@ pub struct BattleReport {
 }
 
 /// A bombardment (with the dice's place) or a repair (which draws none).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct StructureReport {
     #[serde(flatten)]
     pub change: StructureChange,
@@ -52,7 +52,7 @@ pub struct StructureReport {
 }
 
 /// What an order did, as its answer's `report` and its event's data.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(untagged)]
 pub enum Report {
     Move(MoveReport),

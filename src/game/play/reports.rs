@@ -18,7 +18,7 @@ fn known_kinds() -> Vec<&'static str> {
     EventKind::ALL.iter().map(|k| k.as_str()).collect()
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct SummaryLine {
     pub world_id: i32,
     pub event_id: i32,

@@ -18,7 +18,7 @@ use std::collections::HashMap;
 /// Largest rectangle the map view serves at once (cells per side).
 pub const MAX_SPAN: i32 = 200;
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct SeenCompany {
     pub id: i32,
     pub name: String,
@@ -42,7 +42,7 @@ pub struct SeenCompany {
 }
 
 /// One cell of a map view: what the API sends and the map pages draw.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct MapCell {
     pub x: i32,
     pub y: i32,
@@ -62,7 +62,7 @@ pub struct MapCell {
 }
 
 /// A siege tower as the map shows it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct SiegeTowerView {
     pub builds: i32,
     pub structure: i32,
@@ -81,7 +81,7 @@ pub struct PlayerMap {
 }
 
 /// A feature on a side of a cell (docs/rules.md §13), as the map file writes it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct EdgeView {
     pub x: i32,
     pub y: i32,
@@ -306,7 +306,7 @@ pub fn cell_area(conn: &mut DbConnection, w: &World, at: Pos) -> GameResult<Area
     crate::game::maps::cells::area(conn, w, at.x - 1, at.y - 1, at.x + 1, at.y + 1)
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct NationStanding {
     pub id: i32,
     pub name: String,
@@ -429,7 +429,7 @@ pub fn nations(
 }
 
 /// Everything the cell panel tells about one cell.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct CellInfo {
     pub x: i32,
     pub y: i32,

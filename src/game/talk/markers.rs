@@ -18,7 +18,7 @@ use crate::said::Said;
 use diesel::prelude::*;
 use serde::Serialize;
 
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, utoipa::ToSchema)]
 pub struct MarkerView {
     pub id: i32,
     pub at: [i32; 2],

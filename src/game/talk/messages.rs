@@ -43,7 +43,7 @@ impl To {
 }
 
 /// One message as its readers get it (the API and the pages).
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, utoipa::ToSchema)]
 pub struct MessageView {
     pub id: i32,
     pub from: String,
@@ -62,7 +62,7 @@ fn pair_channel(a: i32, b: i32) -> String {
 }
 
 /// Where a message was written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Channel {
     Private,
@@ -411,7 +411,7 @@ pub fn since(
 }
 
 /// One page of a channel, newest first, and the id to ask for the next (older) page.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct Page {
     pub messages: Vec<MessageView>,
     pub older: Option<i32>,
@@ -519,7 +519,7 @@ pub fn thread(
 }
 
 /// A conversation in the reader's list: with whom, when it last spoke, how much is unread.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct Thread {
     pub with: String,
     pub last_at: i64,

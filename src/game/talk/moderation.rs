@@ -38,7 +38,7 @@ pub fn report(
 }
 
 /// An open report, as the game masters' queue shows it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct OpenReport {
     pub id: i32,
     pub message_id: i32,

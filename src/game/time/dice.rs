@@ -36,7 +36,7 @@ pub fn next_turn(conn: &mut DbConnection, world_id: i32, ending_turn: i32) -> Ga
     Ok(())
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct RevealedSeed {
     pub turn: i32,
     pub seed: i64,

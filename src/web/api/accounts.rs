@@ -1,39 +1,12 @@
 //! `/api/v1/users`, `/api/v1/tokens`, `/api/v1/me`.
 
+use crate::wire::accounts::*;
 use crate::game::accounts::{self, tokens};
 use crate::web::auth::{client_addr, ApiActor};
 use crate::web::error::ApiError;
-use crate::web::views::{AlertView, UserView};
+use crate::wire::views::{AlertView, UserView};
 use crate::web::AppState;
 use actix_web::{web, HttpRequest, HttpResponse};
-use serde::{Deserialize, Serialize};
-
-/// `POST /api/v1/tokens`: the token itself is shown this once.
-#[derive(Serialize)]
-pub struct NewToken {
-    pub id: i32,
-    pub token: String,
-}
-
-/// `GET /api/v1/tokens`.
-#[derive(Serialize)]
-pub struct TokenList {
-    pub tokens: Vec<tokens::TokenInfo>,
-}
-
-/// `GET /api/v1/alerts`.
-#[derive(Serialize)]
-pub struct AlertList {
-    pub alerts: Vec<AlertView>,
-}
-
-#[derive(Deserialize)]
-pub struct Credentials {
-    pub username: String,
-    pub password: String,
-    #[serde(default)]
-    pub name: String,
-}
 
 pub async fn register(
     state: web::Data<AppState>,

@@ -4,6 +4,7 @@
 //! `POST /api/v1/worlds/{w}/end` and `POST /api/v1/worlds/{w}/next`; the castles' sections and
 //! the holders the caller's nation may know.
 
+use crate::wire::campaign::*;
 use crate::game::campaign;
 use crate::game::campaign::scores::{self, RankBy};
 use crate::game::play::access;
@@ -12,7 +13,6 @@ use crate::web::auth::{ApiActor, ApiCredentials, MaybeCredentials};
 use crate::web::error::ApiError;
 use crate::web::AppState;
 use actix_web::{web, HttpResponse};
-use serde::{Deserialize, Serialize};
 
 pub async fn standings(
     state: web::Data<AppState>,
@@ -55,13 +55,6 @@ pub async fn end(
     Ok(HttpResponse::Ok().json(campaign::EndAnswer::from(v)))
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RankingsQuery {
-    pub by: Option<String>,
-    pub page: Option<i64>,
-}
-
 /// `GET /api/v1/worlds/{w}/rankings?by=…&page=N`: without a page, the caller's own.
 pub async fn rankings(
     state: web::Data<AppState>,
@@ -83,18 +76,6 @@ pub async fn rankings(
         })
         .await?;
     Ok(HttpResponse::Ok().json(r))
-}
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-pub struct NextBody {
-    pub name: Option<String>,
-}
-
-/// `POST /api/v1/worlds/{w}/next`: the new campaign's world.
-#[derive(Serialize)]
-pub struct NextAnswer {
-    pub id: i32,
 }
 
 pub async fn next(

@@ -1,6 +1,7 @@
 //! The GM API: editing cells (one or a batch), undo, spawn cells, companies by hand, creating,
 //! generating, importing and exporting worlds, and the audit log.
 
+use crate::wire::editor::*;
 use crate::game::gm::editor::{self, CellEdit, CompanyPatch};
 use crate::game::maps::generate::{self, Options};
 use crate::game::{gm::audit, maps::mapfile, maps::tiled_import, maps::worlds, GameError};
@@ -9,48 +10,8 @@ use crate::web::auth::{ApiActor, GmActor};
 use crate::web::error::ApiError;
 use crate::web::AppState;
 use actix_web::{web, HttpResponse};
-use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::Value;
-
-/// `PUT …/cells`, `POST …/undo`: the cells as they are now.
-#[derive(Serialize)]
-pub struct CellsAnswer {
-    pub cells: Vec<editor::EditedCell>,
-}
-
-/// `PUT /api/v1/worlds/{w}/nations/{n}/spawn`.
-#[derive(Serialize)]
-pub struct SpawnAnswer {
-    pub id: i32,
-    pub name: String,
-    pub spawn: [i32; 2],
-}
-
-/// A world made by import, generation or creation.
-#[derive(Serialize)]
-pub struct Created {
-    pub id: i32,
-}
-
-/// One line of `GET /api/v1/worlds/{w}/audit`; `before` and `after` as recorded.
-#[derive(Serialize)]
-pub struct AuditEntry {
-    pub id: i32,
-    pub at: i64,
-    pub user: String,
-    pub action: String,
-    pub target: String,
-    pub x: Option<i32>,
-    pub y: Option<i32>,
-    pub before: Option<Box<RawValue>>,
-    pub after: Option<Box<RawValue>>,
-}
-
-#[derive(Serialize)]
-pub struct AuditAnswer {
-    pub entries: Vec<AuditEntry>,
-}
 
 fn raw(v: &Option<String>) -> Option<Box<RawValue>> {
     v.clone().and_then(|v| RawValue::from_string(v).ok())
@@ -79,13 +40,6 @@ pub async fn put_cell(
     Ok(HttpResponse::Ok().json(&v[0]))
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct EdgeBody {
-    /// `rampart`, or null to take the feature off.
-    pub feature: Option<String>,
-}
-
 /// `PUT /api/v1/worlds/{w}/edges/{x}/{y}/{side} {feature}` (game masters).
 pub async fn put_edge(
     state: web::Data<AppState>,
@@ -102,12 +56,6 @@ pub async fn put_edge(
         })
         .await?;
     Ok(HttpResponse::Ok().json(v))
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Batch {
-    pub cells: Vec<CellEdit>,
 }
 
 pub async fn put_cells(
@@ -240,24 +188,6 @@ pub async fn create_world(
     create_from(&state, move |_| Ok(mapfile::parse(body.text()?)?)).await
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct GenerateBody {
-    pub width: i32,
-    pub height: i32,
-    pub seed: u64,
-    #[serde(default = "two")]
-    pub nations: usize,
-    pub name: Option<String>,
-    /// `square` (the default) or `hex`.
-    #[serde(default)]
-    pub grid: Option<String>,
-}
-
-fn two() -> usize {
-    2
-}
-
 pub async fn generate_world(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
@@ -280,12 +210,6 @@ pub async fn generate_world(
         grid,
     };
     create_from(&state, move |rules| generate::generate(rules, &opts)).await
-}
-
-#[derive(Deserialize)]
-pub struct TiledQuery {
-    pub format: Option<String>,
-    pub name: Option<String>,
 }
 
 pub async fn import_tiled(
@@ -317,14 +241,6 @@ pub async fn export(
     let w = path.into_inner();
     let map = state.db(move |conn| worlds::export(conn, w)).await?;
     Ok(HttpResponse::Ok().json(map))
-}
-
-#[derive(Deserialize)]
-pub struct AuditQuery {
-    pub user: Option<String>,
-    pub x: Option<i32>,
-    pub y: Option<i32>,
-    pub before: Option<i32>,
 }
 
 pub async fn audit_log(

@@ -1,21 +1,12 @@
 //! The GM API for world controls: `PATCH /api/v1/worlds/{w}`, `POST /api/v1/worlds/{w}/ticks`.
 
+use crate::wire::gm::*;
 use crate::game::{gm, GameError};
 use crate::web::auth::ApiActor;
 use crate::web::error::ApiError;
 use crate::web::AppState;
 use actix_web::{web, HttpResponse};
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct WorldPatch {
-    pub paused: Option<bool>,
-    pub season: Option<String>,
-    /// The world's own victory settings (docs/rules.md §11).
-    pub victory: Option<crate::game::maps::mapfile::MapVictory>,
-}
 
 pub async fn patch_world(
     state: web::Data<AppState>,
@@ -54,17 +45,7 @@ pub async fn patch_world(
             })
         })
         .await?;
-    Ok(HttpResponse::Ok().json(crate::web::views::WorldView::from(&w)))
-}
-
-/// `POST /api/v1/worlds/{w}/tick`: where the world stands after the tick and what it cost.
-#[derive(Serialize)]
-pub struct TickAnswer {
-    pub turn: i32,
-    pub season: Option<crate::rules::Season>,
-    pub rows: i64,
-    pub duration_ms: i64,
-    pub orders_held_ms: i64,
+    Ok(HttpResponse::Ok().json(crate::wire::views::WorldView::from(&w)))
 }
 
 pub async fn tick(

@@ -1,25 +1,19 @@
 //! The player's API: joining, raising, orders, the map, events, nations and regiments.
 
+use crate::wire::play::*;
 use crate::game::play::orders;
 use crate::game::play::report::Report;
 use crate::game::{maps::worlds, play, play::access, play::reports, play::views, GameError};
-use crate::rules::movement::{Capture, Step};
 use crate::said;
 use crate::web::api::OptionalJson;
 use crate::web::auth::{ApiActor, ApiCredentials};
 use crate::web::error::ApiError;
 use crate::web::middleware::ReaderLang;
 use crate::web::order_input;
-use crate::web::views::{EventView, OptionsView, RegimentView};
+use crate::wire::views::{EventView, OptionsView, RegimentView};
 use crate::web::AppState;
 use actix_web::{web, HttpResponse};
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
-
-#[derive(Deserialize)]
-pub struct JoinBody {
-    pub nation: Value,
-}
 
 pub async fn join(
     state: web::Data<AppState>,
@@ -42,33 +36,6 @@ pub async fn join(
         nation: p.nation_id,
         reserve: p.reserve,
     }))
-}
-
-/// `POST /api/v1/worlds/{w}/join`.
-#[derive(Serialize)]
-pub struct Joined {
-    pub player: i32,
-    pub world: i32,
-    pub nation: i32,
-    pub reserve: i32,
-}
-
-/// `GET /api/v1/worlds/{w}/events`.
-#[derive(Serialize)]
-pub struct EventList {
-    pub events: Vec<EventView>,
-}
-
-/// `GET /api/v1/worlds/{w}/nations`.
-#[derive(Serialize)]
-pub struct NationList {
-    pub nations: Vec<views::NationStanding>,
-}
-
-#[derive(Deserialize)]
-pub struct RaiseBody {
-    pub kind: String,
-    pub name: String,
 }
 
 pub async fn raise(
@@ -103,12 +70,6 @@ pub async fn company(
         })
         .await?;
     Ok(HttpResponse::Ok().json(view))
-}
-
-#[derive(Deserialize)]
-pub struct OptionsQuery {
-    /// A cell, `x,y`: the orders aimed at it are judged too.
-    pub at: Option<String>,
 }
 
 /// `GET /api/v1/companies/{c}/options[?at=x,y]`: what the company may do now, judged by the
@@ -161,18 +122,6 @@ pub async fn act(
     Ok(HttpResponse::Ok().json(out))
 }
 
-/// `POST /api/v1/companies/{c}/move`: the company afterwards and the move's report beside it.
-#[derive(Serialize)]
-pub struct MoveAnswer {
-    #[serde(flatten)]
-    pub company: Option<play::CompanyView>,
-    pub steps: Vec<Step>,
-    pub cost: i32,
-    pub captures: Vec<Capture>,
-    pub event_id: i32,
-    pub summary: String,
-}
-
 impl MoveAnswer {
     /// The answer of a move order: its report's fields beside the company; any other order's
     /// outcome as it is.
@@ -189,28 +138,6 @@ impl MoveAnswer {
             _ => HttpResponse::Ok().json(out),
         }
     }
-}
-
-#[derive(Deserialize)]
-pub struct Rect {
-    pub x0: Option<i32>,
-    pub y0: Option<i32>,
-    pub x1: Option<i32>,
-    pub y1: Option<i32>,
-}
-
-/// `GET /api/v1/worlds/{w}/map`.
-#[derive(Serialize)]
-pub struct MapAnswer {
-    pub x0: i32,
-    pub y0: i32,
-    pub x1: i32,
-    pub y1: i32,
-    pub cells: Vec<views::MapCell>,
-    pub companies: Vec<views::SeenCompany>,
-    /// `square` or `hex`.
-    pub grid: crate::rules::Grid,
-    pub edges: Vec<views::EdgeView>,
 }
 
 impl MapAnswer {
@@ -353,12 +280,6 @@ pub async fn map(
         .body(v.to_json()))
 }
 
-#[derive(Deserialize)]
-pub struct Since {
-    pub since: Option<i32>,
-    pub limit: Option<i64>,
-}
-
 pub async fn events(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
@@ -396,18 +317,6 @@ pub async fn nations(
     Ok(HttpResponse::Ok().json(NationList { nations: list }))
 }
 
-#[derive(Deserialize)]
-pub struct LeaveBody {
-    pub days: i32,
-}
-
-/// `POST /api/v1/worlds/{w}/leave`.
-#[derive(Serialize)]
-pub struct LeaveAnswer {
-    pub days: i32,
-    pub leave_until: Option<String>,
-}
-
 pub async fn take_leave(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
@@ -422,13 +331,8 @@ pub async fn take_leave(
         .await?;
     Ok(HttpResponse::Ok().json(LeaveAnswer {
         days,
-        leave_until: crate::web::views::rfc3339(Some(until)),
+        leave_until: crate::wire::views::rfc3339(Some(until)),
     }))
-}
-
-#[derive(Deserialize)]
-pub struct RegimentBody {
-    pub name: String,
 }
 
 pub async fn create_regiment(

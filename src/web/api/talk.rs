@@ -1,23 +1,15 @@
 //! Talking: messages, blocks, markers, and the game masters' moderation of them.
 
-use crate::game::talk::markers::{self, MarkerView};
-use crate::game::talk::messages::{self, MessageView, Reader, To};
-use crate::game::talk::moderation::{self, OpenReport};
+use crate::wire::talk::*;
+use crate::game::talk::markers::{self};
+use crate::game::talk::messages::{self, Reader, To};
+use crate::game::talk::moderation::{self};
 use crate::game::talk::text::{Body, Label};
 use crate::web::auth::ApiActor;
 use crate::web::error::ApiError;
 use crate::web::AppState;
 use actix_web::{web, HttpResponse};
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SendBody {
-    /// A player's name, `nation` or (game masters) `world`.
-    pub to: String,
-    pub body: String,
-}
 
 /// `POST /api/v1/worlds/{w}/messages`: the message as its readers get it.
 pub async fn send(
@@ -36,17 +28,6 @@ pub async fn send(
     Ok(HttpResponse::Created().json(m))
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SinceQuery {
-    pub since: Option<i32>,
-}
-
-#[derive(Serialize)]
-pub struct MessagesAnswer {
-    pub messages: Vec<MessageView>,
-}
-
 /// `GET /api/v1/worlds/{w}/messages?since=ID`.
 pub async fn list(
     state: web::Data<AppState>,
@@ -63,17 +44,6 @@ pub async fn list(
         })
         .await?;
     Ok(HttpResponse::Ok().json(MessagesAnswer { messages }))
-}
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-pub struct ReportBody {
-    pub reason: Option<String>,
-}
-
-#[derive(Serialize)]
-pub struct ReportAnswer {
-    pub reported: i32,
 }
 
 /// `POST /api/v1/messages/{id}/report {reason?}`.
@@ -109,11 +79,6 @@ pub async fn remove(
     Ok(HttpResponse::NoContent().finish())
 }
 
-#[derive(Serialize)]
-pub struct ReportsAnswer {
-    pub reports: Vec<OpenReport>,
-}
-
 /// `GET /api/v1/worlds/{w}/message-reports` (game masters): the open reports.
 pub async fn reports(
     state: web::Data<AppState>,
@@ -140,20 +105,6 @@ pub async fn dismiss(
     Ok(HttpResponse::NoContent().finish())
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MuteBody {
-    pub player: String,
-    /// 0 lifts the mute.
-    pub hours: i64,
-}
-
-#[derive(Serialize)]
-pub struct MuteAnswer {
-    pub player: String,
-    pub muted_until: Option<String>,
-}
-
 /// `POST /api/v1/worlds/{w}/mutes {player, hours}` (game masters).
 pub async fn mute(
     state: web::Data<AppState>,
@@ -170,19 +121,8 @@ pub async fn mute(
         .await?;
     Ok(HttpResponse::Ok().json(MuteAnswer {
         player,
-        muted_until: crate::web::views::rfc3339(until),
+        muted_until: crate::wire::views::rfc3339(until),
     }))
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct BlockBody {
-    pub player: String,
-}
-
-#[derive(Serialize)]
-pub struct BlockedAnswer {
-    pub blocked: Vec<String>,
 }
 
 /// `POST /api/v1/worlds/{w}/blocks {player}`: the list after it.
@@ -229,14 +169,6 @@ pub async fn unblock(
     Ok(HttpResponse::NoContent().finish())
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MarkerBody {
-    /// `[x, y]` or `"x,y"`.
-    pub at: Value,
-    pub label: String,
-}
-
 /// `POST /api/v1/worlds/{w}/markers {at, label}`.
 pub async fn drop_marker(
     state: web::Data<AppState>,
@@ -253,11 +185,6 @@ pub async fn drop_marker(
         .db(move |conn| markers::drop_at(conn, &t, &actor, wid, at, &label))
         .await?;
     Ok(HttpResponse::Created().json(m))
-}
-
-#[derive(Serialize)]
-pub struct MarkersAnswer {
-    pub markers: Vec<MarkerView>,
 }
 
 /// `GET /api/v1/worlds/{w}/markers`: the caller's nation's.

@@ -1,47 +1,21 @@
 //! `/api/v1/worlds`: what worlds there are and where each stands.
 
+use crate::wire::worlds::*;
 use crate::game::play::{self, access};
 use crate::game::time::clock;
 use crate::game::{maps::worlds, time::dice};
 use crate::web::auth::MaybeCredentials;
 use crate::web::error::ApiError;
 use crate::web::middleware::ReaderLang;
-use crate::web::views::{rfc3339, NationView, RaiseView, WorldView};
+use crate::wire::views::{rfc3339, NationView, RaiseView, WorldView};
 use crate::web::AppState;
 use actix_web::{web, HttpResponse};
-use serde::Serialize;
-
-/// `GET /api/v1/worlds`.
-#[derive(Serialize)]
-pub struct WorldList {
-    pub worlds: Vec<WorldView>,
-}
 
 pub async fn list(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
     let list = state.db(worlds::list).await?;
     Ok(HttpResponse::Ok().json(WorldList {
         worlds: list.iter().map(WorldView::from).collect(),
     }))
-}
-
-/// This turn's dice: the seed itself is revealed at `/dice/{turn}` once the turn ends.
-#[derive(Serialize)]
-pub struct DiceCommitment {
-    pub turn: i32,
-    pub commitment: String,
-}
-
-/// `GET /api/v1/worlds/{w}`.
-#[derive(Serialize)]
-pub struct WorldAnswer {
-    #[serde(flatten)]
-    pub world: WorldView,
-    pub next_turn_at: Option<String>,
-    pub next_season_at: Option<String>,
-    pub dice: DiceCommitment,
-    pub nations: Vec<NationView>,
-    /// Whether the caller may raise a company now; null unless they play in the world.
-    pub raise: Option<RaiseView>,
 }
 
 pub async fn show(

@@ -119,7 +119,7 @@ pub async fn change_password(
         Ok(h) => h,
         Err(e @ (GameError::Unauthorized(_) | GameError::Invalid(_))) => {
             let notice = Notice {
-                error: Some(crate::web::refusals::say(viewer.lang, &e)),
+                error: Some(crate::wire::refusals::say(viewer.lang, &e)),
                 ..Notice::default()
             };
             let mut resp = show(&state, &viewer, notice).await?;

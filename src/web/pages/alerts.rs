@@ -19,7 +19,7 @@ pub async fn index(state: web::Data<AppState>, viewer: Viewer) -> Result<HttpRes
     Ok(page(&state, &viewer, "alerts.html", |ctx| {
         let list: Vec<_> = list
             .iter()
-            .map(|a| crate::web::views::AlertView::of(a, viewer.lang))
+            .map(|a| crate::wire::views::AlertView::of(a, viewer.lang))
             .collect();
         ctx.insert("alerts", &list);
         // The badge of this very page counts what the list now shows as read.

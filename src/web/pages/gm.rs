@@ -19,7 +19,7 @@ use crate::web::error::PageError;
 use crate::web::form_post::SignedPost;
 use crate::web::render::map::{self, MapView};
 use crate::web::render::viewport::{Viewport, Zooms};
-use crate::web::views::WorldView;
+use crate::wire::views::WorldView;
 use crate::web::AppState;
 use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};

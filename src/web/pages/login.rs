@@ -45,7 +45,7 @@ fn form_again(
     err: &GameError,
 ) -> Result<HttpResponse, PageError> {
     let (mut ctx, fresh) = context(viewer);
-    ctx.insert("error", &crate::web::refusals::say(viewer.lang, err));
+    ctx.insert("error", &crate::wire::refusals::say(viewer.lang, err));
     ctx.insert("username", username);
     ctx.insert("next", next.unwrap_or(""));
     let status = StatusCode::from_u16(err.status()).unwrap_or(StatusCode::BAD_REQUEST);

@@ -5,7 +5,7 @@ use super::page;
 use crate::game::{maps::worlds, play, play::access, play::views};
 use crate::web::auth::Viewer;
 use crate::web::error::PageError;
-use crate::web::views::WorldView;
+use crate::wire::views::WorldView;
 use crate::web::AppState;
 use actix_web::{web, HttpResponse};
 use serde::Serialize;

@@ -79,7 +79,7 @@ pub fn refused_page(
         return Err(PageError(GameError::Internal(err.to_string())));
     }
     let (mut ctx, fresh) = context(viewer);
-    ctx.insert("message", &crate::web::refusals::say(viewer.lang, err));
+    ctx.insert("message", &crate::wire::refusals::say(viewer.lang, err));
     ctx.insert("code", err.code());
     ctx.insert("back", &back.unwrap_or("/"));
     let status = StatusCode::from_u16(err.status()).unwrap_or(StatusCode::BAD_REQUEST);

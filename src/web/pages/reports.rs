@@ -10,7 +10,7 @@ use crate::rules::names::EventKind;
 use crate::said;
 use crate::web::auth::Viewer;
 use crate::web::error::PageError;
-use crate::web::views::WorldView;
+use crate::wire::views::WorldView;
 use crate::web::AppState;
 use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};

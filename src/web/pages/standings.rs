@@ -10,7 +10,7 @@ use crate::game::play::access;
 use crate::web::auth::Viewer;
 use crate::web::error::PageError;
 use crate::web::render::chart::{self, Figure};
-use crate::web::views::WorldView;
+use crate::wire::views::WorldView;
 use crate::web::AppState;
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;

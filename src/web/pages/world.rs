@@ -13,7 +13,7 @@ use crate::web::auth::{Viewer, ViewerCookies};
 use crate::web::error::PageError;
 use crate::web::render::map::{self, MapView, UnitView};
 use crate::web::render::viewport::{Viewport, Zooms};
-use crate::web::views::{NationView, OptionsView, OwnCompany, PlayerView, RaiseView, WorldView};
+use crate::wire::views::{NationView, OptionsView, OwnCompany, PlayerView, RaiseView, WorldView};
 use crate::web::AppState;
 use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};

@@ -6,11 +6,11 @@ use crate::game::play::options::{self, Abilities, Occupant, Options, Verdict};
 use crate::game::play::views::SeenCompany;
 use crate::i18n::Lang;
 use crate::rules::{Kind, Pos, Season};
-use crate::web::refusals;
+use crate::wire::refusals;
 use serde::Serialize;
 
 /// Whether an order would be taken now: its AP, or the refusal's code and sentence.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, utoipa::ToSchema)]
 pub struct Choice {
     pub allowed: bool,
     pub ap: Option<i32>,
@@ -39,14 +39,14 @@ impl Choice {
 
 /// Whether the player may raise a company now (`game::play::may_raise`): what the world page
 /// shows and the API's world tells, the refusal said as the raise order would say it.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, utoipa::ToSchema)]
 pub struct RaiseView {
     pub allowed: bool,
     pub reason: Option<Reason>,
 }
 
 /// A refusal's stable code and its sentence in the reader's language.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, utoipa::ToSchema)]
 pub struct Reason {
     pub code: &'static str,
     pub message: String,
@@ -78,7 +78,7 @@ impl RaiseView {
 }
 
 /// A seen company of another nation within reach, and what the company may do to it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct TargetView {
     pub id: i32,
     pub name: String,
@@ -92,7 +92,7 @@ pub struct TargetView {
 }
 
 /// The orders aimed at one cell.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct CellChoices {
     pub x: i32,
     pub y: i32,
@@ -111,7 +111,7 @@ pub struct CellChoices {
 }
 
 /// How many men could join now.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct ReinforceChoice {
     #[serde(flatten)]
     pub choice: Choice,
@@ -119,7 +119,7 @@ pub struct ReinforceChoice {
 }
 
 /// `GET /api/v1/companies/{c}/options`, and what the world and company pages offer.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct OptionsView {
     pub company: i32,
     pub abilities: Abilities,
@@ -199,7 +199,7 @@ impl OptionsView {
 }
 
 /// A world as every page and `GET /api/v1/worlds/{w}` show it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct WorldView {
     pub id: i32,
     pub name: String,
@@ -228,7 +228,7 @@ impl From<&World> for WorldView {
 }
 
 /// A nation as the pages and the API show it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct NationView {
     pub id: i32,
     pub name: String,
@@ -254,7 +254,7 @@ impl NationView {
 }
 
 /// The player's own standing in a world.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct PlayerView {
     pub reserve: i32,
     pub nation: Option<String>,
@@ -270,14 +270,14 @@ impl PlayerView {
             nation: nation.map(|n| n.name.clone()),
             treasury: nation.map(|n| n.treasury),
             leave_until: crate::rules::leave::running(p.leave_until, crate::db::now())
-                .map(crate::web::templates::format_time),
+                .map(crate::rules::refusal::instant),
         }
     }
 }
 
 /// One of the player's own companies in the world page's list, with the link that selects it:
 /// what the page prints of it, no more (each field is copied into the page's context).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct OwnCompany {
     pub id: i32,
     pub name: String,
@@ -306,7 +306,7 @@ impl OwnCompany {
 }
 
 /// The kind's figures the company page shows.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct KindView {
     pub full_strength: i32,
     pub max_ap: i32,
@@ -333,7 +333,7 @@ impl KindView {
 }
 
 /// A company of another nation that the player's nation sees near one of its companies.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct SeenEnemy {
     pub id: i32,
     pub name: String,
@@ -369,7 +369,7 @@ pub fn rfc3339(ts: Option<i64>) -> Option<String> {
 }
 
 /// An account as `GET /api/v1/me` and registration answer it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct UserView {
     pub id: i32,
     pub username: String,
@@ -378,7 +378,7 @@ pub struct UserView {
 
 /// An alert as the site and the API show it: its sentence in the reader's language (the API
 /// keeps English) and the sentence's clauses.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct AlertView {
     pub id: i32,
     pub world_id: i32,
@@ -405,7 +405,7 @@ impl AlertView {
 
 /// An event as `GET /api/v1/worlds/{w}/events` lists it; `data` is the record the event kept
 /// (an order's `Report`, a capture's cells…), passed on as stored.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct EventView {
     pub id: i32,
     pub turn: i32,
@@ -417,6 +417,7 @@ pub struct EventView {
     pub target_company: Option<i32>,
     pub x: Option<i32>,
     pub y: Option<i32>,
+    #[schema(value_type = Option<Object>)]
     pub data: Option<Box<serde_json::value::RawValue>>,
 }
 
@@ -439,7 +440,7 @@ impl From<&crate::db::models::Event> for EventView {
 }
 
 /// A regiment as the API shows it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct RegimentView {
     pub id: i32,
     pub name: String,

@@ -1,0 +1,13 @@
+//! The API's wire types: what each route of `/api/v1` reads and answers, in one place, each
+//! with its schema for the OpenAPI description (`web::api::openapi`).
+
+pub mod accounts;
+pub mod campaign;
+pub mod editor;
+pub mod error;
+pub mod gm;
+pub mod play;
+pub mod talk;
+pub mod refusals;
+pub mod views;
+pub mod worlds;

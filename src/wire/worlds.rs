@@ -1,0 +1,30 @@
+//! The worlds: `GET /api/v1/worlds`, `GET /api/v1/worlds/{w}`.
+
+use crate::wire::views::{NationView, RaiseView, WorldView};
+use serde::{Serialize};
+
+/// `GET /api/v1/worlds`.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct WorldList {
+    pub worlds: Vec<WorldView>,
+}
+
+/// This turn's dice: the seed itself is revealed at `/dice/{turn}` once the turn ends.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct DiceCommitment {
+    pub turn: i32,
+    pub commitment: String,
+}
+
+/// `GET /api/v1/worlds/{w}`.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct WorldAnswer {
+    #[serde(flatten)]
+    pub world: WorldView,
+    pub next_turn_at: Option<String>,
+    pub next_season_at: Option<String>,
+    pub dice: DiceCommitment,
+    pub nations: Vec<NationView>,
+    /// Whether the caller may raise a company now; null unless they play in the world.
+    pub raise: Option<RaiseView>,
+}

@@ -19,6 +19,7 @@ pub enum BattleKind {
 
 /// What one side of a fight went through.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[schema(as = BattleSide)]
 pub struct Side {
     pub company: i32,
     pub nation: i32,

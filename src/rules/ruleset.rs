@@ -30,7 +30,16 @@ fn err<T>(key: impl Into<String>, message: impl Into<String>) -> Result<T, Rules
 
 /// Boolean properties a terrain may carry (see the comment at the top of rules.toml).
 #[derive(
-    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Deserialize,
+    serde::Serialize,
     utoipa::ToSchema,
 )]
 #[serde(rename_all = "snake_case")]
@@ -98,7 +107,9 @@ impl Flag {
 }
 
 /// Abilities a kind may have beyond moving, volleying and melee.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, utoipa::ToSchema)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, utoipa::ToSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Ability {
     Bombard,

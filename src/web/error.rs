@@ -3,9 +3,9 @@
 
 use crate::game::GameError;
 use crate::i18n::{tr, Lang};
+use crate::wire::error::ErrorBody;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, ResponseError};
-use crate::wire::error::ErrorBody;
 use std::fmt;
 
 fn status_of(e: &GameError) -> StatusCode {

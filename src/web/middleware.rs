@@ -3,11 +3,11 @@
 
 use super::auth::{cookie_name, LANG};
 use super::error::{error_page_in, ApiError, PageError};
-use crate::wire::error::ErrorBody;
-use crate::wire::refusals::say;
 use super::AppState;
 use crate::game::GameError;
 use crate::i18n::Lang;
+use crate::wire::error::ErrorBody;
+use crate::wire::refusals::say;
 use actix_web::body::{BodySize, EitherBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::{

@@ -146,6 +146,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                     "/tokens/{id}",
                     web::delete().to(api::accounts::revoke_token),
                 )
+                .route("/openapi.json", web::get().to(api::description))
                 .route("/me", web::get().to(api::accounts::me))
                 .route("/alerts", web::get().to(api::accounts::alerts))
                 .route("/worlds", web::get().to(api::worlds::list))

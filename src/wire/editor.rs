@@ -1,8 +1,8 @@
 //! The game masters' editor: cells, edges, spawns, worlds made and exported, the audit log.
 
 use crate::game::gm::editor::{self, CellEdit};
-use serde_json::value::RawValue;
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 
 /// `PUT …/cells`, `POST …/undo`: the cells as they are now.
 #[derive(Serialize, utoipa::ToSchema)]

@@ -7,7 +7,7 @@ pub mod editor;
 pub mod error;
 pub mod gm;
 pub mod play;
-pub mod talk;
 pub mod refusals;
+pub mod talk;
 pub mod views;
 pub mod worlds;

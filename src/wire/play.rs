@@ -3,12 +3,78 @@
 use crate::game::play::{self, views};
 use crate::rules::movement::{Capture, Step};
 use crate::wire::views::EventView;
-use serde_json::Value;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 #[derive(Deserialize, utoipa::ToSchema)]
 pub struct JoinBody {
+    /// Read by the handler, which says what was wrong with another shape.
+    #[schema(value_type = NationRef)]
     pub nation: Value,
+}
+
+/// A nation: its name (any case) or its id.
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(untagged)]
+pub enum NationRef {
+    Id(i32),
+    Name(String),
+}
+
+/// A whole number, or its digits as text (what a page form sends).
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(untagged)]
+pub enum Whole {
+    Number(i32),
+    Digits(String),
+}
+
+/// A cell: `[x, y]`, or `"x,y"`.
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(untagged)]
+pub enum CellRef {
+    Pair([Whole; 2]),
+    Text(String),
+}
+
+/// A path: a list of cells, or cells `x,y` separated by spaces or `;`.
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(untagged)]
+pub enum PathRef {
+    Cells(Vec<CellRef>),
+    Text(String),
+}
+
+/// `POST /api/v1/companies/{c}/move`: `path` or `to`, not both.
+#[derive(Deserialize, utoipa::ToSchema)]
+pub struct MoveBody {
+    pub path: Option<PathRef>,
+    pub to: Option<CellRef>,
+}
+
+/// `volley` and `melee`: the company attacked.
+#[derive(Deserialize, utoipa::ToSchema)]
+pub struct TargetBody {
+    pub target: Whole,
+}
+
+/// The orders and edits aimed at one cell.
+#[derive(Deserialize, utoipa::ToSchema)]
+pub struct AtBody {
+    pub at: CellRef,
+}
+
+/// `reinforce`: how many men of the reserve join.
+#[derive(Deserialize, utoipa::ToSchema)]
+pub struct ReinforceBody {
+    pub men: Whole,
+}
+
+/// `POST /api/v1/worlds/{w}/ticks`.
+#[derive(Deserialize, utoipa::ToSchema)]
+pub struct TickBody {
+    /// `turn` or `season`.
+    pub kind: String,
 }
 
 /// `POST /api/v1/worlds/{w}/join`.

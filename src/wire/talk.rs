@@ -1,8 +1,8 @@
 //! Talking: messages, reports, mutes, blocks and markers.
 
 use crate::game::talk::{markers::MarkerView, messages::MessageView, moderation::OpenReport};
-use serde_json::Value;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -69,6 +69,7 @@ pub struct BlockedAnswer {
 #[serde(deny_unknown_fields)]
 pub struct MarkerBody {
     /// `[x, y]` or `"x,y"`.
+    #[schema(value_type = crate::wire::play::CellRef)]
     pub at: Value,
     pub label: String,
 }

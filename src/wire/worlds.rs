@@ -1,7 +1,7 @@
 //! The worlds: `GET /api/v1/worlds`, `GET /api/v1/worlds/{w}`.
 
 use crate::wire::views::{NationView, RaiseView, WorldView};
-use serde::{Serialize};
+use serde::Serialize;
 
 /// `GET /api/v1/worlds`.
 #[derive(Serialize, utoipa::ToSchema)]

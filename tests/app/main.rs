@@ -21,6 +21,7 @@ mod gm;
 mod hex;
 mod hostile;
 mod maps;
+mod openapi;
 mod options;
 mod pages;
 mod play;

@@ -66,6 +66,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("POST", "/api/v1/tokens"),
     ("GET", "/api/v1/tokens"),
     ("DELETE", "/api/v1/tokens/{id}"),
+    ("GET", "/api/v1/openapi.json"),
     ("GET", "/api/v1/me"),
     ("GET", "/api/v1/worlds"),
     ("POST", "/api/v1/worlds"),
@@ -125,7 +126,7 @@ const ROUTES: &[(&str, &str)] = &[
 
 /// The (method, path) pairs declared in `routes.rs`, read from its text: `.route("…", web::m()`
 /// and `web::resource("…").guard(guard::M())`, under `web::scope("…")` where they are.
-fn declared_routes() -> Vec<(String, String)> {
+pub fn declared_routes() -> Vec<(String, String)> {
     let text = include_str!("../../src/web/routes.rs");
     let mut out = Vec::new();
     let mut prefix = String::new();

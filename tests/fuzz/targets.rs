@@ -626,7 +626,7 @@ fn check_query(q: &str) -> Result<bool, TestCaseError> {
         );
         prop_assert!(v.x0 >= 0 && v.x1 < 2000 && v.y0 >= 0 && v.y1 < 2000 && v.x0 <= v.x1);
     }
-    if let Ok(r) = Query::<grognard::web::api::campaign::RankingsQuery>::from_query(q) {
+    if let Ok(r) = Query::<grognard::wire::campaign::RankingsQuery>::from_query(q) {
         if let Some(by) = r.by.as_deref() {
             if let Err(e) = grognard::game::campaign::scores::RankBy::parse(by) {
                 refused(&e)?;
@@ -634,7 +634,7 @@ fn check_query(q: &str) -> Result<bool, TestCaseError> {
         }
     }
     let _ = Query::<grognard::web::pages::messages::MessagesQuery>::from_query(q);
-    let _ = Query::<grognard::web::api::editor::AuditQuery>::from_query(q);
+    let _ = Query::<grognard::wire::editor::AuditQuery>::from_query(q);
     Ok(accepted)
 }
 

@@ -122,6 +122,7 @@ pub fn set_victory(
 
 /// One nation's line of the standings.
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[schema(as = CampaignNation)]
 pub struct NationStanding {
     pub nation: String,
     pub nation_id: i32,

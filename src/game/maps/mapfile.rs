@@ -136,6 +136,7 @@ pub struct MapTown {
 /// `owner` absent: a town cell takes its town's owner; `"owner": null`: no owner at all.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(as = MapFileCell)]
 pub struct MapCell {
     pub x: i32,
     pub y: i32,

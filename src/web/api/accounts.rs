@@ -1,11 +1,11 @@
 //! `/api/v1/users`, `/api/v1/tokens`, `/api/v1/me`.
 
-use crate::wire::accounts::*;
 use crate::game::accounts::{self, tokens};
 use crate::web::auth::{client_addr, ApiActor};
 use crate::web::error::ApiError;
-use crate::wire::views::{AlertView, UserView};
 use crate::web::AppState;
+use crate::wire::accounts::*;
+use crate::wire::views::{AlertView, UserView};
 use actix_web::{web, HttpRequest, HttpResponse};
 
 pub async fn register(

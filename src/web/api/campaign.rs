@@ -4,7 +4,6 @@
 //! `POST /api/v1/worlds/{w}/end` and `POST /api/v1/worlds/{w}/next`; the castles' sections and
 //! the holders the caller's nation may know.
 
-use crate::wire::campaign::*;
 use crate::game::campaign;
 use crate::game::campaign::scores::{self, RankBy};
 use crate::game::play::access;
@@ -12,6 +11,7 @@ use crate::game::GameError;
 use crate::web::auth::{ApiActor, ApiCredentials, MaybeCredentials};
 use crate::web::error::ApiError;
 use crate::web::AppState;
+use crate::wire::campaign::*;
 use actix_web::{web, HttpResponse};
 
 pub async fn standings(

@@ -1,7 +1,6 @@
 //! The GM API: editing cells (one or a batch), undo, spawn cells, companies by hand, creating,
 //! generating, importing and exporting worlds, and the audit log.
 
-use crate::wire::editor::*;
 use crate::game::gm::editor::{self, CellEdit, CompanyPatch};
 use crate::game::maps::generate::{self, Options};
 use crate::game::{gm::audit, maps::mapfile, maps::tiled_import, maps::worlds, GameError};
@@ -9,6 +8,7 @@ use crate::rules::Pos;
 use crate::web::auth::{ApiActor, GmActor};
 use crate::web::error::ApiError;
 use crate::web::AppState;
+use crate::wire::editor::*;
 use actix_web::{web, HttpResponse};
 use serde_json::value::RawValue;
 use serde_json::Value;

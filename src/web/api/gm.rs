@@ -1,10 +1,10 @@
 //! The GM API for world controls: `PATCH /api/v1/worlds/{w}`, `POST /api/v1/worlds/{w}/ticks`.
 
-use crate::wire::gm::*;
 use crate::game::{gm, GameError};
 use crate::web::auth::ApiActor;
 use crate::web::error::ApiError;
 use crate::web::AppState;
+use crate::wire::gm::*;
 use actix_web::{web, HttpResponse};
 use serde_json::Value;
 

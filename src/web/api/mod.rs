@@ -4,6 +4,7 @@ pub mod accounts;
 pub mod campaign;
 pub mod editor;
 pub mod gm;
+pub mod openapi;
 pub mod play;
 pub mod talk;
 pub mod worlds;
@@ -141,4 +142,11 @@ impl MapBody {
         std::str::from_utf8(&self.0)
             .map_err(|_| GameError::Invalid("the body is not UTF-8 text".into()))
     }
+}
+
+/// `GET /api/v1/openapi.json`: the API's OpenAPI description.
+pub async fn description() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("application/json")
+        .body(openapi::description_json())
 }

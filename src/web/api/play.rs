@@ -1,6 +1,5 @@
 //! The player's API: joining, raising, orders, the map, events, nations and regiments.
 
-use crate::wire::play::*;
 use crate::game::play::orders;
 use crate::game::play::report::Report;
 use crate::game::{maps::worlds, play, play::access, play::reports, play::views, GameError};
@@ -10,8 +9,9 @@ use crate::web::auth::{ApiActor, ApiCredentials};
 use crate::web::error::ApiError;
 use crate::web::middleware::ReaderLang;
 use crate::web::order_input;
-use crate::wire::views::{EventView, OptionsView, RegimentView};
 use crate::web::AppState;
+use crate::wire::play::*;
+use crate::wire::views::{EventView, OptionsView, RegimentView};
 use actix_web::{web, HttpResponse};
 use serde_json::Value;
 

@@ -1,6 +1,5 @@
 //! Talking: messages, blocks, markers, and the game masters' moderation of them.
 
-use crate::wire::talk::*;
 use crate::game::talk::markers::{self};
 use crate::game::talk::messages::{self, Reader, To};
 use crate::game::talk::moderation::{self};
@@ -8,6 +7,7 @@ use crate::game::talk::text::{Body, Label};
 use crate::web::auth::ApiActor;
 use crate::web::error::ApiError;
 use crate::web::AppState;
+use crate::wire::talk::*;
 use actix_web::{web, HttpResponse};
 use serde_json::Value;
 

@@ -1,14 +1,14 @@
 //! `/api/v1/worlds`: what worlds there are and where each stands.
 
-use crate::wire::worlds::*;
 use crate::game::play::{self, access};
 use crate::game::time::clock;
 use crate::game::{maps::worlds, time::dice};
 use crate::web::auth::MaybeCredentials;
 use crate::web::error::ApiError;
 use crate::web::middleware::ReaderLang;
-use crate::wire::views::{rfc3339, NationView, RaiseView, WorldView};
 use crate::web::AppState;
+use crate::wire::views::{rfc3339, NationView, RaiseView, WorldView};
+use crate::wire::worlds::*;
 use actix_web::{web, HttpResponse};
 
 pub async fn list(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {

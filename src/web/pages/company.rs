@@ -6,8 +6,8 @@ use crate::game::{maps::worlds, play, play::access, play::options, play::views};
 use crate::rules::Pos;
 use crate::web::auth::Viewer;
 use crate::web::error::PageError;
-use crate::wire::views::{KindView, OptionsView, SeenEnemy, WorldView};
 use crate::web::AppState;
+use crate::wire::views::{KindView, OptionsView, SeenEnemy, WorldView};
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
 

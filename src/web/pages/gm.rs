@@ -19,8 +19,8 @@ use crate::web::error::PageError;
 use crate::web::form_post::SignedPost;
 use crate::web::render::map::{self, MapView};
 use crate::web::render::viewport::{Viewport, Zooms};
-use crate::wire::views::WorldView;
 use crate::web::AppState;
+use crate::wire::views::WorldView;
 use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};
 

@@ -5,8 +5,8 @@ use super::page;
 use crate::game::{maps::worlds, play, play::access, play::views};
 use crate::web::auth::Viewer;
 use crate::web::error::PageError;
-use crate::wire::views::WorldView;
 use crate::web::AppState;
+use crate::wire::views::WorldView;
 use actix_web::{web, HttpResponse};
 use serde::Serialize;
 

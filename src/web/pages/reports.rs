@@ -10,8 +10,8 @@ use crate::rules::names::EventKind;
 use crate::said;
 use crate::web::auth::Viewer;
 use crate::web::error::PageError;
-use crate::wire::views::WorldView;
 use crate::web::AppState;
+use crate::wire::views::WorldView;
 use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};
 

@@ -10,8 +10,8 @@ use crate::game::play::access;
 use crate::web::auth::Viewer;
 use crate::web::error::PageError;
 use crate::web::render::chart::{self, Figure};
-use crate::wire::views::WorldView;
 use crate::web::AppState;
+use crate::wire::views::WorldView;
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
 

@@ -149,7 +149,8 @@ impl Client {
     /// A GET with extra headers (a browser's `Accept-Language`, `Referer`).
     pub fn get_with(&mut self, path: &str, headers: &[(&str, &str)]) -> Resp {
         let r = self.get_request(path, headers).call();
-        self.finish(r)
+        let resp = self.finish(r);
+        judged("GET", path, resp)
     }
 
     /// A GET whose body is kept as the bytes sent (a compressed answer, before decoding).
@@ -223,7 +224,8 @@ impl Client {
             "PATCH" => headers!(self.agent.patch(&uri)).send(text.as_bytes()),
             _ => headers!(self.agent.post(&uri)).send(text.as_bytes()),
         };
-        self.finish(r)
+        let resp = self.finish(r);
+        judged(method, path, resp)
     }
 
     pub fn post_json(&mut self, path: &str, body: Value) -> Resp {
@@ -260,7 +262,8 @@ impl Client {
             "PATCH" => headers!(self.agent.patch(&uri)).send(body),
             _ => headers!(self.agent.post(&uri)).send(body),
         };
-        self.finish(r)
+        let resp = self.finish(r);
+        judged(method, path, resp)
     }
 
     /// Sends raw bytes with a content type (for malformed-input tests).
@@ -276,8 +279,15 @@ impl Client {
             req = req.header("Cookie", &self.cookie_header());
         }
         let r = req.send(body.as_bytes());
-        self.finish(r)
+        let resp = self.finish(r);
+        judged("POST", path, resp)
     }
+}
+
+/// The answer, once held to the API's description (`support::openapi`).
+fn judged(method: &str, path: &str, resp: Resp) -> Resp {
+    super::openapi::hold(method, path, resp.status, &resp.body);
+    resp
 }
 
 /// The bytes of a gzipped answer, decoded.

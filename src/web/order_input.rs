@@ -1,26 +1,18 @@
 //! The one way an order comes in, for the JSON API and the page forms alike: the action's
-//! name and its fields, where a cell is `[x, y]` or `"x,y"`, a path is a list of cells or
-//! `"x,y x,y …"` (spaces or `;` between cells), and a number is a number or its digits.
-//! A page form's fields are strings, the API's are JSON: both are read here, so a rule about
-//! input is written once.
+//! name and its fields (`wire::play::OrderFields`), where a cell is `[x, y]` or `"x,y"`, a
+//! path is a list of cells or `"x,y x,y …"` (spaces or `;` between cells), and a number is a
+//! number or its digits. A page form's fields are strings, the API's are JSON: both arrive as
+//! the same typed fields, so a rule about input is written once.
 
 use crate::game::play::orders::Order;
 use crate::game::{GameError, GameResult};
 use crate::rules::Pos;
 use crate::said::{self, Said};
-use serde_json::Value;
+use crate::wire::input::{sent, Blank, CellRef, PathRef, Whole};
+use crate::wire::play::OrderFields;
 
-/// A field that is missing, null or blank counts as not sent.
-fn sent<'a>(body: &'a Value, name: &str) -> Option<&'a Value> {
-    body.get(name).filter(|v| match v {
-        Value::Null => false,
-        Value::String(s) => !s.trim().is_empty(),
-        _ => true,
-    })
-}
-
-fn required<'a>(body: &'a Value, name: &str, what: &str) -> GameResult<&'a Value> {
-    sent(body, name).ok_or_else(|| {
+fn required<'a, T: Blank>(field: &'a Option<T>, name: &str, what: &str) -> GameResult<&'a T> {
+    sent(field).ok_or_else(|| {
         GameError::Invalid(
             Said::new("error-give")
                 .m("what", what)
@@ -30,62 +22,70 @@ fn required<'a>(body: &'a Value, name: &str, what: &str) -> GameResult<&'a Value
     })
 }
 
-fn coordinate(v: &Value) -> Option<i32> {
+fn coordinate(v: &Whole) -> Option<i32> {
     match v {
-        Value::Number(n) => n.as_i64().and_then(|n| i32::try_from(n).ok()),
-        Value::String(s) => s.trim().parse().ok(),
-        _ => None,
+        Whole::Number(n) => i32::try_from(*n).ok(),
+        Whole::Digits(s) => s.trim().parse().ok(),
+        Whole::Other(_) => None,
     }
 }
 
 /// A cell: `[x, y]` or `"x,y"`.
-pub fn cell(v: &Value, what: said::Value) -> GameResult<Pos> {
+pub fn cell(v: &CellRef, what: said::Value) -> GameResult<Pos> {
     let bad = || GameError::Invalid(Said::new("error-not-cell").v("what", what.clone()).into());
     match v {
-        Value::Array(a) => match a.as_slice() {
+        CellRef::Pair(a) => match a.as_slice() {
             [x, y] => Ok(Pos::new(
                 coordinate(x).ok_or_else(bad)?,
                 coordinate(y).ok_or_else(bad)?,
             )),
             _ => Err(bad()),
         },
-        Value::String(s) => {
-            let (x, y) = s.split_once(',').ok_or_else(bad)?;
-            Ok(Pos::new(
-                x.trim().parse().map_err(|_| bad())?,
-                y.trim().parse().map_err(|_| bad())?,
-            ))
-        }
-        _ => Err(bad()),
+        CellRef::Text(s) => text_cell(s).ok_or_else(bad),
+        CellRef::Other(_) => Err(bad()),
     }
 }
 
+/// A cell written `x,y`.
+pub fn text_cell(s: &str) -> Option<Pos> {
+    let (x, y) = s.split_once(',')?;
+    Some(Pos::new(x.trim().parse().ok()?, y.trim().parse().ok()?))
+}
+
 /// A path: a list of cells, or cells `x,y` separated by spaces or `;`.
-fn path(v: &Value) -> GameResult<Vec<Pos>> {
+fn path(v: &PathRef) -> GameResult<Vec<Pos>> {
     match v {
-        Value::Array(steps) => steps
+        PathRef::Cells(steps) => steps
             .iter()
             .map(|s| cell(s, said::msg("what-each-step")))
             .collect(),
-        Value::String(s) => s
+        PathRef::Text(s) => s
             .split(|c: char| c == ';' || c.is_whitespace())
             .filter(|s| !s.is_empty())
-            .map(|s| cell(&Value::String(s.into()), said::text(format!("`{s}`"))))
+            .map(|s| {
+                text_cell(s).ok_or_else(|| {
+                    GameError::Invalid(
+                        Said::new("error-not-cell")
+                            .v("what", said::text(format!("`{s}`")))
+                            .into(),
+                    )
+                })
+            })
             .collect(),
-        _ => Err(GameError::Invalid(Said::new("error-path").into())),
+        PathRef::Other(_) => Err(GameError::Invalid(Said::new("error-path").into())),
     }
 }
 
 /// A whole number within an `i32`.
-fn whole(v: &Value, what: &str) -> GameResult<i32> {
+fn whole(v: &Whole, what: &str) -> GameResult<i32> {
     coordinate(v)
         .ok_or_else(|| GameError::Invalid(Said::new("error-not-whole").m("what", what).into()))
 }
 
 /// The order an action's fields describe.
-pub fn parse(action: &str, body: &Value) -> GameResult<Order> {
+pub fn parse(action: &str, body: &OrderFields) -> GameResult<Order> {
     Ok(match action {
-        "move" => match (sent(body, "path"), sent(body, "to")) {
+        "move" => match (sent(&body.path), sent(&body.to)) {
             (Some(p), None) => Order::MovePath(path(p)?),
             (None, Some(to)) => Order::MoveTo(cell(to, said::msg("what-destination"))?),
             (Some(_), Some(_)) => {
@@ -97,7 +97,7 @@ pub fn parse(action: &str, body: &Value) -> GameResult<Order> {
         },
         "volley" | "melee" => {
             let target = whole(
-                required(body, "target", "what-company-to-attack")?,
+                required(&body.target, "target", "what-company-to-attack")?,
                 "what-target",
             )?;
             if action == "volley" {
@@ -107,7 +107,7 @@ pub fn parse(action: &str, body: &Value) -> GameResult<Order> {
             }
         }
         "bombard" | "build-bridge" | "repair" | "ram" | "build-siege-tower" => {
-            let at = cell(required(body, "at", "what-cell")?, said::msg("what-cell"))?;
+            let at = at(&body.at)?;
             match action {
                 "bombard" => Order::Bombard { at },
                 "repair" => Order::Repair { at },
@@ -119,7 +119,7 @@ pub fn parse(action: &str, body: &Value) -> GameResult<Order> {
         "heal" => Order::Heal,
         "reinforce" => Order::Reinforce {
             men: whole(
-                required(body, "men", "what-how-many-men")?,
+                required(&body.men, "men", "what-how-many-men")?,
                 "what-number-of-men",
             )?,
         },
@@ -130,24 +130,33 @@ pub fn parse(action: &str, body: &Value) -> GameResult<Order> {
     })
 }
 
+/// The cell a body's `at` names, refused by name when it is not sent.
+pub fn at(field: &Option<CellRef>) -> GameResult<Pos> {
+    cell(required(field, "at", "what-cell")?, said::msg("what-cell"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{json, Value};
+
+    fn fields(v: Value) -> OrderFields {
+        serde_json::from_value(v).unwrap()
+    }
 
     #[test]
     fn json_and_form_fields_read_the_same() {
-        let as_json = parse("move", &json!({"path": [[3, 2], [4, 2]]})).unwrap();
-        let as_form = parse("move", &json!({"path": "3,2 4,2", "to": ""})).unwrap();
+        let as_json = parse("move", &fields(json!({"path": [[3, 2], [4, 2]]}))).unwrap();
+        let as_form = parse("move", &fields(json!({"path": "3,2 4,2", "to": ""}))).unwrap();
         assert!(matches!((&as_json, &as_form), (Order::MovePath(a), Order::MovePath(b)) if a == b));
-        let j = parse("melee", &json!({"target": 12})).unwrap();
-        let f = parse("melee", &json!({"target": " 12 "})).unwrap();
+        let j = parse("melee", &fields(json!({"target": 12}))).unwrap();
+        let f = parse("melee", &fields(json!({"target": " 12 "}))).unwrap();
         assert!(matches!(
             (j, f),
             (Order::Melee { target: 12 }, Order::Melee { target: 12 })
         ));
         assert!(matches!(
-            parse("bombard", &json!({"at": "5, 6"})).unwrap(),
+            parse("bombard", &fields(json!({"at": "5, 6"}))).unwrap(),
             Order::Bombard { at } if at == Pos::new(5, 6)
         ));
     }
@@ -166,9 +175,12 @@ mod tests {
             ("reinforce", json!({"men": 1.5})),
             ("repair", json!({"at": [1]})),
         ] {
-            let e = parse(action, &body).unwrap_err();
+            let e = parse(action, &fields(body.clone())).unwrap_err();
             assert_eq!(e.code(), "invalid", "{action} {body}: {e}");
         }
-        assert_eq!(parse("dance", &json!({})).unwrap_err().code(), "not_found");
+        assert_eq!(
+            parse("dance", &fields(json!({}))).unwrap_err().code(),
+            "not_found"
+        );
     }
 }

@@ -6,6 +6,7 @@ pub mod campaign;
 pub mod editor;
 pub mod error;
 pub mod gm;
+pub mod input;
 pub mod play;
 pub mod refusals;
 pub mod talk;

@@ -2,6 +2,7 @@
 
 use crate::game::play::{self, views};
 use crate::rules::movement::{Capture, Step};
+use crate::wire::input::{CellRef, PathRef, Whole};
 use crate::wire::views::EventView;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -21,28 +22,15 @@ pub enum NationRef {
     Name(String),
 }
 
-/// A whole number, or its digits as text (what a page form sends).
-#[derive(Deserialize, utoipa::ToSchema)]
-#[serde(untagged)]
-pub enum Whole {
-    Number(i32),
-    Digits(String),
-}
-
-/// A cell: `[x, y]`, or `"x,y"`.
-#[derive(Deserialize, utoipa::ToSchema)]
-#[serde(untagged)]
-pub enum CellRef {
-    Pair([Whole; 2]),
-    Text(String),
-}
-
-/// A path: a list of cells, or cells `x,y` separated by spaces or `;`.
-#[derive(Deserialize, utoipa::ToSchema)]
-#[serde(untagged)]
-pub enum PathRef {
-    Cells(Vec<CellRef>),
-    Text(String),
+/// The fields of any order, as the API's JSON or a page's form sends them; `order_input`
+/// makes the order of an action's name and these.
+#[derive(Clone, Debug, Default, Deserialize)]
+pub struct OrderFields {
+    pub path: Option<PathRef>,
+    pub to: Option<CellRef>,
+    pub target: Option<Whole>,
+    pub at: Option<CellRef>,
+    pub men: Option<Whole>,
 }
 
 /// `POST /api/v1/companies/{c}/move`: `path` or `to`, not both.
@@ -58,10 +46,11 @@ pub struct TargetBody {
     pub target: Whole,
 }
 
-/// The orders and edits aimed at one cell.
+/// The orders and edits aimed at one cell (`at` left out is refused by name).
 #[derive(Deserialize, utoipa::ToSchema)]
 pub struct AtBody {
-    pub at: CellRef,
+    #[schema(required = true, value_type = CellRef)]
+    pub at: Option<CellRef>,
 }
 
 /// `reinforce`: how many men of the reserve join.

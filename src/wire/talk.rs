@@ -2,7 +2,6 @@
 
 use crate::game::talk::{markers::MarkerView, messages::MessageView, moderation::OpenReport};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -69,8 +68,7 @@ pub struct BlockedAnswer {
 #[serde(deny_unknown_fields)]
 pub struct MarkerBody {
     /// `[x, y]` or `"x,y"`.
-    #[schema(value_type = crate::wire::play::CellRef)]
-    pub at: Value,
+    pub at: crate::wire::input::CellRef,
     pub label: String,
 }
 

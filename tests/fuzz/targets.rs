@@ -559,7 +559,12 @@ fn check_ruleset(text: &str) -> Result<bool, TestCaseError> {
 }
 
 fn check_order(action: &str, body: &Value) -> Result<bool, TestCaseError> {
-    match grognard::web::order_input::parse(action, body) {
+    // A body that is not an object of fields is the JSON extractor's refusal (422).
+    let Ok(fields) = serde_json::from_value::<grognard::wire::play::OrderFields>(body.clone())
+    else {
+        return Ok(false);
+    };
+    match grognard::web::order_input::parse(action, &fields) {
         Ok(_) => Ok(true),
         Err(e) => refused(&e).map(|_| false),
     }

@@ -7,7 +7,6 @@
 use crate::game::campaign;
 use crate::game::campaign::scores::{self, RankBy};
 use crate::game::play::access;
-use crate::game::GameError;
 use crate::web::auth::{ApiActor, ApiCredentials, MaybeCredentials};
 use crate::web::error::ApiError;
 use crate::web::AppState;
@@ -82,17 +81,10 @@ pub async fn next(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
     path: web::Path<i32>,
-    body: web::Bytes,
+    super::OptionalJson(body): super::OptionalJson<NextBody>,
 ) -> Result<HttpResponse, ApiError> {
     let wid = path.into_inner();
     actor.require_gm()?;
-    // The body is optional: none, or `{"name": …}`.
-    let body: NextBody = if body.iter().all(u8::is_ascii_whitespace) {
-        NextBody::default()
-    } else {
-        serde_json::from_slice(&body)
-            .map_err(|e| GameError::Invalid(format!("body: {e}").into()))?
-    };
     let name = body.name;
     let st = state.clone();
     let id = state

@@ -11,7 +11,6 @@ use crate::web::AppState;
 use crate::wire::editor::*;
 use actix_web::{web, HttpResponse};
 use serde_json::value::RawValue;
-use serde_json::Value;
 
 fn raw(v: &Option<String>) -> Option<Box<RawValue>> {
     v.clone().and_then(|v| RawValue::from_string(v).ok())
@@ -108,14 +107,11 @@ pub async fn spawn(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
     path: web::Path<(i32, String)>,
-    body: web::Json<Value>,
+    body: web::Json<crate::wire::play::AtBody>,
 ) -> Result<HttpResponse, ApiError> {
     let (w, nation) = path.into_inner();
     actor.require_gm()?;
-    let at = crate::web::order_input::cell(
-        body.get("at").unwrap_or(&Value::Null),
-        crate::said::text("at"),
-    )?;
+    let at = crate::web::order_input::at(&body.at)?;
     let n = state
         .db(move |conn| editor::set_spawn(conn, &actor, w, &nation, at))
         .await?;

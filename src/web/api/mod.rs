@@ -83,14 +83,16 @@ pub async fn not_found() -> Result<HttpResponse, ApiError> {
 }
 
 /// A JSON body that may be left out (orders such as `heal` take none): no body reads as
-/// `null`; a body that is there goes through the JSON rules, size limit included. (actix's
-/// `Option<Json<_>>` would read an oversized or malformed body as no body at all.)
-pub struct OptionalJson(pub serde_json::Value);
+/// `T::default()`, and so does `null`; a body that is there goes through the JSON rules, size limit included.
+/// (actix's `Option<Json<_>>` would read an oversized or malformed body as no body at all.)
+pub struct OptionalJson<T>(pub T);
 
-impl actix_web::FromRequest for OptionalJson {
+impl<T: serde::de::DeserializeOwned + Default + 'static> actix_web::FromRequest
+    for OptionalJson<T>
+{
     type Error = actix_web::Error;
     type Future = std::pin::Pin<
-        Box<dyn std::future::Future<Output = Result<OptionalJson, actix_web::Error>>>,
+        Box<dyn std::future::Future<Output = Result<OptionalJson<T>, actix_web::Error>>>,
     >;
 
     fn from_request(req: &HttpRequest, payload: &mut actix_web::dev::Payload) -> Self::Future {
@@ -100,12 +102,11 @@ impl actix_web::FromRequest for OptionalJson {
             .is_none_or(|v| v.as_bytes() == b"0")
             && !headers.contains_key(actix_web::http::header::TRANSFER_ENCODING);
         if empty {
-            return Box::pin(std::future::ready(Ok(OptionalJson(
-                serde_json::Value::Null,
-            ))));
+            return Box::pin(std::future::ready(Ok(OptionalJson(T::default()))));
         }
-        let json = web::Json::<serde_json::Value>::from_request(req, payload);
-        Box::pin(async move { Ok(OptionalJson(json.await?.into_inner())) })
+        // `null` is no body too.
+        let json = web::Json::<Option<T>>::from_request(req, payload);
+        Box::pin(async move { Ok(OptionalJson(json.await?.into_inner().unwrap_or_default())) })
     }
 }
 

@@ -39,7 +39,7 @@ enum Auth {
 
 /// What a route answers when it succeeds.
 enum Answer {
-    Schema(u16, RefOr<Schema>),
+    Schema(u16, Box<RefOr<Schema>>),
     NoContent,
 }
 
@@ -130,7 +130,7 @@ impl Route {
     }
 
     fn answers(mut self, status: u16, schema: RefOr<Schema>) -> Route {
-        self.answer = Answer::Schema(status, schema);
+        self.answer = Answer::Schema(status, Box::new(schema));
         self
     }
 
@@ -146,8 +146,11 @@ impl Route {
         let mut all = self.errors.clone();
         // Any route may find the database busy, or fail inside.
         all.extend([500, 503]);
-        if self.auth == Auth::Bearer {
-            all.extend([401, 403]);
+        match self.auth {
+            Auth::Bearer => all.extend([401, 403]),
+            // Credentials that are sent must be good (a session with its CSRF token).
+            Auth::Optional => all.extend([401, 403]),
+            Auth::Public => {}
         }
         // A path parameter that is not a number names nothing.
         if self.path.contains('{') {
@@ -196,7 +199,9 @@ impl Route {
                 status.to_string(),
                 ResponseBuilder::new().description("the answer").content(
                     "application/json",
-                    ContentBuilder::new().schema(Some(schema.clone())).build(),
+                    ContentBuilder::new()
+                        .schema(Some(schema.as_ref().clone()))
+                        .build(),
                 ),
             ),
             Answer::NoContent => op.response("204", ResponseBuilder::new().description("done")),

@@ -10,6 +10,7 @@ use crate::web::error::ApiError;
 use crate::web::middleware::ReaderLang;
 use crate::web::order_input;
 use crate::web::AppState;
+use crate::wire::input::CellRef;
 use crate::wire::play::*;
 use crate::wire::views::{EventView, OptionsView, RegimentView};
 use actix_web::{web, HttpResponse};
@@ -84,7 +85,7 @@ pub async fn options(
     let id = path.into_inner();
     let at = match q.into_inner().at {
         Some(s) => Some(order_input::cell(
-            &Value::String(s),
+            &CellRef::Text(s),
             said::msg("what-cell"),
         )?),
         None => None,
@@ -104,7 +105,7 @@ pub async fn act(
     state: web::Data<AppState>,
     who: ApiCredentials,
     path: web::Path<(i32, String)>,
-    OptionalJson(body): OptionalJson,
+    OptionalJson(body): OptionalJson<OrderFields>,
 ) -> Result<HttpResponse, ApiError> {
     let (id, action) = path.into_inner();
     let st = state.clone();
@@ -365,13 +366,10 @@ pub async fn set_headquarters(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
     path: web::Path<(i32, i32)>,
-    body: web::Json<Value>,
+    body: web::Json<AtBody>,
 ) -> Result<HttpResponse, ApiError> {
     let (wid, rid) = path.into_inner();
-    let at = order_input::cell(
-        body.get("at").unwrap_or(&Value::Null),
-        crate::said::text("at"),
-    )?;
+    let at = order_input::at(&body.at)?;
     let st = state.clone();
     let r = state
         .db(move |conn| play::set_headquarters(conn, &st.config.rules, &actor, wid, rid, at))

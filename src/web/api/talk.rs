@@ -9,7 +9,6 @@ use crate::web::error::ApiError;
 use crate::web::AppState;
 use crate::wire::talk::*;
 use actix_web::{web, HttpResponse};
-use serde_json::Value;
 
 /// `POST /api/v1/worlds/{w}/messages`: the message as its readers get it.
 pub async fn send(
@@ -51,14 +50,9 @@ pub async fn report(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
     path: web::Path<i32>,
-    body: super::OptionalJson,
+    super::OptionalJson(body): super::OptionalJson<ReportBody>,
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
-    let body: ReportBody = match body.0 {
-        Value::Null => ReportBody::default(),
-        v => serde_json::from_value(v)
-            .map_err(|e| crate::game::GameError::Invalid(format!("body: {e}").into()))?,
-    };
     let reason = body.reason;
     state
         .db(move |conn| moderation::report(conn, &actor, id, reason.as_deref()))

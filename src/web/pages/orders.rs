@@ -10,6 +10,8 @@ use crate::web::error::PageError;
 use crate::web::form_post::SignedPost;
 use crate::web::order_input;
 use crate::web::AppState;
+use crate::wire::input::{CellRef, PathRef, Whole};
+use crate::wire::play::OrderFields;
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
@@ -35,20 +37,14 @@ fn with_report(back: &str, event: i32) -> String {
 
 impl OrderForm {
     /// The order's fields as the one order reader takes them (a form's are strings).
-    fn fields(&self) -> serde_json::Value {
-        let mut m = serde_json::Map::new();
-        for (name, v) in [
-            ("to", &self.to),
-            ("path", &self.path),
-            ("target", &self.target),
-            ("at", &self.at),
-            ("men", &self.men),
-        ] {
-            if let Some(v) = v {
-                m.insert(name.into(), serde_json::Value::String(v.clone()));
-            }
+    fn fields(&self) -> OrderFields {
+        OrderFields {
+            path: self.path.clone().map(PathRef::Text),
+            to: self.to.clone().map(CellRef::Text),
+            target: self.target.clone().map(Whole::Digits),
+            at: self.at.clone().map(CellRef::Text),
+            men: self.men.clone().map(Whole::Digits),
         }
-        serde_json::Value::Object(m)
     }
 }
 
@@ -258,7 +254,7 @@ pub async fn set_headquarters(
     let (wid, rid) = path.into_inner();
     let back = format!("/worlds/{wid}/nations");
     let at = match order_input::cell(
-        &serde_json::Value::String(form.at.clone().unwrap_or_default()),
+        &CellRef::Text(form.at.clone().unwrap_or_default()),
         crate::said::msg("what-farm"),
     ) {
         Ok(p) => p,

@@ -17,7 +17,6 @@ use crate::web::AppState;
 use crate::wire::views::{NationView, OptionsView, OwnCompany, PlayerView, RaiseView, WorldView};
 use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 /// (cell size in pixels, columns, rows) for zoom levels 1 (far) to 3 (near).
 /// The cookie `static/app.js` sets on a screen narrower than 600 px.
@@ -71,7 +70,7 @@ pub struct WorldQuery {
 
 /// A cell named in a query or form field, `x,y`, read by the one order reader.
 pub fn parse_cell(s: &str) -> Option<Pos> {
-    crate::web::order_input::cell(&Value::String(s.to_string()), crate::said::msg("what-cell")).ok()
+    crate::web::order_input::text_cell(s)
 }
 
 /// The page's state, enough to build every link on it; the map's form carries it as hidden

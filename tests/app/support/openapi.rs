@@ -102,8 +102,9 @@ impl Described {
             return Ok(());
         }
         let Some(op) = self.operation(method, path) else {
-            // No route: the API's not-found answer.
-            if status != 404 && status != 405 {
+            // No route (or an order that does not exist): a refusal, the credentials checked
+            // first.
+            if !(400..500).contains(&status) {
                 return Err(format!(
                     "{method} {path} is not described, yet answered {status}"
                 ));

@@ -9,6 +9,7 @@ pub mod gm;
 pub mod maps;
 pub mod news;
 pub mod play;
+pub mod screens;
 pub mod talk;
 pub mod time;
 pub mod workers;

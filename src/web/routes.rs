@@ -138,6 +138,14 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .route("/companies/{c}/{action}", web::post().to(api::play::act))
                 .route("/companies/{c}", web::get().to(api::play::company))
                 .route("/companies/{c}/options", web::get().to(api::play::options))
+                .route(
+                    "/companies/{c}/screen",
+                    web::get().to(api::screens::company_screen),
+                )
+                .route(
+                    "/worlds/{w}/screen",
+                    web::get().to(api::screens::world_screen),
+                )
                 .route("/worlds/{w}/map", web::get().to(api::play::map))
                 .route("/users", web::post().to(api::accounts::register))
                 .route("/tokens", web::post().to(api::accounts::create_token))

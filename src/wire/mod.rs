@@ -9,6 +9,7 @@ pub mod gm;
 pub mod input;
 pub mod play;
 pub mod refusals;
+pub mod screens;
 pub mod talk;
 pub mod views;
 pub mod worlds;

@@ -1,10 +1,12 @@
 //! The typed views of what the site shows: each one struct, serialised as it is both for the
 //! JSON API and for the templates, so that a page and the API cannot say different things.
 
-use crate::db::models::{Company, Nation, Player, World};
+use crate::db::models::{Company, Event, Nation, Player, World};
 use crate::game::play::options::{self, Abilities, Occupant, Options, Verdict};
+use crate::game::play::report::Report;
 use crate::game::play::views::SeenCompany;
 use crate::i18n::Lang;
+use crate::rules::names::EventKind;
 use crate::rules::{Kind, Pos, Season};
 use crate::wire::refusals;
 use serde::Serialize;
@@ -455,6 +457,35 @@ impl From<&crate::db::models::Regiment> for RegimentView {
             name: r.name.clone(),
             nation: r.nation_id,
             headquarters: r.hq_x.zip(r.hq_y).map(|(x, y)| [x, y]),
+        }
+    }
+}
+
+/// An event as the report partial draws it, said in `lang`.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct ReportView {
+    pub id: i32,
+    pub kind: EventKind,
+    pub turn: i32,
+    pub at: i64,
+    pub summary: String,
+    pub x: Option<i32>,
+    pub y: Option<i32>,
+    /// The order's record as the game wrote it (dice, losses, steps); none for other events.
+    pub data: Option<Report>,
+}
+
+impl ReportView {
+    pub fn of(e: &Event, lang: Lang) -> ReportView {
+        ReportView {
+            id: e.id,
+            kind: e.kind,
+            turn: e.turn,
+            at: e.at,
+            summary: crate::said::stored(lang, &e.said, &e.summary),
+            x: e.x,
+            y: e.y,
+            data: Report::of_event(e.kind, &e.data),
         }
     }
 }

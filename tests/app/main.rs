@@ -29,6 +29,7 @@ mod raising;
 mod routes;
 mod rulebook;
 mod scores;
+mod screens;
 mod server;
 mod talk;
 mod time;

@@ -79,7 +79,7 @@ fn the_description_has_every_route_and_no_other() {
     let extra: Vec<_> = described.difference(&registered).collect();
     assert!(missing.is_empty(), "routes not described: {missing:?}");
     assert!(extra.is_empty(), "described but not routed: {extra:?}");
-    assert_eq!(described.len(), 64);
+    assert_eq!(described.len(), 66);
 }
 
 /// The API's routes as docs/api.md's tables list them: `| \`METHOD /api/v1/…\``.
@@ -264,6 +264,24 @@ both!(every_route_answers_as_described, |b| {
         &mut blue,
         "GET",
         &format!("/api/v1/worlds/{w}/nations"),
+        None,
+    );
+    walk.ok(
+        &mut blue,
+        "GET",
+        &format!("/api/v1/worlds/{w}/screen?cell=7,5&company={inf}"),
+        None,
+    );
+    walk.ok(
+        &mut anyone,
+        "GET",
+        &format!("/api/v1/worlds/{w}/screen"),
+        None,
+    );
+    walk.ok(
+        &mut blue,
+        "GET",
+        &format!("/api/v1/companies/{inf}/screen"),
         None,
     );
     walk.ok(

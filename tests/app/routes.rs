@@ -61,6 +61,8 @@ const ROUTES: &[(&str, &str)] = &[
     ("POST", "/api/v1/companies/{c}/{action}"),
     ("GET", "/api/v1/companies/{c}"),
     ("GET", "/api/v1/companies/{c}/options"),
+    ("GET", "/api/v1/companies/{c}/screen"),
+    ("GET", "/api/v1/worlds/{w}/screen"),
     ("GET", "/api/v1/worlds/{w}/map"),
     ("POST", "/api/v1/users"),
     ("POST", "/api/v1/tokens"),

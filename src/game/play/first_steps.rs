@@ -26,6 +26,7 @@ pub const FIRED: i32 = 32;
 pub struct FirstSteps {
     pub join: bool,
     pub raise: bool,
+    #[serde(rename = "move")]
     pub move_: bool,
     pub fog: bool,
     pub volley: bool,

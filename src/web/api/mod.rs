@@ -6,6 +6,7 @@ pub mod editor;
 pub mod gm;
 pub mod openapi;
 pub mod play;
+pub mod screens;
 pub mod talk;
 pub mod worlds;
 

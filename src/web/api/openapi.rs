@@ -460,6 +460,23 @@ fn routes(s: &mut Schemas) -> Vec<Route> {
         )
         .query::<OptionsQuery>()
         .ok(s.of::<crate::wire::views::OptionsView>()),
+        route(
+            Get,
+            "/api/v1/worlds/{w}/screen",
+            "playing",
+            "the world screen, as the world page draws it",
+        )
+        .optional()
+        .query::<crate::wire::screens::ScreenQuery>()
+        .ok(s.of::<crate::wire::screens::WorldScreenAnswer>()),
+        route(
+            Get,
+            "/api/v1/companies/{c}/screen",
+            "playing",
+            "the company screen, as the company page draws it",
+        )
+        .query::<crate::wire::screens::CompanyScreenQuery>()
+        .ok(s.of::<crate::wire::screens::CompanyScreenAnswer>()),
         route(Post, "/api/v1/worlds/{w}/leave", "playing", "take leave")
             .json(s.of::<LeaveBody>())
             .ok(s.of::<LeaveAnswer>())

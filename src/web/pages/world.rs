@@ -1,20 +1,19 @@
 //! `/worlds/{w}`: the map around the player's companies with fog of war, the selected cell's
 //! panel and what the selected company can do there; joining and raising.
 
-use super::{map_page, reports};
-use crate::db::models::{Company, Player};
-use crate::game::play::access::Actor;
-use crate::game::play::first_steps;
-use crate::game::play::views::{self, CellInfo, PlayerMap};
-use crate::game::talk::markers::{self, MarkerView};
-use crate::game::{maps::worlds, play, play::access, play::options, GameResult};
+use super::map_page;
+use crate::game::screens::{self, world::WorldScreen};
+use crate::game::talk::markers::MarkerView;
+use crate::game::GameResult;
 use crate::rules::{Kind, Pos};
 use crate::web::auth::{Viewer, ViewerCookies};
 use crate::web::error::PageError;
 use crate::web::render::map::{self, MapView, UnitView};
 use crate::web::render::viewport::{Viewport, Zooms};
 use crate::web::AppState;
-use crate::wire::views::{NationView, OptionsView, OwnCompany, PlayerView, RaiseView, WorldView};
+use crate::wire::views::{
+    NationView, OptionsView, OwnCompany, PlayerView, RaiseView, ReportView, WorldView,
+};
 use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};
 
@@ -134,142 +133,6 @@ struct CellMarker<'a> {
     removable: bool,
 }
 
-struct Loaded {
-    w: crate::db::models::World,
-    nations: Vec<crate::db::models::Nation>,
-    player: Option<Player>,
-    mine: Vec<Company>,
-    map: PlayerMap,
-    cell: Option<CellInfo>,
-    /// What the selected company may do, on the selected cell.
-    options: Option<OptionsView>,
-    report: Option<super::reports::ReportView>,
-    next_turn: Option<i64>,
-    /// The selected cell: named in the query or clicked on the map.
-    cell_pos: Option<Pos>,
-    /// The selected company: named in the query, or the player's only one.
-    selected_id: Option<i32>,
-    /// The first day's checklist, until it is done.
-    first_day: Option<first_steps::FirstSteps>,
-    /// The player's nation's markers in the view.
-    markers: Vec<MarkerView>,
-    /// Whether the player may raise a company now.
-    raise: Option<Result<(), crate::game::GameError>>,
-}
-
-#[allow(clippy::too_many_arguments)]
-fn load(
-    conn: &mut crate::db::DbConnection,
-    state: &AppState,
-    lang: crate::i18n::Lang,
-    actor: Option<&Actor>,
-    wid: i32,
-    q: &WorldQuery,
-    viewport: impl Fn(&crate::db::models::World, Option<&Company>, Option<Pos>) -> Viewport,
-) -> GameResult<(Loaded, Viewport)> {
-    let rs = &state.config.rules;
-    let w = worlds::get(conn, wid)?;
-    let nations = worlds::nations_of(conn, wid)?;
-    let player = match actor {
-        Some(a) => access::player_in(conn, a, wid)?,
-        None => None,
-    };
-    let mine = match &player {
-        Some(p) => play::my_companies(conn, p.id)?,
-        None => Vec::new(),
-    };
-    // A player with one company always has it in hand.
-    let selected = match q.company {
-        Some(id) => mine.iter().find(|c| c.id == id),
-        None if mine.len() == 1 => mine.first(),
-        None => None,
-    };
-    let selected_id = selected.map(|c| c.id);
-    let spawn = player
-        .as_ref()
-        .and_then(|p| nations.iter().find(|n| n.id == p.nation_id))
-        .map(|n| Pos::new(n.spawn_x, n.spawn_y));
-    let vp = viewport(&w, selected.or(mine.first()), spawn);
-    let picked = match (q.at_x, q.at_y) {
-        (Some(px), Some(py)) => vp.cell_at(px, py).map(|(x, y)| Pos::new(x, y)),
-        _ => None,
-    };
-    let cell_pos = q.cell.as_deref().and_then(parse_cell).or(picked);
-    let who = actor.map(|a| match &player {
-        Some(p) => views::Onlooker::player(a.user_id, p),
-        None => views::Onlooker {
-            user_id: a.user_id,
-            nation_id: None,
-            steps: None,
-        },
-    });
-    // A shaded cell picked is the first day's look into the fog, ticked by the map itself.
-    let look = cell_pos.map_or(views::Look::Around, views::Look::Cell);
-    let map = views::player_map(conn, rs, who, &w, nations.clone(), vp.rect(), look)?;
-    let markers = match &player {
-        Some(p) => {
-            let (x0, y0, x1, y1) = vp.rect();
-            markers::of_nation(conn, p, w.turn, Some((Pos::new(x0, y0), Pos::new(x1, y1))))?
-        }
-        None => Vec::new(),
-    };
-    let cell = match cell_pos {
-        Some(p) => views::cell_info(conn, rs, &w, p)?,
-        None => None,
-    };
-    let options = match (actor, selected, &cell) {
-        (Some(a), Some(c), Some(info)) => {
-            let o = options::of(conn, rs, a, c.id, Some(Pos::new(info.x, info.y)))?;
-            Some(OptionsView::of(lang, &o))
-        }
-        _ => None,
-    };
-    // The first day's checklist, with the step the map may have just ticked.
-    let first_day = match &player {
-        Some(p) => {
-            let mut p = p.clone();
-            if map.looked_into_fog {
-                p.first_steps |= first_steps::LOOKED_INTO_FOG;
-            }
-            first_steps::of(conn, &p)?
-        }
-        None => None,
-    };
-    let report = match (actor, q.report) {
-        (Some(a), Some(id)) => reports::one(conn, a, wid, id, lang)?,
-        _ => None,
-    };
-    // On the figures the page has read already: its companies and its nation's treasury.
-    let raise = player.as_ref().map(|p| {
-        let treasury = nations
-            .iter()
-            .find(|n| n.id == p.nation_id)
-            .map_or(0, |n| n.treasury);
-        play::may_raise(rs, &w, p, mine.len() as i64, treasury)
-    });
-    // The page counts down to the next turn only: one query, not one per kind of tick.
-    let next_turn = crate::game::time::clock::next_turn(conn, &state.config, &w)?;
-    Ok((
-        Loaded {
-            w,
-            nations,
-            player,
-            mine,
-            map,
-            cell,
-            options,
-            report,
-            next_turn,
-            cell_pos,
-            selected_id,
-            first_day,
-            markers,
-            raise,
-        },
-        vp,
-    ))
-}
-
 pub async fn show(
     state: web::Data<AppState>,
     cookies: ViewerCookies,
@@ -311,26 +174,25 @@ pub async fn show(
                 (false, true) => 2,
                 (false, false) => 1,
             });
-            let loaded = load(
-                conn,
-                &st,
-                viewer.lang,
-                actor.as_ref(),
-                wid,
-                &q,
-                |w, selected, spawn| {
-                    let centre = match (qx, qy) {
-                        (Some(x), Some(y)) => Pos::new(x, y),
-                        _ => selected
-                            .map(|c| Pos::new(c.x, c.y))
-                            .or(spawn)
-                            .unwrap_or(Pos::new(w.width / 2, w.height / 2)),
-                    };
-                    Viewport::around(&zooms, w.width, w.height, (centre.x, centre.y), zoom)
-                        .on(w.grid)
-                },
-            )?;
-            Ok((viewer, loaded))
+            let sp = screens::world::standpoint(conn, actor.as_ref(), wid, q.company)?;
+            let w = &sp.world;
+            let centre = match (qx, qy) {
+                (Some(x), Some(y)) => Pos::new(x, y),
+                _ => sp.focus(),
+            };
+            let vp =
+                Viewport::around(&zooms, w.width, w.height, (centre.x, centre.y), zoom).on(w.grid);
+            let picked = match (q.at_x, q.at_y) {
+                (Some(px), Some(py)) => vp.cell_at(px, py).map(|(x, y)| Pos::new(x, y)),
+                _ => None,
+            };
+            let look = screens::world::View {
+                rect: vp.rect(),
+                cell: q.cell.as_deref().and_then(parse_cell).or(picked),
+                report: q.report,
+            };
+            let screen = screens::world::screen(conn, &st.config, actor.as_ref(), sp, look)?;
+            Ok((viewer, (screen, vp)))
         })
         .await?;
     let (cx, cy) = vp.centre();
@@ -339,8 +201,8 @@ pub async fn show(
         cx,
         cy,
         zoom: vp.zoom,
-        cell: l.cell_pos,
-        company: l.selected_id,
+        cell: l.view.cell,
+        company: l.standpoint.selected,
     };
     Ok(render(&state, &viewer, l, vp, view)?)
 }
@@ -348,26 +210,29 @@ pub async fn show(
 fn render(
     state: &AppState,
     viewer: &Viewer,
-    l: Loaded,
+    l: WorldScreen,
     vp: Viewport,
     view: View,
 ) -> GameResult<HttpResponse> {
     let rs = &state.config.rules;
+    let sp = &l.standpoint;
+    let options = l.options.as_ref().map(|o| OptionsView::of(viewer.lang, o));
+    let report = l.report.as_ref().map(|e| ReportView::of(e, viewer.lang));
     // No link per cell: the map is the image button of a form that carries the view.
     let mut m: MapView = map::build_shown(
         rs,
         &vp,
         &l.map.cells,
-        &l.nations,
-        l.player.is_some(),
+        &sp.nations,
+        sp.player.is_some(),
         view.cell.map(|p| (p.x, p.y)),
         viewer.lang,
     );
     // The move the cell panel offers, drawn before it is given.
     if let (Some(c), Some(o)) = (
         view.company
-            .and_then(|id| l.mine.iter().find(|c| c.id == id)),
-        l.options.as_ref().and_then(|o| o.cell.as_ref()),
+            .and_then(|id| sp.mine.iter().find(|c| c.id == id)),
+        options.as_ref().and_then(|o| o.cell.as_ref()),
     ) {
         if !o.path.is_empty() {
             m.path = std::iter::once((c.x, c.y))
@@ -400,7 +265,7 @@ fn render(
             v.zoom = zoom;
         })
     };
-    m.pan = Some(vp.pan(l.w.width, l.w.height, at));
+    m.pan = Some(vp.pan(sp.world.width, sp.world.height, at));
     m.edges = map::ramparts(&l.map.edges);
     m.markers = l
         .markers
@@ -420,22 +285,22 @@ fn render(
             .collect(),
         _ => Vec::new(),
     };
-    let season = l.w.season;
-    let my_nation = l
+    let season = sp.world.season;
+    let my_nation = sp
         .player
         .as_ref()
-        .and_then(|p| l.nations.iter().find(|n| n.id == p.nation_id));
+        .and_then(|p| sp.nations.iter().find(|n| n.id == p.nation_id));
     let selected = view
         .company
-        .and_then(|id| l.mine.iter().find(|c| c.id == id));
+        .and_then(|id| sp.mine.iter().find(|c| c.id == id));
     let focus = view
         .cell
         .map(|p| (p.x, p.y))
         .or(selected.map(|c| (c.x, c.y)))
-        .or(l.mine.first().map(|c| (c.x, c.y)));
+        .or(sp.mine.first().map(|c| (c.x, c.y)));
     let zoom_links = vp.zoom_links(focus, at);
     let words = map::MapWords::of(viewer.lang);
-    let mine: Vec<OwnCompany> = l
+    let mine: Vec<OwnCompany> = sp
         .mine
         .iter()
         .map(|c| {
@@ -449,14 +314,16 @@ fn render(
         })
         .collect();
     let here = view.href();
-    let player = l.player.as_ref().map(|p| PlayerView::of(p, my_nation));
+    let player = sp.player.as_ref().map(|p| PlayerView::of(p, my_nation));
     map_page(state, viewer, "world.html", &m, season, |ctx| {
-        ctx.insert("world", &WorldView::from(&l.w));
+        ctx.insert("world", &WorldView::from(&sp.world));
         ctx.insert(
             "nations",
-            &l.nations
+            &sp.nations
                 .iter()
-                .map(|n| NationView::of(n, l.player.as_ref().map(|p| p.nation_id), l.w.ended()))
+                .map(|n| {
+                    NationView::of(n, sp.player.as_ref().map(|p| p.nation_id), sp.world.ended())
+                })
                 .collect::<Vec<_>>(),
         );
         ctx.insert("player", &player);
@@ -466,7 +333,7 @@ fn render(
         ctx.insert("leave", &rs.leave);
         ctx.insert(
             "fogged",
-            &(l.player.is_some() && l.map.cells.iter().any(|c| !c.seen)),
+            &(sp.player.is_some() && l.map.cells.iter().any(|c| !c.seen)),
         );
         ctx.insert("raise_cost", &rs.limits.raise_cost);
         // The raise form when the game allows it, else why not.
@@ -491,8 +358,8 @@ fn render(
         ctx.insert("cell", &l.cell);
         ctx.insert("cell_markers", &cell_markers);
         ctx.insert("marker_max", &state.config.settings.talk.marker_chars);
-        ctx.insert("options", &l.options);
-        ctx.insert("report", &l.report);
+        ctx.insert("options", &options);
+        ctx.insert("report", &report);
         ctx.insert(
             "first_day",
             &l.first_day.map(|f| state.first_day(viewer.lang, &f)),

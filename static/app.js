@@ -17,11 +17,13 @@
     timers = [];
     document.querySelectorAll(".countdown[data-deadline]").forEach(function (el) {
       var deadline = Number(el.getAttribute("data-deadline")) * 1000;
+      // The words come with the element, in the page's language: {h}, {m} and {s} stand for
+      // the numbers.
       function tick() {
         var s = Math.max(0, Math.round((deadline - Date.now()) / 1000));
         var h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60);
-        var soon = document.documentElement.lang === "fr" ? "dans " : "in ";
-        el.textContent = soon + (h > 0 ? h + " h " : "") + m + " min " + (s % 60) + " s";
+        var words = el.getAttribute(h > 0 ? "data-hours" : "data-minutes") || "";
+        el.textContent = words.replace("{h}", h).replace("{m}", m).replace("{s}", s % 60);
       }
       tick();
       timers.push(setInterval(tick, 1000));

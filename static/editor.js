@@ -29,7 +29,7 @@
     var world = root.getAttribute("data-world");
     var csrf = root.getAttribute("data-csrf");
     // The page's language: its words come with the editor's element.
-    var say = function (k) { return root.getAttribute("data-" + k) || k; };
+    var say = function (k) { return root.getAttribute("data-" + k) || ""; };
     // The map's layout and its grid's sides as the server draws and names them.
     var layout = JSON.parse(document.getElementById("map-layout").textContent);
     var status = document.getElementById("editor-status");
@@ -146,7 +146,7 @@
       var side = sideAt(ev, c.g);
       var key = canonical(c.x, c.y, side);
       var on = !edges[key];
-      status.textContent = say("saving") + " " + side.name;
+      status.textContent = say("saving-rampart") + " " + side.name;
       fetch("/api/v1/worlds/" + world + "/edges/" + c.x + "/" + c.y + "/" + side.name, {
         method: "PUT",
         credentials: "same-origin",

@@ -399,8 +399,15 @@ fn a_new_player_walks_through_the_first_day(b: crate::support::Backend, width: u
     br.click("footer a[href='/lang/fr']");
     br.find("html[lang='fr'] #map g.unit.mine");
     check("09-in-french", true);
+    // The script counts down to the next turn in the page's language.
+    let countdown = br.text(".countdown");
+    assert!(
+        countdown.starts_with("dans ") && countdown.ends_with(" s"),
+        "{countdown}"
+    );
     br.click("footer a[href='/lang/en']");
     br.find("html[lang='en'] #map g.unit.mine");
+    assert!(br.text(".countdown").starts_with("in "));
     br.click("form[action='/logout'] button");
     br.find("a[href='/login']");
     br.goto(&format!("{base}/worlds/1"));

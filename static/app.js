@@ -17,11 +17,13 @@
     timers = [];
     document.querySelectorAll(".countdown[data-deadline]").forEach(function (el) {
       var deadline = Number(el.getAttribute("data-deadline")) * 1000;
+      // The words come with the element, in the page's language: {h}, {m} and {s} stand for
+      // the numbers.
       function tick() {
         var s = Math.max(0, Math.round((deadline - Date.now()) / 1000));
         var h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60);
-        var soon = document.documentElement.lang === "fr" ? "dans " : "in ";
-        el.textContent = soon + (h > 0 ? h + " h " : "") + m + " min " + (s % 60) + " s";
+        var words = el.getAttribute(h > 0 ? "data-hours" : "data-minutes") || "";
+        el.textContent = words.replace("{h}", h).replace("{m}", m).replace("{s}", s % 60);
       }
       tick();
       timers.push(setInterval(tick, 1000));
@@ -155,38 +157,36 @@
     });
   }
 
-  // The cell under a point of the map, from the map's corner and cell size: the world page
-  // draws plain cells with nothing on them as one ground, not one by one.
+  // The map's layout as the server draws it (the cells' size, the rows' step and shift, the
+  // sides), carried by the page next to the map.
+  function layout() {
+    var el = document.getElementById("map-layout");
+    return el ? JSON.parse(el.textContent) : null;
+  }
+
+  // The cell under a point of the map, worked out as the server does (the world page draws
+  // plain cells with nothing on them as one ground, not one by one): of the cells that may
+  // hold the point, the one whose centre is nearest.
   function cellAt(map, clientX, clientY) {
-    var size = Number(map.getAttribute("data-cell"));
+    var g = layout();
+    if (!g || !g.cell) return null;
     var box = map.getBoundingClientRect();
     var scale = box.width / Number(map.getAttribute("width")) || 1;
     var px = (clientX - box.left) / scale, py = (clientY - box.top) / scale;
-    var x0 = Number(map.getAttribute("data-x0")), y0 = Number(map.getAttribute("data-y0"));
-    if (!size || px < 0 || py < 0 || px >= box.width / scale || py >= box.height / scale) return null;
-    var step = Number(map.getAttribute("data-step"));
-    if (map.getAttribute("data-grid") !== "hex" || !step) {
-      var i = Math.floor(px / size), j = Math.floor(py / size);
-      return { x: String(x0 + i), y: String(y0 + j), px: i * size, py: j * size, size: size };
+    if (px < 0 || py < 0 || px >= box.width / scale || py >= box.height / scale) return null;
+    var row = Math.floor(py / g.step), col = Math.floor(px / g.cell), best = null;
+    for (var j = row - g.reach[0]; j <= row; j++) {
+      if (j < 0 || j >= g.rows) continue;
+      var shift = ((g.y0 + j) & 1) ? g.odd_shift : 0;
+      for (var i = col - g.reach[1]; i <= col + g.reach[1]; i++) {
+        if (i < 0 || i >= g.cols) continue;
+        var dx = i * g.cell + shift + g.centre[0] - px, dy = j * g.step + g.centre[1] - py;
+        var d = dx * dx + dy * dy;
+        if (!best || d < best.d) best = { d: d, i: i, j: j, shift: shift };
+      }
     }
-    // Hexes: the cell whose centre is nearest, of the two rows the point may fall in (odd
-    // rows of the world are shifted half a cell right), as the server works it out.
-    var h = step * 4 / 3, best = null;
-    var cols = Number(map.getAttribute("data-cols")), rows = Number(map.getAttribute("data-rows"));
-    var row = Math.floor(py / step);
-    [row - 1, row].forEach(function (jj) {
-      if (jj < 0 || jj >= rows) return;
-      var shift = ((y0 + jj) & 1) ? Math.floor(size / 2) : 0;
-      var col = Math.floor(px / size);
-      [col - 1, col, col + 1].forEach(function (ii) {
-        if (ii < 0 || ii >= cols) return;
-        var cx = ii * size + shift + Math.floor(size / 2), cy = jj * step + Math.round(h / 2);
-        var d = (cx - px) * (cx - px) + (cy - py) * (cy - py);
-        if (!best || d < best.d) best = { d: d, i: ii, j: jj, shift: shift };
-      });
-    });
     if (!best) return null;
-    return { x: String(x0 + best.i), y: String(y0 + best.j), px: best.i * size + best.shift, py: best.j * step, size: size };
+    return { x: String(g.x0 + best.i), y: String(g.y0 + best.j), px: best.i * g.cell + best.shift, py: best.j * g.step, size: g.cell };
   }
 
   function markPath(map, cell) {

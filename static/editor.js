@@ -29,7 +29,9 @@
     var world = root.getAttribute("data-world");
     var csrf = root.getAttribute("data-csrf");
     // The page's language: its words come with the editor's element.
-    var say = function (k) { return root.getAttribute("data-" + k) || k; };
+    var say = function (k) { return root.getAttribute("data-" + k) || ""; };
+    // The map's layout and its grid's sides as the server draws and names them.
+    var layout = JSON.parse(document.getElementById("map-layout").textContent);
     var status = document.getElementById("editor-status");
     var terrain = "forest";
     var down = null, painted = {}, batch = [];
@@ -68,10 +70,8 @@
       if (!use) {
         use = document.createElementNS("http://www.w3.org/2000/svg", "use");
         // On hexes the square picture sits in the middle of its hexagon.
-        var step = Number(svg.getAttribute("data-step")), size = Number(svg.getAttribute("data-cell"));
-        var dy = svg.getAttribute("data-grid") === "hex" ? Math.round((step * 4 / 3 - size) / 2) : 0;
         use.setAttribute("x", bg.getAttribute("x"));
-        use.setAttribute("y", Number(bg.getAttribute("y")) + dy);
+        use.setAttribute("y", Number(bg.getAttribute("y")) + layout.picture_dy);
         bg.after(use);
       }
       use.setAttribute("href", "#c-" + t);
@@ -118,37 +118,36 @@
     // Ramparts: a click near a side of a cell puts one there, or takes it off.
     var edges = {};
     (root.getAttribute("data-edges") || "").split(";").forEach(function (e) { if (e) edges[e] = true; });
-    var hex = svg.getAttribute("data-grid") === "hex";
     var across = function (x, y, side) {
-      var odd = y & 1;
-      var d = hex ? { E: [1, 0], W: [-1, 0], NE: [odd, -1], NW: [odd - 1, -1], SE: [odd, 1], SW: [odd - 1, 1] }[side]
-        : { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] }[side];
+      var d = side.across[y & 1];
       return [x + d[0], y + d[1]];
     };
-    // Each edge under its one name, as the server keeps it (N or E; E, NE or NW on hexes).
+    // Each edge under its one name, as the server keeps it.
     var canonical = function (x, y, side) {
-      var keep = hex ? ["E", "NE", "NW"] : ["N", "E"];
-      if (keep.indexOf(side) >= 0) return x + "," + y + "," + side;
-      var o = { W: "E", S: "N", SW: "NE", SE: "NW" }[side];
+      if (side.canonical) return x + "," + y + "," + side.name;
       var q = across(x, y, side);
-      return q[0] + "," + q[1] + "," + o;
+      return q[0] + "," + q[1] + "," + side.opposite;
     };
+    // The side of the cell whose middle is nearest the pointer.
     function sideAt(ev, g) {
       var box = g.querySelector(".bg").getBBox();
       var pt = svg.createSVGPoint();
       pt.x = ev.clientX; pt.y = ev.clientY;
       var p = pt.matrixTransform(svg.getScreenCTM().inverse());
-      var dx = p.x - (box.x + box.width / 2), dy = p.y - (box.y + box.height / 2);
-      if (!hex) return Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? "E" : "W") : (dy > 0 ? "S" : "N");
-      var a = (Math.atan2(dy, dx) * 180 / Math.PI + 360) % 360;
-      return ["E", "SE", "SW", "W", "NW", "NE"][Math.round(a / 60) % 6];
+      var best = null;
+      layout.sides.forEach(function (side) {
+        var dx = p.x - box.x - side.middle[0], dy = p.y - box.y - side.middle[1];
+        var d = dx * dx + dy * dy;
+        if (!best || d < best.d) best = { d: d, side: side };
+      });
+      return best.side;
     }
     function rampart(ev, c) {
       var side = sideAt(ev, c.g);
       var key = canonical(c.x, c.y, side);
       var on = !edges[key];
-      status.textContent = say("saving") + " " + side;
-      fetch("/api/v1/worlds/" + world + "/edges/" + c.x + "/" + c.y + "/" + side, {
+      status.textContent = say("saving-rampart") + " " + side.name;
+      fetch("/api/v1/worlds/" + world + "/edges/" + c.x + "/" + c.y + "/" + side.name, {
         method: "PUT",
         credentials: "same-origin",
         headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },

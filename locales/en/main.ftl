@@ -27,6 +27,9 @@ season-winter = winter
 world-turn = Turn { $turn }
 world-paused = paused
 world-next-turn = next turn
+# The countdown to the next turn, as the page's script fills it in.
+countdown-hours = in { $h } h { $m } min { $s } s
+countdown-minutes = in { $m } min { $s } s
 world-nations = Nations
 world-reports = Reports
 world-report = Report
@@ -402,6 +405,7 @@ editor-title = Editor
 editor-heading = map editor
 editor-download = download the map
 editor-saving = saving cells:
+editor-saving-rampart = saving the rampart on side
 editor-saved = cells saved:
 editor-refused = refused:
 editor-silent = the server did not answer

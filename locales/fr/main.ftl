@@ -27,6 +27,9 @@ season-winter = hiver
 world-turn = Tour { $turn }
 world-paused = en pause
 world-next-turn = prochain tour
+# Le compte à rebours jusqu'au prochain tour, tel que le script de la page le remplit.
+countdown-hours = dans { $h } h { $m } min { $s } s
+countdown-minutes = dans { $m } min { $s } s
 world-nations = Nations
 world-reports = Rapports
 world-report = Rapport
@@ -447,6 +450,7 @@ editor-title = Éditeur
 editor-heading = éditeur de carte
 editor-download = télécharger la carte
 editor-saving = enregistrement des cases :
+editor-saving-rampart = enregistrement du rempart du côté
 editor-saved = cases enregistrées :
 editor-refused = refusé :
 editor-silent = le serveur n'a pas répondu

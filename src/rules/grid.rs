@@ -264,6 +264,41 @@ impl Grid {
     }
 }
 
+/// A side of a cell as the pages' scripts know it (static/editor.js names the edge a click
+/// is on): the cell across it and the edge's one name, read off [`Grid::across`] and
+/// [`Grid::canonical`] so that the grid's rules are written here only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct SideRule {
+    pub name: Side,
+    /// The step `[dx, dy]` to the cell across the side, from a cell of an even row and from
+    /// one of an odd row (hex rows shift).
+    pub across: [[i32; 2]; 2],
+    /// Whether the edge is named after this side; if not, after `opposite` of the cell
+    /// across.
+    pub canonical: bool,
+    pub opposite: Side,
+}
+
+impl Grid {
+    /// The sides of a cell, in the order of [`Grid::sides`], as [`SideRule`]s.
+    pub fn side_rules(self) -> Vec<SideRule> {
+        let step = |side: Side, y: i32| {
+            let p = Pos::new(0, y);
+            let q = self.across(p, side);
+            [q.x - p.x, q.y - p.y]
+        };
+        self.sides()
+            .iter()
+            .map(|&side| SideRule {
+                name: side,
+                across: [step(side, 0), step(side, 1)],
+                canonical: self.canonical(Pos::new(0, 0), side) == (Pos::new(0, 0), side),
+                opposite: side.opposite(),
+            })
+            .collect()
+    }
+}
+
 /// Rounds fractional axial coordinates to the hex they fall in (through the cube's three).
 fn cube_round(q: f64, r: f64) -> (i64, i64) {
     let s = -q - r;

@@ -76,36 +76,6 @@ pub enum Flag {
     CloseQuarters,
 }
 
-impl Flag {
-    const NAMES: &'static [(&'static str, Flag)] = &[
-        ("stops_movement", Flag::StopsMovement),
-        ("blocks_los", Flag::BlocksLos),
-        ("elevated", Flag::Elevated),
-        ("ranged_only", Flag::RangedOnly),
-        ("own_nation_only", Flag::OwnNationOnly),
-        ("captured_on_entry", Flag::CapturedOnEntry),
-        ("town_centre", Flag::TownCentre),
-        ("town_part", Flag::TownPart),
-        ("headquarters", Flag::Headquarters),
-        ("reinforce", Flag::Reinforce),
-        ("ownable", Flag::Ownable),
-        ("river", Flag::River),
-        ("road", Flag::Road),
-        ("wall", Flag::Wall),
-        ("climbable", Flag::Climbable),
-        ("hooks", Flag::Hooks),
-        ("gate", Flag::Gate),
-        ("castle_part", Flag::CastlePart),
-        ("foot_only", Flag::FootOnly),
-        ("no_volley", Flag::NoVolley),
-        ("close_quarters", Flag::CloseQuarters),
-    ];
-
-    fn parse(s: &str) -> Option<Flag> {
-        Self::NAMES.iter().find(|(n, _)| *n == s).map(|(_, f)| *f)
-    }
-}
-
 /// Abilities a kind may have beyond moving, volleying and melee.
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, utoipa::ToSchema,
@@ -135,8 +105,10 @@ impl Ability {
     }
 }
 
-/// One terrain's row of docs/rules.md §2.
-#[derive(Clone, Debug, PartialEq)]
+/// One terrain's row of docs/rules.md §2: read as config/rules.toml writes it (then checked by
+/// [`TerrainRules::check`]), and shown as it is by the rulebook.
+#[derive(Clone, Debug, PartialEq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
 pub struct TerrainRules {
     pub ap_summer: i32,
     pub ap_winter: i32,
@@ -144,23 +116,62 @@ pub struct TerrainRules {
     pub volley_protection: i32,
     pub melee_protection: i32,
     /// When not empty, melee protection applies only against attackers standing on these.
+    #[serde(default)]
     pub melee_protection_against: Vec<Terrain>,
     pub confidence: i32,
     pub vision: i32,
+    #[serde(default)]
     pub flags: BTreeSet<Flag>,
+    #[serde(default)]
     pub impassable_to: BTreeSet<Kind>,
+    #[serde(default)]
     pub hides: BTreeSet<Kind>,
+    #[serde(default, serialize_with = "from_costs")]
     pub enter_cost_from: BTreeMap<Terrain, i32>,
+    #[serde(default, serialize_with = "kind_bonuses")]
     pub range_bonus: BTreeMap<Kind, i32>,
     pub structure: Option<i32>,
+    #[serde(default)]
     pub output: i32,
+    #[serde(default)]
     pub heal_bonus: i32,
     pub bridge_into: Option<Terrain>,
+    #[serde(default)]
     pub discount_from: Vec<Terrain>,
+    #[serde(default)]
     pub discount_chance: i32,
+    #[serde(default)]
     pub discount: i32,
     /// How much the terrain hides a company a volley's line passes by (docs/rules.md §13).
+    #[serde(default = "exposed")]
     pub cover: Cover,
+}
+
+fn exposed() -> Cover {
+    Cover::Exposed
+}
+
+/// What it costs to enter a terrain from another one, where that differs: the rulebook reads
+/// `enter_cost_from` as a list of these, in the order of the terrains.
+#[derive(serde::Serialize)]
+struct FromCost {
+    from: Terrain,
+    ap: i32,
+}
+
+fn from_costs<S: serde::Serializer>(m: &BTreeMap<Terrain, i32>, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(m.iter().map(|(&from, &ap)| FromCost { from, ap }))
+}
+
+/// A kind's range bonus on a terrain, as the rulebook lists `range_bonus`.
+#[derive(serde::Serialize)]
+struct KindBonus {
+    kind: Kind,
+    bonus: i32,
+}
+
+fn kind_bonuses<S: serde::Serializer>(m: &BTreeMap<Kind, i32>, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(m.iter().map(|(&kind, &bonus)| KindBonus { kind, bonus }))
 }
 
 impl TerrainRules {
@@ -470,7 +481,7 @@ fn key_at(text: &str, offset: usize) -> String {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawRuleset {
-    terrains: BTreeMap<String, RawTerrain>,
+    terrains: BTreeMap<String, TerrainRules>,
     kinds: BTreeMap<String, RawKind>,
     actions: ActionCosts,
     combat: CombatRules,
@@ -485,43 +496,6 @@ struct RawRuleset {
     castle: CastleRules,
     #[serde(default)]
     cover: CoverRules,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawTerrain {
-    ap_summer: i32,
-    ap_winter: i32,
-    volley_protection: i32,
-    melee_protection: i32,
-    #[serde(default)]
-    melee_protection_against: Vec<String>,
-    confidence: i32,
-    vision: i32,
-    #[serde(default)]
-    flags: Vec<String>,
-    #[serde(default)]
-    impassable_to: Vec<String>,
-    #[serde(default)]
-    hides: Vec<String>,
-    #[serde(default)]
-    enter_cost_from: BTreeMap<String, i32>,
-    #[serde(default)]
-    range_bonus: BTreeMap<String, i32>,
-    structure: Option<i32>,
-    #[serde(default)]
-    output: i32,
-    #[serde(default)]
-    heal_bonus: i32,
-    bridge_into: Option<String>,
-    #[serde(default)]
-    discount_from: Vec<String>,
-    #[serde(default)]
-    discount_chance: i32,
-    #[serde(default)]
-    discount: i32,
-    /// `exposed` (the default), `light` or `dense`.
-    cover: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -571,52 +545,14 @@ fn percent(key: &str, v: i32) -> Result<i32, RulesetError> {
     Ok(v)
 }
 
-fn terrain_list(key: &str, names: &[String]) -> Result<Vec<Terrain>, RulesetError> {
-    names
-        .iter()
-        .map(|n| n.parse::<Terrain>().or_else(|e| err(key, e.to_string())))
-        .collect()
-}
-
-fn kind_set(key: &str, names: &[String]) -> Result<BTreeSet<Kind>, RulesetError> {
-    names
-        .iter()
-        .map(|n| n.parse::<Kind>().or_else(|e| err(key, e.to_string())))
-        .collect()
-}
-
-impl RawTerrain {
-    fn validate(self, p: &str) -> Result<TerrainRules, RulesetError> {
+impl TerrainRules {
+    /// What the file's types do not say: the ranges of the numbers, and a bridge for a river.
+    fn check(&self, p: &str) -> Result<(), RulesetError> {
         let k = |f: &str| format!("{p}.{f}");
-        let flags = self
-            .flags
-            .iter()
-            .map(|f| {
-                Flag::parse(f).map_or_else(|| err(k("flags"), format!("unknown flag `{f}`")), Ok)
-            })
-            .collect::<Result<BTreeSet<_>, _>>()?;
-        let mut enter_cost_from = BTreeMap::new();
         for (from, cost) in &self.enter_cost_from {
-            let key = k(&format!("enter_cost_from.{from}"));
-            let t = from
-                .parse::<Terrain>()
-                .or_else(|e| err(&key, e.to_string()))?;
-            enter_cost_from.insert(t, non_negative(&key, *cost)?);
+            non_negative(&k(&format!("enter_cost_from.{from}")), *cost)?;
         }
-        let mut range_bonus = BTreeMap::new();
-        for (kind, bonus) in &self.range_bonus {
-            let key = k(&format!("range_bonus.{kind}"));
-            let kd = kind.parse::<Kind>().or_else(|e| err(&key, e.to_string()))?;
-            range_bonus.insert(kd, *bonus);
-        }
-        let bridge_into = match &self.bridge_into {
-            Some(n) => Some(
-                n.parse::<Terrain>()
-                    .or_else(|e| err(k("bridge_into"), e.to_string()))?,
-            ),
-            None => None,
-        };
-        if flags.contains(&Flag::River) && bridge_into.is_none() {
+        if self.has(Flag::River) && self.bridge_into.is_none() {
             return err(
                 k("bridge_into"),
                 "a river terrain must name the terrain a bridge turns it into",
@@ -631,36 +567,14 @@ impl RawTerrain {
                 format!("must be between 0 and 100 (got {})", self.discount_chance),
             );
         }
-        Ok(TerrainRules {
-            ap_summer: non_negative(&k("ap_summer"), self.ap_summer)?,
-            ap_winter: non_negative(&k("ap_winter"), self.ap_winter)?,
-            volley_protection: percent(&k("volley_protection"), self.volley_protection)?,
-            melee_protection: percent(&k("melee_protection"), self.melee_protection)?,
-            melee_protection_against: terrain_list(
-                &k("melee_protection_against"),
-                &self.melee_protection_against,
-            )?,
-            confidence: self.confidence,
-            vision: self.vision,
-            flags,
-            impassable_to: kind_set(&k("impassable_to"), &self.impassable_to)?,
-            hides: kind_set(&k("hides"), &self.hides)?,
-            enter_cost_from,
-            range_bonus,
-            structure: self.structure,
-            output: non_negative(&k("output"), self.output)?,
-            heal_bonus: non_negative(&k("heal_bonus"), self.heal_bonus)?,
-            bridge_into,
-            discount_from: terrain_list(&k("discount_from"), &self.discount_from)?,
-            discount_chance: self.discount_chance,
-            discount: non_negative(&k("discount"), self.discount)?,
-            cover: match &self.cover {
-                Some(c) => c
-                    .parse::<Cover>()
-                    .or_else(|e| err(k("cover"), e.to_string()))?,
-                None => Cover::Exposed,
-            },
-        })
+        non_negative(&k("ap_summer"), self.ap_summer)?;
+        non_negative(&k("ap_winter"), self.ap_winter)?;
+        percent(&k("volley_protection"), self.volley_protection)?;
+        percent(&k("melee_protection"), self.melee_protection)?;
+        non_negative(&k("output"), self.output)?;
+        non_negative(&k("heal_bonus"), self.heal_bonus)?;
+        non_negative(&k("discount"), self.discount)?;
+        Ok(())
     }
 }
 
@@ -760,11 +674,12 @@ impl RawRuleset {
         let mut terrains = Vec::with_capacity(Terrain::ALL.len());
         for t in Terrain::ALL {
             let key = format!("terrains.{t}");
-            let raw = self
+            let row = self
                 .terrains
                 .remove(t.as_str())
                 .map_or_else(|| err(&key, format!("terrain `{t}` is missing")), Ok)?;
-            terrains.push(raw.validate(&key)?);
+            row.check(&key)?;
+            terrains.push(row);
         }
         let mut kinds = Vec::with_capacity(Kind::ALL.len());
         for kd in Kind::ALL {

@@ -5,50 +5,20 @@
 use crate::config::Config;
 use crate::i18n::Lang;
 use crate::rules::ruleset::{
-    Ability, ActionCosts, Attack, CombatRules, Flag, LeaveRules, Limits, ScoreRules, TurnRules,
+    Ability, ActionCosts, Attack, CombatRules, LeaveRules, Limits, ScoreRules, TerrainRules,
+    TurnRules,
 };
 use crate::rules::{Kind, Ruleset, Terrain};
 use crate::schedule::Schedule;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-/// What it costs to enter a terrain from another one, where that differs.
-#[derive(Clone, Debug, Serialize)]
-pub struct FromCost {
-    pub from: Terrain,
-    pub ap: i32,
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct KindBonus {
-    pub kind: Kind,
-    pub bonus: i32,
-}
-
-/// One terrain's row.
+/// One terrain's row: its name and the ruleset's row as it is.
 #[derive(Clone, Debug, Serialize)]
 pub struct TerrainEntry {
     pub name: Terrain,
-    pub ap_summer: i32,
-    pub ap_winter: i32,
-    pub volley_protection: i32,
-    pub melee_protection: i32,
-    pub melee_protection_against: Vec<Terrain>,
-    pub confidence: i32,
-    pub vision: i32,
-    pub flags: Vec<Flag>,
-    pub impassable_to: Vec<Kind>,
-    pub hides: Vec<Kind>,
-    pub enter_cost_from: Vec<FromCost>,
-    pub range_bonus: Vec<KindBonus>,
-    pub structure: Option<i32>,
-    pub output: i32,
-    pub heal_bonus: i32,
-    pub bridge_into: Option<Terrain>,
-    pub discount_from: Vec<Terrain>,
-    pub discount_chance: i32,
-    pub discount: i32,
-    pub cover: crate::rules::names::Cover,
+    #[serde(flatten)]
+    pub rules: TerrainRules,
 }
 
 /// One kind's row.
@@ -151,39 +121,9 @@ impl RulebookView {
     pub fn of(rs: &Ruleset) -> RulebookView {
         let terrains: Vec<TerrainEntry> = Terrain::ALL
             .iter()
-            .map(|&t| {
-                let r = rs.terrain(t);
-                TerrainEntry {
-                    name: t,
-                    ap_summer: r.ap_summer,
-                    ap_winter: r.ap_winter,
-                    volley_protection: r.volley_protection,
-                    melee_protection: r.melee_protection,
-                    melee_protection_against: r.melee_protection_against.clone(),
-                    confidence: r.confidence,
-                    vision: r.vision,
-                    flags: r.flags.iter().copied().collect(),
-                    impassable_to: r.impassable_to.iter().copied().collect(),
-                    hides: r.hides.iter().copied().collect(),
-                    enter_cost_from: r
-                        .enter_cost_from
-                        .iter()
-                        .map(|(&from, &ap)| FromCost { from, ap })
-                        .collect(),
-                    range_bonus: r
-                        .range_bonus
-                        .iter()
-                        .map(|(&kind, &bonus)| KindBonus { kind, bonus })
-                        .collect(),
-                    structure: r.structure,
-                    output: r.output,
-                    heal_bonus: r.heal_bonus,
-                    bridge_into: r.bridge_into,
-                    discount_from: r.discount_from.clone(),
-                    discount_chance: r.discount_chance,
-                    discount: r.discount,
-                    cover: r.cover,
-                }
+            .map(|&t| TerrainEntry {
+                name: t,
+                rules: rs.terrain(t).clone(),
             })
             .collect();
         let kinds: Vec<KindEntry> = Kind::ALL
@@ -281,7 +221,7 @@ mod tests {
             rs.kind(Kind::Infantry).full_strength
         );
         assert_eq!(
-            v.terrain[&Terrain::Marsh].ap_winter,
+            v.terrain[&Terrain::Marsh].rules.ap_winter,
             rs.terrain(Terrain::Marsh).ap_winter
         );
     }

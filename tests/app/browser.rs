@@ -41,14 +41,22 @@ fn smallest_target(br: &Browser) -> f64 {
 }
 
 /// Where cell (x, y) of the map is on the screen: plain cells are not drawn one by one, the
-/// map's corner and cell size (and on hexes the rows' step and shift) say where they are.
+/// map's corner and rows' step (from the layout the page carries) and the cells' shape say
+/// where they are, worked out here apart from the page's script.
 fn cell_centre(br: &Browser, x: i32, y: i32) -> (f64, f64) {
+    cell_point(br, x, y, 0.5, 0.5)
+}
+
+/// The point of the box of cell (x, y) at fractions `fx` of its width and `fy` of its height
+/// (a hex's box is 4/3 of a row's step high).
+fn cell_point(br: &Browser, x: i32, y: i32, fx: f64, fy: f64) -> (f64, f64) {
     let v = br.script(&format!(
         "var m = document.getElementById('map'), r = m.getBoundingClientRect(), c = +m.getAttribute('data-cell'); \
-         var k = r.width / +m.getAttribute('width'), i = {x} - m.getAttribute('data-x0'), j = {y} - m.getAttribute('data-y0'); \
-         if (m.getAttribute('data-grid') === 'hex') {{ var s = +m.getAttribute('data-step'); \
-           return [r.left + k * (i * c + ({y} & 1 ? c / 2 : 0) + c / 2), r.top + k * (j * s + s * 2 / 3)]; }} \
-         return [r.left + k * (i * c + c / 2), r.top + k * (j * c + c / 2)];"
+         var l = JSON.parse(document.getElementById('map-layout').textContent); \
+         var k = r.width / +m.getAttribute('width'), i = {x} - l.x0, j = {y} - l.y0; \
+         if (m.getAttribute('data-grid') === 'hex') {{ var s = l.step; \
+           return [r.left + k * (i * c + ({y} & 1 ? c / 2 : 0) + {fx} * c), r.top + k * (j * s + {fy} * s * 4 / 3)]; }} \
+         return [r.left + k * (i + {fx}) * c, r.top + k * (j + {fy}) * c];"
     ));
     (v[0].as_f64().unwrap(), v[1].as_f64().unwrap())
 }
@@ -391,8 +399,15 @@ fn a_new_player_walks_through_the_first_day(b: crate::support::Backend, width: u
     br.click("footer a[href='/lang/fr']");
     br.find("html[lang='fr'] #map g.unit.mine");
     check("09-in-french", true);
+    // The script counts down to the next turn in the page's language.
+    let countdown = br.text(".countdown");
+    assert!(
+        countdown.starts_with("dans ") && countdown.ends_with(" s"),
+        "{countdown}"
+    );
     br.click("footer a[href='/lang/en']");
     br.find("html[lang='en'] #map g.unit.mine");
+    assert!(br.text(".countdown").starts_with("in "));
     br.click("form[action='/logout'] button");
     br.find("a[href='/login']");
     br.goto(&format!("{base}/worlds/1"));
@@ -502,6 +517,23 @@ both!(a_game_master_paints_a_cell_in_the_editor, |b| {
     br.find("svg#map[data-saved='1']"); // counted since the page was loaded again
     assert_eq!(app.count("SELECT COUNT(*) FROM cells WHERE world_id = 1 AND x BETWEEN 7 AND 9 AND y BETWEEN 7 AND 9 AND terrain = 'forest'"), 9);
     br.screenshot("03-brush");
+    // A click near the south side of (4, 4) sets a rampart on the edge the square grid names
+    // after the cell below, (4, 5) N.
+    br.click("#tool");
+    br.click("#tool option[value='rampart']");
+    let at = br.script(
+        "var b = document.querySelector(\"g.cell[data-x='4'][data-y='4'] .bg\").getBoundingClientRect();\
+         return [b.left + b.width * 0.4, b.top + b.height * 0.9];",
+    );
+    br.click_at(at[0].as_f64().unwrap(), at[1].as_f64().unwrap());
+    br.find("svg#map path.rampart");
+    assert_eq!(
+        app.count(
+            "SELECT COUNT(*) FROM edges WHERE world_id = 1 AND x = 4 AND y = 5 AND side = 'N'"
+        ),
+        1
+    );
+    br.screenshot("04-rampart");
 });
 
 /// A French assault on the demo's castle Mozhaisk, held by Russia: a ladder onto the west
@@ -754,9 +786,31 @@ fn across_the_rampart(b: crate::support::Backend, width: u32, height: u32) {
     br.goto(&format!("{base}/worlds/{hex}?company={garde}&zoom=3"));
     br.find("#map[data-grid='hex'] path.rampart");
     br.screenshot("01-the-river");
+    // Plain ground is drawn in one piece: the page's script finds the hex under a click, on
+    // an even row, on an odd one, and in the top corner of an odd row's box, which is the
+    // hex above's.
+    for (x, y, fx, fy, picked) in [
+        (9, 6, 0.5, 0.5, (9, 6)),
+        (9, 7, 0.5, 0.5, (9, 7)),
+        (9, 7, 0.05, 0.075, (9, 6)),
+    ] {
+        let (px, py) = cell_point(&br, x, y, fx, fy);
+        br.click_at(px, py);
+        br.find(&format!(
+            "#map g.cell.selected[data-x='{}'][data-y='{}']",
+            picked.0, picked.1
+        ));
+        assert!(
+            br.text("#cell-panel h2")
+                .contains(&format!("({}, {})", picked.0, picked.1)),
+            "{}",
+            br.text("#cell-panel h2")
+        );
+    }
     // (10, 7) is on an odd row: the bridge (11, 8) is its south-east neighbour.
     let (bx, by) = cell_centre(&br, 11, 8);
     br.click_at(bx, by);
+    br.find("#map g.cell.selected[data-x='11'][data-y='8']");
     br.find("#move-here");
     assert!(
         br.text("#cell-panel h2").contains("(11, 8)"),
@@ -819,18 +873,25 @@ both!(a_game_master_clicks_a_side_of_a_hex_to_set_a_rampart, |b| {
         ))
     };
     let before = ramparts();
+    // A click at a point of a cell's box, as fractions of its width and height.
+    let click_in = |x: i32, y: i32, fx: f64, fy: f64| {
+        let at = br.script(&format!(
+            "var b = document.querySelector(\"g.cell[data-x='{x}'][data-y='{y}'] .bg\").getBoundingClientRect();\
+             return [b.left + b.width * {fx}, b.top + b.height * {fy}];"
+        ));
+        br.click_at(at[0].as_f64().unwrap(), at[1].as_f64().unwrap());
+    };
+    let wait_for = |n: i64| {
+        let mut tries = 0;
+        while ramparts() != n && tries < 50 {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            tries += 1;
+        }
+    };
     // Near the east side of (5, 5): a rampart between it and (6, 5).
-    let at = br.script(
-        "var b = document.querySelector(\"g.cell[data-x='5'][data-y='5'] .bg\").getBoundingClientRect();\
-         return [b.left + b.width * 0.9, b.top + b.height / 2];",
-    );
-    br.click_at(at[0].as_f64().unwrap(), at[1].as_f64().unwrap());
+    click_in(5, 5, 0.9, 0.5);
     br.find("svg#map path.rampart");
-    let mut tries = 0;
-    while ramparts() == before && tries < 50 {
-        std::thread::sleep(std::time::Duration::from_millis(100));
-        tries += 1;
-    }
+    wait_for(before + 1);
     assert_eq!(ramparts(), before + 1);
     assert_eq!(
         app.count(&format!(
@@ -843,19 +904,36 @@ both!(a_game_master_clicks_a_side_of_a_hex_to_set_a_rampart, |b| {
     br.find("#tool");
     br.click("#tool");
     br.click("#tool option[value='rampart']");
-    let at = br.script(
-        "var b = document.querySelector(\"g.cell[data-x='6'][data-y='5'] .bg\").getBoundingClientRect();\
-         return [b.left + b.width * 0.1, b.top + b.height / 2];",
-    );
-    br.click_at(at[0].as_f64().unwrap(), at[1].as_f64().unwrap());
-    let mut tries = 0;
-    while ramparts() != before && tries < 50 {
-        std::thread::sleep(std::time::Duration::from_millis(100));
-        tries += 1;
-    }
+    click_in(6, 5, 0.1, 0.5);
+    wait_for(before);
     assert_eq!(
         ramparts(),
         before,
         "the west side of (6, 5) is the same edge"
+    );
+    // A slanted side on an odd row: the south-west side of (5, 5) is the edge named after the
+    // cell across it, (5, 6), whose north-east side is the same edge.
+    br.find("#tool");
+    br.click("#tool");
+    br.click("#tool option[value='rampart']");
+    click_in(5, 5, 0.3, 0.8);
+    wait_for(before + 1);
+    assert_eq!(
+        app.count(&format!(
+            "SELECT COUNT(*) FROM edges WHERE world_id = {hex} AND x = 5 AND y = 6 AND side = 'NE'"
+        )),
+        1
+    );
+    br.find("svg#map path.rampart");
+    br.screenshot("02-a-slanted-rampart");
+    br.find("#tool");
+    br.click("#tool");
+    br.click("#tool option[value='rampart']");
+    click_in(5, 6, 0.7, 0.2);
+    wait_for(before);
+    assert_eq!(
+        ramparts(),
+        before,
+        "the north-east side of (5, 6) is the same edge"
     );
 });

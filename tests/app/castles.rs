@@ -4,6 +4,7 @@
 
 use crate::both;
 use crate::support::fixtures::{arena, gm_api, Arena};
+use grognard::game::maps::mapfile::MAX_PLACE_NAME;
 use serde_json::json;
 
 /// Red's castle in the arena, drawn straight into the database:
@@ -857,7 +858,7 @@ both!(a_game_master_draws_a_castle_and_its_sections_follow, |b| {
     let r = gm.json(
         "PUT",
         &format!("{w}/cells/5/1"),
-        Some(json!({"castle": "x".repeat(41)})),
+        Some(json!({"castle": "x".repeat(MAX_PLACE_NAME + 1)})),
     );
     assert_eq!(r.status, 422, "{}", r.body);
     assert_eq!(

@@ -811,3 +811,32 @@ both!(
         let _ = std::fs::remove_dir_all(&dir);
     }
 );
+
+both!(
+    a_town_s_and_a_castle_s_name_have_one_bound_in_the_editor,
+    |b| {
+        use grognard::game::maps::mapfile::MAX_PLACE_NAME;
+        let a = arena(b);
+        let w = a.world;
+        let mut gm = gm_api(&a.app, "namer");
+        let places = || {
+            a.app.count(&format!(
+            "SELECT (SELECT COUNT(*) FROM towns WHERE world_id = {w}) + (SELECT COUNT(*) FROM castles WHERE world_id = {w}) AS n"
+        ))
+        };
+        let before = places();
+        for (field, made) in [("town", 1), ("castle", 2)] {
+            for (name, status) in [
+                ("x".repeat(MAX_PLACE_NAME + 1), 422),
+                ("  ".into(), 422),
+                ("x".repeat(MAX_PLACE_NAME), 200),
+            ] {
+                let mut body = json!({});
+                body[field] = name.into();
+                let r = gm.json("PUT", &format!("/api/v1/worlds/{w}/cells/3/3"), Some(body));
+                assert_eq!(r.status, status, "{field}: {}", r.body);
+            }
+            assert_eq!(places(), before + made, "{field}");
+        }
+    }
+);

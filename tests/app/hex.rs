@@ -561,3 +561,131 @@ both!(
         );
     }
 );
+
+/// The map's layout a page carries for its scripts (`#map-layout`).
+fn page_layout(body: &str) -> Value {
+    let open = "<script type=\"application/json\" id=\"map-layout\">";
+    let start = body.find(open).expect("the page carries the map's layout") + open.len();
+    let end = start + body[start..].find("</script>").unwrap();
+    serde_json::from_str(&body[start..end]).unwrap()
+}
+
+/// The cell under a point of the drawing, worked out from the layout alone as static/app.js
+/// does: of the cells that may hold it, the one whose centre is nearest.
+fn pick(l: &Value, px: f64, py: f64) -> Option<(i64, i64)> {
+    let n = |v: &Value| v.as_i64().unwrap();
+    let (cell, step) = (n(&l["cell"]), n(&l["step"]));
+    let (row, col) = (
+        (py / step as f64).floor() as i64,
+        (px / cell as f64).floor() as i64,
+    );
+    let mut best: Option<(f64, i64, i64)> = None;
+    for j in row - n(&l["reach"][0])..=row {
+        if j < 0 || j >= n(&l["rows"]) {
+            continue;
+        }
+        let shift = if (n(&l["y0"]) + j) & 1 == 1 {
+            n(&l["odd_shift"])
+        } else {
+            0
+        };
+        for i in col - n(&l["reach"][1])..=col + n(&l["reach"][1]) {
+            if i < 0 || i >= n(&l["cols"]) {
+                continue;
+            }
+            let dx = (i * cell + shift + n(&l["centre"][0])) as f64 - px;
+            let dy = (j * step + n(&l["centre"][1])) as f64 - py;
+            let d = dx * dx + dy * dy;
+            if best.is_none_or(|(b, _, _)| d < b) {
+                best = Some((d, i, j));
+            }
+        }
+    }
+    best.map(|(_, i, j)| (n(&l["x0"]) + i, n(&l["y0"]) + j))
+}
+
+both!(the_map_s_layout_on_the_page_follows_the_grid_s_rules, |b| {
+    use grognard::rules::{Grid, Pos, Side};
+    use grognard::web::render::viewport::Geometry;
+    let app = TestApp::spawn(b);
+    let hex = hex_demo(&app);
+    let mut gm = user_with_role(&app, "surveyor", grognard::game::accounts::Role::Gm);
+    for (path, grid) in [
+        ("/worlds/1?zoom=3".to_string(), Grid::Square),
+        ("/gm/worlds/1?x=6&y=6&zoom=3".to_string(), Grid::Square),
+        (format!("/worlds/{hex}?x=7&y=6&zoom=3"), Grid::Hex),
+        (format!("/gm/worlds/{hex}?x=6&y=6&zoom=3"), Grid::Hex),
+    ] {
+        let page = gm.get(&path);
+        assert_eq!(page.status, 200, "{path}");
+        let l = page_layout(&page.body);
+        assert_eq!(l["grid"], grid.as_str(), "{path}");
+        let sides = l["sides"].as_array().unwrap();
+        let names: Vec<Side> = sides
+            .iter()
+            .map(|s| s["name"].as_str().unwrap().parse().unwrap())
+            .collect();
+        assert_eq!(names, grid.sides(), "{path}");
+        let step = |s: &Value, p: Pos| {
+            let d = &s["across"][(p.y & 1) as usize];
+            let d = |k: usize| d[k].as_i64().unwrap() as i32;
+            Pos::new(p.x + d(0), p.y + d(1))
+        };
+        // Cells of both parities: the cells across the sides, the hexes' neighbours and the
+        // edges' names are the grid's.
+        for p in [
+            Pos::new(4, 4),
+            Pos::new(4, 5),
+            Pos::new(0, 0),
+            Pos::new(7, 3),
+        ] {
+            let mut across = Vec::new();
+            for (s, side) in sides.iter().zip(grid.sides()) {
+                let q = step(s, p);
+                assert_eq!(q, grid.across(p, *side), "{path} {p} {side}");
+                let name = |k: &str| s[k].as_str().unwrap().parse::<Side>().unwrap();
+                let edge = if s["canonical"] == true {
+                    (p, name("name"))
+                } else {
+                    (q, name("opposite"))
+                };
+                assert_eq!(edge, grid.canonical(p, *side), "{path} {p} {side}");
+                across.push(q);
+            }
+            if grid == Grid::Hex {
+                let mut neighbours: Vec<Pos> = grid.neighbours(p).collect();
+                neighbours.sort();
+                across.sort();
+                assert_eq!(across, neighbours, "{path} {p}");
+            }
+        }
+        // Every cell of the view is found again at its centre, by the script's reckoning and
+        // the server's, which agree a few pixels off it too.
+        let n = |k: &str| l[k].as_i64().unwrap() as i32;
+        let geo = Geometry {
+            x0: n("x0"),
+            y0: n("y0"),
+            cols: n("cols"),
+            rows: n("rows"),
+            cell: n("cell"),
+            grid,
+        };
+        for y in geo.y0..geo.y0 + geo.rows {
+            for x in geo.x0..geo.x0 + geo.cols {
+                let (cx, cy) = geo.centre(x, y);
+                let want = Some((i64::from(x), i64::from(y)));
+                assert_eq!(pick(&l, f64::from(cx), f64::from(cy)), want, "{path}");
+                assert_eq!(geo.cell_at(cx, cy), Some((x, y)), "{path}");
+                for (dx, dy) in [(-3, -3), (3, -3), (-3, 3), (3, 3)] {
+                    let (px, py) = (cx + dx, cy + dy);
+                    assert_eq!(
+                        pick(&l, f64::from(px), f64::from(py)),
+                        geo.cell_at(px, py)
+                            .map(|(x, y)| (i64::from(x), i64::from(y))),
+                        "{path} ({px}, {py})"
+                    );
+                }
+            }
+        }
+    }
+});

@@ -3,6 +3,7 @@
 
 use crate::both;
 use crate::support::{cli, db::TestDb, Backend};
+use grognard::game::maps::mapfile::MAX_PLACE_NAME;
 use serde_json::Value;
 
 fn counts(url: &str) -> (i64, i64, i64) {
@@ -105,6 +106,14 @@ both!(
             (
                 "unknown town `Atlantis`",
                 Box::new(|m| m["cells"][9]["town"] = "Atlantis".into()),
+            ),
+            (
+                "a town needs a name of 1 to 40 characters",
+                Box::new(|m| m["towns"][0]["name"] = "x".repeat(MAX_PLACE_NAME + 1).into()),
+            ),
+            (
+                "a nation needs a name of 1 to 40 characters",
+                Box::new(|m| m["nations"][0]["name"] = " ".into()),
             ),
             (
                 "bad colour",

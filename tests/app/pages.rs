@@ -382,6 +382,14 @@ both!(
             page.body.contains("forêt"),
             "terrain names from the French file"
         );
+        // The words the script counts down to the next turn with.
+        assert!(
+            page.body.contains(
+                "data-hours=\"dans {h} h {m} min {s} s\" data-minutes=\"dans {m} min {s} s\""
+            ),
+            "{}",
+            page.body
+        );
         let page = c.get(&format!("/worlds/{w}"));
         assert!(page.body.contains("<html lang=\"en\">"));
         assert!(page.body.contains("to play."));

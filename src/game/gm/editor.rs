@@ -150,6 +150,28 @@ impl CompanyHand {
     }
 }
 
+/// The town or the castle of a cell after an edit that names one, takes it off (`Some(None)`)
+/// or leaves it (`None`); None when the name does not fit. A place not seen before is founded
+/// with the edit: its id comes at write time, -1 until then.
+fn place_after(
+    edit: &Option<Option<String>>,
+    now: Option<i32>,
+    ids: &mut HashMap<String, Option<i32>>,
+) -> Option<Option<i32>> {
+    match edit {
+        Some(Some(name)) => {
+            let name = name.trim();
+            if !place_name_fits(name) {
+                return None;
+            }
+            let id = *ids.entry(name.to_string()).or_insert(None);
+            Some(id.or(Some(-1)))
+        }
+        Some(None) => Some(None),
+        None => Some(now),
+    }
+}
+
 /// The new row of a cell after an edit, checked against the ruleset and what stands on it.
 fn apply_edit(
     rs: &Ruleset,
@@ -224,36 +246,11 @@ fn apply_edit(
             }
         }
     }
-    match &e.town {
-        Some(Some(name)) => {
-            let name = name.trim();
-            if !place_name_fits(name) {
-                return Err(err(
-                    Said::new("error-cell-town-name").n("max", MAX_PLACE_NAME as i64)
-                ));
-            }
-            // A town not seen before is founded with this edit (its id comes at write time).
-            let id = *town_ids.entry(name.to_string()).or_insert(None);
-            row.town_id = id.or(Some(-1));
-        }
-        Some(None) => row.town_id = None,
-        None => {}
-    }
-    match &e.castle {
-        Some(Some(name)) => {
-            let name = name.trim();
-            if !place_name_fits(name) {
-                return Err(err(
-                    Said::new("error-cell-castle-name").n("max", MAX_PLACE_NAME as i64)
-                ));
-            }
-            // Founded with this edit when new, as a town is.
-            let id = *castle_ids.entry(name.to_string()).or_insert(None);
-            row.castle_id = id.or(Some(-1));
-        }
-        Some(None) => row.castle_id = None,
-        None => {}
-    }
+    let too_long = |key: &str| err(Said::new(key).n("max", MAX_PLACE_NAME as i64));
+    row.town_id = place_after(&e.town, row.town_id, town_ids)
+        .ok_or_else(|| too_long("error-cell-town-name"))?;
+    row.castle_id = place_after(&e.castle, row.castle_id, castle_ids)
+        .ok_or_else(|| too_long("error-cell-castle-name"))?;
     if let Some(u) = standing {
         let cell = Cell {
             terrain,

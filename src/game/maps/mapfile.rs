@@ -19,6 +19,18 @@ pub fn place_name_fits(name: &str) -> bool {
     !name.is_empty() && name.chars().count() <= MAX_PLACE_NAME
 }
 
+/// Refuses the file's `entry` when the name of its place (`what`: a nation, a town, a castle)
+/// does not fit.
+fn place_name(entry: &str, what: &str, name: &str) -> Result<(), MapError> {
+    if place_name_fits(name) {
+        return Ok(());
+    }
+    fail(
+        entry,
+        format!("a {what} needs a name of 1 to {MAX_PLACE_NAME} characters"),
+    )
+}
+
 /// Castles in one world: far more than a campaign holds, few enough that listing them all
 /// stays one small answer.
 pub const MAX_CASTLES: usize = 1000;
@@ -285,12 +297,7 @@ impl MapFile {
         let mut nations = Vec::new();
         for (i, n) in self.nations.iter().enumerate() {
             let entry = format!("nations[{i}] ({})", n.name);
-            if !place_name_fits(&n.name) {
-                return fail(
-                    entry,
-                    format!("a nation needs a name of 1 to {MAX_PLACE_NAME} characters"),
-                );
-            }
+            place_name(&entry, "nation", &n.name)?;
             if nation_index.insert(n.name.clone(), i).is_some() {
                 return fail(entry, format!("duplicate nation `{}`", n.name));
             }
@@ -325,12 +332,7 @@ impl MapFile {
         let mut towns = Vec::new();
         for (i, t) in self.towns.iter().enumerate() {
             let entry = format!("towns[{i}] ({})", t.name);
-            if !place_name_fits(&t.name) {
-                return fail(
-                    entry,
-                    format!("a town needs a name of 1 to {MAX_PLACE_NAME} characters"),
-                );
-            }
+            place_name(&entry, "town", &t.name)?;
             if town_index.insert(t.name.clone(), i).is_some() {
                 return fail(entry, format!("duplicate town `{}`", t.name));
             }
@@ -353,12 +355,7 @@ impl MapFile {
         let mut castle_index = HashMap::new();
         for (i, c) in self.castles.iter().enumerate() {
             let entry = format!("castles[{i}] ({})", c.name);
-            if !place_name_fits(&c.name) {
-                return fail(
-                    entry,
-                    format!("a castle needs a name of 1 to {MAX_PLACE_NAME} characters"),
-                );
-            }
+            place_name(&entry, "castle", &c.name)?;
             if castle_index.insert(c.name.clone(), i).is_some() {
                 return fail(entry, format!("duplicate castle `{}`", c.name));
             }

@@ -384,6 +384,28 @@ fn ruleset_unknown_terrain_or_flag_is_refused() {
 }
 
 #[test]
+fn a_terrain_s_unknown_names_are_refused_naming_the_key_and_the_choices() {
+    let text = SHIPPED.replace(
+        "enter_cost_from = { slope = 2 }",
+        "enter_cost_from = { lava = 2 }",
+    );
+    let e = Ruleset::from_toml(&text).unwrap_err();
+    assert_eq!(e.key, "terrains.plateau.enter_cost_from");
+    assert!(
+        e.message.contains("`lava`") && e.message.contains("`slope`"),
+        "{}",
+        e.message
+    );
+    let text = SHIPPED.replace(r#"bridge_into = "bridge""#, r#"bridge_into = "ford""#);
+    assert_eq!(refused(&text), "terrains.river.bridge_into");
+    let text = SHIPPED.replace(
+        "enter_cost_from = { slope = 2 }",
+        "enter_cost_from = { slope = -2 }",
+    );
+    assert_eq!(refused(&text), "terrains.plateau.enter_cost_from.slope");
+}
+
+#[test]
 fn ruleset_negative_cost_is_refused() {
     let text = SHIPPED.replacen(
         "ap_summer = 2\nap_winter = 3\nvolley_protection = 25",

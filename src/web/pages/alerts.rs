@@ -64,12 +64,12 @@ pub async fn set_mail(
                     .s("address", e.as_str())
                     .into(),
             );
-            return super::orders::refused_page(&state, &viewer, &err, Some("/account"));
+            return super::forms::refused_page(&state, &viewer, &err, Some("/account"));
         }
     }
     if on && email.is_none() {
         let err = GameError::Invalid(Said::new("error-no-address").into());
-        return super::orders::refused_page(&state, &viewer, &err, Some("/account"));
+        return super::forms::refused_page(&state, &viewer, &err, Some("/account"));
     }
     state
         .db(move |conn| alerts::set_mail(conn, actor.user_id, email, on))

@@ -1,7 +1,7 @@
 //! The game masters' pages: the worlds (create empty, generate, upload a map file or a Tiled
 //! map, download), the map editor, world and company controls, and the audit log.
 
-use super::orders::{after_form, refused_page};
+use super::forms::{refused_page, submit, submit_then};
 use super::world::parse_cell;
 use super::{map_page, page, see_other};
 use crate::game::gm::editor::{self, CellEdit, CompanyPatch};
@@ -33,6 +33,13 @@ fn gm_actor(viewer: &Viewer) -> GameResult<Actor> {
     Ok(a)
 }
 
+/// Where an editor's form leads back to (the world's editor unless it says), once its sender
+/// is known to be a game master.
+fn editor_back<F>(post: &SignedPost<F>, wid: i32) -> Result<String, PageError> {
+    post.actor.require_gm()?;
+    Ok(post.back_or(format!("/gm/worlds/{wid}")))
+}
+
 #[derive(Deserialize)]
 pub struct ControlForm {
     pub csrf: Option<String>,
@@ -47,45 +54,34 @@ pub async fn control(
     path: web::Path<i32>,
     post: SignedPost<ControlForm>,
 ) -> Result<HttpResponse, PageError> {
-    let SignedPost {
-        viewer,
-        actor,
-        form,
-        back: sent_back,
-    } = post;
-    actor.require_gm()?;
     let wid = path.into_inner();
-    let back = sent_back.unwrap_or_else(|| format!("/gm/worlds/{wid}"));
-    let (kind, paused, season) = (form.kind.clone(), form.paused.clone(), form.season.clone());
-    let st = state.clone();
-    let result = state
-        .db(move |conn| {
-            let paused = match paused.as_deref().filter(|p| !p.is_empty()) {
-                None => None,
-                Some("yes") | Some("true") => Some(true),
-                Some("no") | Some("false") => Some(false),
-                Some(other) => {
-                    return Err(GameError::Invalid(
-                        Said::new("error-yes-no")
-                            .s("what", "paused")
-                            .s("value", other)
-                            .into(),
-                    ))
-                }
-            };
-            if let Some(k) = kind.filter(|k| !k.is_empty()) {
-                gm::run_tick(conn, &st.config.rules, &actor, wid, &k)?;
+    let back = editor_back(&post, wid)?;
+    submit(&state, post, back, move |conn, st, actor, f| {
+        let paused = match f.paused.as_deref().filter(|p| !p.is_empty()) {
+            None => None,
+            Some("yes") | Some("true") => Some(true),
+            Some("no") | Some("false") => Some(false),
+            Some(other) => {
+                return Err(GameError::Invalid(
+                    Said::new("error-yes-no")
+                        .s("what", "paused")
+                        .s("value", other)
+                        .into(),
+                ))
             }
-            if let Some(p) = paused {
-                gm::set_paused(conn, &actor, wid, p)?;
-            }
-            if let Some(s) = season.filter(|s| !s.is_empty()) {
-                gm::set_season(conn, &actor, wid, &s)?;
-            }
-            Ok(())
-        })
-        .await;
-    after_form(&state, &viewer, result, &back)
+        };
+        if let Some(k) = f.kind.filter(|k| !k.is_empty()) {
+            gm::run_tick(conn, &st.config.rules, actor, wid, &k)?;
+        }
+        if let Some(p) = paused {
+            gm::set_paused(conn, actor, wid, p)?;
+        }
+        if let Some(s) = f.season.filter(|s| !s.is_empty()) {
+            gm::set_season(conn, actor, wid, &s)?;
+        }
+        Ok(())
+    })
+    .await
 }
 
 #[derive(Deserialize)]
@@ -116,23 +112,18 @@ pub async fn campaign(
     path: web::Path<i32>,
     post: SignedPost<CampaignForm>,
 ) -> Result<HttpResponse, PageError> {
-    post.actor.require_gm()?;
     let wid = path.into_inner();
-    let back = post.back_or(format!("/gm/worlds/{wid}"));
-    let SignedPost {
-        viewer,
-        actor,
-        form,
-        ..
-    } = post;
-    let st = state.clone();
-    let result = state
-        .db(move |conn| {
+    let back = editor_back(&post, wid)?;
+    submit_then(
+        &state,
+        post,
+        back,
+        move |conn, st, actor, form| {
             let rs = &st.config.rules;
             match form.action.as_deref().unwrap_or("") {
-                "end" => campaign::end_by_game_master(conn, &actor, wid).map(|_| None),
+                "end" => campaign::end_by_game_master(conn, actor, wid).map(|_| None),
                 "next" => {
-                    campaign::next::start(conn, rs, &actor, wid, form.name.as_deref()).map(Some)
+                    campaign::next::start(conn, rs, actor, wid, form.name.as_deref()).map(Some)
                 }
                 "victory" => {
                     let v = mapfile::MapVictory {
@@ -143,7 +134,7 @@ pub async fn campaign(
                             "what-towns-share",
                         )?,
                     };
-                    campaign::set_victory(conn, &actor, wid, v).map(|_| None)
+                    campaign::set_victory(conn, actor, wid, v).map(|_| None)
                 }
                 other => Err(GameError::Invalid(
                     format!(
@@ -153,12 +144,10 @@ pub async fn campaign(
                     .into(),
                 )),
             }
-        })
-        .await;
-    match result {
-        Ok(Some(next)) => Ok(see_other(&format!("/gm/worlds/{next}"))),
-        other => after_form(&state, &viewer, other, &back),
-    }
+        },
+        |next, back| next.map_or(back, |w| format!("/gm/worlds/{w}")),
+    )
+    .await
 }
 
 // ------------------------------------------------------------------- the worlds
@@ -467,32 +456,23 @@ pub async fn edit_edge(
     post: SignedPost<EdgeForm>,
 ) -> Result<HttpResponse, PageError> {
     let wid = path.into_inner();
-    let back = post.back_or(format!("/gm/worlds/{wid}"));
-    let SignedPost {
-        viewer,
-        actor,
-        form: f,
-        ..
-    } = post;
-    actor.require_gm()?;
-    let result = state
-        .db(move |conn| {
-            let at = Pos::new(
-                number(f.x.as_deref(), "what-x")?,
-                number(f.y.as_deref(), "what-y")?,
-            );
-            let feature = f.feature.as_deref().filter(|v| *v == "rampart");
-            crate::game::gm::edges::set(
-                conn,
-                &actor,
-                wid,
-                at,
-                f.side.as_deref().unwrap_or(""),
-                feature,
-            )
-        })
-        .await;
-    after_form(&state, &viewer, result, &back)
+    let back = editor_back(&post, wid)?;
+    submit(&state, post, back, move |conn, _, actor, f| {
+        let at = Pos::new(
+            number(f.x.as_deref(), "what-x")?,
+            number(f.y.as_deref(), "what-y")?,
+        );
+        let feature = f.feature.as_deref().filter(|v| *v == "rampart");
+        crate::game::gm::edges::set(
+            conn,
+            actor,
+            wid,
+            at,
+            f.side.as_deref().unwrap_or(""),
+            feature,
+        )
+    })
+    .await
 }
 
 /// Empty form fields leave a property alone; `-` clears it.
@@ -509,48 +489,37 @@ pub async fn edit_cell(
     path: web::Path<i32>,
     post: SignedPost<CellForm>,
 ) -> Result<HttpResponse, PageError> {
-    let SignedPost {
-        viewer,
-        actor,
-        form,
-        back: sent_back,
-    } = post;
-    actor.require_gm()?;
     let wid = path.into_inner();
-    let back = sent_back.unwrap_or_else(|| format!("/gm/worlds/{wid}"));
-    let f = form;
-    let st = state.clone();
-    let result = state
-        .db(move |conn| {
-            let at = Pos::new(
-                number(f.x.as_deref(), "what-x")?,
-                number(f.y.as_deref(), "what-y")?,
-            );
-            let structure = match field(f.structure.as_deref()) {
-                None => None,
-                Some(None) => Some(None),
-                Some(Some(s)) => Some(Some(s.parse::<i32>().map_err(|_| {
-                    GameError::Invalid(
-                        Said::new("error-not-number")
-                            .s("what", "structure")
-                            .s("value", s)
-                            .into(),
-                    )
-                })?)),
-            };
-            let edit = CellEdit {
-                x: None,
-                y: None,
-                terrain: f.terrain.filter(|t| !t.trim().is_empty()),
-                town: field(f.town.as_deref()),
-                owner: field(f.owner.as_deref()),
-                structure,
-                castle: field(f.castle.as_deref()),
-            };
-            editor::edit_cells(conn, &st.config.rules, &actor, wid, &[(at, edit)])
-        })
-        .await;
-    after_form(&state, &viewer, result, &back)
+    let back = editor_back(&post, wid)?;
+    submit(&state, post, back, move |conn, st, actor, f| {
+        let at = Pos::new(
+            number(f.x.as_deref(), "what-x")?,
+            number(f.y.as_deref(), "what-y")?,
+        );
+        let structure = match field(f.structure.as_deref()) {
+            None => None,
+            Some(None) => Some(None),
+            Some(Some(s)) => Some(Some(s.parse::<i32>().map_err(|_| {
+                GameError::Invalid(
+                    Said::new("error-not-number")
+                        .s("what", "structure")
+                        .s("value", s)
+                        .into(),
+                )
+            })?)),
+        };
+        let edit = CellEdit {
+            x: None,
+            y: None,
+            terrain: f.terrain.filter(|t| !t.trim().is_empty()),
+            town: field(f.town.as_deref()),
+            owner: field(f.owner.as_deref()),
+            structure,
+            castle: field(f.castle.as_deref()),
+        };
+        editor::edit_cells(conn, &st.config.rules, actor, wid, &[(at, edit)])
+    })
+    .await
 }
 
 #[derive(Deserialize)]
@@ -566,20 +535,12 @@ pub async fn undo(
     path: web::Path<i32>,
     post: SignedPost<SimpleForm>,
 ) -> Result<HttpResponse, PageError> {
-    let SignedPost {
-        viewer,
-        actor,
-        back: sent_back,
-        ..
-    } = post;
-    actor.require_gm()?;
     let wid = path.into_inner();
-    let back = sent_back.unwrap_or_else(|| format!("/gm/worlds/{wid}"));
-    let st = state.clone();
-    let result = state
-        .db(move |conn| editor::undo(conn, &st.config.rules, &actor, wid))
-        .await;
-    after_form(&state, &viewer, result, &back)
+    let back = editor_back(&post, wid)?;
+    submit(&state, post, back, move |conn, st, actor, _| {
+        editor::undo(conn, &st.config.rules, actor, wid)
+    })
+    .await
 }
 
 pub async fn spawn(
@@ -587,25 +548,17 @@ pub async fn spawn(
     path: web::Path<i32>,
     post: SignedPost<SimpleForm>,
 ) -> Result<HttpResponse, PageError> {
-    let SignedPost {
-        viewer,
-        actor,
-        form,
-        back: sent_back,
-    } = post;
-    actor.require_gm()?;
     let wid = path.into_inner();
-    let back = sent_back.unwrap_or_else(|| format!("/gm/worlds/{wid}"));
-    let nation = form.nation.clone().unwrap_or_default();
-    let at = form.at.as_deref().and_then(parse_cell);
-    let result = match at {
-        Some(at) => state
-            .db(move |conn| editor::set_spawn(conn, &actor, wid, &nation, at))
-            .await
-            .map(|_| ()),
-        None => Err(GameError::Invalid(Said::new("error-spawn").into())),
+    let back = editor_back(&post, wid)?;
+    let Some(at) = post.form.at.as_deref().and_then(parse_cell) else {
+        let e = GameError::Invalid(Said::new("error-spawn").into());
+        return refused_page(&state, &post.viewer, &e, Some(&back));
     };
-    after_form(&state, &viewer, result, &back)
+    submit(&state, post, back, move |conn, _, actor, f| {
+        let nation = f.nation.unwrap_or_default();
+        editor::set_spawn(conn, actor, wid, &nation, at).map(|_| ())
+    })
+    .await
 }
 
 #[derive(Deserialize, Default)]
@@ -639,40 +592,30 @@ pub async fn company(
     path: web::Path<i32>,
     post: SignedPost<CompanyForm>,
 ) -> Result<HttpResponse, PageError> {
-    let SignedPost {
-        viewer,
-        actor,
-        form,
-        back: sent_back,
-    } = post;
-    actor.require_gm()?;
+    post.actor.require_gm()?;
     let id = path.into_inner();
-    let back = sent_back.unwrap_or_else(|| "/gm/worlds".into());
-    let f = form;
-    let st = state.clone();
-    let result = state
-        .db(move |conn| {
-            if f.remove.as_deref() == Some("yes") {
-                return editor::remove_company(conn, &actor, id);
-            }
-            let at = match f.at.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
-                Some(s) => Some(parse_cell(s).ok_or_else(|| {
-                    GameError::Invalid(Said::new("error-not-xy").s("value", s).into())
-                })?),
-                None => None,
-            };
-            let patch = CompanyPatch {
-                x: at.map(|p| p.x),
-                y: at.map(|p| p.y),
-                ap: opt_number(f.ap.as_deref(), "ap")?,
-                men: opt_number(f.men.as_deref(), "men")?,
-                wounded: opt_number(f.wounded.as_deref(), "wounded")?,
-                morale: opt_number(f.morale.as_deref(), "morale")?,
-            };
-            editor::patch_company(conn, &st.config.rules, &actor, id, &patch).map(|_| ())
-        })
-        .await;
-    after_form(&state, &viewer, result, &back)
+    let back = post.back_or("/gm/worlds".into());
+    submit(&state, post, back, move |conn, st, actor, f| {
+        if f.remove.as_deref() == Some("yes") {
+            return editor::remove_company(conn, actor, id);
+        }
+        let at = match f.at.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+            Some(s) => Some(parse_cell(s).ok_or_else(|| {
+                GameError::Invalid(Said::new("error-not-xy").s("value", s).into())
+            })?),
+            None => None,
+        };
+        let patch = CompanyPatch {
+            x: at.map(|p| p.x),
+            y: at.map(|p| p.y),
+            ap: opt_number(f.ap.as_deref(), "ap")?,
+            men: opt_number(f.men.as_deref(), "men")?,
+            wounded: opt_number(f.wounded.as_deref(), "wounded")?,
+            morale: opt_number(f.morale.as_deref(), "morale")?,
+        };
+        editor::patch_company(conn, &st.config.rules, actor, id, &patch).map(|_| ())
+    })
+    .await
 }
 
 // ------------------------------------------------------------------- the audit log

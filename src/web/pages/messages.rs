@@ -2,7 +2,7 @@
 //! player's conversations and one of them, and the forms to write, report and block; the
 //! markers' forms of the world page; `/messages`, where the header's badge leads.
 
-use super::orders::{after_form, refused_page};
+use super::forms::{refused_page, submit, submit_then};
 use super::{page, see_other};
 use crate::game::maps::worlds;
 use crate::game::talk::markers;
@@ -159,34 +159,34 @@ pub async fn send(
     path: web::Path<i32>,
     post: SignedPost<SendForm>,
 ) -> Result<HttpResponse, PageError> {
-    let SignedPost {
-        viewer,
-        actor,
-        form,
-        ..
-    } = post;
     let wid = path.into_inner();
-    let to = To::parse(form.to.as_deref().unwrap_or(messages::NATION));
+    let to = To::parse(post.form.to.as_deref().unwrap_or(messages::NATION));
     let back = match &to {
         To::Player(name) => messages_href(wid, Some(name)),
         _ => messages_href(wid, None),
     };
-    let t = state.config.settings.talk.clone();
-    let body = match Body::parse(form.body.as_deref().unwrap_or(""), t.message_chars) {
+    let max = state.config.settings.talk.message_chars;
+    let body = match Body::parse(post.form.body.as_deref().unwrap_or(""), max) {
         Ok(b) => b,
-        Err(e) => return refused_page(&state, &viewer, &e, Some(&back)),
+        Err(e) => return refused_page(&state, &post.viewer, &e, Some(&back)),
     };
-    let result = state
-        .db(move |conn| messages::send(conn, &t, &actor, wid, &to, &body))
-        .await;
-    // A first message to a player opens the conversation under the name as it is written.
-    let back = match &result {
-        Ok(m) if m.to != messages::NATION && m.to != messages::WORLD => {
-            messages_href(wid, Some(&m.to))
-        }
-        _ => back,
-    };
-    after_form(&state, &viewer, result, &back)
+    submit_then(
+        &state,
+        post,
+        back,
+        move |conn, st, actor, _| {
+            messages::send(conn, &st.config.settings.talk, actor, wid, &to, &body)
+        },
+        // A first message to a player opens the conversation under the name as it is written.
+        move |m, back| {
+            if m.to != messages::NATION && m.to != messages::WORLD {
+                messages_href(wid, Some(&m.to))
+            } else {
+                back
+            }
+        },
+    )
+    .await
 }
 
 #[derive(Deserialize)]
@@ -204,16 +204,10 @@ pub async fn report(
 ) -> Result<HttpResponse, PageError> {
     let (wid, id) = path.into_inner();
     let back = post.back_or(messages_href(wid, None));
-    let SignedPost {
-        viewer,
-        actor,
-        form,
-        ..
-    } = post;
-    let result = state
-        .db(move |conn| moderation::report(conn, &actor, id, form.reason.as_deref()))
-        .await;
-    after_form(&state, &viewer, result, &back)
+    submit(&state, post, back, move |conn, _, actor, f| {
+        moderation::report(conn, actor, id, f.reason.as_deref())
+    })
+    .await
 }
 
 #[derive(Deserialize)]
@@ -230,26 +224,17 @@ pub async fn block(
     path: web::Path<i32>,
     post: SignedPost<BlockForm>,
 ) -> Result<HttpResponse, PageError> {
-    let SignedPost {
-        viewer,
-        actor,
-        form,
-        ..
-    } = post;
     let wid = path.into_inner();
-    let name = form.player.unwrap_or_default();
-    let back = messages_href(wid, Some(&name));
-    let unblock = form.action.as_deref() == Some("unblock");
-    let result = state
-        .db(move |conn| {
-            if unblock {
-                messages::unblock(conn, &actor, wid, &name)
-            } else {
-                messages::block(conn, &actor, wid, &name).map(|_| ())
-            }
-        })
-        .await;
-    after_form(&state, &viewer, result, &back)
+    let back = messages_href(wid, post.form.player.as_deref());
+    submit(&state, post, back, move |conn, _, actor, f| {
+        let name = f.player.unwrap_or_default();
+        if f.action.as_deref() == Some("unblock") {
+            messages::unblock(conn, actor, wid, &name)
+        } else {
+            messages::block(conn, actor, wid, &name).map(|_| ())
+        }
+    })
+    .await
 }
 
 #[derive(Deserialize)]
@@ -268,14 +253,9 @@ pub async fn drop_marker(
 ) -> Result<HttpResponse, PageError> {
     let wid = path.into_inner();
     let back = post.back_or(format!("/worlds/{wid}"));
-    let SignedPost {
-        viewer,
-        actor,
-        form,
-        ..
-    } = post;
-    let t = state.config.settings.talk.clone();
-    let parsed = form
+    let max = state.config.settings.talk.marker_chars;
+    let f = &post.form;
+    let parsed = f
         .cell
         .as_deref()
         .and_then(super::world::parse_cell)
@@ -286,20 +266,15 @@ pub async fn drop_marker(
                     .into(),
             )
         })
-        .and_then(|at| {
-            Ok((
-                at,
-                Label::parse(form.label.as_deref().unwrap_or(""), t.marker_chars)?,
-            ))
-        });
+        .and_then(|at| Ok((at, Label::parse(f.label.as_deref().unwrap_or(""), max)?)));
     let (at, label) = match parsed {
         Ok(p) => p,
-        Err(e) => return refused_page(&state, &viewer, &e, Some(&back)),
+        Err(e) => return refused_page(&state, &post.viewer, &e, Some(&back)),
     };
-    let result = state
-        .db(move |conn| markers::drop_at(conn, &t, &actor, wid, at, &label))
-        .await;
-    after_form(&state, &viewer, result, &back)
+    submit(&state, post, back, move |conn, st, actor, _| {
+        markers::drop_at(conn, &st.config.settings.talk, actor, wid, at, &label)
+    })
+    .await
 }
 
 #[derive(Deserialize)]
@@ -316,11 +291,10 @@ pub async fn remove_marker(
 ) -> Result<HttpResponse, PageError> {
     let (wid, id) = path.into_inner();
     let back = post.back_or(format!("/worlds/{wid}"));
-    let SignedPost { viewer, actor, .. } = post;
-    let result = state
-        .db(move |conn| markers::remove(conn, &actor, id))
-        .await;
-    after_form(&state, &viewer, result, &back)
+    submit(&state, post, back, move |conn, _, actor, _| {
+        markers::remove(conn, actor, id)
+    })
+    .await
 }
 
 /// `/messages`: the world of the newest unread private message, else the first world the

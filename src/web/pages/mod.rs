@@ -4,6 +4,7 @@ pub mod account;
 pub mod admin;
 pub mod alerts;
 pub mod company;
+pub mod forms;
 pub mod gm;
 pub mod health;
 pub mod home;

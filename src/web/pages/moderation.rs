@@ -1,7 +1,7 @@
 //! `/gm/worlds/{w}/moderation`: the open reports of a world's messages, and what a game master
 //! does with them (remove the message, mute its author, dismiss the report).
 
-use super::orders::{after_form, refused_page};
+use super::forms::submit;
 use super::page;
 use crate::game::maps::worlds;
 use crate::game::talk::moderation::{self, OpenReport};
@@ -79,37 +79,23 @@ pub async fn act(
     path: web::Path<i32>,
     post: SignedPost<ModerationForm>,
 ) -> Result<HttpResponse, PageError> {
-    let SignedPost {
-        viewer,
-        actor,
-        form,
-        ..
-    } = post;
     let wid = path.into_inner();
     let back = format!("/gm/worlds/{wid}/moderation");
-    let max = state.config.settings.talk.max_mute_hours;
-    let invalid = || GameError::Invalid(Said::new("error-moderation-form").into());
-    let result = match (form.action.as_deref(), form.report, form.message) {
-        (Some("remove"), _, Some(m)) => {
-            state
-                .db(move |conn| moderation::remove_message(conn, &actor, m).map(|_| ()))
-                .await
+    submit(&state, post, back, move |conn, st, actor, f| {
+        let invalid = || GameError::Invalid(Said::new("error-moderation-form").into());
+        match (f.action.as_deref(), f.report, f.message) {
+            (Some("remove"), _, Some(m)) => moderation::remove_message(conn, actor, m).map(|_| ()),
+            (Some("dismiss"), Some(r), _) => moderation::dismiss(conn, actor, wid, r),
+            (Some("mute"), _, _) => {
+                let hours = f.hours.as_deref().map(str::trim).map(str::parse::<i64>);
+                let (Some(Ok(hours)), Some(name)) = (hours, f.player) else {
+                    return Err(invalid());
+                };
+                let max = st.config.settings.talk.max_mute_hours;
+                moderation::mute(conn, actor, wid, &name, hours, max).map(|_| ())
+            }
+            _ => Err(invalid()),
         }
-        (Some("dismiss"), Some(r), _) => {
-            state
-                .db(move |conn| moderation::dismiss(conn, &actor, wid, r))
-                .await
-        }
-        (Some("mute"), _, _) => {
-            let hours = form.hours.as_deref().map(str::trim).map(str::parse::<i64>);
-            let (Some(Ok(hours)), Some(name)) = (hours, form.player) else {
-                return refused_page(&state, &viewer, &invalid(), Some(&back));
-            };
-            state
-                .db(move |conn| moderation::mute(conn, &actor, wid, &name, hours, max).map(|_| ()))
-                .await
-        }
-        _ => Err(invalid()),
-    };
-    after_form(&state, &viewer, result, &back)
+    })
+    .await
 }

@@ -1,18 +1,16 @@
 //! The form posts of the game pages: joining, raising, company orders and regiments. They go
 //! through the same `game::` functions as the API, then redirect to the page with the report.
 
-use super::{context, render_with, see_other};
+use super::forms::{refused_page, submit, submit_then};
 use crate::game::play::orders;
 use crate::game::{play, GameError};
 use crate::said::Said;
-use crate::web::auth::Viewer;
 use crate::web::error::PageError;
 use crate::web::form_post::SignedPost;
 use crate::web::order_input;
 use crate::web::AppState;
 use crate::wire::input::{CellRef, PathRef, Whole};
 use crate::wire::play::OrderFields;
-use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
 
@@ -48,74 +46,33 @@ impl OrderForm {
     }
 }
 
-/// After a form: back to `back` when it worked, the refusal page when not.
-pub fn after_form<T>(
-    state: &AppState,
-    viewer: &Viewer,
-    result: Result<T, GameError>,
-    back: &str,
-) -> Result<HttpResponse, PageError> {
-    match result {
-        Ok(_) => Ok(see_other(back)),
-        Err(e) => refused_page(state, viewer, &e, Some(back)),
-    }
-}
-
-/// A refused order: the reason, with a way back, and nothing changed.
-pub fn refused_page(
-    state: &AppState,
-    viewer: &Viewer,
-    err: &GameError,
-    back: Option<&str>,
-) -> Result<HttpResponse, PageError> {
-    if matches!(
-        err,
-        GameError::Db(_) | GameError::Internal(_) | GameError::Unauthorized(_)
-    ) {
-        return Err(PageError(GameError::Internal(err.to_string())));
-    }
-    let (mut ctx, fresh) = context(viewer);
-    ctx.insert("message", &crate::wire::refusals::say(viewer.lang, err));
-    ctx.insert("code", err.code());
-    ctx.insert("back", &back.unwrap_or("/"));
-    let status = StatusCode::from_u16(err.status()).unwrap_or(StatusCode::BAD_REQUEST);
-    let resp = render_with(state, status, "refused.html", &ctx, fresh)?;
-    Ok(super::with_retry_after(resp, err))
-}
-
 pub async fn act(
     state: web::Data<AppState>,
     path: web::Path<(i32, String)>,
     post: SignedPost<OrderForm>,
 ) -> Result<HttpResponse, PageError> {
-    let SignedPost {
-        viewer,
-        actor,
-        form,
-        back: sent_back,
-    } = post;
     let (id, action) = path.into_inner();
-    let back = sent_back.unwrap_or_else(|| format!("/companies/{id}"));
-    let order = match order_input::parse(&action, &form.fields()) {
+    let back = post.back_or(format!("/companies/{id}"));
+    let order = match order_input::parse(&action, &post.form.fields()) {
         Ok(o) => o,
-        Err(e) => return refused_page(&state, &viewer, &e, Some(&back)),
+        Err(e) => return refused_page(&state, &post.viewer, &e, Some(&back)),
     };
-    let st = state.clone();
-    match state
-        .db(move |conn| orders::execute(conn, &st.writes, &st.config, &actor, id, order))
-        .await
-    {
-        Ok(out) => {
+    submit_then(
+        &state,
+        post,
+        back,
+        move |conn, st, actor, _| orders::execute(conn, &st.writes, &st.config, actor, id, order),
+        |out, back| {
             // A destroyed company has no page left to return to.
             let back = if out.company.is_none() && back.starts_with("/companies/") {
                 "/".to_string()
             } else {
                 back
             };
-            Ok(see_other(&with_report(&back, out.event_id)))
-        }
-        Err(e) => refused_page(&state, &viewer, &e, Some(&back)),
-    }
+            with_report(&back, out.event_id)
+        },
+    )
+    .await
 }
 
 pub async fn join(
@@ -123,19 +80,16 @@ pub async fn join(
     path: web::Path<i32>,
     post: SignedPost<OrderForm>,
 ) -> Result<HttpResponse, PageError> {
-    let SignedPost {
-        viewer,
-        actor,
-        form,
-        ..
-    } = post;
     let wid = path.into_inner();
-    let nation = form.nation.clone().unwrap_or_default();
-    let back = format!("/worlds/{wid}");
-    let result = state
-        .db(move |conn| play::join(conn, &actor, wid, &nation))
-        .await;
-    after_form(&state, &viewer, result, &back)
+    submit(
+        &state,
+        post,
+        format!("/worlds/{wid}"),
+        move |conn, _, actor, f| {
+            play::join(conn, actor, wid, f.nation.as_deref().unwrap_or_default())
+        },
+    )
+    .await
 }
 
 pub async fn raise(
@@ -143,26 +97,18 @@ pub async fn raise(
     path: web::Path<i32>,
     post: SignedPost<OrderForm>,
 ) -> Result<HttpResponse, PageError> {
-    let SignedPost {
-        viewer,
-        actor,
-        form,
-        ..
-    } = post;
     let wid = path.into_inner();
-    let (kind, name) = (
-        form.kind.clone().unwrap_or_default(),
-        form.name.clone().unwrap_or_default(),
-    );
-    let back = format!("/worlds/{wid}");
-    let st = state.clone();
-    match state
-        .db(move |conn| play::raise(conn, &st.config.rules, &actor, wid, &kind, &name))
-        .await
-    {
-        Ok(c) => Ok(see_other(&format!("/worlds/{wid}?company={}", c.id))),
-        Err(e) => refused_page(&state, &viewer, &e, Some(&back)),
-    }
+    submit_then(
+        &state,
+        post,
+        format!("/worlds/{wid}"),
+        move |conn, st, actor, f| {
+            let (kind, name) = (f.kind.unwrap_or_default(), f.name.unwrap_or_default());
+            play::raise(conn, &st.config.rules, actor, wid, &kind, &name)
+        },
+        |c, _| format!("/worlds/{wid}?company={}", c.id),
+    )
+    .await
 }
 
 #[derive(Deserialize)]
@@ -176,26 +122,25 @@ pub async fn take_leave(
     path: web::Path<i32>,
     post: SignedPost<LeaveForm>,
 ) -> Result<HttpResponse, PageError> {
-    let SignedPost {
-        viewer,
-        actor,
-        form,
-        ..
-    } = post;
     let wid = path.into_inner();
     let back = format!("/worlds/{wid}");
-    let days = match form.days.as_deref().map(str::trim).map(str::parse::<i32>) {
+    let days = match post
+        .form
+        .days
+        .as_deref()
+        .map(str::trim)
+        .map(str::parse::<i32>)
+    {
         Some(Ok(d)) => d,
         _ => {
             let e = GameError::Invalid(Said::new("error-leave-days").into());
-            return refused_page(&state, &viewer, &e, Some(&back));
+            return refused_page(&state, &post.viewer, &e, Some(&back));
         }
     };
-    let st = state.clone();
-    let result = state
-        .db(move |conn| crate::game::play::leave::take(conn, &st.config.rules, &actor, wid, days))
-        .await;
-    after_form(&state, &viewer, result, &back)
+    submit(&state, post, back, move |conn, st, actor, _| {
+        play::leave::take(conn, &st.config.rules, actor, wid, days)
+    })
+    .await
 }
 
 #[derive(Deserialize)]
@@ -210,20 +155,17 @@ pub async fn create_regiment(
     path: web::Path<i32>,
     post: SignedPost<RegimentForm>,
 ) -> Result<HttpResponse, PageError> {
-    let SignedPost {
-        viewer,
-        actor,
-        form,
-        ..
-    } = post;
     let wid = path.into_inner();
-    let name = form.name.clone().unwrap_or_default();
-    let back = format!("/worlds/{wid}/nations");
-    let st = state.clone();
-    let result = state
-        .db(move |conn| play::create_regiment(conn, &st.config.rules, &actor, wid, &name))
-        .await;
-    after_form(&state, &viewer, result, &back)
+    submit(
+        &state,
+        post,
+        format!("/worlds/{wid}/nations"),
+        move |conn, st, actor, f| {
+            let name = f.name.unwrap_or_default();
+            play::create_regiment(conn, &st.config.rules, actor, wid, &name)
+        },
+    )
+    .await
 }
 
 pub async fn join_regiment(
@@ -231,13 +173,14 @@ pub async fn join_regiment(
     path: web::Path<(i32, i32)>,
     post: SignedPost<RegimentForm>,
 ) -> Result<HttpResponse, PageError> {
-    let SignedPost { viewer, actor, .. } = post;
     let (wid, rid) = path.into_inner();
-    let back = format!("/worlds/{wid}/nations");
-    let result = state
-        .db(move |conn| play::join_regiment(conn, &actor, wid, rid))
-        .await;
-    after_form(&state, &viewer, result, &back)
+    submit(
+        &state,
+        post,
+        format!("/worlds/{wid}/nations"),
+        move |conn, _, actor, _| play::join_regiment(conn, actor, wid, rid),
+    )
+    .await
 }
 
 pub async fn set_headquarters(
@@ -245,26 +188,19 @@ pub async fn set_headquarters(
     path: web::Path<(i32, i32)>,
     post: SignedPost<RegimentForm>,
 ) -> Result<HttpResponse, PageError> {
-    let SignedPost {
-        viewer,
-        actor,
-        form,
-        ..
-    } = post;
     let (wid, rid) = path.into_inner();
     let back = format!("/worlds/{wid}/nations");
     let at = match order_input::cell(
-        &CellRef::Text(form.at.clone().unwrap_or_default()),
+        &CellRef::Text(post.form.at.clone().unwrap_or_default()),
         crate::said::msg("what-farm"),
     ) {
         Ok(p) => p,
-        Err(e) => return refused_page(&state, &viewer, &e, Some(&back)),
+        Err(e) => return refused_page(&state, &post.viewer, &e, Some(&back)),
     };
-    let st = state.clone();
-    let result = state
-        .db(move |conn| play::set_headquarters(conn, &st.config.rules, &actor, wid, rid, at))
-        .await;
-    after_form(&state, &viewer, result, &back)
+    submit(&state, post, back, move |conn, st, actor, _| {
+        play::set_headquarters(conn, &st.config.rules, actor, wid, rid, at)
+    })
+    .await
 }
 
 crate::signed_fields!(OrderForm, back);

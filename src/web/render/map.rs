@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::fmt::Write;
 
 pub use super::escape;
-use super::viewport::{Geometry, Pan, Viewport};
+use super::viewport::{Geometry, Layout, Pan, Viewport};
 
 pub struct CellView {
     pub x: i32,
@@ -191,19 +191,14 @@ fn open_link(o: &mut String, href: &str) {
 }
 
 /// The map's frame as a page's template and script read it: its size, its cells' size and
-/// its top-left cell.
+/// grid, and for the scripts the whole [`Layout`].
 #[derive(Serialize)]
 struct Frame {
     width_px: i32,
     height_px: i32,
     cell: i32,
-    x0: i32,
-    y0: i32,
-    /// For the page's script: `square` or `hex`, the rows' step and the view's size in cells.
     grid: Grid,
-    step: i32,
-    cols: i32,
-    rows: i32,
+    layout: Layout,
 }
 
 /// Where a page's template prints `map_svg`: the drawing is written there after the template
@@ -236,12 +231,8 @@ impl MapView {
                 width_px: self.width_px,
                 height_px: self.height_px,
                 cell: self.cell,
-                x0: self.x0,
-                y0: self.y0,
                 grid: self.grid,
-                step: self.geo().step(),
-                cols: self.cols,
-                rows: self.rows,
+                layout: self.geo().layout(),
             },
         );
         ctx.insert("map_svg", MARK);
@@ -443,24 +434,12 @@ impl MapView {
             return;
         }
         let g = self.geo();
-        let (w, h) = (f64::from(self.cell), g.height());
         let mut d = String::new();
         for &(x, y, side) in &self.edges {
             let (px, py) = g.origin(x, y);
             let (px, py) = (f64::from(px), f64::from(py));
-            use crate::rules::Side::*;
-            let ((ax, ay), (bx, by)) = match (self.grid, side) {
-                (Grid::Square, N) => ((0.0, 0.0), (w, 0.0)),
-                (Grid::Square, E) => ((w, 0.0), (w, w)),
-                (Grid::Square, S) => ((0.0, w), (w, w)),
-                (Grid::Square, W) => ((0.0, 0.0), (0.0, w)),
-                (Grid::Hex, NE) => ((w / 2.0, 0.0), (w, h / 4.0)),
-                (Grid::Hex, E) => ((w, h / 4.0), (w, h * 0.75)),
-                (Grid::Hex, SE) => ((w, h * 0.75), (w / 2.0, h)),
-                (Grid::Hex, SW) => ((w / 2.0, h), (0.0, h * 0.75)),
-                (Grid::Hex, W) => ((0.0, h * 0.75), (0.0, h / 4.0)),
-                (Grid::Hex, NW) => ((0.0, h / 4.0), (w / 2.0, 0.0)),
-                _ => continue,
+            let Some(((ax, ay), (bx, by))) = g.side_line(side) else {
+                continue;
             };
             let _ = write!(
                 d,

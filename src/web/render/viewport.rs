@@ -1,7 +1,8 @@
 //! One viewport for the player's map and the editor's: the rectangle of the world shown, at
 //! what zoom, and the links that pan and zoom it.
 
-use crate::rules::Grid;
+use crate::rules::grid::SideRule;
+use crate::rules::{Grid, Side};
 use serde::Serialize;
 
 /// (cell size in pixels, columns, rows) of three zoom levels, 1 (far) to 3 (near).
@@ -58,24 +59,94 @@ impl Geometry {
         ((self.height() - f64::from(self.cell)) / 2.0).round() as i32
     }
 
+    /// How far right the cells of the world's odd rows are drawn.
+    pub fn odd_shift(&self) -> i32 {
+        match self.grid {
+            Grid::Square => 0,
+            Grid::Hex => self.cell / 2,
+        }
+    }
+
     /// The top left corner of the box of the cell `(x, y)`.
     pub fn origin(&self, x: i32, y: i32) -> (i32, i32) {
-        let shift = match self.grid {
-            Grid::Hex if y & 1 == 1 => self.cell / 2,
-            _ => 0,
-        };
+        let shift = if y & 1 == 1 { self.odd_shift() } else { 0 };
         (
             (x - self.x0) * self.cell + shift,
             (y - self.y0) * self.step(),
         )
     }
 
+    /// A cell's centre from the top left corner of its box.
+    fn centre_in_box(&self) -> (i32, i32) {
+        (self.cell / 2, (self.height() / 2.0).round() as i32)
+    }
+
     pub fn centre(&self, x: i32, y: i32) -> (i32, i32) {
         let (px, py) = self.origin(x, y);
-        (
-            px + self.cell / 2,
-            py + (self.height() / 2.0).round() as i32,
-        )
+        let (cx, cy) = self.centre_in_box();
+        (px + cx, py + cy)
+    }
+
+    /// Besides the cell of the row and column a point falls in by division, the rows above
+    /// and the columns on each side whose cells may hold it: none on squares; on hexes, which
+    /// reach a quarter of their height into the row above and shift half a cell, one.
+    fn reach(&self) -> (i32, i32) {
+        match self.grid {
+            Grid::Square => (0, 0),
+            Grid::Hex => (1, 1),
+        }
+    }
+
+    /// The line a side of a cell is drawn along, from the top left corner of the cell's box;
+    /// None for a side the grid's cells do not have.
+    pub fn side_line(&self, side: Side) -> Option<((f64, f64), (f64, f64))> {
+        let (w, h) = (f64::from(self.cell), self.height());
+        Some(match (self.grid, side) {
+            (Grid::Square, Side::N) => ((0.0, 0.0), (w, 0.0)),
+            (Grid::Square, Side::E) => ((w, 0.0), (w, w)),
+            (Grid::Square, Side::S) => ((0.0, w), (w, w)),
+            (Grid::Square, Side::W) => ((0.0, 0.0), (0.0, w)),
+            (Grid::Hex, Side::NE) => ((w / 2.0, 0.0), (w, h / 4.0)),
+            (Grid::Hex, Side::E) => ((w, h / 4.0), (w, h * 0.75)),
+            (Grid::Hex, Side::SE) => ((w, h * 0.75), (w / 2.0, h)),
+            (Grid::Hex, Side::SW) => ((w / 2.0, h), (0.0, h * 0.75)),
+            (Grid::Hex, Side::W) => ((0.0, h * 0.75), (0.0, h / 4.0)),
+            (Grid::Hex, Side::NW) => ((0.0, h / 4.0), (w / 2.0, 0.0)),
+            _ => return None,
+        })
+    }
+
+    /// What the pages' scripts work out the cell and the side under a pointer from.
+    pub fn layout(&self) -> Layout {
+        let (up, beside) = self.reach();
+        let (cx, cy) = self.centre_in_box();
+        Layout {
+            grid: self.grid,
+            x0: self.x0,
+            y0: self.y0,
+            cols: self.cols,
+            rows: self.rows,
+            cell: self.cell,
+            step: self.step(),
+            odd_shift: self.odd_shift(),
+            centre: [cx, cy],
+            reach: [up, beside],
+            picture_dy: self.picture_dy(),
+            sides: self
+                .grid
+                .side_rules()
+                .into_iter()
+                .filter_map(|rule| {
+                    let ((ax, ay), (bx, by)) = self.side_line(rule.name)?;
+                    // A tenth of a pixel is as near as a pointer gets.
+                    let middle = |a: f64, b: f64| ((a + b) * 5.0).round() / 10.0;
+                    Some(SideLayout {
+                        rule,
+                        middle: [middle(ax, bx), middle(ay, by)],
+                    })
+                })
+                .collect(),
+        }
     }
 
     pub fn width_px(&self) -> i32 {
@@ -93,38 +164,68 @@ impl Geometry {
         }
     }
 
-    /// The cell under a point of the drawing, in pixels from its top left corner: on hexes the
-    /// cell whose centre is nearest, of the two rows the point may fall in.
+    /// The cell under a point of the drawing, in pixels from its top left corner: of the
+    /// cells that may hold it (see [`Geometry::reach`]), the one whose centre is nearest. The
+    /// pages' script works it out the same way from the [`Layout`].
     pub fn cell_at(&self, px: i32, py: i32) -> Option<(i32, i32)> {
         if !(0..self.width_px()).contains(&px) || !(0..self.height_px()).contains(&py) {
             return None;
         }
-        match self.grid {
-            Grid::Square => Some((self.x0 + px / self.cell, self.y0 + py / self.cell)),
-            Grid::Hex => {
-                let row = py / self.step().max(1);
-                let mut best: Option<((i32, i32), i64)> = None;
-                for j in [row - 1, row] {
-                    if !(0..self.rows).contains(&j) {
-                        continue;
-                    }
-                    let y = self.y0 + j;
-                    let col = px / self.cell;
-                    for i in [col - 1, col, col + 1] {
-                        if !(0..self.cols).contains(&i) {
-                            continue;
-                        }
-                        let (cx, cy) = self.centre(self.x0 + i, y);
-                        let d = i64::from(cx - px).pow(2) + i64::from(cy - py).pow(2);
-                        if best.is_none_or(|(_, b)| d < b) {
-                            best = Some(((self.x0 + i, y), d));
-                        }
-                    }
+        let (row, col) = (py / self.step().max(1), px / self.cell);
+        let (up, beside) = self.reach();
+        let mut best: Option<((i32, i32), i64)> = None;
+        for j in row - up..=row {
+            if !(0..self.rows).contains(&j) {
+                continue;
+            }
+            let y = self.y0 + j;
+            for i in col - beside..=col + beside {
+                if !(0..self.cols).contains(&i) {
+                    continue;
                 }
-                best.map(|(c, _)| c)
+                let (cx, cy) = self.centre(self.x0 + i, y);
+                let d = i64::from(cx - px).pow(2) + i64::from(cy - py).pow(2);
+                if best.is_none_or(|(_, b)| d < b) {
+                    best = Some(((self.x0 + i, y), d));
+                }
             }
         }
+        best.map(|(c, _)| c)
     }
+}
+
+/// A view's cells and sides as the pages' scripts read them (the map's `#map-layout`):
+/// static/app.js finds the cell under a click from it, static/editor.js the side and the
+/// edge's name. Made from [`Geometry`] and [`Grid::side_rules`], so that the scripts repeat no
+/// rule of the grid or of the drawing.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Layout {
+    pub grid: Grid,
+    pub x0: i32,
+    pub y0: i32,
+    pub cols: i32,
+    pub rows: i32,
+    pub cell: i32,
+    /// The distance between two rows' tops.
+    pub step: i32,
+    /// How far right the world's odd rows are drawn.
+    pub odd_shift: i32,
+    /// A cell's centre from the top left corner of its box.
+    pub centre: [i32; 2],
+    /// The rows above and the columns on each side to look at besides the point's own.
+    pub reach: [i32; 2],
+    /// How far down its box a cell's square picture sits.
+    pub picture_dy: i32,
+    pub sides: Vec<SideLayout>,
+}
+
+/// A side of a cell: its rule, and the middle of its line from the top left corner of the
+/// cell's box (a click is on the side whose middle is nearest).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SideLayout {
+    #[serde(flatten)]
+    pub rule: SideRule,
+    pub middle: [f64; 2],
 }
 
 impl Viewport {

@@ -79,8 +79,20 @@ pub fn form_config_up_to(limit: usize) -> web::FormConfig {
         })
 }
 
-pub async fn not_found() -> Result<HttpResponse, ApiError> {
-    Err(ApiError(GameError::NotFound("no such API endpoint".into())))
+/// No route took the request: a path the API has, asked with another method, is 405 with the
+/// methods it takes (from the description); anything else is not found.
+pub async fn not_found(req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    let allowed = openapi::methods_at(req.path());
+    if allowed.is_empty() {
+        return Err(ApiError(GameError::NotFound("no such API endpoint".into())));
+    }
+    let message = format!("{} takes {}", req.path(), allowed.join(", "));
+    Ok(HttpResponse::MethodNotAllowed()
+        .insert_header(("Allow", allowed.join(", ")))
+        .json(crate::wire::error::ErrorBody::new(
+            "method_not_allowed",
+            &message,
+        )))
 }
 
 /// A JSON body that may be left out (orders such as `heal` take none): no body reads as

@@ -781,6 +781,36 @@ fn routes(s: &mut Schemas) -> Vec<Route> {
     all
 }
 
+/// The methods the description gives the path (a concrete one, `/api/v1/worlds/3`).
+pub fn methods_at(path: &str) -> Vec<&'static str> {
+    let matches = |template: &str| {
+        let (t, p): (Vec<&str>, Vec<&str>) =
+            (template.split('/').collect(), path.split('/').collect());
+        t.len() == p.len()
+            && t.iter()
+                .zip(&p)
+                .all(|(a, b)| a == b || (a.starts_with('{') && !b.is_empty()))
+    };
+    let mut out = Vec::new();
+    for (template, item) in &description().paths.paths {
+        if !matches(template) {
+            continue;
+        }
+        for (method, op) in [
+            ("GET", &item.get),
+            ("POST", &item.post),
+            ("PUT", &item.put),
+            ("PATCH", &item.patch),
+            ("DELETE", &item.delete),
+        ] {
+            if op.is_some() && !out.contains(&method) {
+                out.push(method);
+            }
+        }
+    }
+    out
+}
+
 /// The description, built once.
 pub fn description() -> &'static OpenApi {
     static DOC: OnceLock<OpenApi> = OnceLock::new();

@@ -20,6 +20,7 @@ mod fuzz_targets;
 mod gm;
 mod hex;
 mod hostile;
+mod layers;
 mod maps;
 mod openapi;
 mod options;

@@ -293,47 +293,71 @@ fn orders(s: &mut Schemas) -> Vec<Route> {
     let outcome = s.of::<Outcome>();
     let at = s.of::<AtBody>();
     let target = s.of::<TargetBody>();
-    let path = |p| route(Post, p, "orders", "an order to the company");
+    let path = |p, summary| route(Post, p, "orders", summary);
     vec![
-        path("/api/v1/companies/{c}/move")
-            .json(s.of::<MoveBody>())
-            .ok(s.of::<MoveAnswer>())
-            .errors(&[409]),
-        path("/api/v1/companies/{c}/volley")
-            .json(target.clone())
-            .ok(outcome.clone())
-            .errors(&[409]),
-        path("/api/v1/companies/{c}/melee")
-            .json(target)
-            .ok(outcome.clone())
-            .errors(&[409]),
-        path("/api/v1/companies/{c}/bombard")
-            .json(at.clone())
-            .ok(outcome.clone())
-            .errors(&[409]),
-        path("/api/v1/companies/{c}/heal")
+        path(
+            "/api/v1/companies/{c}/move",
+            "move along a path, or the cheapest way to a cell",
+        )
+        .json(s.of::<MoveBody>())
+        .ok(s.of::<MoveAnswer>())
+        .errors(&[409]),
+        path(
+            "/api/v1/companies/{c}/volley",
+            "fire a volley at a company in range",
+        )
+        .json(target.clone())
+        .ok(outcome.clone())
+        .errors(&[409]),
+        path(
+            "/api/v1/companies/{c}/melee",
+            "charge a company next to this one",
+        )
+        .json(target)
+        .ok(outcome.clone())
+        .errors(&[409]),
+        path(
+            "/api/v1/companies/{c}/bombard",
+            "bombard a cell (artillery)",
+        )
+        .json(at.clone())
+        .ok(outcome.clone())
+        .errors(&[409]),
+        path("/api/v1/companies/{c}/heal", "heal the wounded")
             .ok(outcome.clone())
             .errors(&[409, 422]),
-        path("/api/v1/companies/{c}/build-bridge")
+        path(
+            "/api/v1/companies/{c}/build-bridge",
+            "build a bridge over a river next to the company (sappers)",
+        )
+        .json(at.clone())
+        .ok(outcome.clone())
+        .errors(&[409]),
+        path("/api/v1/companies/{c}/repair", "repair a structure")
             .json(at.clone())
             .ok(outcome.clone())
             .errors(&[409]),
-        path("/api/v1/companies/{c}/repair")
-            .json(at.clone())
-            .ok(outcome.clone())
-            .errors(&[409]),
-        path("/api/v1/companies/{c}/reinforce")
-            .json(s.of::<ReinforceBody>())
-            .ok(outcome.clone())
-            .errors(&[409]),
-        path("/api/v1/companies/{c}/ram")
-            .json(at.clone())
-            .ok(outcome.clone())
-            .errors(&[409]),
-        path("/api/v1/companies/{c}/build-siege-tower")
-            .json(at)
-            .ok(outcome)
-            .errors(&[409]),
+        path(
+            "/api/v1/companies/{c}/reinforce",
+            "take men of the reserve into the company",
+        )
+        .json(s.of::<ReinforceBody>())
+        .ok(outcome.clone())
+        .errors(&[409]),
+        path(
+            "/api/v1/companies/{c}/ram",
+            "ram an enemy gate next to the company",
+        )
+        .json(at.clone())
+        .ok(outcome.clone())
+        .errors(&[409]),
+        path(
+            "/api/v1/companies/{c}/build-siege-tower",
+            "build a siege tower (sappers)",
+        )
+        .json(at)
+        .ok(outcome)
+        .errors(&[409]),
     ]
 }
 

@@ -89,7 +89,8 @@ pub struct AuditQuery {
     pub user: Option<String>,
     pub x: Option<i32>,
     pub y: Option<i32>,
-    pub before: Option<i32>,
+    #[param(value_type = Option<i32>)]
+    pub before: Option<AuditId>,
 }
 
 fn two() -> usize {

@@ -143,7 +143,8 @@ pub struct MapAnswer {
 #[derive(Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct Since {
-    pub since: Option<i32>,
+    #[param(value_type = Option<i32>)]
+    pub since: Option<EventId>,
     pub limit: Option<i64>,
 }
 

@@ -16,7 +16,8 @@ pub struct SendBody {
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct SinceQuery {
-    pub since: Option<i32>,
+    #[param(value_type = Option<i32>)]
+    pub since: Option<MessageId>,
 }
 
 #[derive(Serialize, utoipa::ToSchema)]

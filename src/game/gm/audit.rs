@@ -4,7 +4,7 @@ use crate::db::models::AuditRow;
 use crate::db::schema::{gm_audit, users};
 use crate::db::{self, DbConnection};
 use crate::game::error::GameResult;
-use crate::ids::{UserId, WorldId};
+use crate::ids::{AuditId, UserId, WorldId};
 use crate::rules::Pos;
 use diesel::prelude::*;
 use serde_json::Value;
@@ -61,7 +61,7 @@ pub fn record(conn: &mut DbConnection, e: Entry) -> GameResult<()> {
 pub struct Filter {
     pub user: Option<String>,
     pub at: Option<Pos>,
-    pub before_id: Option<i32>,
+    pub before_id: Option<AuditId>,
 }
 
 /// A world's audit entries, newest first, with the GM's name.

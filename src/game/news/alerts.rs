@@ -142,7 +142,7 @@ pub fn turn_soon(
     let (summary, said) = (said.render(Lang::En), said.encode());
     db::write(conn, |conn| {
         let now = db::now();
-        let due: Vec<i32> = players::table
+        let due: Vec<UserId> = players::table
             .filter(players::world_id.eq(world_id))
             .filter(
                 players::leave_until

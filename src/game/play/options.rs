@@ -8,7 +8,7 @@ use crate::game::error::{GameError, GameResult};
 use crate::game::play::access::{self, Actor};
 use crate::game::play::load::{self, Placed};
 use crate::game::play::orders;
-use crate::ids::CompanyId;
+use crate::ids::{CompanyId, NationId};
 use crate::rules::dice::Dice;
 use crate::rules::ruleset::Ability;
 use crate::rules::state::Unit;
@@ -70,10 +70,12 @@ pub struct CellOptions {
 
 #[derive(Clone, Debug, serde::Serialize, utoipa::ToSchema)]
 pub struct Occupant {
-    pub id: i32,
+    #[schema(value_type = i32)]
+    pub id: CompanyId,
     pub name: String,
     pub kind: Kind,
-    pub nation: i32,
+    #[schema(value_type = i32)]
+    pub nation: NationId,
     pub nation_name: String,
     pub friendly: bool,
     pub hidden: bool,
@@ -260,10 +262,10 @@ pub fn of(
             });
             let occupant = match seen_there {
                 Some(t) => Some(Occupant {
-                    id: t.id,
+                    id: CompanyId(t.id),
                     name: name_of(t.id),
                     kind: t.kind,
-                    nation: t.nation,
+                    nation: NationId(t.nation),
                     nation_name: nations::table
                         .find(t.nation)
                         .select(nations::name)

@@ -32,8 +32,8 @@ use std::sync::Arc;
 pub enum Order {
     MovePath(Vec<Pos>),
     MoveTo(Pos),
-    Volley { target: i32 },
-    Melee { target: i32 },
+    Volley { target: CompanyId },
+    Melee { target: CompanyId },
     Bombard { at: Pos },
     Heal,
     BuildBridge { at: Pos },
@@ -297,7 +297,7 @@ impl Ctx<'_> {
     fn fight(
         &self,
         conn: &mut DbConnection,
-        target_id: i32,
+        target_id: CompanyId,
         ranged: bool,
     ) -> GameResult<(NewEvent, Report)> {
         let u = self.unit();

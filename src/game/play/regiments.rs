@@ -50,7 +50,7 @@ pub fn create_regiment(
             return Err(GameError::Conflict(taken_msg.clone().into()));
         }
         // Two players naming a regiment at once on PostgreSQL: the unique index decides.
-        let id: i32 = diesel::insert_into(regiments::table)
+        let id: RegimentId = diesel::insert_into(regiments::table)
             .values((
                 regiments::world_id.eq(world_id),
                 regiments::nation_id.eq(player.nation_id),

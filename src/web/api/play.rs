@@ -289,7 +289,7 @@ pub async fn events(
     q: web::Query<Since>,
 ) -> Result<HttpResponse, ApiError> {
     let wid = path.into_inner();
-    let since = EventId(q.since.unwrap_or(0));
+    let since = q.since.unwrap_or(EventId(0));
     let limit = q.limit.unwrap_or(100).clamp(1, 500);
     let list = state
         .db(move |conn| {

@@ -36,7 +36,7 @@ pub async fn list(
     q: web::Query<SinceQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let wid = path.into_inner();
-    let since = q.since.map(MessageId);
+    let since = q.since;
     let messages = state
         .db(move |conn| {
             let reader = Reader::of(conn, &actor, wid)?;

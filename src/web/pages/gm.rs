@@ -625,7 +625,7 @@ pub async fn company(
 pub struct AuditQuery {
     pub user: Option<String>,
     pub cell: Option<String>,
-    pub before: Option<i32>,
+    pub before: Option<AuditId>,
 }
 
 pub async fn audit_page(

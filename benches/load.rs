@@ -30,6 +30,7 @@ use grognard::game::maps::generate::{self, Options};
 use grognard::game::play::access::Actor;
 use grognard::game::time::ticks::{self, TickKind};
 use grognard::game::{accounts::sessions, accounts::tokens, maps::cells, maps::worlds, play};
+use grognard::ids::{UserId, WorldId};
 use grognard::web::{AppState, Application};
 use grognard_testkit as db;
 use std::collections::HashSet;
@@ -382,7 +383,7 @@ fn build(conn: &mut DbConnection, config: &Config) -> World {
     .expect("generate");
     let valid = map.validate(rs).expect("valid map");
     let wid = worlds::import(conn, &valid, None).expect("import");
-    endless(conn, wid);
+    endless(conn, wid.0);
     let nations = worlds::nations_of(conn, wid).expect("nations");
     let mut not_plain: HashSet<(i32, i32)> = HashSet::new();
     for c in cells::all_cells(conn, wid).expect("cells") {
@@ -439,14 +440,14 @@ fn build(conn: &mut DbConnection, config: &Config) -> World {
                 c.id
             ))
             .expect("place");
-            companies.push((c.id, x, y, i));
+            companies.push((c.id.0, x, y, i));
         }
         let session = sessions::create(conn, user.id).expect("session");
         let (_, token) = tokens::create(conn, user.id, "bench").expect("token");
         players.push((session, token));
     }
     World {
-        id: wid,
+        id: wid.0,
         players,
         companies,
     }
@@ -556,7 +557,11 @@ fn big_movers(conn: &mut DbConnection, wid: i32) -> Vec<(i32, i32, i32, String)>
                 .expect("ap");
             let token = tokens
                 .entry(m.user_id)
-                .or_insert_with(|| tokens::create(conn, m.user_id, "bench").expect("token").1)
+                .or_insert_with(|| {
+                    tokens::create(conn, UserId(m.user_id), "bench")
+                        .expect("token")
+                        .1
+                })
                 .clone();
             (m.id, m.x, m.y, token)
         })
@@ -881,7 +886,15 @@ fn tick_every(
             std::thread::sleep(Duration::from_millis(700));
             let t = Instant::now();
             let at = AT.fetch_add(1, Ordering::Relaxed);
-            ticks::apply(&mut conn, &cfg.rules, world, TickKind::Turn, at, false).expect("tick");
+            ticks::apply(
+                &mut conn,
+                &cfg.rules,
+                WorldId(world),
+                TickKind::Turn,
+                at,
+                false,
+            )
+            .expect("tick");
             busy += t.elapsed();
             n += 1;
         }

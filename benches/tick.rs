@@ -12,6 +12,7 @@ use diesel::RunQueryDsl;
 use grognard::db::DbConnection;
 use grognard::game::maps::mapfile::{ValidCell, ValidMap};
 use grognard::game::time::ticks::{self, TickKind};
+use grognard::ids::WorldId;
 use grognard::rules::{Bounds, Kind, Pos, Ruleset, Season, Terrain};
 use grognard_testkit as db;
 use rand::{Rng, SeedableRng};
@@ -85,7 +86,9 @@ fn build_world(conn: &mut DbConnection, rng: &mut ChaCha8Rng) -> i32 {
         sections: vec![],
         edges: vec![],
     };
-    grognard::game::maps::worlds::import(conn, &map, None).expect("import")
+    grognard::game::maps::worlds::import(conn, &map, None)
+        .expect("import")
+        .0
 }
 
 /// 33,334 players in two nations, a tenth in regiments with headquarters, 3 companies each.
@@ -240,7 +243,7 @@ fn run(backend: Backend) {
     let (mut tick_times, mut plain_times, mut held) = (Vec::new(), Vec::new(), Vec::new());
     // Warm the caches once each, then alternate so that both see the same conditions.
     db::exec(&mut conn, &sql);
-    ticks::apply(&mut conn, &rs, world, TickKind::Turn, 1, false).unwrap();
+    ticks::apply(&mut conn, &rs, WorldId(world), TickKind::Turn, 1, false).unwrap();
     for round in 0..ROUNDS {
         let t = Instant::now();
         db::exec(&mut conn, &sql);
@@ -249,7 +252,7 @@ fn run(backend: Backend) {
         let out = ticks::apply(
             &mut conn,
             &rs,
-            world,
+            WorldId(world),
             TickKind::Turn,
             100 + round as i64,
             false,

@@ -3,6 +3,7 @@
 use crate::config::Config;
 use crate::db::{self, Pool};
 use crate::game::{accounts, maps::worlds, GameError};
+use crate::ids::WorldId;
 use crate::web::{AppState, Application};
 use std::io::Read;
 use std::net::TcpListener;
@@ -81,7 +82,7 @@ pub fn world_import(config: &Config, file: &str, name: Option<&str>) -> CmdResul
 pub fn world_export(config: &Config, world_id: i32) -> CmdResult {
     let pool = open(config)?;
     let mut conn = pool.get().map_err(|e| e.to_string())?;
-    let map = worlds::export(&mut conn, world_id).map_err(game_err)?;
+    let map = worlds::export(&mut conn, WorldId(world_id)).map_err(game_err)?;
     println!(
         "{}",
         serde_json::to_string_pretty(&map).map_err(|e| e.to_string())?
@@ -116,13 +117,13 @@ pub async fn serve(config: Config) -> CmdResult {
         if let Some(id) =
             worlds::ensure_demo(&mut conn, &config.rules, &demo_text(&config)).map_err(game_err)?
         {
-            tracing::info!(world = id, "created the demo world");
+            tracing::info!(world = id.0, "created the demo world");
             let hex = std::fs::read_to_string(config.dir.join("worlds/demo-hex.json"))
                 .unwrap_or_else(|_| worlds::DEMO_HEX_MAP.to_string());
             if let Some(id) =
                 worlds::ensure_hex_demo(&mut conn, &config.rules, &hex).map_err(game_err)?
             {
-                tracing::info!(world = id, "created the hex demo world");
+                tracing::info!(world = id.0, "created the hex demo world");
             }
         }
     }
@@ -144,8 +145,14 @@ pub fn tick(config: &Config, world_id: i32, kind: &str) -> CmdResult {
     let kind = crate::game::time::ticks::parse_kind(kind).map_err(game_err)?;
     let pool = open(config)?;
     let mut conn = pool.get().map_err(|e| e.to_string())?;
-    let out = crate::game::time::ticks::apply_now(&mut conn, &config.rules, world_id, kind, None)
-        .map_err(game_err)?;
+    let out = crate::game::time::ticks::apply_now(
+        &mut conn,
+        &config.rules,
+        WorldId(world_id),
+        kind,
+        None,
+    )
+    .map_err(game_err)?;
     println!(
         "{} tick applied to world {world_id}: turn {}, {} ({} rows, {} ms, orders held up to {} ms)",
         kind.as_str(),

@@ -5,6 +5,7 @@ pub mod config;
 pub mod db;
 pub mod game;
 pub mod i18n;
+pub mod ids;
 pub mod mail;
 pub mod rules;
 pub mod said;

@@ -90,7 +90,7 @@ pub fn send_due(
         match result {
             Ok(_) => sent += 1,
             Err(e) => {
-                tracing::warn!(user = m.user_id, error = %e, "alert mail not sent");
+                tracing::warn!(user = m.user_id.0, error = %e, "alert mail not sent");
                 alerts::unclaim(conn, &m)?;
             }
         }

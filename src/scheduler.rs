@@ -9,6 +9,7 @@ use crate::game::maps::worlds;
 use crate::game::time::clock::{last_ticks, next_due};
 use crate::game::time::ticks::{self as tick_cases, TickKind};
 use crate::game::GameResult;
+use crate::ids::WorldId;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -64,9 +65,14 @@ pub fn run_once(conn: &mut DbConnection, config: &Config, now: i64) -> GameResul
     Ok(applied)
 }
 
-fn log_tick(world: i32, kind: TickKind, scheduled_for: Option<i64>, out: &tick_cases::TickOutcome) {
+fn log_tick(
+    world: WorldId,
+    kind: TickKind,
+    scheduled_for: Option<i64>,
+    out: &tick_cases::TickOutcome,
+) {
     tracing::info!(
-        world,
+        world = world.0,
         kind = kind.as_str(),
         scheduled_for,
         duration_ms = out.duration_ms,

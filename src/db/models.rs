@@ -1,13 +1,14 @@
 //! Row types: what the game reads from and writes to each table.
 
 use super::schema::*;
+use crate::ids::*;
 use crate::rules::names::{EventKind, Kind, Role, Season, Terrain, TickKind};
 use diesel::prelude::*;
 
 #[derive(Clone, Debug, Queryable, Selectable, Identifiable)]
 #[diesel(table_name = worlds)]
 pub struct World {
-    pub id: i32,
+    pub id: WorldId,
     pub name: String,
     pub width: i32,
     pub height: i32,
@@ -23,13 +24,13 @@ pub struct World {
     /// The campaign's end: after which turn, why, and the winning nation (none: a draw).
     pub ended_turn: Option<i32>,
     pub ended_reason: Option<String>,
-    pub winner_id: Option<i32>,
+    pub winner_id: Option<NationId>,
     /// The world's own victory settings; none: the ruleset's.
     pub victory_points: Option<i64>,
     pub victory_end_turn: Option<i32>,
     pub victory_towns_share: Option<f64>,
     /// The campaign this one follows on the same map.
-    pub follows_id: Option<i32>,
+    pub follows_id: Option<WorldId>,
     /// Square or hex (docs/rules.md §13).
     pub grid: crate::rules::Grid,
 }
@@ -70,7 +71,7 @@ pub struct NewWorld<'a> {
     pub victory_points: Option<i64>,
     pub victory_end_turn: Option<i32>,
     pub victory_towns_share: Option<f64>,
-    pub follows_id: Option<i32>,
+    pub follows_id: Option<WorldId>,
     #[diesel(serialize_as = String)]
     pub grid: crate::rules::Grid,
 }
@@ -78,8 +79,8 @@ pub struct NewWorld<'a> {
 #[derive(Clone, Debug, Queryable, Selectable, Identifiable)]
 #[diesel(table_name = nations)]
 pub struct Nation {
-    pub id: i32,
-    pub world_id: i32,
+    pub id: NationId,
+    pub world_id: WorldId,
     pub name: String,
     pub color: String,
     pub spawn_x: i32,
@@ -91,7 +92,7 @@ pub struct Nation {
 #[derive(Insertable)]
 #[diesel(table_name = nations)]
 pub struct NewNation<'a> {
-    pub world_id: i32,
+    pub world_id: WorldId,
     pub name: &'a str,
     pub color: &'a str,
     pub spawn_x: i32,
@@ -102,24 +103,24 @@ pub struct NewNation<'a> {
 #[derive(Clone, Debug, Queryable, Selectable, Identifiable)]
 #[diesel(table_name = towns)]
 pub struct Town {
-    pub id: i32,
-    pub world_id: i32,
+    pub id: TownId,
+    pub world_id: WorldId,
     pub name: String,
-    pub owner_id: Option<i32>,
+    pub owner_id: Option<NationId>,
 }
 
 #[derive(Insertable)]
 #[diesel(table_name = towns)]
 pub struct NewTown<'a> {
-    pub world_id: i32,
+    pub world_id: WorldId,
     pub name: &'a str,
-    pub owner_id: Option<i32>,
+    pub owner_id: Option<NationId>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Queryable, Selectable, Insertable)]
 #[diesel(table_name = cells)]
 pub struct CellRow {
-    pub world_id: i32,
+    pub world_id: WorldId,
     pub x: i32,
     pub y: i32,
     #[diesel(serialize_as = String)]
@@ -139,7 +140,7 @@ pub struct CellRow {
 #[derive(Clone, Debug, Queryable, Selectable, Identifiable)]
 #[diesel(table_name = users)]
 pub struct User {
-    pub id: i32,
+    pub id: UserId,
     pub username: String,
     pub username_key: String,
     pub password_hash: String,
@@ -161,12 +162,12 @@ pub struct User {
 #[derive(Clone, Debug, Queryable, Selectable, Identifiable)]
 #[diesel(table_name = players)]
 pub struct Player {
-    pub id: i32,
-    pub world_id: i32,
-    pub user_id: i32,
-    pub nation_id: i32,
+    pub id: PlayerId,
+    pub world_id: WorldId,
+    pub user_id: UserId,
+    pub nation_id: NationId,
     pub reserve: i32,
-    pub regiment_id: Option<i32>,
+    pub regiment_id: Option<RegimentId>,
     pub joined_at: i64,
     /// On leave until this instant: the player's companies neither act nor can be attacked.
     pub leave_until: Option<i64>,
@@ -187,9 +188,9 @@ pub struct Player {
 #[derive(Clone, Debug, Queryable, Selectable, Identifiable)]
 #[diesel(table_name = companies)]
 pub struct Company {
-    pub id: i32,
-    pub world_id: i32,
-    pub player_id: i32,
+    pub id: CompanyId,
+    pub world_id: WorldId,
+    pub player_id: PlayerId,
     pub name: String,
     pub kind: Kind,
     pub x: i32,
@@ -208,9 +209,9 @@ pub struct Company {
 #[derive(Clone, Debug, Queryable, Selectable, Identifiable)]
 #[diesel(table_name = regiments)]
 pub struct Regiment {
-    pub id: i32,
-    pub world_id: i32,
-    pub nation_id: i32,
+    pub id: RegimentId,
+    pub world_id: WorldId,
+    pub nation_id: NationId,
     pub name: String,
     pub hq_x: Option<i32>,
     pub hq_y: Option<i32>,
@@ -220,17 +221,17 @@ pub struct Regiment {
 #[derive(Clone, Debug, Queryable, Selectable, Identifiable)]
 #[diesel(table_name = events)]
 pub struct Event {
-    pub id: i32,
-    pub world_id: i32,
+    pub id: EventId,
+    pub world_id: WorldId,
     pub turn: i32,
     pub at: i64,
     pub kind: EventKind,
-    pub actor_user_id: Option<i32>,
-    pub target_user_id: Option<i32>,
-    pub nation_id: Option<i32>,
-    pub other_nation_id: Option<i32>,
-    pub company_id: Option<i32>,
-    pub target_company_id: Option<i32>,
+    pub actor_user_id: Option<UserId>,
+    pub target_user_id: Option<UserId>,
+    pub nation_id: Option<NationId>,
+    pub other_nation_id: Option<NationId>,
+    pub company_id: Option<CompanyId>,
+    pub target_company_id: Option<CompanyId>,
     pub x: Option<i32>,
     pub y: Option<i32>,
     pub summary: String,
@@ -242,17 +243,17 @@ pub struct Event {
 #[derive(Clone, Debug, Insertable)]
 #[diesel(table_name = events)]
 pub struct NewEvent {
-    pub world_id: i32,
+    pub world_id: WorldId,
     pub turn: i32,
     pub at: i64,
     #[diesel(serialize_as = String)]
     pub kind: EventKind,
-    pub actor_user_id: Option<i32>,
-    pub target_user_id: Option<i32>,
-    pub nation_id: Option<i32>,
-    pub other_nation_id: Option<i32>,
-    pub company_id: Option<i32>,
-    pub target_company_id: Option<i32>,
+    pub actor_user_id: Option<UserId>,
+    pub target_user_id: Option<UserId>,
+    pub nation_id: Option<NationId>,
+    pub other_nation_id: Option<NationId>,
+    pub company_id: Option<CompanyId>,
+    pub target_company_id: Option<CompanyId>,
     pub x: Option<i32>,
     pub y: Option<i32>,
     pub summary: String,
@@ -264,7 +265,7 @@ pub struct NewEvent {
 impl NewEvent {
     /// An event of `kind` in a world's turn, at `at`, with no one, nowhere and no data: the
     /// rest is filled in by the caller. (No `Default`: an event has no default kind.)
-    pub fn new(world_id: i32, turn: i32, at: i64, kind: EventKind) -> NewEvent {
+    pub fn new(world_id: WorldId, turn: i32, at: i64, kind: EventKind) -> NewEvent {
         NewEvent {
             world_id,
             turn,
@@ -295,7 +296,7 @@ impl NewEvent {
 #[derive(Clone, Debug, Queryable, Selectable)]
 #[diesel(table_name = ticks)]
 pub struct Tick {
-    pub world_id: i32,
+    pub world_id: WorldId,
     pub kind: TickKind,
     pub scheduled_for: i64,
     pub applied_at: i64,
@@ -311,9 +312,9 @@ pub struct Tick {
 #[derive(Clone, Debug, Queryable, Selectable)]
 #[diesel(table_name = gm_audit)]
 pub struct AuditRow {
-    pub id: i32,
-    pub world_id: Option<i32>,
-    pub user_id: i32,
+    pub id: AuditId,
+    pub world_id: Option<WorldId>,
+    pub user_id: UserId,
     pub at: i64,
     pub action: String,
     pub target: String,

@@ -21,6 +21,7 @@ use crate::db::{DbConnection, Pool};
 use crate::game::play::first_steps::FirstSteps;
 use crate::game::{GameError, GameResult};
 use crate::i18n::Lang;
+use crate::ids::WorldId;
 use crate::rules::Season;
 use actix_web::dev::Server;
 use actix_web::middleware::{from_fn, Compress, DefaultHeaders};
@@ -116,7 +117,7 @@ impl AppState {
     /// Creates a world from an upload: `parse` reads and the map is validated on the CPU
     /// threads (bounded, away from the HTTP workers and holding no connection), then the
     /// world is written. Returns its id.
-    pub async fn import_world<F>(&self, parse: F) -> GameResult<i32>
+    pub async fn import_world<F>(&self, parse: F) -> GameResult<WorldId>
     where
         F: FnOnce(&crate::rules::Ruleset) -> GameResult<crate::game::maps::mapfile::MapFile>
             + Send

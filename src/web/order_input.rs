@@ -6,6 +6,7 @@
 
 use crate::game::play::orders::Order;
 use crate::game::{GameError, GameResult};
+use crate::ids::CompanyId;
 use crate::rules::Pos;
 use crate::said::{self, Said};
 use crate::wire::input::{sent, Blank, CellRef, PathRef, Whole};
@@ -96,10 +97,10 @@ pub fn parse(action: &str, body: &OrderFields) -> GameResult<Order> {
             (None, None) => return Err(GameError::Invalid(Said::new("error-to-or-path").into())),
         },
         "volley" | "melee" => {
-            let target = whole(
+            let target = CompanyId(whole(
                 required(&body.target, "target", "what-company-to-attack")?,
                 "what-target",
-            )?;
+            )?);
             if action == "volley" {
                 Order::Volley { target }
             } else {
@@ -153,7 +154,14 @@ mod tests {
         let f = parse("melee", &fields(json!({"target": " 12 "}))).unwrap();
         assert!(matches!(
             (j, f),
-            (Order::Melee { target: 12 }, Order::Melee { target: 12 })
+            (
+                Order::Melee {
+                    target: CompanyId(12)
+                },
+                Order::Melee {
+                    target: CompanyId(12)
+                }
+            )
         ));
         assert!(matches!(
             parse("bombard", &fields(json!({"at": "5, 6"}))).unwrap(),

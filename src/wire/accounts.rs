@@ -1,13 +1,15 @@
 //! Accounts and tokens: `/api/v1/users`, `/api/v1/tokens`, `/api/v1/me`, `/api/v1/alerts`.
 
 use crate::game::accounts::tokens;
+use crate::ids::TokenId;
 use crate::wire::views::AlertView;
 use serde::{Deserialize, Serialize};
 
 /// `POST /api/v1/tokens`: the token itself is shown this once.
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct NewToken {
-    pub id: i32,
+    #[schema(value_type = i32)]
+    pub id: TokenId,
     pub token: String,
 }
 

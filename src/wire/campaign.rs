@@ -1,4 +1,5 @@
 //! The campaign: rankings and the next campaign.
+use crate::ids::WorldId;
 use serde::{Deserialize, Serialize};
 
 #[derive(Deserialize, utoipa::IntoParams)]
@@ -18,5 +19,6 @@ pub struct NextBody {
 /// `POST /api/v1/worlds/{w}/next`: the new campaign's world.
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct NextAnswer {
-    pub id: i32,
+    #[schema(value_type = i32)]
+    pub id: WorldId,
 }

@@ -1,6 +1,7 @@
 //! The game masters' editor: cells, edges, spawns, worlds made and exported, the audit log.
 
 use crate::game::gm::editor::{self, CellEdit};
+use crate::ids::{AuditId, NationId, WorldId};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
@@ -13,7 +14,8 @@ pub struct CellsAnswer {
 /// `PUT /api/v1/worlds/{w}/nations/{n}/spawn`.
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct SpawnAnswer {
-    pub id: i32,
+    #[schema(value_type = i32)]
+    pub id: NationId,
     pub name: String,
     pub spawn: [i32; 2],
 }
@@ -21,13 +23,15 @@ pub struct SpawnAnswer {
 /// A world made by import, generation or creation.
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct Created {
-    pub id: i32,
+    #[schema(value_type = i32)]
+    pub id: WorldId,
 }
 
 /// One line of `GET /api/v1/worlds/{w}/audit`; `before` and `after` as recorded.
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct AuditEntry {
-    pub id: i32,
+    #[schema(value_type = i32)]
+    pub id: AuditId,
     pub at: i64,
     pub user: String,
     pub action: String,
@@ -85,7 +89,8 @@ pub struct AuditQuery {
     pub user: Option<String>,
     pub x: Option<i32>,
     pub y: Option<i32>,
-    pub before: Option<i32>,
+    #[param(value_type = Option<i32>)]
+    pub before: Option<AuditId>,
 }
 
 fn two() -> usize {

@@ -1,6 +1,7 @@
 //! Playing: joining, raising, orders, the map, events, nations, leave and regiments.
 
 use crate::game::play::{self, views};
+use crate::ids::{EventId, NationId, PlayerId, WorldId};
 use crate::rules::movement::{Capture, Step};
 use crate::wire::input::{CellRef, PathRef, Whole};
 use crate::wire::views::EventView;
@@ -69,9 +70,12 @@ pub struct TickBody {
 /// `POST /api/v1/worlds/{w}/join`.
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct Joined {
-    pub player: i32,
-    pub world: i32,
-    pub nation: i32,
+    #[schema(value_type = i32)]
+    pub player: PlayerId,
+    #[schema(value_type = i32)]
+    pub world: WorldId,
+    #[schema(value_type = i32)]
+    pub nation: NationId,
     pub reserve: i32,
 }
 
@@ -108,7 +112,8 @@ pub struct MoveAnswer {
     pub steps: Vec<Step>,
     pub cost: i32,
     pub captures: Vec<Capture>,
-    pub event_id: i32,
+    #[schema(value_type = i32)]
+    pub event_id: EventId,
     pub summary: String,
 }
 
@@ -138,7 +143,8 @@ pub struct MapAnswer {
 #[derive(Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct Since {
-    pub since: Option<i32>,
+    #[param(value_type = Option<i32>)]
+    pub since: Option<EventId>,
     pub limit: Option<i64>,
 }
 

@@ -8,6 +8,7 @@ use crate::game::play::CompanyView;
 use crate::game::screens::{company::CompanyScreen, world::WorldScreen};
 use crate::game::talk::markers::MarkerView;
 use crate::i18n::Lang;
+use crate::ids::{CompanyId, EventId};
 use crate::rules::{Kind, Pos};
 use crate::wire::play::MapAnswer;
 use crate::wire::views::{
@@ -26,16 +27,19 @@ pub struct ScreenQuery {
     pub y0: Option<i32>,
     pub x1: Option<i32>,
     pub y1: Option<i32>,
-    pub company: Option<i32>,
+    #[param(value_type = Option<i32>)]
+    pub company: Option<CompanyId>,
     /// A cell, `x,y`.
     pub cell: Option<String>,
-    pub report: Option<i32>,
+    #[param(value_type = Option<i32>)]
+    pub report: Option<EventId>,
 }
 
 /// One of the player's companies, as the world screen lists them.
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct CompanyLine {
-    pub id: i32,
+    #[schema(value_type = i32)]
+    pub id: CompanyId,
     pub name: String,
     pub kind: Kind,
     pub x: i32,
@@ -67,7 +71,8 @@ pub struct WorldScreenAnswer {
     pub player: Option<PlayerView>,
     pub companies: Vec<CompanyLine>,
     /// The company in hand.
-    pub selected: Option<i32>,
+    #[schema(value_type = Option<i32>)]
+    pub selected: Option<CompanyId>,
     pub map: MapAnswer,
     pub markers: Vec<MarkerView>,
     pub cell: Option<CellInfo>,
@@ -126,7 +131,8 @@ impl WorldScreenAnswer {
 #[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct CompanyScreenQuery {
-    pub report: Option<i32>,
+    #[param(value_type = Option<i32>)]
+    pub report: Option<EventId>,
 }
 
 /// The company screen.

@@ -1,6 +1,7 @@
 //! Talking: messages, reports, mutes, blocks and markers.
 
 use crate::game::talk::{markers::MarkerView, messages::MessageView, moderation::OpenReport};
+use crate::ids::MessageId;
 use serde::{Deserialize, Serialize};
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -15,7 +16,8 @@ pub struct SendBody {
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct SinceQuery {
-    pub since: Option<i32>,
+    #[param(value_type = Option<i32>)]
+    pub since: Option<MessageId>,
 }
 
 #[derive(Serialize, utoipa::ToSchema)]
@@ -31,7 +33,8 @@ pub struct ReportBody {
 
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct ReportAnswer {
-    pub reported: i32,
+    #[schema(value_type = i32)]
+    pub reported: MessageId,
 }
 
 #[derive(Serialize, utoipa::ToSchema)]

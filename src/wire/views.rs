@@ -6,6 +6,7 @@ use crate::game::play::options::{self, Abilities, Occupant, Options, Verdict};
 use crate::game::play::report::Report;
 use crate::game::play::views::SeenCompany;
 use crate::i18n::Lang;
+use crate::ids::{AlertId, CompanyId, EventId, NationId, RegimentId, UserId, WorldId};
 use crate::rules::names::EventKind;
 use crate::rules::{Kind, Pos, Season};
 use crate::wire::refusals;
@@ -82,7 +83,8 @@ impl RaiseView {
 /// A seen company of another nation within reach, and what the company may do to it.
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct TargetView {
-    pub id: i32,
+    #[schema(value_type = i32)]
+    pub id: CompanyId,
     pub name: String,
     pub kind: Kind,
     pub x: i32,
@@ -123,7 +125,8 @@ pub struct ReinforceChoice {
 /// `GET /api/v1/companies/{c}/options`, and what the world and company pages offer.
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct OptionsView {
-    pub company: i32,
+    #[schema(value_type = i32)]
+    pub company: CompanyId,
     pub abilities: Abilities,
     pub reach: Option<i32>,
     pub heal: Choice,
@@ -203,7 +206,8 @@ impl OptionsView {
 /// A world as every page and `GET /api/v1/worlds/{w}` show it.
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct WorldView {
-    pub id: i32,
+    #[schema(value_type = i32)]
+    pub id: WorldId,
     pub name: String,
     pub width: i32,
     pub height: i32,
@@ -232,7 +236,8 @@ impl From<&World> for WorldView {
 /// A nation as the pages and the API show it.
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct NationView {
-    pub id: i32,
+    #[schema(value_type = i32)]
+    pub id: NationId,
     pub name: String,
     pub color: String,
     /// None for another nation than the viewer's while the campaign runs: what it spends
@@ -244,7 +249,7 @@ pub struct NationView {
 impl NationView {
     /// `n` as a player of `viewer` (a nation; none for a visitor or someone who has not
     /// joined) may know it; `over`: the campaign has ended, which publishes everything.
-    pub fn of(n: &Nation, viewer: Option<i32>, over: bool) -> NationView {
+    pub fn of(n: &Nation, viewer: Option<NationId>, over: bool) -> NationView {
         NationView {
             id: n.id,
             name: n.name.clone(),
@@ -281,7 +286,8 @@ impl PlayerView {
 /// what the page prints of it, no more (each field is copied into the page's context).
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct OwnCompany {
-    pub id: i32,
+    #[schema(value_type = i32)]
+    pub id: CompanyId,
     pub name: String,
     pub x: i32,
     pub y: i32,
@@ -337,7 +343,8 @@ impl KindView {
 /// A company of another nation that the player's nation sees near one of its companies.
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct SeenEnemy {
-    pub id: i32,
+    #[schema(value_type = i32)]
+    pub id: CompanyId,
     pub name: String,
     pub kind: Kind,
     pub nation: String,
@@ -373,7 +380,8 @@ pub fn rfc3339(ts: Option<i64>) -> Option<String> {
 /// An account as `GET /api/v1/me` and registration answer it.
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct UserView {
-    pub id: i32,
+    #[schema(value_type = i32)]
+    pub id: UserId,
     pub username: String,
     pub role: crate::rules::names::Role,
 }
@@ -382,8 +390,10 @@ pub struct UserView {
 /// keeps English) and the sentence's clauses.
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct AlertView {
-    pub id: i32,
-    pub world_id: i32,
+    #[schema(value_type = i32)]
+    pub id: AlertId,
+    #[schema(value_type = i32)]
+    pub world_id: WorldId,
     pub kind: String,
     pub summary: String,
     pub at: i64,
@@ -409,14 +419,17 @@ impl AlertView {
 /// (an order's `Report`, a capture's cells…), passed on as stored.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct EventView {
-    pub id: i32,
+    #[schema(value_type = i32)]
+    pub id: EventId,
     pub turn: i32,
     pub at: i64,
     pub kind: crate::rules::names::EventKind,
     pub summary: String,
     pub said: Option<crate::said::Said>,
-    pub company: Option<i32>,
-    pub target_company: Option<i32>,
+    #[schema(value_type = Option<i32>)]
+    pub company: Option<CompanyId>,
+    #[schema(value_type = Option<i32>)]
+    pub target_company: Option<CompanyId>,
     pub x: Option<i32>,
     pub y: Option<i32>,
     #[schema(value_type = Option<Object>)]
@@ -444,9 +457,11 @@ impl From<&crate::db::models::Event> for EventView {
 /// A regiment as the API shows it.
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct RegimentView {
-    pub id: i32,
+    #[schema(value_type = i32)]
+    pub id: RegimentId,
     pub name: String,
-    pub nation: i32,
+    #[schema(value_type = i32)]
+    pub nation: NationId,
     pub headquarters: Option<[i32; 2]>,
 }
 
@@ -464,7 +479,8 @@ impl From<&crate::db::models::Regiment> for RegimentView {
 /// An event as the report partial draws it, said in `lang`.
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct ReportView {
-    pub id: i32,
+    #[schema(value_type = i32)]
+    pub id: EventId,
     pub kind: EventKind,
     pub turn: i32,
     pub at: i64,

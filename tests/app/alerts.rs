@@ -39,7 +39,7 @@ both!(
         };
         alerts::set_mail(
             &mut a.app.conn(),
-            blue_id,
+            grognard::ids::UserId(blue_id),
             Some("blue@example.org".into()),
             true,
         )
@@ -263,8 +263,14 @@ both!(what_happened_is_said_in_each_reader_s_language, |b| {
     let rs = a.app.config.rules.clone();
     let kind = grognard::game::time::ticks::TickKind::Turn;
     let now = grognard::db::now();
-    let out =
-        grognard::game::time::ticks::apply(&mut a.app.conn(), &rs, w as i32, kind, now, false);
+    let out = grognard::game::time::ticks::apply(
+        &mut a.app.conn(),
+        &rs,
+        grognard::ids::WorldId(w as i32),
+        kind,
+        now,
+        false,
+    );
     assert!(out.unwrap().applied);
     let reports = c.get(&format!("/worlds/{w}/reports"));
     let begins = format!("Le tour {} commence", turn + 1);
@@ -274,7 +280,7 @@ both!(what_happened_is_said_in_each_reader_s_language, |b| {
         .count("SELECT CAST(id AS BIGINT) AS n FROM users WHERE username = 'lecteur'");
     alerts::set_mail(
         &mut a.app.conn(),
-        user as i32,
+        grognard::ids::UserId(user as i32),
         Some("l@example.org".into()),
         true,
     )

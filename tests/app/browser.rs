@@ -427,7 +427,7 @@ fn a_new_player_walks_through_the_first_day(b: crate::support::Backend, width: u
         grognard::game::time::ticks::apply(
             &mut app.conn(),
             &rs,
-            1,
+            grognard::ids::WorldId(1),
             grognard::game::time::ticks::TickKind::Turn,
             at,
             false,
@@ -556,7 +556,7 @@ fn storming_the_castle(b: crate::support::Backend, width: u32, height: u32) {
         grognard::game::time::ticks::apply(
             &mut app.conn(),
             &rs,
-            1,
+            grognard::ids::WorldId(1),
             grognard::game::time::ticks::TickKind::Turn,
             at,
             false,

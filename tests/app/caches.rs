@@ -55,19 +55,20 @@ both!(companies_are_read_column_by_column_or_by_range_alike, |b| {
              (SELECT id FROM users WHERE username = 'blue_player')",
         a.world
     )) as i32;
+    let blue_nation = grognard::ids::NationId(blue_nation);
     // PostgreSQL reads by range either way; SQLite seeks each column in a world at least 8
     // times as tall as the rectangle (a height of 0 never is).
     let read = |rect, eyes, by_column: bool| {
         let mut ids: Vec<i32> = grognard::game::play::load::companies_around(
             &mut a.app.conn(),
-            a.world as i32,
+            grognard::ids::WorldId(a.world as i32),
             if by_column { 1_000_000 } else { 0 },
             rect,
             eyes,
         )
         .unwrap()
         .iter()
-        .map(|p| p.company.id)
+        .map(|p| p.company.id.0)
         .collect();
         ids.sort();
         ids
@@ -97,7 +98,7 @@ both!(
         let w = a.world as i32;
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(41);
         let mut conn = a.app.conn();
-        let world = worlds::get(&mut conn, w).unwrap();
+        let world = worlds::get(&mut conn, grognard::ids::WorldId(w)).unwrap();
         cells::of(&mut conn, &world).unwrap();
         let terrains = ["plain", "forest", "mine", "farm", "marsh", "mountain"];
         for round in 0..40 {
@@ -136,9 +137,9 @@ both!(
             } else {
                 a.exec(&sql);
             }
-            let world = worlds::get(&mut conn, w).unwrap();
+            let world = worlds::get(&mut conn, grognard::ids::WorldId(w)).unwrap();
             let kept = cells::of(&mut conn, &world).unwrap();
-            let rows = cells::all_cells(&mut conn, w).unwrap();
+            let rows = cells::all_cells(&mut conn, grognard::ids::WorldId(w)).unwrap();
             assert_eq!(rows.len(), 16 * 10);
             for r in &rows {
                 assert_eq!(

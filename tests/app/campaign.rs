@@ -14,7 +14,7 @@ fn turn(a: &Arena, at: i64) -> bool {
     ticks::apply(
         &mut a.app.conn(),
         &rs,
-        a.world as i32,
+        grognard::ids::WorldId(a.world as i32),
         TickKind::Turn,
         at,
         false,

@@ -540,7 +540,7 @@ both!(
             grognard::game::time::ticks::apply(
                 &mut app.conn(),
                 &rs,
-                1,
+                grognard::ids::WorldId(1),
                 grognard::game::time::ticks::TickKind::Turn,
                 grognard::db::now(),
                 false,
@@ -597,7 +597,7 @@ both!(
             grognard::game::time::ticks::apply(
                 &mut app.conn(),
                 &rs,
-                1,
+                grognard::ids::WorldId(1),
                 grognard::game::time::ticks::TickKind::Turn,
                 grognard::db::now() + 10,
                 false,
@@ -636,7 +636,7 @@ fn turn(a: &Arena, at: i64) {
         grognard::game::time::ticks::apply(
             &mut a.app.conn(),
             &rs,
-            a.world as i32,
+            grognard::ids::WorldId(a.world as i32),
             grognard::game::time::ticks::TickKind::Turn,
             at,
             false,

@@ -75,7 +75,7 @@ both!(
         grognard::game::time::ticks::apply(
             &mut a.app.conn(),
             &a.app.config.rules,
-            a.world as i32,
+            grognard::ids::WorldId(a.world as i32),
             grognard::game::time::ticks::TickKind::Turn,
             grognard::db::now(),
             false,

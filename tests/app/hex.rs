@@ -547,7 +547,7 @@ both!(
         grognard::game::time::ticks::apply(
             &mut app.conn(),
             &app.config.rules,
-            w as i32,
+            grognard::ids::WorldId(w as i32),
             grognard::game::time::ticks::TickKind::Turn,
             grognard::db::now(),
             false,

@@ -639,7 +639,11 @@ both!(
         assert_eq!(r.json()["captures"], json!([]), "{}", r.body);
         assert_eq!(r.json()["summary"], "Lanciers moved to (9, 5) for 1 AP");
         // The world after the capture exports, and the export imports as a new world.
-        let file = grognard::game::maps::worlds::export(&mut a.app.conn(), a.world as i32).unwrap();
+        let file = grognard::game::maps::worlds::export(
+            &mut a.app.conn(),
+            grognard::ids::WorldId(a.world as i32),
+        )
+        .unwrap();
         let mut text = serde_json::to_value(&file).unwrap();
         text["name"] = json!("Arena again");
         let again = grognard::game::maps::worlds::import_text(
@@ -649,7 +653,7 @@ both!(
             None,
         )
         .expect("the exported world imports");
-        assert_ne!(again as i64, a.world);
+        assert_ne!(i64::from(again.0), a.world);
         assert_ne!(blue_n, red_n);
     }
 );
@@ -970,7 +974,7 @@ both!(regiments_and_their_headquarters, |b| {
         let out = grognard::game::time::ticks::apply(
             &mut a.app.conn(),
             &rs,
-            w as i32,
+            grognard::ids::WorldId(w as i32),
             grognard::game::time::ticks::TickKind::Turn,
             at,
             false,
@@ -1178,7 +1182,7 @@ both!(
         grognard::game::time::ticks::apply(
             &mut a.app.conn(),
             &rs,
-            w as i32,
+            grognard::ids::WorldId(w as i32),
             grognard::game::time::ticks::TickKind::Turn,
             grognard::db::now(),
             false,
@@ -1227,9 +1231,13 @@ both!(no_one_goes_on_leave_while_a_turn_is_being_applied, |b| {
     );
     // Once the turn is through, the company has had it and leave may begin.
     let rs = a.app.config.rules.clone();
-    let out = grognard::game::time::ticks::finish_pending(&mut a.app.conn(), &rs, w as i32)
-        .unwrap()
-        .unwrap();
+    let out = grognard::game::time::ticks::finish_pending(
+        &mut a.app.conn(),
+        &rs,
+        grognard::ids::WorldId(w as i32),
+    )
+    .unwrap()
+    .unwrap();
     assert_eq!(out.turn, 1);
     assert_eq!(a.company(&mut blue, inf)["ap"].as_i64(), Some(3 + 6));
     let r = leave(&mut blue);

@@ -35,7 +35,7 @@ fn turn(a: &Arena, at: i64) {
         ticks::apply(
             &mut a.app.conn(),
             &rs,
-            a.world as i32,
+            grognard::ids::WorldId(a.world as i32),
             TickKind::Turn,
             at,
             false
@@ -419,8 +419,14 @@ fn rankings_of_a_thousand(b: Backend) {
     let pages = (1002 + PAGE_SIZE - 1) / PAGE_SIZE;
     for page in [1, 2, pages / 2, pages] {
         let before = statements.load(Ordering::SeqCst);
-        let r =
-            scores::rankings(&mut conn, a.world as i32, RankBy::Xp, Some(page), Some(me)).unwrap();
+        let r = scores::rankings(
+            &mut conn,
+            grognard::ids::WorldId(a.world as i32),
+            RankBy::Xp,
+            Some(page),
+            Some(grognard::ids::UserId(me)),
+        )
+        .unwrap();
         assert_eq!(
             statements.load(Ordering::SeqCst) - before,
             1,
@@ -443,7 +449,14 @@ fn rankings_of_a_thousand(b: Backend) {
     // Without a page: the one that holds the caller's row, still one statement.
     let place = everyone.iter().position(|e| e.0 == me).unwrap() as i64;
     let before = statements.load(Ordering::SeqCst);
-    let r = scores::rankings(&mut conn, a.world as i32, RankBy::Xp, None, Some(me)).unwrap();
+    let r = scores::rankings(
+        &mut conn,
+        grognard::ids::WorldId(a.world as i32),
+        RankBy::Xp,
+        None,
+        Some(grognard::ids::UserId(me)),
+    )
+    .unwrap();
     assert_eq!(statements.load(Ordering::SeqCst) - before, 1);
     assert_eq!(r.page, place / PAGE_SIZE + 1);
     assert!(r.rows.iter().any(|row| row.player == "p0777"));

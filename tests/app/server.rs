@@ -76,7 +76,7 @@ both!(
         let demo = grognard::game::maps::worlds::DEMO_MAP;
         assert_eq!(
             grognard::game::maps::worlds::ensure_demo(&mut conn, &rs, demo).unwrap(),
-            Some(1)
+            Some(grognard::ids::WorldId(1))
         );
         assert_eq!(
             grognard::game::maps::worlds::ensure_demo(&mut conn, &rs, demo).unwrap(),
@@ -123,7 +123,7 @@ both!(metrics_are_prometheus_text_for_the_operator_only, |b| {
     grognard::game::time::ticks::apply(
         &mut app.conn(),
         &app.config.rules,
-        1,
+        grognard::ids::WorldId(1),
         grognard::game::time::ticks::TickKind::Turn,
         1000,
         false,

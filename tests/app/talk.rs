@@ -666,7 +666,7 @@ both!(messages_are_mailed_and_purged_by_retention, |b| {
         .count("SELECT CAST(id AS BIGINT) AS n FROM users WHERE username = 'blue_player'");
     grognard::game::news::alerts::set_mail(
         &mut a.app.conn(),
-        blue_id as i32,
+        grognard::ids::UserId(blue_id as i32),
         Some("blue@example.org".into()),
         true,
     )
@@ -871,7 +871,7 @@ both!(
     }
 );
 
-/// The query plan of a statement as diesel logged it (`… -- binds: [2, "n3", 31]`), its
+/// The query plan of a statement as diesel logged it (`… -- binds: [WorldId(2), "n3", 31]`), its
 /// parameters put back in as literals, as the database words it.
 fn plan_of(conn: &mut grognard::db::DbConnection, logged: &str) -> String {
     use diesel::RunQueryDsl;
@@ -893,7 +893,11 @@ fn plan_of(conn: &mut grognard::db::DbConnection, logged: &str) -> String {
         .split(", ")
         .map(|b| match b.strip_prefix('"') {
             Some(s) => format!("'{}'", s.trim_end_matches('"')),
-            None => b.to_string(),
+            // A typed id is logged as `WorldId(3)`.
+            None => b
+                .split_once('(')
+                .map_or(b, |(_, n)| n.trim_end_matches(')'))
+                .to_string(),
         })
         .collect();
     let mut literal = String::new();
@@ -1170,7 +1174,8 @@ fn second_world(a: &Arena, name: &str, joins: &mut [(&mut Client, &str)]) -> i64
         ARENA,
         Some(name),
     )
-    .unwrap() as i64;
+    .unwrap()
+    .0 as i64;
     for (c, nation) in joins.iter_mut() {
         let r = c.post_json(
             &format!("/api/v1/worlds/{w}/join"),

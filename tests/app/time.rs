@@ -175,7 +175,7 @@ fn random_world(app: &TestApp, seed: u64) -> i32 {
             ));
         }
     }
-    world
+    world.0
 }
 
 both!(the_sql_turn_gives_what_the_rules_engine_computes, |b| {
@@ -226,7 +226,7 @@ both!(the_sql_turn_gives_what_the_rules_engine_computes, |b| {
         let out = ticks::apply(
             &mut app.conn(),
             &rs,
-            world,
+            grognard::ids::WorldId(world),
             TickKind::Turn,
             1_000_000,
             false,
@@ -322,7 +322,7 @@ both!(four_concurrent_attempts_at_one_tick_apply_it_once, |b| {
                 ticks::apply(
                     &mut pool.get().unwrap(),
                     &rs,
-                    1,
+                    grognard::ids::WorldId(1),
                     TickKind::Turn,
                     1_700_000_000,
                     false,
@@ -689,12 +689,12 @@ both!(
         )
         .unwrap();
         let actor = Actor::of(&user);
-        grognard::game::play::join(&mut conn, &actor, 1, "France").unwrap();
+        grognard::game::play::join(&mut conn, &actor, grognard::ids::WorldId(1), "France").unwrap();
         let company = grognard::game::play::raise(
             &mut conn,
             &config.rules,
             &actor,
-            1,
+            grognard::ids::WorldId(1),
             "cavalry",
             "Night riders",
         )
@@ -820,7 +820,14 @@ both!(
         // The turn is applied in a transaction held open until the order waits for it.
         let (order, foreign) =
             grognard::db::write(&mut conn, |c| -> grognard::game::GameResult<_> {
-                ticks::apply(c, &rs, world, TickKind::Turn, 1_000, false)?;
+                ticks::apply(
+                    c,
+                    &rs,
+                    grognard::ids::WorldId(world),
+                    TickKind::Turn,
+                    1_000,
+                    false,
+                )?;
                 let mut blue = a.blue.clone();
                 let order = std::thread::spawn(move || {
                     blue.post_json(
@@ -969,13 +976,29 @@ both!(
             "UPDATE companies SET ap = ap + 6 WHERE world_id = {world} AND id <= {through}"
         ));
         let rs = app.config.rules.clone();
-        let out = ticks::apply(&mut conn, &rs, world, TickKind::Turn, 3000, false).unwrap();
+        let out = ticks::apply(
+            &mut conn,
+            &rs,
+            grognard::ids::WorldId(world),
+            TickKind::Turn,
+            3000,
+            false,
+        )
+        .unwrap();
         assert!(out.applied);
         assert_eq!(out.turn, 3);
         assert_eq!(ap_counts(), HashMap::from([(18, 5_000), (12, 1)]));
         assert_eq!((turn(), reserve(), turn_events()), (3, 45, 3));
         for at in [1000, 2000, 3000] {
-            let again = ticks::apply(&mut conn, &rs, world, TickKind::Turn, at, false).unwrap();
+            let again = ticks::apply(
+                &mut conn,
+                &rs,
+                grognard::ids::WorldId(world),
+                TickKind::Turn,
+                at,
+                false,
+            )
+            .unwrap();
             assert!(!again.applied, "the turn of {at} again");
         }
         assert_eq!(ap_counts(), HashMap::from([(18, 5_000), (12, 1)]));

@@ -17,6 +17,7 @@ use crate::db::schema::users as users_t;
 use crate::db::{self, DbConnection};
 use crate::game::error::{GameError, GameResult};
 use crate::game::Workers;
+use crate::ids::UserId;
 use crate::said::Said;
 use diesel::prelude::*;
 use users::{dummy_hash, insert_user, verify_password};
@@ -33,7 +34,7 @@ pub fn create_user(
 
 /// Sets a new password hash (checked and hashed beforehand with `NewAccount::check`-like
 /// care, off the connection) and ends every session of the account.
-pub fn set_password(conn: &mut DbConnection, user_id: i32, hash: &str) -> GameResult<()> {
+pub fn set_password(conn: &mut DbConnection, user_id: UserId, hash: &str) -> GameResult<()> {
     db::write(conn, |conn| {
         diesel::update(users_t::table.find(user_id))
             .set(users_t::password_hash.eq(hash))
@@ -92,8 +93,8 @@ pub fn finish_login(
 /// tokens stop working while the ban lasts). Returns the (before, after) rows.
 pub fn set_role_and_ban(
     conn: &mut DbConnection,
-    admin_id: i32,
-    user_id: i32,
+    admin_id: UserId,
+    user_id: UserId,
     role: Option<Role>,
     banned: Option<bool>,
 ) -> GameResult<(User, User)> {

@@ -6,6 +6,7 @@ use crate::db::schema::{sessions, users};
 use crate::db::{self, DbConnection};
 use crate::game::accounts::secret::{random_hex, sha256_hex};
 use crate::game::error::GameResult;
+use crate::ids::UserId;
 use diesel::prelude::*;
 
 /// A signed-in visitor: the account and the session's CSRF token.
@@ -24,7 +25,7 @@ pub struct Expiry {
 }
 
 /// Opens a new session for `user_id`; returns the cookie token (shown to the browser once).
-pub fn create(conn: &mut DbConnection, user_id: i32) -> GameResult<String> {
+pub fn create(conn: &mut DbConnection, user_id: UserId) -> GameResult<String> {
     let token = random_hex(32);
     let now = db::now();
     db::write(conn, |conn| {
@@ -57,7 +58,7 @@ pub fn load(conn: &mut DbConnection, token: &str, expiry: Expiry) -> GameResult<
     let id = sha256_hex(token);
     let now = db::now();
     // The session by its id, then its user by id: see `tokens::authenticate` for why not a join.
-    let session: Option<(String, i32, i64, i64)> = crate::on_backend!(conn, c => sessions::table
+    let session: Option<(String, UserId, i64, i64)> = crate::on_backend!(conn, c => sessions::table
         .find(&id)
         .select((
             sessions::csrf_token,
@@ -94,7 +95,7 @@ pub fn delete(conn: &mut DbConnection, session_id: &str) -> GameResult<()> {
 }
 
 /// Ends every session of a user (ban, password change).
-pub fn delete_all(conn: &mut DbConnection, user_id: i32) -> GameResult<()> {
+pub fn delete_all(conn: &mut DbConnection, user_id: UserId) -> GameResult<()> {
     diesel::delete(sessions::table.filter(sessions::user_id.eq(user_id))).execute(conn)?;
     Ok(())
 }

@@ -5,6 +5,7 @@ use crate::db::schema::api_tokens;
 use crate::db::{self, DbConnection};
 use crate::game::accounts::secret::{random_hex, sha256_hex};
 use crate::game::error::{GameError, GameResult};
+use crate::ids::{TokenId, UserId};
 use crate::said::Said;
 use diesel::prelude::*;
 use serde::Serialize;
@@ -13,14 +14,19 @@ pub const PREFIX: &str = "grg_";
 
 #[derive(Clone, Debug, Serialize, Queryable, utoipa::ToSchema)]
 pub struct TokenInfo {
-    pub id: i32,
+    #[schema(value_type = i32)]
+    pub id: TokenId,
     pub name: String,
     pub created_at: i64,
     pub last_used_at: Option<i64>,
 }
 
 /// Creates a token; returns its id and the secret, which is never shown again.
-pub fn create(conn: &mut DbConnection, user_id: i32, name: &str) -> GameResult<(i32, String)> {
+pub fn create(
+    conn: &mut DbConnection,
+    user_id: UserId,
+    name: &str,
+) -> GameResult<(TokenId, String)> {
     let name = name.trim();
     let name = if name.is_empty() { "token" } else { name };
     if name.chars().count() > 60 {
@@ -45,12 +51,12 @@ pub fn create(conn: &mut DbConnection, user_id: i32, name: &str) -> GameResult<(
                 api_tokens::created_at.eq(db::now()),
             ))
             .returning(api_tokens::id)
-            .get_result::<i32>(conn)
+            .get_result::<TokenId>(conn)
     })?;
     Ok((id, secret))
 }
 
-pub fn list(conn: &mut DbConnection, user_id: i32) -> GameResult<Vec<TokenInfo>> {
+pub fn list(conn: &mut DbConnection, user_id: UserId) -> GameResult<Vec<TokenInfo>> {
     Ok(api_tokens::table
         .filter(api_tokens::user_id.eq(user_id))
         .order(api_tokens::id)
@@ -64,7 +70,7 @@ pub fn list(conn: &mut DbConnection, user_id: i32) -> GameResult<Vec<TokenInfo>>
 }
 
 /// Revokes one of the user's tokens; another user's token is "not found".
-pub fn revoke(conn: &mut DbConnection, user_id: i32, token_id: i32) -> GameResult<()> {
+pub fn revoke(conn: &mut DbConnection, user_id: UserId, token_id: TokenId) -> GameResult<()> {
     let n = diesel::delete(
         api_tokens::table
             .filter(api_tokens::id.eq(token_id))
@@ -91,7 +97,7 @@ pub fn authenticate(
     // The token by its unique hash, then its user by id: as one join, PostgreSQL planned a merge
     // join that read the whole users table whenever its statistics on tokens were stale (after
     // many new tokens: 40-60 ms a request with 33,000 users).
-    let token: Option<(i32, i32, i64, Option<i64>)> = crate::on_backend!(conn, c => api_tokens::table
+    let token: Option<(TokenId, UserId, i64, Option<i64>)> = crate::on_backend!(conn, c => api_tokens::table
         .filter(api_tokens::token_hash.eq(&hash))
         .select((
             api_tokens::id,

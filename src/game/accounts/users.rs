@@ -4,6 +4,7 @@ use crate::db::models::User;
 use crate::db::schema::users;
 use crate::db::{self, DbConnection};
 use crate::game::error::{GameError, GameResult};
+use crate::ids::UserId;
 use crate::said::Said;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
@@ -170,7 +171,11 @@ pub fn find_by_name(conn: &mut DbConnection, name: &str) -> GameResult<Option<Us
 }
 
 /// The account's language, which its mails and its other browsers follow.
-pub fn set_lang(conn: &mut DbConnection, user_id: i32, lang: crate::i18n::Lang) -> GameResult<()> {
+pub fn set_lang(
+    conn: &mut DbConnection,
+    user_id: UserId,
+    lang: crate::i18n::Lang,
+) -> GameResult<()> {
     db::write(conn, |conn| {
         diesel::update(users::table.find(user_id))
             .set(users::lang.eq(Some(lang.code())))
@@ -179,13 +184,13 @@ pub fn set_lang(conn: &mut DbConnection, user_id: i32, lang: crate::i18n::Lang) 
     })
 }
 
-pub fn get(conn: &mut DbConnection, id: i32) -> GameResult<User> {
+pub fn get(conn: &mut DbConnection, id: UserId) -> GameResult<User> {
     find(conn, id)?.ok_or_else(|| GameError::not_found("user"))
 }
 
 /// The user of an id, if there is one (on the connection's own backend: every authenticated
 /// request reads it).
-pub fn find(conn: &mut DbConnection, id: i32) -> GameResult<Option<User>> {
+pub fn find(conn: &mut DbConnection, id: UserId) -> GameResult<Option<User>> {
     Ok(crate::on_backend!(conn, c => users::table
         .find(id)
         .select(User::as_select())

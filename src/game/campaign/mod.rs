@@ -15,6 +15,7 @@ use crate::game::maps::mapfile::MapVictory;
 use crate::game::maps::worlds as world_rows;
 use crate::game::play::access::Actor;
 use crate::game::time::verdict::{end, standings_now};
+use crate::ids::{NationId, WorldId};
 use crate::rules::ruleset::Ruleset;
 use crate::rules::victory::{self, EndReason, Verdict};
 use diesel::prelude::*;
@@ -40,7 +41,7 @@ impl From<Verdict> for EndAnswer {
 pub fn end_by_game_master(
     conn: &mut DbConnection,
     actor: &Actor,
-    world_id: i32,
+    world_id: WorldId,
 ) -> GameResult<Verdict> {
     actor.require_gm()?;
     db::write(conn, |conn| {
@@ -76,7 +77,7 @@ pub fn end_by_game_master(
 pub fn set_victory(
     conn: &mut DbConnection,
     actor: &Actor,
-    world_id: i32,
+    world_id: WorldId,
     v: MapVictory,
 ) -> GameResult<World> {
     actor.require_gm()?;
@@ -125,7 +126,8 @@ pub fn set_victory(
 #[schema(as = CampaignNation)]
 pub struct NationStanding {
     pub nation: String,
-    pub nation_id: i32,
+    #[schema(value_type = i32)]
+    pub nation_id: NationId,
     pub color: String,
     pub points: i64,
     pub towns: i64,
@@ -150,10 +152,14 @@ pub struct Standings {
 }
 
 /// The standings of a world, most points first (public, as the nations page).
-pub fn standings(conn: &mut DbConnection, rs: &Ruleset, world_id: i32) -> GameResult<Standings> {
+pub fn standings(
+    conn: &mut DbConnection,
+    rs: &Ruleset,
+    world_id: WorldId,
+) -> GameResult<Standings> {
     let w = world_rows::get(conn, world_id)?;
     let ns = world_rows::nations_of(conn, world_id)?;
-    let last: Vec<(i32, i64, i64, i64)> = nation_turns::table
+    let last: Vec<(NationId, i64, i64, i64)> = nation_turns::table
         .filter(nation_turns::world_id.eq(world_id))
         .filter(nation_turns::turn.eq(w.turn))
         .select((
@@ -201,7 +207,8 @@ pub struct NationTurn {
     #[serde(skip)]
     pub turn: i32,
     #[serde(skip)]
-    pub nation_id: i32,
+    #[schema(value_type = i32)]
+    pub nation_id: NationId,
     pub nation: String,
     pub points: i64,
     pub towns: i64,
@@ -227,7 +234,11 @@ pub struct History {
 
 /// The history of a world as a player of `viewer` (a nation; none for a visitor or someone who
 /// has not joined) may read it: one indexed range of its rows.
-pub fn history(conn: &mut DbConnection, world_id: i32, viewer: Option<i32>) -> GameResult<History> {
+pub fn history(
+    conn: &mut DbConnection,
+    world_id: WorldId,
+    viewer: Option<NationId>,
+) -> GameResult<History> {
     let over = world_rows::get(conn, world_id)?.ended();
     let rows: Vec<NationTurn> = nation_turns::table
         .inner_join(nations::table.on(nations::id.eq(nation_turns::nation_id)))

@@ -10,6 +10,7 @@ use crate::game::error::{GameError, GameResult};
 use crate::game::gm::audit;
 use crate::game::maps::{mapfile, worlds as world_rows};
 use crate::game::play::access::Actor;
+use crate::ids::WorldId;
 use crate::rules::Ruleset;
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DbError};
@@ -17,7 +18,8 @@ use diesel::result::{DatabaseErrorKind, Error as DbError};
 /// The next campaign as the audit log keeps it.
 #[derive(serde::Serialize, utoipa::ToSchema)]
 struct NextAudit<'a> {
-    world: i32,
+    #[schema(value_type = i32)]
+    world: WorldId,
     name: &'a str,
 }
 
@@ -30,9 +32,9 @@ pub fn start(
     conn: &mut DbConnection,
     rs: &Ruleset,
     actor: &Actor,
-    world_id: i32,
+    world_id: WorldId,
     name: Option<&str>,
-) -> GameResult<i32> {
+) -> GameResult<WorldId> {
     actor.require_gm()?;
     let name = name.map(str::trim).filter(|n| !n.is_empty());
     if name.is_some_and(|n| n.chars().count() > 80) {
@@ -103,7 +105,10 @@ pub fn start(
 }
 
 /// The campaign that follows this one, if one does.
-pub fn following(conn: &mut DbConnection, world_id: i32) -> GameResult<Option<(i32, String)>> {
+pub fn following(
+    conn: &mut DbConnection,
+    world_id: WorldId,
+) -> GameResult<Option<(WorldId, String)>> {
     Ok(worlds::table
         .filter(worlds::follows_id.eq(world_id))
         .select((worlds::id, worlds::name))
@@ -111,12 +116,12 @@ pub fn following(conn: &mut DbConnection, world_id: i32) -> GameResult<Option<(i
         .optional()?)
 }
 
-fn already((id, name): (i32, String)) -> GameError {
+fn already((id, name): (WorldId, String)) -> GameError {
     GameError::Conflict(format!("the next campaign has already begun: {name} (world {id})").into())
 }
 
 /// The first campaign of the chain this world ends, and how many campaigns the chain has.
-fn first_of_chain(conn: &mut DbConnection, world_id: i32) -> GameResult<(String, usize)> {
+fn first_of_chain(conn: &mut DbConnection, world_id: WorldId) -> GameResult<(String, usize)> {
     let mut at = world_rows::get(conn, world_id)?;
     let mut n = 1;
     while let Some(before) = at.follows_id.filter(|_| n < MAX_CHAIN) {

@@ -8,6 +8,7 @@
 use crate::db::DbConnection;
 use crate::game::error::{GameError, GameResult};
 use crate::game::maps::worlds as world_rows;
+use crate::ids::{UserId, WorldId};
 use diesel::sql_types::{BigInt, Integer, Nullable, Text};
 use diesel::{QueryableByName, RunQueryDsl};
 use serde::{Deserialize, Serialize};
@@ -114,7 +115,8 @@ pub struct RankRow {
     pub points: Option<i64>,
     #[serde(skip)]
     #[diesel(sql_type = Integer)]
-    pub user_id: i32,
+    #[schema(value_type = i32)]
+    pub user_id: UserId,
     /// The row's place in the order (1, 2, 3… even where ranks are shared).
     #[serde(skip)]
     #[diesel(sql_type = BigInt)]
@@ -141,10 +143,10 @@ pub struct Rankings {
 /// `page` None: the caller's page (the first for a visitor).
 pub fn rankings(
     conn: &mut DbConnection,
-    world_id: i32,
+    world_id: WorldId,
     by: RankBy,
     page: Option<i64>,
-    me: Option<i32>,
+    me: Option<UserId>,
 ) -> GameResult<Rankings> {
     if let Some(p) = page {
         if !(1..=MAX_PAGE).contains(&p) {
@@ -190,7 +192,7 @@ pub fn rankings(
     );
     let rows: Vec<RankRow> = diesel::sql_query(conn.numbered(&sql))
         .bind::<Integer, _>(world_id)
-        .bind::<Integer, _>(me.unwrap_or(-1))
+        .bind::<Integer, _>(me.unwrap_or(UserId(-1)))
         .bind::<BigInt, _>(PAGE_SIZE)
         .bind::<Nullable<BigInt>, _>(page.map(|p| p - 1))
         .load(conn)?;

@@ -4,15 +4,16 @@ use crate::db::models::AuditRow;
 use crate::db::schema::{gm_audit, users};
 use crate::db::{self, DbConnection};
 use crate::game::error::GameResult;
+use crate::ids::{AuditId, UserId, WorldId};
 use crate::rules::Pos;
 use diesel::prelude::*;
 use serde_json::Value;
 
 /// One change to record.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Entry {
-    pub world_id: Option<i32>,
-    pub user_id: i32,
+    pub world_id: Option<WorldId>,
+    pub user_id: UserId,
     pub action: String,
     pub target: String,
     pub at: Option<Pos>,
@@ -20,6 +21,21 @@ pub struct Entry {
     pub after: Option<Value>,
     /// Changes made together (one edit of many cells) share a batch, undone together.
     pub batch: Option<String>,
+}
+
+impl Default for Entry {
+    fn default() -> Entry {
+        Entry {
+            world_id: None,
+            user_id: UserId(0),
+            action: String::new(),
+            target: String::new(),
+            at: None,
+            before: None,
+            after: None,
+            batch: None,
+        }
+    }
 }
 
 pub fn record(conn: &mut DbConnection, e: Entry) -> GameResult<()> {
@@ -45,13 +61,13 @@ pub fn record(conn: &mut DbConnection, e: Entry) -> GameResult<()> {
 pub struct Filter {
     pub user: Option<String>,
     pub at: Option<Pos>,
-    pub before_id: Option<i32>,
+    pub before_id: Option<AuditId>,
 }
 
 /// A world's audit entries, newest first, with the GM's name.
 pub fn list(
     conn: &mut DbConnection,
-    world_id: i32,
+    world_id: WorldId,
     f: &Filter,
     limit: i64,
 ) -> GameResult<Vec<(AuditRow, String)>> {

@@ -8,6 +8,7 @@ use crate::game::error::{GameError, GameResult};
 use crate::game::gm::audit;
 use crate::game::maps::worlds;
 use crate::game::play::access::Actor;
+use crate::ids::WorldId;
 use crate::rules::names::EdgeFeature;
 use crate::rules::{Pos, Side};
 use diesel::prelude::*;
@@ -27,7 +28,7 @@ pub struct EdgeAnswer {
 pub fn set(
     conn: &mut DbConnection,
     actor: &Actor,
-    world_id: i32,
+    world_id: WorldId,
     at: Pos,
     side: &str,
     feature: Option<&str>,

@@ -12,6 +12,7 @@ use crate::game::maps::mapfile::present;
 use crate::game::maps::mapfile::{place_name_fits, MAX_PLACE_NAME};
 use crate::game::maps::worlds;
 use crate::game::play::access::Actor;
+use crate::ids::{CompanyId, NationId, UserId, WorldId};
 use crate::rules::ruleset::Flag;
 use crate::rules::state::{Cell, Unit};
 use crate::rules::{movement, Pos, Refusal, Ruleset, Terrain};
@@ -80,7 +81,7 @@ pub struct EditedCell {
 /// The rows of a world's cells with their towns' and owners' names.
 pub fn named_cells(
     conn: &mut DbConnection,
-    world: i32,
+    world: WorldId,
     rows: &[CellRow],
 ) -> GameResult<Vec<EditedCell>> {
     let n = names(conn, world)?;
@@ -101,15 +102,15 @@ struct Names {
     castles: HashMap<i32, String>,
 }
 
-fn names(conn: &mut DbConnection, world: i32) -> GameResult<Names> {
+fn names(conn: &mut DbConnection, world: WorldId) -> GameResult<Names> {
     Ok(Names {
         nations: worlds::nations_of(conn, world)?
             .into_iter()
-            .map(|n| (n.id, n.name))
+            .map(|n| (n.id.0, n.name))
             .collect(),
         towns: worlds::towns_of(conn, world)?
             .into_iter()
-            .map(|t| (t.id, t.name))
+            .map(|t| (t.id.0, t.name))
             .collect(),
         castles: castles::table
             .filter(castles::world_id.eq(world))
@@ -276,7 +277,7 @@ pub fn edit_cells(
     conn: &mut DbConnection,
     rs: &Ruleset,
     actor: &Actor,
-    world_id: i32,
+    world_id: WorldId,
     edits: &[(Pos, CellEdit)],
 ) -> GameResult<Vec<CellRow>> {
     edit_cells_as(conn, rs, actor, world_id, edits, "cell", None)
@@ -286,7 +287,7 @@ fn edit_cells_as(
     conn: &mut DbConnection,
     rs: &Ruleset,
     actor: &Actor,
-    world_id: i32,
+    world_id: WorldId,
     edits: &[(Pos, CellEdit)],
     action: &str,
     batch: Option<String>,
@@ -307,11 +308,13 @@ fn edit_cells_as(
         let bounds = w.bounds();
         let nation_list: Vec<Nation> = worlds::nations_of(conn, world_id)?;
         let town_list: Vec<Town> = worlds::towns_of(conn, world_id)?;
-        let nation_ids: HashMap<String, i32> =
-            nation_list.iter().map(|n| (n.name.clone(), n.id)).collect();
+        let nation_ids: HashMap<String, i32> = nation_list
+            .iter()
+            .map(|n| (n.name.clone(), n.id.0))
+            .collect();
         let mut town_ids: HashMap<String, Option<i32>> = town_list
             .iter()
-            .map(|t| (t.name.clone(), Some(t.id)))
+            .map(|t| (t.name.clone(), Some(t.id.0)))
             .collect();
         let mut names = names(conn, world_id)?;
         let mut castle_ids: HashMap<String, Option<i32>> = names
@@ -430,7 +433,7 @@ pub fn undo(
     conn: &mut DbConnection,
     rs: &Ruleset,
     actor: &Actor,
-    world_id: i32,
+    world_id: WorldId,
 ) -> GameResult<Vec<CellRow>> {
     actor.require_gm()?;
     let rows: Vec<AuditRow> = gm_audit::table
@@ -504,7 +507,7 @@ pub fn undo(
 pub fn set_spawn(
     conn: &mut DbConnection,
     actor: &Actor,
-    world_id: i32,
+    world_id: WorldId,
     nation: &str,
     at: Pos,
 ) -> GameResult<Nation> {
@@ -563,12 +566,12 @@ pub fn patch_company(
     conn: &mut DbConnection,
     rs: &Ruleset,
     actor: &Actor,
-    company_id: i32,
+    company_id: CompanyId,
     p: &CompanyPatch,
 ) -> GameResult<Company> {
     actor.require_gm()?;
     db::write(conn, |conn| {
-        let (c, nation): (Company, i32) = companies::table
+        let (c, nation): (Company, NationId) = companies::table
             .inner_join(players::table)
             .filter(companies::id.eq(company_id))
             .select((Company::as_select(), players::nation_id))
@@ -611,7 +614,7 @@ pub fn patch_company(
             let mut unit = crate::game::play::load::unit_of(&crate::game::play::load::Placed {
                 company: c.clone(),
                 nation_id: nation,
-                user_id: 0,
+                user_id: UserId(0),
                 leave_until: None,
             });
             unit.pos = at;
@@ -649,7 +652,11 @@ pub fn patch_company(
     })
 }
 
-pub fn remove_company(conn: &mut DbConnection, actor: &Actor, company_id: i32) -> GameResult<()> {
+pub fn remove_company(
+    conn: &mut DbConnection,
+    actor: &Actor,
+    company_id: CompanyId,
+) -> GameResult<()> {
     actor.require_gm()?;
     db::write(conn, |conn| {
         let c: Company = companies::table

@@ -12,6 +12,7 @@ use crate::game::error::{GameError, GameResult};
 use crate::game::maps::worlds;
 use crate::game::play::access::Actor;
 use crate::game::time::ticks::{self, TickOutcome};
+use crate::ids::WorldId;
 use crate::rules::{Ruleset, Season};
 use crate::said::Said;
 use diesel::prelude::*;
@@ -22,7 +23,7 @@ use serde_json::json;
 pub fn set_paused(
     conn: &mut DbConnection,
     actor: &Actor,
-    world_id: i32,
+    world_id: WorldId,
     paused: bool,
 ) -> GameResult<World> {
     actor.require_gm()?;
@@ -58,7 +59,7 @@ pub fn set_paused(
 pub fn set_season(
     conn: &mut DbConnection,
     actor: &Actor,
-    world_id: i32,
+    world_id: WorldId,
     season: &str,
 ) -> GameResult<World> {
     actor.require_gm()?;
@@ -94,7 +95,7 @@ pub fn run_tick(
     conn: &mut DbConnection,
     rs: &Ruleset,
     actor: &Actor,
-    world_id: i32,
+    world_id: WorldId,
     kind: &str,
 ) -> GameResult<TickOutcome> {
     actor.require_gm()?;
@@ -120,7 +121,7 @@ pub fn run_tick(
     };
     let out = ticks::apply_now(conn, rs, world_id, kind, Some(&mut audit))?;
     tracing::info!(
-        world = world_id,
+        world = world_id.0,
         kind = kind.as_str(),
         duration_ms = out.duration_ms,
         rows = out.rows,

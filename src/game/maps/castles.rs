@@ -10,6 +10,7 @@ use crate::db::schema::{castle_sections, castles, cells, nations, section_sighti
 use crate::db::DbConnection;
 use crate::game::error::{GameError, GameResult};
 use crate::game::maps::worlds;
+use crate::ids::{NationId, WorldId};
 use crate::rules::castle::SectionKind;
 use crate::rules::state::Unit;
 use crate::rules::vision::{self, Observer};
@@ -40,8 +41,8 @@ pub struct CastleView {
 /// row is read once and grouped by its key, so a world of many castles costs what its rows do.
 pub fn of(
     conn: &mut DbConnection,
-    world_id: i32,
-    viewer: Option<i32>,
+    world_id: WorldId,
+    viewer: Option<NationId>,
 ) -> GameResult<Vec<CastleView>> {
     let w = worlds::get(conn, world_id)?;
     let names: Vec<(i32, String)> = castles::table
@@ -55,9 +56,9 @@ pub fn of(
         i32,
         String,
         String,
-        Option<i32>,
+        Option<NationId>,
         Option<String>,
-        Option<i32>,
+        Option<NationId>,
     )> = castle_sections::table
         .left_join(nations::table.on(nations::id.nullable().eq(castle_sections::holder_id)))
         .left_join(
@@ -142,7 +143,7 @@ struct Near {
 pub fn record_sightings(
     conn: &mut DbConnection,
     rs: &Ruleset,
-    world_id: i32,
+    world_id: WorldId,
     grid: Grid,
 ) -> GameResult<()> {
     diesel::delete(section_sightings::table.filter(section_sightings::world_id.eq(world_id)))
@@ -259,7 +260,7 @@ pub fn record_sightings(
 pub fn redraw_sections(
     conn: &mut DbConnection,
     rs: &Ruleset,
-    world_id: i32,
+    world_id: WorldId,
     castle_id: i32,
 ) -> GameResult<()> {
     let old: Vec<i32> = castle_sections::table

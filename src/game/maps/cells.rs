@@ -13,6 +13,7 @@ use crate::db::schema::worlds as worlds_t;
 use crate::db::schema::{cells, edges};
 use crate::db::{self, DbConnection};
 use crate::game::error::GameResult;
+use crate::ids::WorldId;
 use crate::rules::names::EdgeFeature;
 use crate::rules::state::{Area, Cell};
 use crate::rules::{Pos, Side};
@@ -113,7 +114,7 @@ impl WorldCells {
 }
 
 struct Entry {
-    world: i32,
+    world: WorldId,
     version: i64,
     /// Batches of orders lost when this was kept: it may have been read inside one of them
     /// after an order changed the cells, so a lost batch since makes it untrustworthy.
@@ -215,7 +216,7 @@ pub fn area(
 /// A world's edge features, row by row.
 pub fn edges_of(
     conn: &mut DbConnection,
-    world_id: i32,
+    world_id: WorldId,
 ) -> GameResult<Vec<(Pos, Side, EdgeFeature)>> {
     let rows: Vec<(i32, i32, Side, EdgeFeature)> = edges::table
         .filter(edges::world_id.eq(world_id))
@@ -231,7 +232,7 @@ pub fn edges_of(
 /// The cell rows of a world changed since it was at `version` (of its `cells_version`).
 pub fn cells_changed_since(
     conn: &mut DbConnection,
-    world_id: i32,
+    world_id: WorldId,
     version: i64,
 ) -> GameResult<Vec<CellRow>> {
     Ok(cells::table
@@ -242,7 +243,7 @@ pub fn cells_changed_since(
 }
 
 /// Every cell row of a world, row by row.
-pub fn all_cells(conn: &mut DbConnection, world_id: i32) -> GameResult<Vec<CellRow>> {
+pub fn all_cells(conn: &mut DbConnection, world_id: WorldId) -> GameResult<Vec<CellRow>> {
     Ok(cells::table
         .filter(cells::world_id.eq(world_id))
         .order((cells::y, cells::x))

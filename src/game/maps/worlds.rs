@@ -9,6 +9,7 @@ use crate::game::error::{GameError, GameResult};
 use crate::game::maps::mapfile::{
     self, MapCastle, MapCell, MapEdge, MapFile, MapNation, MapTown, MapVictory, ValidMap,
 };
+use crate::ids::{NationId, TownId, WorldId};
 
 use crate::rules::names::EdgeFeature;
 use crate::rules::{Grid, Ruleset, Side, Terrain};
@@ -41,7 +42,7 @@ pub fn takes_orders(w: &World) -> GameResult<()> {
     Ok(())
 }
 
-pub fn get(conn: &mut DbConnection, id: i32) -> GameResult<World> {
+pub fn get(conn: &mut DbConnection, id: WorldId) -> GameResult<World> {
     crate::on_backend!(conn, c => worlds::table
         .find(id)
         .select(World::as_select())
@@ -50,7 +51,7 @@ pub fn get(conn: &mut DbConnection, id: i32) -> GameResult<World> {
     .ok_or_else(|| GameError::not_found("world"))
 }
 
-pub fn nations_of(conn: &mut DbConnection, world_id: i32) -> GameResult<Vec<Nation>> {
+pub fn nations_of(conn: &mut DbConnection, world_id: WorldId) -> GameResult<Vec<Nation>> {
     Ok(crate::on_backend!(conn, c => nations::table
         .filter(nations::world_id.eq(world_id))
         .order(nations::id)
@@ -58,7 +59,7 @@ pub fn nations_of(conn: &mut DbConnection, world_id: i32) -> GameResult<Vec<Nati
         .load(c))?)
 }
 
-pub fn towns_of(conn: &mut DbConnection, world_id: i32) -> GameResult<Vec<Town>> {
+pub fn towns_of(conn: &mut DbConnection, world_id: WorldId) -> GameResult<Vec<Town>> {
     Ok(towns::table
         .filter(towns::world_id.eq(world_id))
         .order(towns::id)
@@ -67,7 +68,7 @@ pub fn towns_of(conn: &mut DbConnection, world_id: i32) -> GameResult<Vec<Town>>
 }
 
 /// Writes a validated map as a new world, in one transaction; returns its id.
-pub fn import(conn: &mut DbConnection, map: &ValidMap, name: Option<&str>) -> GameResult<i32> {
+pub fn import(conn: &mut DbConnection, map: &ValidMap, name: Option<&str>) -> GameResult<WorldId> {
     import_following(conn, map, name, None)
 }
 
@@ -77,8 +78,8 @@ pub fn import_following(
     conn: &mut DbConnection,
     map: &ValidMap,
     name: Option<&str>,
-    follows: Option<i32>,
-) -> GameResult<i32> {
+    follows: Option<WorldId>,
+) -> GameResult<WorldId> {
     let now = db::now();
     let mut file = map.to_file();
     if let Some(name) = name {
@@ -90,7 +91,7 @@ pub fn import_following(
         .rng_seed
         .unwrap_or_else(|| (rand::random::<u64>() >> 1) as i64);
     db::write(conn, |conn| {
-        let world_id: i32 = diesel::insert_into(worlds::table)
+        let world_id: WorldId = diesel::insert_into(worlds::table)
             .values(NewWorld {
                 name: name.unwrap_or(&map.name),
                 width: map.bounds.width,
@@ -136,7 +137,7 @@ pub fn import_following(
             .execute(conn)?;
         let mut nation_ids = Vec::with_capacity(map.nations.len());
         for (name, color, spawn, treasury) in &map.nations {
-            let id: i32 = diesel::insert_into(nations::table)
+            let id: NationId = diesel::insert_into(nations::table)
                 .values(NewNation {
                     world_id,
                     name,
@@ -151,7 +152,7 @@ pub fn import_following(
         }
         let mut town_ids = Vec::with_capacity(map.towns.len());
         for (name, owner) in &map.towns {
-            let id: i32 = diesel::insert_into(towns::table)
+            let id: TownId = diesel::insert_into(towns::table)
                 .values(NewTown {
                     world_id,
                     name,
@@ -195,8 +196,8 @@ pub fn import_following(
                         x,
                         y,
                         terrain: c.terrain,
-                        town_id: c.town.map(|t| town_ids[t]),
-                        owner_id: c.owner.map(|o| nation_ids[o]),
+                        town_id: c.town.map(|t| town_ids[t].0),
+                        owner_id: c.owner.map(|o| nation_ids[o].0),
                         structure: c.structure,
                         castle_id: c.castle.map(|k| castle_ids[k]),
                         siege_builds: None,
@@ -252,7 +253,7 @@ pub fn import_text(
     rs: &Ruleset,
     text: &str,
     name: Option<&str>,
-) -> GameResult<i32> {
+) -> GameResult<WorldId> {
     let valid = mapfile::parse(text)
         .and_then(|m| m.validate(rs))
         .map_err(|e| GameError::Invalid(e.to_string().into()))?;
@@ -264,7 +265,7 @@ pub fn ensure_demo(
     conn: &mut DbConnection,
     rs: &Ruleset,
     demo_text: &str,
-) -> GameResult<Option<i32>> {
+) -> GameResult<Option<WorldId>> {
     let count: i64 = worlds::table.count().get_result(conn)?;
     if count > 0 {
         return Ok(None);
@@ -278,7 +279,7 @@ pub fn ensure_hex_demo(
     conn: &mut DbConnection,
     rs: &Ruleset,
     text: &str,
-) -> GameResult<Option<i32>> {
+) -> GameResult<Option<WorldId>> {
     let hex: i64 = worlds::table
         .filter(worlds::grid.eq(Grid::Hex.as_str()))
         .count()
@@ -290,13 +291,13 @@ pub fn ensure_hex_demo(
 }
 
 /// The map file of a world as it stands now. Importing it gives the same map back.
-pub fn export(conn: &mut DbConnection, world_id: i32) -> GameResult<MapFile> {
+pub fn export(conn: &mut DbConnection, world_id: WorldId) -> GameResult<MapFile> {
     let w = get(conn, world_id)?;
     let nations = nations_of(conn, world_id)?;
     let towns = towns_of(conn, world_id)?;
-    let nation_name: HashMap<i32, String> =
+    let nation_name: HashMap<NationId, String> =
         nations.iter().map(|n| (n.id, n.name.clone())).collect();
-    let town_by_id: HashMap<i32, &Town> = towns.iter().map(|t| (t.id, t)).collect();
+    let town_by_id: HashMap<TownId, &Town> = towns.iter().map(|t| (t.id, t)).collect();
     let castle_rows: Vec<(i32, String)> = castles::table
         .filter(castles::world_id.eq(world_id))
         .order(castles::id)
@@ -321,9 +322,9 @@ pub fn export(conn: &mut DbConnection, world_id: i32) -> GameResult<MapFile> {
         {
             continue;
         }
-        let town = c.town_id.and_then(|t| town_by_id.get(&t));
+        let town = c.town_id.and_then(|t| town_by_id.get(&TownId(t)));
         let owner = match (c.owner_id, town.and_then(|t| t.owner_id)) {
-            (Some(o), _) => Some(Some(nation_name[&o].clone())),
+            (Some(o), _) => Some(Some(nation_name[&NationId(o)].clone())),
             // A town cell without an owner in an owned town must say so, or import would
             // give it the town's owner.
             (None, Some(_)) => Some(None),

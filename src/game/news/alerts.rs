@@ -8,6 +8,7 @@ use crate::db::schema::{alerts, players, users};
 use crate::db::{self, DbConnection};
 use crate::game::error::GameResult;
 use crate::i18n::Lang;
+use crate::ids::{AlertId, EventId, UserId, WorldId};
 use crate::rules::names::EventKind;
 use crate::said::{self, Said};
 use diesel::prelude::*;
@@ -26,8 +27,10 @@ pub const ANNOUNCEMENT: &str = "announcement";
 #[derive(Clone, Debug, Queryable, Selectable, Serialize, utoipa::ToSchema)]
 #[diesel(table_name = alerts)]
 pub struct Alert {
-    pub id: i32,
-    pub world_id: i32,
+    #[schema(value_type = i32)]
+    pub id: AlertId,
+    #[schema(value_type = i32)]
+    pub world_id: WorldId,
     pub kind: String,
     pub summary: String,
     pub at: i64,
@@ -37,9 +40,9 @@ pub struct Alert {
 
 fn add(
     conn: &mut DbConnection,
-    user_id: i32,
+    user_id: UserId,
     e: &NewEvent,
-    event_id: i32,
+    event_id: EventId,
     kind: &str,
 ) -> QueryResult<()> {
     let what = Told {
@@ -55,8 +58,8 @@ fn add(
 
 /// An alert as written: its sentence in English (`summary`) and as keys (`said`).
 pub struct Told<'a> {
-    pub world_id: i32,
-    pub event_id: Option<i32>,
+    pub world_id: WorldId,
+    pub event_id: Option<EventId>,
     pub kind: &'a str,
     pub summary: &'a str,
     pub said: &'a str,
@@ -64,7 +67,7 @@ pub struct Told<'a> {
 }
 
 /// Tells one user, in the caller's transaction.
-pub fn tell(conn: &mut DbConnection, user_id: i32, t: &Told) -> QueryResult<()> {
+pub fn tell(conn: &mut DbConnection, user_id: UserId, t: &Told) -> QueryResult<()> {
     diesel::insert_into(alerts::table)
         .values((
             alerts::user_id.eq(user_id),
@@ -84,7 +87,7 @@ pub fn tell(conn: &mut DbConnection, user_id: i32, t: &Told) -> QueryResult<()> 
 
 /// The alerts an event calls for: the defender of a volley or a charge is told, and every
 /// player of a nation that lost ground to a move.
-pub fn from_event(conn: &mut DbConnection, e: &NewEvent, event_id: i32) -> QueryResult<()> {
+pub fn from_event(conn: &mut DbConnection, e: &NewEvent, event_id: EventId) -> QueryResult<()> {
     // Every kind named: a new kind must say here whom it alerts.
     match e.kind {
         EventKind::Volley | EventKind::Melee => {
@@ -94,7 +97,7 @@ pub fn from_event(conn: &mut DbConnection, e: &NewEvent, event_id: i32) -> Query
         }
         EventKind::Move => {
             if let Some(loser) = e.other_nation_id {
-                let members: Vec<i32> = players::table
+                let members: Vec<UserId> = players::table
                     .filter(players::world_id.eq(e.world_id))
                     .filter(players::nation_id.eq(loser))
                     .select(players::user_id)
@@ -105,7 +108,7 @@ pub fn from_event(conn: &mut DbConnection, e: &NewEvent, event_id: i32) -> Query
             }
         }
         EventKind::CampaignEnd => {
-            let everyone: Vec<i32> = players::table
+            let everyone: Vec<UserId> = players::table
                 .filter(players::world_id.eq(e.world_id))
                 .select(players::user_id)
                 .load(conn)?;
@@ -132,14 +135,14 @@ pub fn from_event(conn: &mut DbConnection, e: &NewEvent, event_id: i32) -> Query
 /// once per player and turn, whichever server process gets here first. Returns how many.
 pub fn turn_soon(
     conn: &mut DbConnection,
-    world_id: i32,
+    world_id: WorldId,
     turn_at: i64,
     said: &Said,
 ) -> GameResult<usize> {
     let (summary, said) = (said.render(Lang::En), said.encode());
     db::write(conn, |conn| {
         let now = db::now();
-        let due: Vec<i32> = players::table
+        let due: Vec<UserId> = players::table
             .filter(players::world_id.eq(world_id))
             .filter(
                 players::leave_until
@@ -177,7 +180,7 @@ pub fn turn_soon(
 }
 
 /// A user's latest alerts, newest first; seeing them marks them read.
-pub fn seen(conn: &mut DbConnection, user_id: i32, limit: i64) -> GameResult<Vec<Alert>> {
+pub fn seen(conn: &mut DbConnection, user_id: UserId, limit: i64) -> GameResult<Vec<Alert>> {
     db::write(conn, |conn| {
         let list = alerts::table
             .filter(alerts::user_id.eq(user_id))
@@ -202,12 +205,12 @@ pub fn seen(conn: &mut DbConnection, user_id: i32, limit: i64) -> GameResult<Vec
 /// One mail to send: the alerts of one user not mailed yet, claimed for this mail.
 #[derive(Clone, Debug)]
 pub struct Mail {
-    pub user_id: i32,
+    pub user_id: UserId,
     pub username: String,
     pub to: String,
     pub unsubscribe_token: String,
     /// Each alert: its id and its sentence in the player's language.
-    pub alerts: Vec<(i32, String)>,
+    pub alerts: Vec<(AlertId, String)>,
     /// The language the player chose, if any.
     pub lang: Option<String>,
 }
@@ -217,7 +220,13 @@ pub struct Mail {
 /// now, in one transaction, so that two processes never send the same alerts.
 pub fn claim_mails(conn: &mut DbConnection, now: i64, period: i64) -> GameResult<Vec<Mail>> {
     db::write(conn, |conn| {
-        type Row = (i32, String, Option<String>, Option<String>, Option<String>);
+        type Row = (
+            UserId,
+            String,
+            Option<String>,
+            Option<String>,
+            Option<String>,
+        );
         let who: Vec<Row> = users::table
             .filter(users::alert_mail.eq(true))
             .filter(users::email.is_not_null())
@@ -247,17 +256,17 @@ pub fn claim_mails(conn: &mut DbConnection, now: i64, period: i64) -> GameResult
                 continue;
             };
             let reader = lang.as_deref().and_then(Lang::parse).unwrap_or_default();
-            let list: Vec<(i32, String)> = alerts::table
+            let list: Vec<(AlertId, String)> = alerts::table
                 .filter(alerts::user_id.eq(id))
                 .filter(alerts::mailed_at.is_null())
                 .filter(alerts::read_at.is_null())
                 .order(alerts::id)
                 .select((alerts::id, alerts::summary, alerts::said))
-                .load::<(i32, String, String)>(conn)?
+                .load::<(AlertId, String, String)>(conn)?
                 .into_iter()
                 .map(|(i, summary, s)| (i, said::stored(reader, &s, &summary)))
                 .collect();
-            let ids: Vec<i32> = list.iter().map(|(i, _)| *i).collect();
+            let ids: Vec<AlertId> = list.iter().map(|(i, _)| *i).collect();
             diesel::update(alerts::table.filter(alerts::id.eq_any(&ids)))
                 .set(alerts::mailed_at.eq(Some(now)))
                 .execute(conn)?;
@@ -279,7 +288,7 @@ pub fn claim_mails(conn: &mut DbConnection, now: i64, period: i64) -> GameResult
 
 /// Gives back a mail that could not be sent: its alerts go in the next one.
 pub fn unclaim(conn: &mut DbConnection, mail: &Mail) -> GameResult<()> {
-    let ids: Vec<i32> = mail.alerts.iter().map(|(i, _)| *i).collect();
+    let ids: Vec<AlertId> = mail.alerts.iter().map(|(i, _)| *i).collect();
     db::write(conn, |conn| {
         diesel::update(alerts::table.filter(alerts::id.eq_any(&ids)))
             .set(alerts::mailed_at.eq(None::<i64>))
@@ -295,7 +304,7 @@ pub fn unclaim(conn: &mut DbConnection, mail: &Mail) -> GameResult<()> {
 /// every opt-in, so that an old mail's link cannot undo a later choice.
 pub fn set_mail(
     conn: &mut DbConnection,
-    user_id: i32,
+    user_id: UserId,
     email: Option<String>,
     on: bool,
 ) -> GameResult<()> {

@@ -3,6 +3,7 @@
 use crate::db::models::NewEvent;
 use crate::db::schema::events;
 use crate::db::DbConnection;
+use crate::ids::EventId;
 use diesel::prelude::*;
 
 diesel::define_sql_function! {
@@ -11,7 +12,7 @@ diesel::define_sql_function! {
 }
 
 /// Stores an event and, in the same transaction, the alerts it calls for.
-pub fn record(conn: &mut DbConnection, e: NewEvent) -> QueryResult<i32> {
+pub fn record(conn: &mut DbConnection, e: NewEvent) -> QueryResult<EventId> {
     // Inserted by value: a kind written as its text (`serialize_as`) has no borrowed insert,
     // and the alerts below still read the event.
     let insert = diesel::insert_into(events::table).values(e.clone());
@@ -22,7 +23,10 @@ pub fn record(conn: &mut DbConnection, e: NewEvent) -> QueryResult<i32> {
         DbConnection::Sqlite(c) => {
             insert.execute(c)?;
             let id: i64 = diesel::select(last_insert_rowid()).get_result(c)?;
-            i32::try_from(id).map_err(|e| diesel::result::Error::DeserializationError(e.into()))?
+            EventId(
+                i32::try_from(id)
+                    .map_err(|e| diesel::result::Error::DeserializationError(e.into()))?,
+            )
         }
         DbConnection::Postgres(c) => insert.returning(events::id).get_result(c)?,
     };

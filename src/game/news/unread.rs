@@ -3,6 +3,7 @@
 //! A blocked author's messages are never shown to the blocker, so they never count.
 
 use crate::db::DbConnection;
+use crate::ids::UserId;
 use diesel::prelude::*;
 
 /// Sets each user's badge to their unread private messages; a `WHERE` follows.
@@ -12,7 +13,7 @@ const UNREAD_COUNT: &str = "UPDATE users SET unread_messages = (SELECT CAST(COUN
      WHERE b.user_id = users.id AND b.blocked_id = m.from_user_id))";
 
 /// Counts a user's unread private messages again, in the caller's transaction.
-pub fn recount(conn: &mut DbConnection, user_id: i32) -> QueryResult<()> {
+pub fn recount(conn: &mut DbConnection, user_id: UserId) -> QueryResult<()> {
     let sql = conn.numbered(&format!("{UNREAD_COUNT} WHERE id = $1"));
     diesel::sql_query(sql)
         .bind::<diesel::sql_types::Integer, _>(user_id)

@@ -6,13 +6,14 @@ use crate::db::schema::{companies, players, worlds};
 use crate::db::DbConnection;
 use crate::game::accounts::{role_of, Role};
 use crate::game::error::{GameError, GameResult};
+use crate::ids::{CompanyId, NationId, UserId, WorldId};
 use crate::said::Said;
 use diesel::prelude::*;
 
 /// The account acting, as far as permissions go.
 #[derive(Clone, Debug)]
 pub struct Actor {
-    pub user_id: i32,
+    pub user_id: UserId,
     pub username: String,
     pub role: Role,
 }
@@ -48,7 +49,7 @@ impl Actor {
 pub fn own_company(
     conn: &mut DbConnection,
     actor: &Actor,
-    company_id: i32,
+    company_id: CompanyId,
 ) -> GameResult<(Company, Player)> {
     crate::on_backend!(conn, c => companies::table
         .inner_join(players::table)
@@ -65,7 +66,7 @@ pub fn own_company(
 pub fn own_company_and_world(
     conn: &mut DbConnection,
     actor: &Actor,
-    company_id: i32,
+    company_id: CompanyId,
 ) -> GameResult<(Company, Player, World)> {
     crate::on_backend!(conn, c => companies::table
         .inner_join(players::table.inner_join(worlds::table))
@@ -85,7 +86,7 @@ pub fn own_company_and_world(
 pub fn player_in(
     conn: &mut DbConnection,
     actor: &Actor,
-    world_id: i32,
+    world_id: WorldId,
 ) -> GameResult<Option<Player>> {
     Ok(crate::on_backend!(conn, c => players::table
         .filter(players::world_id.eq(world_id))
@@ -100,8 +101,8 @@ pub fn player_in(
 pub fn viewer_nation(
     conn: &mut DbConnection,
     actor: Option<&Actor>,
-    world_id: i32,
-) -> GameResult<Option<i32>> {
+    world_id: WorldId,
+) -> GameResult<Option<NationId>> {
     match actor {
         Some(a) => Ok(player_in(conn, a, world_id)?.map(|p| p.nation_id)),
         None => Ok(None),
@@ -109,7 +110,11 @@ pub fn viewer_nation(
 }
 
 /// Like `player_in`, but refusing when the actor has not joined.
-pub fn require_player(conn: &mut DbConnection, actor: &Actor, world_id: i32) -> GameResult<Player> {
+pub fn require_player(
+    conn: &mut DbConnection,
+    actor: &Actor,
+    world_id: WorldId,
+) -> GameResult<Player> {
     player_in(conn, actor, world_id)?
         .ok_or_else(|| GameError::Forbidden(Said::new("error-join-first").into()))
 }

@@ -9,6 +9,7 @@ use crate::db::models::Player;
 use crate::db::schema::players;
 use crate::db::{self, DbConnection};
 use crate::game::error::GameResult;
+use crate::ids::PlayerId;
 use crate::rules::names::EventKind;
 use diesel::prelude::*;
 use serde::Serialize;
@@ -87,7 +88,7 @@ impl FirstSteps {
 /// A player's row as the checklist ticks it: its id and the bits it held when read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Row {
-    pub player_id: i32,
+    pub player_id: PlayerId,
     pub bits: i32,
 }
 

@@ -6,6 +6,7 @@ use crate::db::{self, DbConnection};
 use crate::game::error::GameResult;
 use crate::game::news::events;
 use crate::game::play::access::{self, Actor};
+use crate::ids::WorldId;
 use crate::rules::names::EventKind;
 use crate::rules::{leave, Ruleset};
 use crate::said::Said;
@@ -16,7 +17,7 @@ pub fn take(
     conn: &mut DbConnection,
     rs: &Ruleset,
     actor: &Actor,
-    world_id: i32,
+    world_id: WorldId,
     days: i32,
 ) -> GameResult<i64> {
     db::write(conn, |conn| {

@@ -6,6 +6,7 @@ use crate::db::schema::{companies, players};
 use crate::db::DbConnection;
 use crate::game::error::GameResult;
 use crate::game::maps::worlds;
+use crate::ids::{NationId, UserId, WorldId};
 use crate::rules::dice::Dice;
 use crate::rules::state::{Area, Unit};
 use crate::rules::Pos;
@@ -20,8 +21,8 @@ const RNG_BLOCK: i64 = 1024;
 #[derive(Clone, Debug)]
 pub struct Placed {
     pub company: Company,
-    pub nation_id: i32,
-    pub user_id: i32,
+    pub nation_id: NationId,
+    pub user_id: UserId,
     /// The end of its player's leave, if they took one.
     pub leave_until: Option<i64>,
 }
@@ -29,8 +30,8 @@ pub struct Placed {
 pub fn unit_of(p: &Placed) -> Unit {
     let c = &p.company;
     Unit {
-        id: c.id,
-        nation: p.nation_id,
+        id: c.id.0,
+        nation: p.nation_id.0,
         kind: c.kind,
         pos: Pos::new(c.x, c.y),
         men: c.men,
@@ -45,7 +46,7 @@ pub fn unit_of(p: &Placed) -> Unit {
 /// Companies standing in a rectangle, with their nations.
 pub fn companies_in(
     conn: &mut DbConnection,
-    world_id: i32,
+    world_id: WorldId,
     x0: i32,
     y0: i32,
     x1: i32,
@@ -71,13 +72,13 @@ fn by_column(world_height: i32, y0: i32, y1: i32) -> bool {
 /// costs about half a microsecond a column more where companies are few.
 pub fn companies_around(
     conn: &mut DbConnection,
-    world_id: i32,
+    world_id: WorldId,
     world_height: i32,
     (x0, y0, x1, y1): (i32, i32, i32, i32),
-    eyes: Option<(i32, i32)>,
+    eyes: Option<(NationId, i32)>,
 ) -> GameResult<Vec<Placed>> {
     // Without eyes, one statement still: no nation has id 0, and no margin leaves the rectangle.
-    let (nation, m) = eyes.unwrap_or((0, 0));
+    let (nation, m) = eyes.unwrap_or((NationId(0), 0));
     let (xs, xe) = (x0.saturating_sub(m), x1.saturating_add(m));
     let (ys, ye) = (y0.saturating_sub(m), y1.saturating_add(m));
     if xs > xe || ys > ye {
@@ -88,7 +89,7 @@ pub fn companies_around(
         .and(companies::y.between(y0, y1)));
     // PostgreSQL tests y inside its scan of the index's x range (0.1 ms for a thousand
     // entries, against 0.4 ms column by column): there the range stays.
-    let rows: Vec<(Company, i32, i32, Option<i64>)> =
+    let rows: Vec<(Company, NationId, UserId, Option<i64>)> =
         if by_column(world_height, ys, ye) && conn.is_sqlite() {
             crate::on_backend!(conn, c => companies::table
             .inner_join(players::table)
@@ -175,7 +176,9 @@ where
     )
 }
 
-fn placed((company, nation_id, user_id, leave_until): (Company, i32, i32, Option<i64>)) -> Placed {
+fn placed(
+    (company, nation_id, user_id, leave_until): (Company, NationId, UserId, Option<i64>),
+) -> Placed {
     Placed {
         company,
         nation_id,
@@ -226,7 +229,7 @@ pub fn window(
 pub fn company_dice(w: &World, company: &Company) -> (Dice<ChaCha20Rng>, i64) {
     let start = company.rng_pos;
     let mut rng = ChaCha20Rng::seed_from_u64(w.rng_seed as u64);
-    rng.set_stream(company.id as u64);
+    rng.set_stream(company.id.0 as u64);
     rng.set_word_pos(start as u128);
     (Dice::new(rng), start)
 }
@@ -237,7 +240,7 @@ pub fn next_draw(start: i64) -> i64 {
 }
 
 /// The world of a company, refusing while it is paused or once its campaign is over.
-pub fn active_world(conn: &mut DbConnection, world_id: i32) -> GameResult<World> {
+pub fn active_world(conn: &mut DbConnection, world_id: WorldId) -> GameResult<World> {
     let w = worlds::get(conn, world_id)?;
     crate::game::maps::worlds::takes_orders(&w)?;
     Ok(w)

@@ -22,6 +22,7 @@ use crate::game::maps::worlds;
 use crate::game::news::events;
 use crate::game::play::access::Actor;
 use crate::game::play::load::Placed;
+use crate::ids::{CompanyId, NationId, PlayerId, UserId, WorldId};
 use crate::rules::names::EventKind;
 use crate::rules::vision::is_hidden;
 use crate::rules::{actions, Kind, Pos, Refusal, Ruleset, Terrain};
@@ -34,8 +35,10 @@ pub use regiments::{create_regiment, join_regiment, regiments_of, set_headquarte
 /// A company as the API shows it to its owner.
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct CompanyView {
-    pub id: i32,
-    pub world_id: i32,
+    #[schema(value_type = i32)]
+    pub id: CompanyId,
+    #[schema(value_type = i32)]
+    pub world_id: WorldId,
     pub name: String,
     pub kind: crate::rules::Kind,
     pub x: i32,
@@ -56,8 +59,8 @@ pub fn view(conn: &mut DbConnection, rs: &Ruleset, c: &Company) -> GameResult<Co
     let terrain: Terrain = crate::on_backend!(conn, c => query.first(c))?;
     let placed = Placed {
         company: c.clone(),
-        nation_id: 0,
-        user_id: 0,
+        nation_id: NationId(0),
+        user_id: UserId(0),
         leave_until: None,
     };
     let hidden = is_hidden(rs, &load::unit_of(&placed), terrain);
@@ -81,7 +84,7 @@ pub fn view(conn: &mut DbConnection, rs: &Ruleset, c: &Company) -> GameResult<Co
 pub fn join(
     conn: &mut DbConnection,
     actor: &Actor,
-    world_id: i32,
+    world_id: WorldId,
     nation: &str,
 ) -> GameResult<Player> {
     db::write(conn, |conn| {
@@ -184,7 +187,7 @@ pub fn raise(
     conn: &mut DbConnection,
     rs: &Ruleset,
     actor: &Actor,
-    world_id: i32,
+    world_id: WorldId,
     kind: &str,
     name: &str,
 ) -> GameResult<Company> {
@@ -233,7 +236,7 @@ pub fn raise(
             match actions::raise(
                 rs,
                 &area,
-                player.nation_id,
+                player.nation_id.0,
                 kind,
                 count as i32,
                 treasury,
@@ -261,7 +264,7 @@ pub fn raise(
             }
             .into());
         }
-        let id: i32 = diesel::insert_into(companies::table)
+        let id: CompanyId = diesel::insert_into(companies::table)
             .values((
                 companies::world_id.eq(world_id),
                 companies::player_id.eq(player.id),
@@ -322,7 +325,7 @@ pub fn occupied_on_conflict(at: Pos) -> impl Fn(diesel::result::Error) -> GameEr
 }
 
 /// The actor's companies in a world.
-pub fn my_companies(conn: &mut DbConnection, player_id: i32) -> GameResult<Vec<Company>> {
+pub fn my_companies(conn: &mut DbConnection, player_id: PlayerId) -> GameResult<Vec<Company>> {
     Ok(crate::on_backend!(conn, c => companies::table
         .filter(companies::player_id.eq(player_id))
         .order(companies::id)

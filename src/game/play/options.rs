@@ -8,6 +8,7 @@ use crate::game::error::{GameError, GameResult};
 use crate::game::play::access::{self, Actor};
 use crate::game::play::load::{self, Placed};
 use crate::game::play::orders;
+use crate::ids::{CompanyId, NationId};
 use crate::rules::dice::Dice;
 use crate::rules::ruleset::Ability;
 use crate::rules::state::Unit;
@@ -22,7 +23,7 @@ pub type Verdict = Result<i32, GameError>;
 /// A company of another nation that the player's nation sees near the company.
 #[derive(Debug)]
 pub struct Target {
-    pub id: i32,
+    pub id: CompanyId,
     pub name: String,
     pub kind: Kind,
     pub x: i32,
@@ -69,10 +70,12 @@ pub struct CellOptions {
 
 #[derive(Clone, Debug, serde::Serialize, utoipa::ToSchema)]
 pub struct Occupant {
-    pub id: i32,
+    #[schema(value_type = i32)]
+    pub id: CompanyId,
     pub name: String,
     pub kind: Kind,
-    pub nation: i32,
+    #[schema(value_type = i32)]
+    pub nation: NationId,
     pub nation_name: String,
     pub friendly: bool,
     pub hidden: bool,
@@ -81,7 +84,7 @@ pub struct Occupant {
 /// What the company may do now.
 #[derive(Debug)]
 pub struct Options {
-    pub company_id: i32,
+    pub company_id: CompanyId,
     pub abilities: Abilities,
     /// The volley's reach from where the company stands (range and the ground's bonus).
     pub reach: Option<i32>,
@@ -111,7 +114,7 @@ pub fn of(
     conn: &mut DbConnection,
     rs: &Ruleset,
     actor: &Actor,
-    company_id: i32,
+    company_id: CompanyId,
     at: Option<Pos>,
 ) -> GameResult<Options> {
     let (company, player, w) = access::own_company_and_world(conn, actor, company_id)?;
@@ -148,7 +151,7 @@ pub fn of(
     let on_leave = |id: i32| {
         placed
             .iter()
-            .find(|p| p.company.id == id)
+            .find(|p| p.company.id.0 == id)
             .is_some_and(|p| leave::on_leave(p.leave_until, db::now()))
     };
     let fight = |ranged: bool, t: &Unit| -> Verdict {
@@ -167,7 +170,7 @@ pub fn of(
     let name_of = |id: i32| {
         placed
             .iter()
-            .find(|p| p.company.id == id)
+            .find(|p| p.company.id.0 == id)
             .map(|p| p.company.name.clone())
             .unwrap_or_default()
     };
@@ -186,7 +189,7 @@ pub fn of(
         })
         .filter(|t| seen(t))
         .map(|t| Target {
-            id: t.id,
+            id: CompanyId(t.id),
             name: name_of(t.id),
             kind: t.kind,
             x: t.pos.x,
@@ -259,10 +262,10 @@ pub fn of(
             });
             let occupant = match seen_there {
                 Some(t) => Some(Occupant {
-                    id: t.id,
+                    id: CompanyId(t.id),
                     name: name_of(t.id),
                     kind: t.kind,
-                    nation: t.nation,
+                    nation: NationId(t.nation),
                     nation_name: nations::table
                         .find(t.nation)
                         .select(nations::name)

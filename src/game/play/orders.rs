@@ -15,6 +15,7 @@ use crate::game::play::load::{self, unit_of, Placed};
 use crate::game::play::report::{BattleReport, MoveReport, Report, Rng, StructureReport};
 use crate::game::play::unit_write::{changed_meanwhile, write_unit, Stream};
 use crate::game::play::{self, CompanyView};
+use crate::ids::{CompanyId, EventId, NationId};
 use crate::rules::combat::{self, Battle};
 use crate::rules::movement::{self, Capture};
 use crate::rules::names::EventKind;
@@ -31,8 +32,8 @@ use std::sync::Arc;
 pub enum Order {
     MovePath(Vec<Pos>),
     MoveTo(Pos),
-    Volley { target: i32 },
-    Melee { target: i32 },
+    Volley { target: CompanyId },
+    Melee { target: CompanyId },
     Bombard { at: Pos },
     Heal,
     BuildBridge { at: Pos },
@@ -46,7 +47,8 @@ pub enum Order {
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct Outcome {
     pub company: Option<CompanyView>,
-    pub event_id: i32,
+    #[schema(value_type = i32)]
+    pub event_id: EventId,
     pub summary: String,
     pub report: Report,
 }
@@ -56,7 +58,7 @@ pub fn execute(
     writes: &Group,
     config: &Arc<Config>,
     actor: &Actor,
-    company_id: i32,
+    company_id: CompanyId,
     order: Order,
 ) -> GameResult<Outcome> {
     // The search for a path (bounded by the window it reads) runs before the write lock is
@@ -142,7 +144,7 @@ impl Ctx<'_> {
     /// Where the order drew its dice: the company's stream, from `word`.
     fn rng(&self, word: i64) -> Rng {
         Rng {
-            stream: self.me.company.id,
+            stream: self.me.company.id.0,
             word_pos: word,
         }
     }
@@ -175,7 +177,7 @@ impl Ctx<'_> {
             conn,
             self.rs,
             self.w,
-            self.player.nation_id,
+            self.player.nation_id.0,
             &self.unit(),
             to,
         )
@@ -227,12 +229,15 @@ impl Ctx<'_> {
         e.x = Some(plan.destination.x);
         e.y = Some(plan.destination.y);
         // A capture concerns the nation that lost the ground too.
-        e.other_nation_id = captures.iter().find_map(|c| match c {
-            Capture::Mine { from, .. }
-            | Capture::Town { from, .. }
-            | Capture::Fort { from, .. }
-            | Capture::Castle { from, .. } => *from,
-        });
+        e.other_nation_id = captures
+            .iter()
+            .find_map(|c| match c {
+                Capture::Mine { from, .. }
+                | Capture::Town { from, .. }
+                | Capture::Fort { from, .. }
+                | Capture::Castle { from, .. } => *from,
+            })
+            .map(NationId);
         Ok((e, data))
     }
 
@@ -240,7 +245,7 @@ impl Ctx<'_> {
     /// or None when the ground was the nation's already. A town gives its owner only to its
     /// cells that can be owned: a world stays one that exports and imports.
     fn capture(&self, conn: &mut DbConnection, c: Capture) -> GameResult<Option<(Said, Capture)>> {
-        let nation = self.player.nation_id;
+        let nation = self.player.nation_id.0;
         match c {
             Capture::Mine { x, y, .. }
             | Capture::Fort { x, y, .. }
@@ -292,7 +297,7 @@ impl Ctx<'_> {
     fn fight(
         &self,
         conn: &mut DbConnection,
-        target_id: i32,
+        target_id: CompanyId,
         ranged: bool,
     ) -> GameResult<(NewEvent, Report)> {
         let u = self.unit();
@@ -313,7 +318,7 @@ impl Ctx<'_> {
             combat::melee(self.rs, &area, &u, at, &mut dice)?
         };
         let defender_before = area.unit_at(at).cloned().ok_or(Refusal::NotSeen)?;
-        let def = placed.iter().find(|p| p.company.id == defender_before.id);
+        let def = placed.iter().find(|p| p.company.id.0 == defender_before.id);
         // Asked only once the nation is known to see the target: a leave tells nothing more.
         if def.is_some_and(|p| leave::on_leave(p.leave_until, db::now())) {
             return Err(Refusal::TargetOnLeave.into());
@@ -375,8 +380,8 @@ impl Ctx<'_> {
             said,
             &data,
         );
-        e.other_nation_id = Some(defender_before.nation);
-        e.target_company_id = Some(defender_before.id);
+        e.other_nation_id = Some(NationId(defender_before.nation));
+        e.target_company_id = Some(CompanyId(defender_before.id));
         e.target_user_id = def.map(|p| p.user_id);
         e.x = Some(at.x);
         e.y = Some(at.y);
@@ -392,7 +397,9 @@ impl Ctx<'_> {
         at: Pos,
     ) -> (NewEvent, Report) {
         let mut e = self.event(kind, said, &change);
-        e.other_nation_id = owner.filter(|o| *o != self.player.nation_id);
+        e.other_nation_id = owner
+            .filter(|o| *o != self.player.nation_id.0)
+            .map(NationId);
         e.x = Some(at.x);
         e.y = Some(at.y);
         (e, change)
@@ -666,7 +673,7 @@ pub fn preview_move(
     conn: &mut DbConnection,
     rs: &Ruleset,
     actor: &Actor,
-    company_id: i32,
+    company_id: CompanyId,
     to: Pos,
 ) -> GameResult<(Vec<Pos>, i32)> {
     let (company, player) = access::own_company(conn, actor, company_id)?;

@@ -7,6 +7,7 @@ use crate::db::{self, DbConnection};
 use crate::game::error::{GameError, GameResult};
 use crate::game::maps::worlds;
 use crate::game::play::access::{self, Actor};
+use crate::ids::{RegimentId, WorldId};
 use crate::rules::ruleset::Flag;
 use crate::rules::{Pos, Refusal, Ruleset, Terrain};
 use crate::said::Said;
@@ -17,7 +18,7 @@ pub fn create_regiment(
     conn: &mut DbConnection,
     rs: &Ruleset,
     actor: &Actor,
-    world_id: i32,
+    world_id: WorldId,
     name: &str,
 ) -> GameResult<Regiment> {
     let name = name.trim().to_string();
@@ -49,7 +50,7 @@ pub fn create_regiment(
             return Err(GameError::Conflict(taken_msg.clone().into()));
         }
         // Two players naming a regiment at once on PostgreSQL: the unique index decides.
-        let id: i32 = diesel::insert_into(regiments::table)
+        let id: RegimentId = diesel::insert_into(regiments::table)
             .values((
                 regiments::world_id.eq(world_id),
                 regiments::nation_id.eq(player.nation_id),
@@ -78,7 +79,7 @@ pub fn create_regiment(
 fn regiment_of_nation(
     conn: &mut DbConnection,
     player: &Player,
-    regiment_id: i32,
+    regiment_id: RegimentId,
 ) -> GameResult<Regiment> {
     let r: Regiment = regiments::table
         .find(regiment_id)
@@ -95,8 +96,8 @@ fn regiment_of_nation(
 pub fn join_regiment(
     conn: &mut DbConnection,
     actor: &Actor,
-    world_id: i32,
-    regiment_id: i32,
+    world_id: WorldId,
+    regiment_id: RegimentId,
 ) -> GameResult<Regiment> {
     db::write(conn, |conn| {
         let player = access::require_player(conn, actor, world_id)?;
@@ -113,8 +114,8 @@ pub fn set_headquarters(
     conn: &mut DbConnection,
     rs: &Ruleset,
     actor: &Actor,
-    world_id: i32,
-    regiment_id: i32,
+    world_id: WorldId,
+    regiment_id: RegimentId,
     at: Pos,
 ) -> GameResult<Regiment> {
     db::write(conn, |conn| {
@@ -134,7 +135,7 @@ pub fn set_headquarters(
         if !rs.terrain(t).has(Flag::Headquarters) {
             return Err(Refusal::NotHeadquarters(t).into());
         }
-        if owner != Some(player.nation_id) {
+        if owner != Some(player.nation_id.0) {
             return Err(Refusal::NotOwned(at).into());
         }
         diesel::update(regiments::table.find(r.id))
@@ -150,7 +151,7 @@ pub fn set_headquarters(
     })
 }
 
-pub fn regiments_of(conn: &mut DbConnection, world_id: i32) -> GameResult<Vec<Regiment>> {
+pub fn regiments_of(conn: &mut DbConnection, world_id: WorldId) -> GameResult<Vec<Regiment>> {
     Ok(regiments::table
         .filter(regiments::world_id.eq(world_id))
         .order(regiments::id)

@@ -7,6 +7,7 @@ use crate::db::DbConnection;
 use crate::game::error::GameResult;
 use crate::game::play::access::Actor;
 use crate::game::play::first_steps;
+use crate::ids::{EventId, NationId, PlayerId, WorldId};
 use crate::rules::names::EventKind;
 use diesel::prelude::*;
 use serde::Serialize;
@@ -20,8 +21,10 @@ fn known_kinds() -> Vec<&'static str> {
 
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct SummaryLine {
-    pub world_id: i32,
-    pub event_id: i32,
+    #[schema(value_type = i32)]
+    pub world_id: WorldId,
+    #[schema(value_type = i32)]
+    pub event_id: EventId,
     pub summary: String,
     #[serde(skip)]
     pub said: String,
@@ -75,9 +78,9 @@ pub fn since_last_visit(conn: &mut DbConnection, actor: &Actor) -> GameResult<Ve
 pub fn read(
     conn: &mut DbConnection,
     actor: &Actor,
-    world_id: i32,
-    since: i32,
-    before: i32,
+    world_id: WorldId,
+    since: EventId,
+    before: EventId,
     limit: i64,
 ) -> GameResult<Vec<Event>> {
     let reader = reader(conn, actor, world_id)?;
@@ -92,9 +95,9 @@ pub fn read(
 pub fn visible_between(
     conn: &mut DbConnection,
     actor: &Actor,
-    world_id: i32,
-    since: i32,
-    before: i32,
+    world_id: WorldId,
+    since: EventId,
+    before: EventId,
     limit: i64,
 ) -> GameResult<Vec<Event>> {
     let reader = reader(conn, actor, world_id)?;
@@ -105,9 +108,9 @@ pub fn visible_between(
 fn reader(
     conn: &mut DbConnection,
     actor: &Actor,
-    world_id: i32,
-) -> GameResult<Option<(i32, first_steps::Row)>> {
-    let row: Option<(i32, i32, i32)> = players::table
+    world_id: WorldId,
+) -> GameResult<Option<(NationId, first_steps::Row)>> {
+    let row: Option<(NationId, PlayerId, i32)> = players::table
         .filter(players::world_id.eq(world_id))
         .filter(players::user_id.eq(actor.user_id))
         .select((players::nation_id, players::id, players::first_steps))
@@ -119,10 +122,10 @@ fn reader(
 fn between(
     conn: &mut DbConnection,
     actor: &Actor,
-    reader: Option<(i32, first_steps::Row)>,
-    world_id: i32,
-    since: i32,
-    before: i32,
+    reader: Option<(NationId, first_steps::Row)>,
+    world_id: WorldId,
+    since: EventId,
+    before: EventId,
     limit: i64,
 ) -> GameResult<Vec<Event>> {
     let mut q = events::table
@@ -157,12 +160,17 @@ fn between(
 pub fn visible_event(
     conn: &mut DbConnection,
     actor: &Actor,
-    world_id: i32,
-    id: i32,
+    world_id: WorldId,
+    id: EventId,
 ) -> GameResult<Option<Event>> {
-    Ok(
-        visible_between(conn, actor, world_id, id - 1, id.saturating_add(1), 1)?
-            .into_iter()
-            .next(),
-    )
+    Ok(visible_between(
+        conn,
+        actor,
+        world_id,
+        EventId(id.0 - 1),
+        EventId(id.0.saturating_add(1)),
+        1,
+    )?
+    .into_iter()
+    .next())
 }

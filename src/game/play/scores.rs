@@ -6,6 +6,7 @@ use crate::db::models::{Player, World};
 use crate::db::DbConnection;
 use crate::game::error::GameResult;
 use crate::game::play::report::Report;
+use crate::ids::UserId;
 use diesel::sql_types::{BigInt, Integer};
 use diesel::RunQueryDsl;
 
@@ -60,7 +61,7 @@ pub fn record(
     conn: &mut DbConnection,
     w: &World,
     player: &Player,
-    defender_user: Option<i32>,
+    defender_user: Option<UserId>,
     report: &Report,
 ) -> GameResult<()> {
     let (mine, theirs) = gains(report);

@@ -7,6 +7,7 @@ use crate::game::error::GameResult;
 use crate::game::maps::worlds;
 use crate::game::play::access::Actor;
 use crate::game::play::{first_steps, load};
+use crate::ids::{CompanyId, NationId, PlayerId, UserId, WorldId};
 use crate::rules::ruleset::Flag;
 use crate::rules::state::Area;
 use crate::rules::vision::{self, Observer};
@@ -20,12 +21,14 @@ pub const MAX_SPAN: i32 = 200;
 
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct SeenCompany {
-    pub id: i32,
+    #[schema(value_type = i32)]
+    pub id: CompanyId,
     pub name: String,
     pub kind: Kind,
     pub x: i32,
     pub y: i32,
-    pub nation_id: i32,
+    #[schema(value_type = i32)]
+    pub nation_id: NationId,
     pub nation: String,
     pub color: String,
     pub mine: bool,
@@ -74,7 +77,7 @@ pub struct PlayerMap {
     pub companies: Vec<SeenCompany>,
     /// The edge features of the rectangle's cells, each under its one name.
     pub edges: Vec<EdgeView>,
-    pub nation_id: Option<i32>,
+    pub nation_id: Option<NationId>,
     pub nations: Vec<Nation>,
     /// The onlooker, a player, looked into the fog: their first-day step is ticked.
     pub looked_into_fog: bool,
@@ -108,15 +111,15 @@ pub fn clip(w: &World, x0: i32, y0: i32, x1: i32, y1: i32) -> (i32, i32, i32, i3
 /// (what it sees), if they play in the world.
 #[derive(Clone, Copy, Debug)]
 pub struct Onlooker {
-    pub user_id: i32,
-    pub nation_id: Option<i32>,
+    pub user_id: UserId,
+    pub nation_id: Option<NationId>,
     /// Their player's first-day checklist, which a look into the fog ticks.
     pub steps: Option<first_steps::Row>,
 }
 
 impl Onlooker {
-    pub fn of(conn: &mut DbConnection, world_id: i32, actor: &Actor) -> GameResult<Onlooker> {
-        let row: Option<(i32, i32, i32)> = players::table
+    pub fn of(conn: &mut DbConnection, world_id: WorldId, actor: &Actor) -> GameResult<Onlooker> {
+        let row: Option<(NationId, PlayerId, i32)> = players::table
             .filter(players::world_id.eq(world_id))
             .filter(players::user_id.eq(actor.user_id))
             .select((players::nation_id, players::id, players::first_steps))
@@ -130,7 +133,7 @@ impl Onlooker {
     }
 
     /// A player of the world, whose row the caller has read already.
-    pub fn player(user_id: i32, p: &Player) -> Onlooker {
+    pub fn player(user_id: UserId, p: &Player) -> Onlooker {
         Onlooker {
             user_id,
             nation_id: Some(p.nation_id),
@@ -192,11 +195,11 @@ pub fn player_map(
         None => Vec::new(),
     };
     let in_rect = world_cells.rect(x0, y0, x1, y1);
-    let by_id: HashMap<i32, &Nation> = nations.iter().map(|n| (n.id, n)).collect();
+    let by_id: HashMap<NationId, &Nation> = nations.iter().map(|n| (n.id, n)).collect();
     let towns: HashMap<i32, String> = if in_rect.iter().any(|(_, c)| c.town.is_some()) {
         worlds::towns_of(conn, w.id)?
             .into_iter()
-            .map(|t| (t.id, t.name))
+            .map(|t| (t.id.0, t.name))
             .collect()
     } else {
         HashMap::new()
@@ -216,7 +219,10 @@ pub fn player_map(
             x: p.x,
             y: p.y,
             terrain: c.terrain,
-            owner: c.owner.and_then(|o| by_id.get(&o)).map(|n| n.name.clone()),
+            owner: c
+                .owner
+                .and_then(|o| by_id.get(&NationId(o)))
+                .map(|n| n.name.clone()),
             town: c.town.and_then(|t| towns.get(&t)).cloned(),
             structure: c.structure,
             siege_tower: c.siege.map(|t| SiegeTowerView {
@@ -308,7 +314,8 @@ pub fn cell_area(conn: &mut DbConnection, w: &World, at: Pos) -> GameResult<Area
 
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct NationStanding {
-    pub id: i32,
+    #[schema(value_type = i32)]
+    pub id: NationId,
     pub name: String,
     pub color: String,
     /// Told as `companies` is: what a nation spends tells the companies it raises and the
@@ -337,7 +344,7 @@ pub struct NationStanding {
 pub fn nations(
     conn: &mut DbConnection,
     rs: &Ruleset,
-    viewer_nation: Option<i32>,
+    viewer_nation: Option<NationId>,
     w: &World,
 ) -> GameResult<Vec<NationStanding>> {
     let world_id = w.id;

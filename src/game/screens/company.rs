@@ -8,6 +8,7 @@ use crate::game::play::options::{self, Options};
 use crate::game::play::views::{self, CellInfo, SeenCompany};
 use crate::game::play::{self, reports, CompanyView};
 use crate::game::{maps::worlds, GameResult};
+use crate::ids::{CompanyId, EventId};
 use crate::rules::{Pos, Ruleset};
 
 pub struct CompanyScreen {
@@ -26,8 +27,8 @@ pub fn screen(
     conn: &mut DbConnection,
     rs: &Ruleset,
     actor: &Actor,
-    company_id: i32,
-    report: Option<i32>,
+    company_id: CompanyId,
+    report: Option<EventId>,
 ) -> GameResult<CompanyScreen> {
     let (c, player) = access::own_company(conn, actor, company_id)?;
     let world = worlds::get(conn, c.world_id)?;

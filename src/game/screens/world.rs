@@ -11,6 +11,7 @@ use crate::game::play::views::{self, CellInfo, PlayerMap};
 use crate::game::play::{self, first_steps, reports};
 use crate::game::talk::markers::{self, MarkerView};
 use crate::game::{maps::worlds, GameError, GameResult};
+use crate::ids::{CompanyId, EventId, WorldId};
 use crate::rules::Pos;
 
 /// Who looks at a world and what they hold there.
@@ -22,7 +23,7 @@ pub struct Standpoint {
     /// The player's companies.
     pub mine: Vec<Company>,
     /// The company in hand: the one asked for if it is the player's, else the only one.
-    pub selected: Option<i32>,
+    pub selected: Option<CompanyId>,
 }
 
 impl Standpoint {
@@ -58,8 +59,8 @@ impl Standpoint {
 pub fn standpoint(
     conn: &mut DbConnection,
     actor: Option<&Actor>,
-    world_id: i32,
-    company: Option<i32>,
+    world_id: WorldId,
+    company: Option<CompanyId>,
 ) -> GameResult<Standpoint> {
     let world = worlds::get(conn, world_id)?;
     let nations = worlds::nations_of(conn, world_id)?;
@@ -92,7 +93,7 @@ pub struct View {
     /// `(x0, y0, x1, y1)`, inclusive, already clipped to the world.
     pub rect: (i32, i32, i32, i32),
     pub cell: Option<Pos>,
-    pub report: Option<i32>,
+    pub report: Option<EventId>,
 }
 
 /// The rectangle of `columns`×`rows` cells around `focus`, inside the world.

@@ -13,6 +13,7 @@ use crate::game::error::{GameError, GameResult};
 use crate::game::gm::audit;
 use crate::game::maps::worlds as world_rows;
 use crate::game::play::access::{self, Actor};
+use crate::ids::{MarkerId, NationId, UserId, WorldId};
 use crate::rules::Pos;
 use crate::said::Said;
 use diesel::prelude::*;
@@ -20,14 +21,16 @@ use serde::Serialize;
 
 #[derive(Clone, Debug, Serialize, PartialEq, Eq, utoipa::ToSchema)]
 pub struct MarkerView {
-    pub id: i32,
+    #[schema(value_type = i32)]
+    pub id: MarkerId,
     pub at: [i32; 2],
     pub label: String,
     pub by: String,
     /// The marker is gone when the world reaches this turn.
     pub expires_turn: i32,
     #[serde(skip)]
-    pub user_id: i32,
+    #[schema(value_type = i32)]
+    pub user_id: UserId,
 }
 
 impl MarkerView {
@@ -42,7 +45,7 @@ pub fn drop_at(
     conn: &mut DbConnection,
     t: &TalkSettings,
     actor: &Actor,
-    world_id: i32,
+    world_id: WorldId,
     at: Pos,
     label: &Label,
 ) -> GameResult<MarkerView> {
@@ -74,7 +77,7 @@ pub fn drop_at(
             ));
         }
         let expires_turn = w.turn.saturating_add(t.marker_turns);
-        let id: i32 = diesel::insert_into(markers::table)
+        let id: MarkerId = diesel::insert_into(markers::table)
             .values((
                 markers::world_id.eq(world_id),
                 markers::nation_id.eq(me.nation_id),
@@ -108,7 +111,7 @@ pub fn of_nation(
     within: Option<(Pos, Pos)>,
 ) -> GameResult<Vec<MarkerView>> {
     let (a, b) = within.unwrap_or((Pos::new(i32::MIN, i32::MIN), Pos::new(i32::MAX, i32::MAX)));
-    let rows: Vec<(i32, i32, i32, String, String, i32, i32)> = crate::on_backend!(conn, c => markers::table
+    let rows: Vec<(MarkerId, i32, i32, String, String, i32, UserId)> = crate::on_backend!(conn, c => markers::table
         .inner_join(users::table)
         .filter(markers::world_id.eq(player.world_id))
         .filter(markers::nation_id.eq(player.nation_id))
@@ -140,7 +143,11 @@ pub fn of_nation(
 }
 
 /// The markers of the actor's nation in a world (the API's list).
-pub fn list(conn: &mut DbConnection, actor: &Actor, world_id: i32) -> GameResult<Vec<MarkerView>> {
+pub fn list(
+    conn: &mut DbConnection,
+    actor: &Actor,
+    world_id: WorldId,
+) -> GameResult<Vec<MarkerView>> {
     let w = world_rows::get(conn, world_id)?;
     let me = access::require_player(conn, actor, world_id)?;
     of_nation(conn, &me, w.turn, None)
@@ -149,9 +156,9 @@ pub fn list(conn: &mut DbConnection, actor: &Actor, world_id: i32) -> GameResult
 /// Removes a marker: its author, or a game master (in the audit log). Another nation's
 /// marker, or one gone, is not found; a marker of one's own nation by someone else is
 /// forbidden. Returns the marker's world.
-pub fn remove(conn: &mut DbConnection, actor: &Actor, marker_id: i32) -> GameResult<i32> {
+pub fn remove(conn: &mut DbConnection, actor: &Actor, marker_id: MarkerId) -> GameResult<WorldId> {
     db::write(conn, |conn| {
-        let row: Option<(i32, i32, i32, i32, i32, String, i32)> = markers::table
+        let row: Option<(WorldId, NationId, UserId, i32, i32, String, i32)> = markers::table
             .inner_join(worlds::table)
             .filter(markers::id.eq(marker_id))
             .filter(markers::expires_turn.gt(worlds::turn))
@@ -169,7 +176,7 @@ pub fn remove(conn: &mut DbConnection, actor: &Actor, marker_id: i32) -> GameRes
         let Some((world_id, nation_id, author, x, y, label, _)) = row else {
             return Err(GameError::not_found("marker"));
         };
-        let my_nation: Option<i32> = players::table
+        let my_nation: Option<NationId> = players::table
             .filter(players::world_id.eq(world_id))
             .filter(players::user_id.eq(actor.user_id))
             .select(players::nation_id)

@@ -14,6 +14,7 @@ use crate::game::error::{GameError, GameResult};
 use crate::game::news::alerts::{self, Told};
 use crate::game::play::access::{self, Actor};
 use crate::i18n::Lang;
+use crate::ids::{MessageId, NationId, UserId, WorldId};
 use crate::said::Said;
 use diesel::dsl::{exists, not};
 use diesel::prelude::*;
@@ -45,7 +46,8 @@ impl To {
 /// One message as its readers get it (the API and the pages).
 #[derive(Clone, Debug, Serialize, PartialEq, Eq, utoipa::ToSchema)]
 pub struct MessageView {
-    pub id: i32,
+    #[schema(value_type = i32)]
+    pub id: MessageId,
     pub from: String,
     /// A player's name, `nation` (the board) or `world` (an announcement).
     pub to: String,
@@ -53,11 +55,11 @@ pub struct MessageView {
     pub at: i64,
 }
 
-fn board_channel(nation_id: i32) -> String {
+fn board_channel(nation_id: NationId) -> String {
     format!("n{nation_id}")
 }
 
-fn pair_channel(a: i32, b: i32) -> String {
+fn pair_channel(a: UserId, b: UserId) -> String {
     format!("p{}-{}", a.min(b), a.max(b))
 }
 
@@ -82,13 +84,20 @@ impl Channel {
 }
 
 /// The other user of a private channel seen by `me`.
-fn other_of(channel: &str, me: i32) -> Option<i32> {
+fn other_of(channel: &str, me: UserId) -> Option<UserId> {
     let (a, b) = channel.strip_prefix('p')?.split_once('-')?;
-    let (a, b) = (a.parse::<i32>().ok()?, b.parse::<i32>().ok()?);
+    let (a, b) = (UserId(a.parse().ok()?), UserId(b.parse().ok()?));
     Some(if a == me { b } else { a })
 }
 
-type Row = (i32, String, Option<String>, Option<i32>, String, i64);
+type Row = (
+    MessageId,
+    String,
+    Option<String>,
+    Option<NationId>,
+    String,
+    i64,
+);
 
 fn view((id, from, to_name, nation, body, at): Row) -> MessageView {
     let to = match (to_name, nation) {
@@ -142,16 +151,16 @@ macro_rules! not_blocked_by {
 }
 
 /// Not found unless the world exists.
-pub(super) fn world_exists(conn: &mut DbConnection, world_id: i32) -> GameResult<()> {
+pub(super) fn world_exists(conn: &mut DbConnection, world_id: WorldId) -> GameResult<()> {
     crate::game::maps::worlds::get(conn, world_id).map(|_| ())
 }
 
 /// A player of the world by name: their user id and name as written.
 pub(super) fn player_named(
     conn: &mut DbConnection,
-    world_id: i32,
+    world_id: WorldId,
     name: &str,
-) -> GameResult<(i32, String)> {
+) -> GameResult<(UserId, String)> {
     // A name no account can have (a NUL byte, which PostgreSQL refuses in text) is nobody's.
     if crate::game::accounts::users::check_username(name.trim()).is_err() {
         return Err(GameError::not_found("player"));
@@ -170,8 +179,8 @@ pub(super) fn player_named(
 fn check_rate(
     conn: &mut DbConnection,
     t: &TalkSettings,
-    user_id: i32,
-    world_id: i32,
+    user_id: UserId,
+    world_id: WorldId,
     now: i64,
 ) -> GameResult<()> {
     let recent: Vec<i64> = messages::table
@@ -198,7 +207,7 @@ pub fn send(
     conn: &mut DbConnection,
     t: &TalkSettings,
     actor: &Actor,
-    world_id: i32,
+    world_id: WorldId,
     to: &To,
     body: &Body,
 ) -> GameResult<MessageView> {
@@ -240,7 +249,7 @@ pub fn send(
             }
         };
         in_order_of_ids(conn, world_id)?;
-        let id: i32 = diesel::insert_into(messages::table)
+        let id: MessageId = diesel::insert_into(messages::table)
             .values((
                 messages::world_id.eq(world_id),
                 messages::channel.eq(&channel),
@@ -267,7 +276,7 @@ pub fn send(
 /// On PostgreSQL a world's messages are written one after the other, so that their ids commit
 /// in order and a reader polling with `since` never passes over one that commits late
 /// (SQLite's single writer does that already).
-fn in_order_of_ids(conn: &mut DbConnection, world_id: i32) -> QueryResult<()> {
+fn in_order_of_ids(conn: &mut DbConnection, world_id: WorldId) -> QueryResult<()> {
     db::serialize_on(conn, &format!("talk-world:{world_id}"))
 }
 
@@ -276,9 +285,9 @@ fn in_order_of_ids(conn: &mut DbConnection, world_id: i32) -> QueryResult<()> {
 fn tell_readers(
     conn: &mut DbConnection,
     actor: &Actor,
-    world_id: i32,
+    world_id: WorldId,
     to: &To,
-    to_user: Option<i32>,
+    to_user: Option<UserId>,
     now: i64,
 ) -> GameResult<()> {
     let (kind, said, readers) = match (to, to_user) {
@@ -290,7 +299,7 @@ fn tell_readers(
             (alerts::MESSAGE, said, vec![them])
         }
         (To::World, _) => {
-            let everyone: Vec<i32> = players::table
+            let everyone: Vec<UserId> = players::table
                 .filter(players::world_id.eq(world_id))
                 .filter(players::user_id.ne(actor.user_id))
                 .select(players::user_id)
@@ -316,7 +325,7 @@ fn tell_readers(
 }
 
 /// Whether `user` blocked `author` (in whichever world: a block follows the account).
-pub fn is_blocked(conn: &mut DbConnection, user: i32, author: i32) -> GameResult<bool> {
+pub fn is_blocked(conn: &mut DbConnection, user: UserId, author: UserId) -> GameResult<bool> {
     let n: i64 = blocks::table
         .filter(blocks::user_id.eq(user))
         .filter(blocks::blocked_id.eq(author))
@@ -329,11 +338,11 @@ pub fn is_blocked(conn: &mut DbConnection, user: i32, author: i32) -> GameResult
 /// announcements) or a game master who did not join it (the announcements only).
 pub enum Reader {
     Player(Player),
-    GameMaster(i32),
+    GameMaster(UserId),
 }
 
 impl Reader {
-    pub fn of(conn: &mut DbConnection, actor: &Actor, world_id: i32) -> GameResult<Reader> {
+    pub fn of(conn: &mut DbConnection, actor: &Actor, world_id: WorldId) -> GameResult<Reader> {
         world_exists(conn, world_id)?;
         match access::player_in(conn, actor, world_id)? {
             Some(p) => Ok(Reader::Player(p)),
@@ -342,7 +351,7 @@ impl Reader {
         }
     }
 
-    fn user_id(&self) -> i32 {
+    fn user_id(&self) -> UserId {
         match self {
             Reader::Player(p) => p.user_id,
             Reader::GameMaster(id) => *id,
@@ -368,12 +377,12 @@ pub const API_PAGE: i64 = 100;
 pub fn since(
     conn: &mut DbConnection,
     reader: &Reader,
-    world_id: i32,
-    since: Option<i32>,
+    world_id: WorldId,
+    since: Option<MessageId>,
 ) -> GameResult<Vec<MessageView>> {
     let me = reader.user_id();
     let board = reader.board();
-    let (after, newest_first) = (since.unwrap_or(0), since.is_none());
+    let (after, newest_first) = (since.unwrap_or(MessageId(0)), since.is_none());
     macro_rules! part {
         ($filter:expr) => {{
             let q = named!()
@@ -414,21 +423,22 @@ pub fn since(
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct Page {
     pub messages: Vec<MessageView>,
-    pub older: Option<i32>,
+    #[schema(value_type = Option<i32>)]
+    pub older: Option<MessageId>,
 }
 
 fn page_of(
     conn: &mut DbConnection,
-    world_id: i32,
-    me: i32,
+    world_id: WorldId,
+    me: UserId,
     channel: &str,
-    before: Option<i32>,
+    before: Option<MessageId>,
     size: i64,
 ) -> GameResult<Page> {
     let mut rows: Vec<Row> = named!()
         .filter(messages::world_id.eq(world_id))
         .filter(messages::channel.eq(channel))
-        .filter(messages::id.lt(before.unwrap_or(i32::MAX)))
+        .filter(messages::id.lt(before.unwrap_or(MessageId(i32::MAX))))
         .filter(messages::removed_at.is_null())
         .filter(not_blocked_by!(me))
         .order(messages::id.desc())
@@ -450,7 +460,7 @@ fn page_of(
 pub fn board(
     conn: &mut DbConnection,
     player: &Player,
-    before: Option<i32>,
+    before: Option<MessageId>,
     size: i64,
 ) -> GameResult<Page> {
     let channel = board_channel(player.nation_id);
@@ -465,8 +475,8 @@ pub fn board(
 }
 
 /// The latest announcements of a world.
-pub fn announcements(conn: &mut DbConnection, world_id: i32, size: i64) -> GameResult<Page> {
-    page_of(conn, world_id, 0, WORLD, None, size)
+pub fn announcements(conn: &mut DbConnection, world_id: WorldId, size: i64) -> GameResult<Page> {
+    page_of(conn, world_id, UserId(0), WORLD, None, size)
 }
 
 /// One conversation with another player, in one page, newest first, with the other player's
@@ -475,7 +485,7 @@ pub fn thread(
     conn: &mut DbConnection,
     player: &Player,
     with: &str,
-    before: Option<i32>,
+    before: Option<MessageId>,
     size: i64,
 ) -> GameResult<(String, Page, usize)> {
     let (them, name) = player_named(conn, player.world_id, with)?;
@@ -495,7 +505,7 @@ pub fn thread(
         .first()
         .map(|m| m.id)
         .filter(|_| before.is_none());
-    let unread = |upto: i32| {
+    let unread = |upto: MessageId| {
         messages::table
             .filter(messages::to_user_id.eq(player.user_id))
             .filter(messages::world_id.eq(player.world_id))
@@ -529,7 +539,7 @@ pub struct Thread {
 /// The reader's conversations, the latest first (over their latest 1,000 private messages).
 pub fn threads(conn: &mut DbConnection, player: &Player) -> GameResult<Vec<Thread>> {
     let me = player.user_id;
-    let rows: Vec<(String, Option<i32>, Option<i64>, i64)> = messages::table
+    let rows: Vec<(String, Option<UserId>, Option<i64>, i64)> = messages::table
         .filter(messages::world_id.eq(player.world_id))
         .filter(messages::to_user_id.is_not_null())
         .filter(
@@ -548,11 +558,11 @@ pub fn threads(conn: &mut DbConnection, player: &Player) -> GameResult<Vec<Threa
         ))
         .load(conn)?;
     // What a blocked author wrote is not shown, so it is not unread either (as on the badge).
-    let blocked: Vec<i32> = blocks::table
+    let blocked: Vec<UserId> = blocks::table
         .filter(blocks::user_id.eq(me))
         .select(blocks::blocked_id)
         .load(conn)?;
-    let mut list: Vec<(i32, i64, i64)> = Vec::new();
+    let mut list: Vec<(UserId, i64, i64)> = Vec::new();
     for (channel, to, read_at, at) in rows {
         let Some(other) = other_of(&channel, me) else {
             continue;
@@ -563,8 +573,8 @@ pub fn threads(conn: &mut DbConnection, player: &Player) -> GameResult<Vec<Threa
             None => list.push((other, at, unread)),
         }
     }
-    let ids: Vec<i32> = list.iter().map(|t| t.0).collect();
-    let names: Vec<(i32, String)> = users::table
+    let ids: Vec<UserId> = list.iter().map(|t| t.0).collect();
+    let names: Vec<(UserId, String)> = users::table
         .filter(users::id.eq_any(&ids))
         .select((users::id, users::username))
         .load(conn)?;
@@ -587,10 +597,10 @@ pub fn threads(conn: &mut DbConnection, player: &Player) -> GameResult<Vec<Threa
 pub fn readable(
     conn: &mut DbConnection,
     actor: &Actor,
-    message_id: i32,
-) -> GameResult<(i32, i32, String)> {
+    message_id: MessageId,
+) -> GameResult<(WorldId, UserId, String)> {
     /// World, author, recipient, nation, channel.
-    type Whose = (i32, i32, Option<i32>, Option<i32>, String);
+    type Whose = (WorldId, UserId, Option<UserId>, Option<NationId>, String);
     let row: Option<Whose> = messages::table
         .filter(messages::id.eq(message_id))
         .filter(messages::removed_at.is_null())
@@ -631,7 +641,7 @@ pub fn readable(
 pub fn block(
     conn: &mut DbConnection,
     actor: &Actor,
-    world_id: i32,
+    world_id: WorldId,
     name: &str,
 ) -> GameResult<String> {
     db::write(conn, |conn| {
@@ -657,7 +667,7 @@ pub fn block(
 pub fn unblock(
     conn: &mut DbConnection,
     actor: &Actor,
-    world_id: i32,
+    world_id: WorldId,
     name: &str,
 ) -> GameResult<()> {
     db::write(conn, |conn| {
@@ -682,7 +692,7 @@ pub fn unblock(
 }
 
 /// The account `user` blocked under that name, if any.
-fn blocked_named(conn: &mut DbConnection, user: i32, name: &str) -> GameResult<Option<i32>> {
+fn blocked_named(conn: &mut DbConnection, user: UserId, name: &str) -> GameResult<Option<UserId>> {
     // A name no account can have (a NUL byte, which PostgreSQL refuses in text) is nobody's.
     if crate::game::accounts::users::check_username(name.trim()).is_err() {
         return Ok(None);
@@ -697,7 +707,11 @@ fn blocked_named(conn: &mut DbConnection, user: i32, name: &str) -> GameResult<O
 }
 
 /// The players the actor blocked, by name: in every world, since a block follows the account.
-pub fn blocked(conn: &mut DbConnection, actor: &Actor, world_id: i32) -> GameResult<Vec<String>> {
+pub fn blocked(
+    conn: &mut DbConnection,
+    actor: &Actor,
+    world_id: WorldId,
+) -> GameResult<Vec<String>> {
     world_exists(conn, world_id)?;
     Ok(blocks::table
         .inner_join(users::table.on(users::id.eq(blocks::blocked_id)))
@@ -709,8 +723,8 @@ pub fn blocked(conn: &mut DbConnection, actor: &Actor, world_id: i32) -> GameRes
 
 /// Where `/messages` leads a player: the world of their newest unread private message (from
 /// an author they have not blocked), else the first world they play in.
-pub fn newest_world(conn: &mut DbConnection, user_id: i32) -> GameResult<Option<i32>> {
-    let unread: Option<i32> = messages::table
+pub fn newest_world(conn: &mut DbConnection, user_id: UserId) -> GameResult<Option<WorldId>> {
+    let unread: Option<WorldId> = messages::table
         .filter(messages::to_user_id.eq(user_id))
         .filter(messages::read_at.is_null())
         .filter(messages::removed_at.is_null())

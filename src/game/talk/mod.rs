@@ -12,6 +12,7 @@ use crate::db::schema::{blocks, message_reports};
 use crate::db::{self, DbConnection};
 use crate::game::error::{GameError, GameResult};
 pub use crate::game::news::unread::recount as recount_unread;
+use crate::ids::{MessageId, UserId, WorldId};
 use crate::said::Said;
 use diesel::prelude::*;
 
@@ -28,12 +29,12 @@ pub fn now_or_muted(p: &Player, now: i64) -> GameResult<()> {
 }
 
 /// A player's writes wait for each other, so that two at once cannot both slip under a limit.
-pub fn serialize_writes_of(conn: &mut DbConnection, user_id: i32) -> QueryResult<()> {
+pub fn serialize_writes_of(conn: &mut DbConnection, user_id: UserId) -> QueryResult<()> {
     db::serialize_on(conn, &format!("talk:{user_id}"))
 }
 
 /// A block, once however many ask at once; it holds in every world (see `messages::block`).
-fn insert_block(conn: &mut DbConnection, user: i32, blocked: i32) -> QueryResult<()> {
+fn insert_block(conn: &mut DbConnection, user: UserId, blocked: UserId) -> QueryResult<()> {
     let row = (
         blocks::user_id.eq(user),
         blocks::blocked_id.eq(blocked),
@@ -49,9 +50,9 @@ fn insert_block(conn: &mut DbConnection, user: i32, blocked: i32) -> QueryResult
 /// A report, once per reader and message however many times it is sent.
 fn insert_report(
     conn: &mut DbConnection,
-    world_id: i32,
-    message_id: i32,
-    reporter: i32,
+    world_id: WorldId,
+    message_id: MessageId,
+    reporter: UserId,
     reason: &str,
 ) -> QueryResult<()> {
     let row = (

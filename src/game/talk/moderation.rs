@@ -9,6 +9,7 @@ use crate::db::{self, DbConnection};
 use crate::game::error::{GameError, GameResult};
 use crate::game::gm::audit;
 use crate::game::play::access::Actor;
+use crate::ids::{MessageId, PlayerId, ReportId, UserId, WorldId};
 use crate::said::Said;
 use diesel::prelude::*;
 use serde::Serialize;
@@ -20,7 +21,7 @@ pub const REASON_CHARS: usize = 500;
 pub fn report(
     conn: &mut DbConnection,
     actor: &Actor,
-    message_id: i32,
+    message_id: MessageId,
     reason: Option<&str>,
 ) -> GameResult<()> {
     let reason = match reason.map(str::trim).filter(|r| !r.is_empty()) {
@@ -40,8 +41,10 @@ pub fn report(
 /// An open report, as the game masters' queue shows it.
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct OpenReport {
-    pub id: i32,
-    pub message_id: i32,
+    #[schema(value_type = i32)]
+    pub id: ReportId,
+    #[schema(value_type = i32)]
+    pub message_id: MessageId,
     pub from: String,
     pub channel: Channel,
     pub body: String,
@@ -56,8 +59,8 @@ diesel::alias!(users as reporters: Reporters);
 
 /// Report, message, author, channel, body, reporter, reason, at, author's mute.
 type ReportRow = (
-    i32,
-    i32,
+    ReportId,
+    MessageId,
     String,
     String,
     String,
@@ -71,7 +74,7 @@ type ReportRow = (
 pub fn open_reports(
     conn: &mut DbConnection,
     actor: &Actor,
-    world_id: i32,
+    world_id: WorldId,
 ) -> GameResult<Vec<OpenReport>> {
     actor.require_gm()?;
     messages::world_exists(conn, world_id)?;
@@ -121,10 +124,14 @@ pub fn open_reports(
 
 /// Removes a message (game masters only): nobody sees it again; its reports are settled.
 /// Returns its world.
-pub fn remove_message(conn: &mut DbConnection, actor: &Actor, message_id: i32) -> GameResult<i32> {
+pub fn remove_message(
+    conn: &mut DbConnection,
+    actor: &Actor,
+    message_id: MessageId,
+) -> GameResult<WorldId> {
     actor.require_gm()?;
     db::write(conn, |conn| {
-        let row: Option<(i32, String, String, Option<i32>)> = msgs::table
+        let row: Option<(WorldId, String, String, Option<UserId>)> = msgs::table
             .inner_join(users::table.on(users::id.eq(msgs::from_user_id)))
             .filter(msgs::id.eq(message_id))
             .filter(msgs::removed_at.is_null())
@@ -183,8 +190,8 @@ pub fn remove_message(conn: &mut DbConnection, actor: &Actor, message_id: i32) -
 pub fn dismiss(
     conn: &mut DbConnection,
     actor: &Actor,
-    world_id: i32,
-    report_id: i32,
+    world_id: WorldId,
+    report_id: ReportId,
 ) -> GameResult<()> {
     actor.require_gm()?;
     db::write(conn, |conn| {
@@ -211,7 +218,7 @@ pub fn dismiss(
 pub fn mute(
     conn: &mut DbConnection,
     actor: &Actor,
-    world_id: i32,
+    world_id: WorldId,
     name: &str,
     hours: i64,
     max_hours: i64,
@@ -225,7 +232,7 @@ pub fn mute(
     db::write(conn, |conn| {
         messages::world_exists(conn, world_id)?;
         let (user_id, username) = messages::player_named(conn, world_id, name)?;
-        let (player_id, before): (i32, Option<i64>) = players::table
+        let (player_id, before): (PlayerId, Option<i64>) = players::table
             .filter(players::world_id.eq(world_id))
             .filter(players::user_id.eq(user_id))
             .select((players::id, players::muted_until))

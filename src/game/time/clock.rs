@@ -7,6 +7,7 @@ use crate::db::schema::ticks;
 use crate::db::DbConnection;
 use crate::game::time::ticks::TickKind;
 use crate::game::GameResult;
+use crate::ids::WorldId;
 use crate::schedule::Schedule;
 use diesel::prelude::*;
 
@@ -17,7 +18,7 @@ pub struct LastTicks {
     pub season: Option<i64>,
 }
 
-pub fn last_ticks(conn: &mut DbConnection, world_id: i32) -> GameResult<LastTicks> {
+pub fn last_ticks(conn: &mut DbConnection, world_id: WorldId) -> GameResult<LastTicks> {
     Ok(LastTicks {
         turn: last_of(conn, world_id, TickKind::Turn)?,
         season: last_of(conn, world_id, TickKind::Season)?,
@@ -25,7 +26,11 @@ pub fn last_ticks(conn: &mut DbConnection, world_id: i32) -> GameResult<LastTick
 }
 
 /// The last scheduled (not manual) instant of one kind of tick applied to a world.
-pub fn last_of(conn: &mut DbConnection, world_id: i32, kind: TickKind) -> GameResult<Option<i64>> {
+pub fn last_of(
+    conn: &mut DbConnection,
+    world_id: WorldId,
+    kind: TickKind,
+) -> GameResult<Option<i64>> {
     Ok(crate::on_backend!(conn, c => ticks::table
         .filter(ticks::world_id.eq(world_id))
         .filter(ticks::kind.eq(kind.as_str()))

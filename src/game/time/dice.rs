@@ -8,6 +8,7 @@ use crate::db::schema::{dice_seeds, worlds};
 use crate::db::DbConnection;
 use crate::game::accounts::secret::sha256_hex;
 use crate::game::error::{GameError, GameResult};
+use crate::ids::WorldId;
 use diesel::prelude::*;
 use serde::Serialize;
 
@@ -18,7 +19,7 @@ pub fn commitment(seed: i64) -> String {
 
 /// At a turn tick (inside its transaction): the ending turn's seed is kept for all to see,
 /// and the world rolls a new one.
-pub fn next_turn(conn: &mut DbConnection, world_id: i32, ending_turn: i32) -> GameResult<()> {
+pub fn next_turn(conn: &mut DbConnection, world_id: WorldId, ending_turn: i32) -> GameResult<()> {
     let seed: i64 = worlds::table
         .find(world_id)
         .select(worlds::rng_seed)
@@ -44,7 +45,7 @@ pub struct RevealedSeed {
 }
 
 /// The seed of a turn that has ended; a turn still running (or to come) is not found.
-pub fn revealed(conn: &mut DbConnection, world_id: i32, turn: i32) -> GameResult<RevealedSeed> {
+pub fn revealed(conn: &mut DbConnection, world_id: WorldId, turn: i32) -> GameResult<RevealedSeed> {
     let seed: i64 = dice_seeds::table
         .find((world_id, turn))
         .select(dice_seeds::seed)

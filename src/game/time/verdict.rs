@@ -9,6 +9,7 @@ use crate::db::{self, DbConnection};
 use crate::game::error::GameResult;
 use crate::game::maps::worlds as world_rows;
 use crate::game::news::events;
+use crate::ids::{NationId, UserId, WorldId};
 use crate::rules::names::EventKind;
 use crate::rules::ruleset::Ruleset;
 use crate::rules::victory::{self, Standing, Verdict};
@@ -25,7 +26,7 @@ struct Clear {
 }
 
 /// Each nation's points and the towns it owns with no enemy company in any of their cells.
-pub fn standings_now(conn: &mut DbConnection, world_id: i32) -> GameResult<Vec<Standing>> {
+pub fn standings_now(conn: &mut DbConnection, world_id: WorldId) -> GameResult<Vec<Standing>> {
     let points: Vec<(i32, i64)> = nations::table
         .filter(nations::world_id.eq(world_id))
         .select((nations::id, nations::points))
@@ -64,7 +65,7 @@ struct Strength {
 
 /// Each nation's companies and men: one pass over the world's companies, read before the
 /// turn's last transaction so that orders do not wait for it.
-pub fn strength(conn: &mut DbConnection, world_id: i32) -> GameResult<Vec<(i32, i64, i64)>> {
+pub fn strength(conn: &mut DbConnection, world_id: WorldId) -> GameResult<Vec<(i32, i64, i64)>> {
     let sql = "SELECT p.nation_id AS nation, COUNT(*) AS k, CAST(COALESCE(SUM(c.men), 0) AS BIGINT) AS m \
         FROM companies c JOIN players p ON p.id = c.player_id WHERE c.world_id = $1 \
         GROUP BY p.nation_id";
@@ -78,7 +79,7 @@ pub fn strength(conn: &mut DbConnection, world_id: i32) -> GameResult<Vec<(i32, 
 /// Writes the companies and men counted by `strength` into the turn's history lines.
 pub fn record_strength(
     conn: &mut DbConnection,
-    world_id: i32,
+    world_id: WorldId,
     turn: i32,
     strength: &[(i32, i64, i64)],
 ) -> GameResult<()> {
@@ -95,7 +96,7 @@ pub fn record_strength(
 pub fn after_turn(
     conn: &mut DbConnection,
     rs: &Ruleset,
-    world_id: i32,
+    world_id: WorldId,
     turn: i32,
 ) -> GameResult<Option<Verdict>> {
     let w = world_rows::get(conn, world_id)?;
@@ -117,7 +118,7 @@ pub fn end(
     w: &World,
     turn: i32,
     v: Verdict,
-    by: Option<i32>,
+    by: Option<UserId>,
 ) -> GameResult<()> {
     diesel::update(worlds::table.find(w.id))
         .set((
@@ -146,7 +147,7 @@ pub fn end(
     };
     let e = NewEvent {
         actor_user_id: by,
-        nation_id: v.winner,
+        nation_id: v.winner.map(NationId),
         data: serde_json::json!({"reason": v.reason.as_str(), "winner": v.winner}).to_string(),
         ..NewEvent::new(w.id, turn, db::now(), EventKind::CampaignEnd)
     }

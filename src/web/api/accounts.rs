@@ -1,6 +1,7 @@
 //! `/api/v1/users`, `/api/v1/tokens`, `/api/v1/me`.
 
 use crate::game::accounts::{self, tokens};
+use crate::ids::TokenId;
 use crate::web::auth::{client_addr, ApiActor};
 use crate::web::error::ApiError;
 use crate::web::AppState;
@@ -68,7 +69,7 @@ pub async fn list_tokens(
 pub async fn revoke_token(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
-    path: web::Path<i32>,
+    path: web::Path<TokenId>,
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
     state

@@ -7,6 +7,7 @@
 use crate::game::campaign;
 use crate::game::campaign::scores::{self, RankBy};
 use crate::game::play::access;
+use crate::ids::WorldId;
 use crate::web::auth::{ApiActor, ApiCredentials, MaybeCredentials};
 use crate::web::error::ApiError;
 use crate::web::AppState;
@@ -15,7 +16,7 @@ use actix_web::{web, HttpResponse};
 
 pub async fn standings(
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
 ) -> Result<HttpResponse, ApiError> {
     let wid = path.into_inner();
     let st = state.clone();
@@ -28,7 +29,7 @@ pub async fn standings(
 pub async fn history(
     state: web::Data<AppState>,
     who: MaybeCredentials,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
 ) -> Result<HttpResponse, ApiError> {
     let wid = path.into_inner();
     let h = state
@@ -44,7 +45,7 @@ pub async fn history(
 pub async fn end(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
 ) -> Result<HttpResponse, ApiError> {
     let wid = path.into_inner();
     actor.require_gm()?;
@@ -58,7 +59,7 @@ pub async fn end(
 pub async fn rankings(
     state: web::Data<AppState>,
     who: ApiCredentials,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
     q: web::Query<RankingsQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let wid = path.into_inner();
@@ -80,7 +81,7 @@ pub async fn rankings(
 pub async fn next(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
     super::OptionalJson(body): super::OptionalJson<NextBody>,
 ) -> Result<HttpResponse, ApiError> {
     let wid = path.into_inner();
@@ -98,7 +99,7 @@ pub async fn next(
 pub async fn castles(
     state: web::Data<AppState>,
     who: MaybeCredentials,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
 ) -> Result<HttpResponse, ApiError> {
     let wid = path.into_inner();
     let c = state

@@ -4,6 +4,7 @@
 use crate::game::gm::editor::{self, CellEdit, CompanyPatch};
 use crate::game::maps::generate::{self, Options};
 use crate::game::{gm::audit, maps::mapfile, maps::tiled_import, maps::worlds, GameError};
+use crate::ids::{CompanyId, WorldId};
 use crate::rules::Pos;
 use crate::web::auth::{ApiActor, GmActor};
 use crate::web::error::ApiError;
@@ -19,7 +20,7 @@ fn raw(v: &Option<String>) -> Option<Box<RawValue>> {
 pub async fn put_cell(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
-    path: web::Path<(i32, i32, i32)>,
+    path: web::Path<(WorldId, i32, i32)>,
     body: web::Json<CellEdit>,
 ) -> Result<HttpResponse, ApiError> {
     let (w, x, y) = path.into_inner();
@@ -43,7 +44,7 @@ pub async fn put_cell(
 pub async fn put_edge(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
-    path: web::Path<(i32, i32, i32, String)>,
+    path: web::Path<(WorldId, i32, i32, String)>,
     body: web::Json<EdgeBody>,
 ) -> Result<HttpResponse, ApiError> {
     let (w, x, y, side) = path.into_inner();
@@ -60,7 +61,7 @@ pub async fn put_edge(
 pub async fn put_cells(
     state: web::Data<AppState>,
     GmActor(actor): GmActor,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
     body: web::Json<Batch>,
 ) -> Result<HttpResponse, ApiError> {
     let w = path.into_inner();
@@ -89,7 +90,7 @@ pub async fn put_cells(
 pub async fn undo(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
 ) -> Result<HttpResponse, ApiError> {
     let w = path.into_inner();
     actor.require_gm()?;
@@ -106,7 +107,7 @@ pub async fn undo(
 pub async fn spawn(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
-    path: web::Path<(i32, String)>,
+    path: web::Path<(WorldId, String)>,
     body: web::Json<crate::wire::play::AtBody>,
 ) -> Result<HttpResponse, ApiError> {
     let (w, nation) = path.into_inner();
@@ -125,7 +126,7 @@ pub async fn spawn(
 pub async fn patch_company(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
-    path: web::Path<i32>,
+    path: web::Path<CompanyId>,
     body: web::Json<CompanyPatch>,
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
@@ -143,7 +144,7 @@ pub async fn patch_company(
 pub async fn delete_company(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
-    path: web::Path<i32>,
+    path: web::Path<CompanyId>,
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
     actor.require_gm()?;
@@ -231,7 +232,7 @@ pub async fn import_tiled(
 pub async fn export(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
 ) -> Result<HttpResponse, ApiError> {
     actor.require_gm()?;
     let w = path.into_inner();
@@ -242,7 +243,7 @@ pub async fn export(
 pub async fn audit_log(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
     q: web::Query<AuditQuery>,
 ) -> Result<HttpResponse, ApiError> {
     actor.require_gm()?;

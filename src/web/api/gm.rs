@@ -1,6 +1,7 @@
 //! The GM API for world controls: `PATCH /api/v1/worlds/{w}`, `POST /api/v1/worlds/{w}/ticks`.
 
 use crate::game::{gm, GameError};
+use crate::ids::WorldId;
 use crate::web::auth::ApiActor;
 use crate::web::error::ApiError;
 use crate::web::AppState;
@@ -11,7 +12,7 @@ use serde_json::Value;
 pub async fn patch_world(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
     body: web::Json<WorldPatch>,
 ) -> Result<HttpResponse, ApiError> {
     let wid = path.into_inner();
@@ -51,7 +52,7 @@ pub async fn patch_world(
 pub async fn tick(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
     body: web::Json<Value>,
 ) -> Result<HttpResponse, ApiError> {
     let wid = path.into_inner();

@@ -3,6 +3,7 @@
 use crate::game::play::orders;
 use crate::game::play::report::Report;
 use crate::game::{maps::worlds, play, play::access, play::reports, play::views, GameError};
+use crate::ids::{CompanyId, EventId, RegimentId, WorldId};
 use crate::said;
 use crate::web::api::OptionalJson;
 use crate::web::auth::{ApiActor, ApiCredentials};
@@ -19,7 +20,7 @@ use serde_json::Value;
 pub async fn join(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
     body: web::Json<JoinBody>,
 ) -> Result<HttpResponse, ApiError> {
     let w = path.into_inner();
@@ -42,7 +43,7 @@ pub async fn join(
 pub async fn raise(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
     body: web::Json<RaiseBody>,
 ) -> Result<HttpResponse, ApiError> {
     let w = path.into_inner();
@@ -59,7 +60,7 @@ pub async fn raise(
 pub async fn company(
     state: web::Data<AppState>,
     who: ApiCredentials,
-    path: web::Path<i32>,
+    path: web::Path<CompanyId>,
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
     let st = state.clone();
@@ -78,7 +79,7 @@ pub async fn company(
 pub async fn options(
     state: web::Data<AppState>,
     who: ApiCredentials,
-    path: web::Path<i32>,
+    path: web::Path<CompanyId>,
     q: web::Query<OptionsQuery>,
     ReaderLang(lang): ReaderLang,
 ) -> Result<HttpResponse, ApiError> {
@@ -104,7 +105,7 @@ pub async fn options(
 pub async fn act(
     state: web::Data<AppState>,
     who: ApiCredentials,
-    path: web::Path<(i32, String)>,
+    path: web::Path<(CompanyId, String)>,
     OptionalJson(body): OptionalJson<OrderFields>,
 ) -> Result<HttpResponse, ApiError> {
     let (id, action) = path.into_inner();
@@ -236,7 +237,7 @@ fn json_opt_str(o: &mut String, s: Option<&str>) {
 pub async fn map(
     state: web::Data<AppState>,
     who: ApiCredentials,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
     q: web::Query<Rect>,
 ) -> Result<HttpResponse, ApiError> {
     let wid = path.into_inner();
@@ -284,16 +285,16 @@ pub async fn map(
 pub async fn events(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
     q: web::Query<Since>,
 ) -> Result<HttpResponse, ApiError> {
     let wid = path.into_inner();
-    let since = q.since.unwrap_or(0);
+    let since = q.since.unwrap_or(EventId(0));
     let limit = q.limit.unwrap_or(100).clamp(1, 500);
     let list = state
         .db(move |conn| {
             worlds::get(conn, wid)?;
-            reports::read(conn, &actor, wid, since, i32::MAX, limit)
+            reports::read(conn, &actor, wid, since, EventId(i32::MAX), limit)
         })
         .await?;
     Ok(HttpResponse::Ok().json(EventList {
@@ -304,7 +305,7 @@ pub async fn events(
 pub async fn nations(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
 ) -> Result<HttpResponse, ApiError> {
     let wid = path.into_inner();
     let st = state.clone();
@@ -321,7 +322,7 @@ pub async fn nations(
 pub async fn take_leave(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
     body: web::Json<LeaveBody>,
 ) -> Result<HttpResponse, ApiError> {
     let wid = path.into_inner();
@@ -339,7 +340,7 @@ pub async fn take_leave(
 pub async fn create_regiment(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
     body: web::Json<RegimentBody>,
 ) -> Result<HttpResponse, ApiError> {
     let wid = path.into_inner();
@@ -353,7 +354,7 @@ pub async fn create_regiment(
 pub async fn join_regiment(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(WorldId, RegimentId)>,
 ) -> Result<HttpResponse, ApiError> {
     let (wid, rid) = path.into_inner();
     let r = state
@@ -365,7 +366,7 @@ pub async fn join_regiment(
 pub async fn set_headquarters(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(WorldId, RegimentId)>,
     body: web::Json<AtBody>,
 ) -> Result<HttpResponse, ApiError> {
     let (wid, rid) = path.into_inner();
@@ -435,12 +436,12 @@ mod tests {
                 besieged(3, 6, true),
             ],
             companies: vec![SeenCompany {
-                id: 7,
+                id: crate::ids::CompanyId(7),
                 name: "1er \"Grenadiers\"".into(),
                 kind: crate::rules::Kind::Infantry,
                 x: 1,
                 y: -3,
-                nation_id: 1,
+                nation_id: crate::ids::NationId(1),
                 nation: "France".into(),
                 color: "#2b4c9b".into(),
                 mine: true,

@@ -3,6 +3,7 @@
 
 use crate::game::play::views;
 use crate::game::screens::{self, world};
+use crate::ids::{CompanyId, WorldId};
 use crate::said;
 use crate::web::auth::{ApiCredentials, MaybeCredentials};
 use crate::web::error::ApiError;
@@ -22,7 +23,7 @@ const ROWS: i32 = 20;
 pub async fn world_screen(
     state: web::Data<AppState>,
     who: MaybeCredentials,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
     q: web::Query<ScreenQuery>,
     ReaderLang(lang): ReaderLang,
 ) -> Result<HttpResponse, ApiError> {
@@ -65,7 +66,7 @@ pub async fn world_screen(
 pub async fn company_screen(
     state: web::Data<AppState>,
     who: ApiCredentials,
-    path: web::Path<i32>,
+    path: web::Path<CompanyId>,
     q: web::Query<CompanyScreenQuery>,
     ReaderLang(lang): ReaderLang,
 ) -> Result<HttpResponse, ApiError> {

@@ -4,6 +4,7 @@ use crate::game::talk::markers::{self};
 use crate::game::talk::messages::{self, Reader, To};
 use crate::game::talk::moderation::{self};
 use crate::game::talk::text::{Body, Label};
+use crate::ids::{MarkerId, MessageId, ReportId, WorldId};
 use crate::web::auth::ApiActor;
 use crate::web::error::ApiError;
 use crate::web::AppState;
@@ -14,7 +15,7 @@ use actix_web::{web, HttpResponse};
 pub async fn send(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
     body: web::Json<SendBody>,
 ) -> Result<HttpResponse, ApiError> {
     let wid = path.into_inner();
@@ -31,7 +32,7 @@ pub async fn send(
 pub async fn list(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
     q: web::Query<SinceQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let wid = path.into_inner();
@@ -49,7 +50,7 @@ pub async fn list(
 pub async fn report(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
-    path: web::Path<i32>,
+    path: web::Path<MessageId>,
     super::OptionalJson(body): super::OptionalJson<ReportBody>,
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
@@ -64,7 +65,7 @@ pub async fn report(
 pub async fn remove(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
-    path: web::Path<i32>,
+    path: web::Path<MessageId>,
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
     state
@@ -77,7 +78,7 @@ pub async fn remove(
 pub async fn reports(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
 ) -> Result<HttpResponse, ApiError> {
     let wid = path.into_inner();
     let reports = state
@@ -90,7 +91,7 @@ pub async fn reports(
 pub async fn dismiss(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(WorldId, ReportId)>,
 ) -> Result<HttpResponse, ApiError> {
     let (wid, id) = path.into_inner();
     state
@@ -103,7 +104,7 @@ pub async fn dismiss(
 pub async fn mute(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
     body: web::Json<MuteBody>,
 ) -> Result<HttpResponse, ApiError> {
     let wid = path.into_inner();
@@ -123,7 +124,7 @@ pub async fn mute(
 pub async fn block(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
     body: web::Json<BlockBody>,
 ) -> Result<HttpResponse, ApiError> {
     let wid = path.into_inner();
@@ -141,7 +142,7 @@ pub async fn block(
 pub async fn blocks(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
 ) -> Result<HttpResponse, ApiError> {
     let wid = path.into_inner();
     let blocked = state
@@ -154,7 +155,7 @@ pub async fn blocks(
 pub async fn unblock(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
-    path: web::Path<(i32, String)>,
+    path: web::Path<(WorldId, String)>,
 ) -> Result<HttpResponse, ApiError> {
     let (wid, name) = path.into_inner();
     state
@@ -167,7 +168,7 @@ pub async fn unblock(
 pub async fn drop_marker(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
     body: web::Json<MarkerBody>,
 ) -> Result<HttpResponse, ApiError> {
     let wid = path.into_inner();
@@ -185,7 +186,7 @@ pub async fn drop_marker(
 pub async fn list_markers(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
 ) -> Result<HttpResponse, ApiError> {
     let wid = path.into_inner();
     let markers = state
@@ -198,7 +199,7 @@ pub async fn list_markers(
 pub async fn remove_marker(
     state: web::Data<AppState>,
     ApiActor(actor): ApiActor,
-    path: web::Path<i32>,
+    path: web::Path<MarkerId>,
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
     state

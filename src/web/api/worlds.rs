@@ -3,6 +3,7 @@
 use crate::game::play::{self, access};
 use crate::game::time::clock;
 use crate::game::{maps::worlds, time::dice};
+use crate::ids::WorldId;
 use crate::web::auth::MaybeCredentials;
 use crate::web::error::ApiError;
 use crate::web::middleware::ReaderLang;
@@ -21,7 +22,7 @@ pub async fn list(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> 
 pub async fn show(
     state: web::Data<AppState>,
     who: MaybeCredentials,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
     ReaderLang(lang): ReaderLang,
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
@@ -63,7 +64,7 @@ pub async fn show(
 /// `GET /api/v1/worlds/{w}/dice/{turn}`: the seed of an ended turn, to replay its reports.
 pub async fn dice_seed(
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(WorldId, i32)>,
 ) -> Result<HttpResponse, ApiError> {
     let (w, turn) = path.into_inner();
     let seed = state

@@ -3,6 +3,7 @@
 
 use super::{page, see_other};
 use crate::game::{accounts, accounts::sessions, accounts::tokens, GameError};
+use crate::ids::TokenId;
 use crate::said::Said;
 use crate::web::auth::{session_cookie, Viewer};
 use crate::web::error::PageError;
@@ -164,7 +165,7 @@ pub async fn create_token(
 
 pub async fn revoke_token(
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<TokenId>,
     post: SignedPost<CsrfOnly>,
 ) -> Result<HttpResponse, PageError> {
     let SignedPost { actor, .. } = post;

@@ -3,6 +3,7 @@
 use super::{page, see_other};
 use crate::game::accounts::{self, Role};
 use crate::game::{gm::audit, GameError};
+use crate::ids::UserId;
 use crate::said::Said;
 use crate::web::auth::Viewer;
 use crate::web::error::PageError;
@@ -40,7 +41,7 @@ pub struct UserChange {
 
 pub async fn update_user(
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<UserId>,
     post: SignedPost<UserChange>,
 ) -> Result<HttpResponse, PageError> {
     let SignedPost { actor, form, .. } = post;
@@ -107,7 +108,7 @@ impl Standing {
 
 #[derive(Serialize)]
 struct UserRow {
-    id: i32,
+    id: UserId,
     username: String,
     #[serde(flatten)]
     standing: Standing,

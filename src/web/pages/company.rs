@@ -3,6 +3,7 @@
 
 use super::page;
 use crate::game::screens;
+use crate::ids::{CompanyId, EventId};
 use crate::web::auth::Viewer;
 use crate::web::error::PageError;
 use crate::web::AppState;
@@ -13,13 +14,13 @@ use serde::Deserialize;
 
 #[derive(Deserialize)]
 pub struct CompanyQuery {
-    pub report: Option<i32>,
+    pub report: Option<EventId>,
 }
 
 pub async fn show(
     state: web::Data<AppState>,
     viewer: Viewer,
-    path: web::Path<i32>,
+    path: web::Path<CompanyId>,
     q: web::Query<CompanyQuery>,
 ) -> Result<HttpResponse, PageError> {
     let actor = viewer.require()?;

@@ -12,6 +12,7 @@ use crate::game::play::access::Actor;
 use crate::game::{
     campaign, gm, gm::audit, maps::tiled_import, maps::worlds, play::views, GameError, GameResult,
 };
+use crate::ids::{AuditId, CompanyId, NationId, WorldId};
 use crate::rules::{Pos, Terrain};
 use crate::said::Said;
 use crate::web::auth::{GmViewer, Viewer};
@@ -35,7 +36,7 @@ fn gm_actor(viewer: &Viewer) -> GameResult<Actor> {
 
 /// Where an editor's form leads back to (the world's editor unless it says), once its sender
 /// is known to be a game master.
-fn editor_back<F>(post: &SignedPost<F>, wid: i32) -> Result<String, PageError> {
+fn editor_back<F>(post: &SignedPost<F>, wid: WorldId) -> Result<String, PageError> {
     post.actor.require_gm()?;
     Ok(post.back_or(format!("/gm/worlds/{wid}")))
 }
@@ -51,7 +52,7 @@ pub struct ControlForm {
 
 pub async fn control(
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
     post: SignedPost<ControlForm>,
 ) -> Result<HttpResponse, PageError> {
     let wid = path.into_inner();
@@ -109,7 +110,7 @@ fn optional_number<T: std::str::FromStr>(v: Option<&str>, what: &str) -> GameRes
 /// editor the game master lands on).
 pub async fn campaign(
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
     post: SignedPost<CampaignForm>,
 ) -> Result<HttpResponse, PageError> {
     let wid = path.into_inner();
@@ -276,7 +277,7 @@ pub async fn create_world(
 pub async fn export(
     state: web::Data<AppState>,
     viewer: Viewer,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
 ) -> Result<HttpResponse, PageError> {
     gm_actor(&viewer)?;
     let wid = path.into_inner();
@@ -305,7 +306,7 @@ pub struct EditorQuery {
 pub async fn editor_page(
     state: web::Data<AppState>,
     viewer: Viewer,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
     q: web::Query<EditorQuery>,
 ) -> Result<HttpResponse, PageError> {
     let actor = gm_actor(&viewer)?;
@@ -452,7 +453,7 @@ crate::signed_fields!(EdgeForm, back);
 /// The editor's edge form: a rampart on a side of the selected cell, or none.
 pub async fn edit_edge(
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
     post: SignedPost<EdgeForm>,
 ) -> Result<HttpResponse, PageError> {
     let wid = path.into_inner();
@@ -486,7 +487,7 @@ fn field(v: Option<&str>) -> Option<Option<String>> {
 
 pub async fn edit_cell(
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
     post: SignedPost<CellForm>,
 ) -> Result<HttpResponse, PageError> {
     let wid = path.into_inner();
@@ -532,7 +533,7 @@ pub struct SimpleForm {
 
 pub async fn undo(
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
     post: SignedPost<SimpleForm>,
 ) -> Result<HttpResponse, PageError> {
     let wid = path.into_inner();
@@ -545,7 +546,7 @@ pub async fn undo(
 
 pub async fn spawn(
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
     post: SignedPost<SimpleForm>,
 ) -> Result<HttpResponse, PageError> {
     let wid = path.into_inner();
@@ -589,7 +590,7 @@ fn opt_number(v: Option<&str>, what: &str) -> GameResult<Option<i32>> {
 
 pub async fn company(
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<CompanyId>,
     post: SignedPost<CompanyForm>,
 ) -> Result<HttpResponse, PageError> {
     post.actor.require_gm()?;
@@ -624,13 +625,13 @@ pub async fn company(
 pub struct AuditQuery {
     pub user: Option<String>,
     pub cell: Option<String>,
-    pub before: Option<i32>,
+    pub before: Option<AuditId>,
 }
 
 pub async fn audit_page(
     state: web::Data<AppState>,
     viewer: Viewer,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
     q: web::Query<AuditQuery>,
 ) -> Result<HttpResponse, PageError> {
     gm_actor(&viewer)?;
@@ -679,7 +680,7 @@ crate::signed_fields!(CompanyForm, back);
 /// A nation in the editor: where its companies are raised.
 #[derive(Serialize)]
 struct SpawnView {
-    id: i32,
+    id: NationId,
     name: String,
     color: String,
     spawn: [i32; 2],
@@ -699,7 +700,7 @@ impl From<&crate::db::models::Nation> for SpawnView {
 /// One line of a world's GM audit log.
 #[derive(Serialize)]
 struct AuditEntry {
-    id: i32,
+    id: AuditId,
     at: i64,
     user: String,
     action: String,

@@ -3,6 +3,7 @@
 
 use super::page;
 use crate::game::{maps::worlds, play::reports};
+use crate::ids::WorldId;
 use crate::web::auth::Viewer;
 use crate::web::error::PageError;
 use crate::web::AppState;
@@ -11,7 +12,7 @@ use serde::Serialize;
 
 #[derive(Serialize)]
 struct WorldItem {
-    id: i32,
+    id: WorldId,
     name: String,
     width: i32,
     height: i32,

@@ -2,6 +2,7 @@
 
 use super::{context, render_with, see_other};
 use crate::game::{accounts, accounts::sessions, GameError};
+use crate::ids::UserId;
 use crate::web::auth::{clear_session_cookie, client_addr, session_cookie, Viewer};
 use crate::web::error::PageError;
 use crate::web::AppState;
@@ -85,7 +86,7 @@ pub async fn login_form(
 async fn start_session(
     state: &AppState,
     viewer: &Viewer,
-    user_id: i32,
+    user_id: UserId,
     next: &str,
 ) -> Result<HttpResponse, PageError> {
     let old = viewer.session.as_ref().map(|s| s.id.clone());

@@ -10,6 +10,7 @@ use crate::game::talk::messages::{self, MessageView, Reader, Thread, To};
 use crate::game::talk::moderation;
 use crate::game::talk::text::{Body, Label};
 use crate::game::GameError;
+use crate::ids::{MarkerId, MessageId, WorldId};
 use crate::web::auth::Viewer;
 use crate::web::error::PageError;
 use crate::web::form_post::SignedPost;
@@ -26,13 +27,13 @@ pub struct MessagesQuery {
     /// A conversation with this player; none: the board.
     pub with: Option<String>,
     /// Older messages than this id.
-    pub before: Option<i32>,
+    pub before: Option<MessageId>,
 }
 
 /// A message as the page shows it: its body already made HTML (escaped, links).
 #[derive(Serialize)]
 struct Shown {
-    id: i32,
+    id: MessageId,
     from: String,
     at: i64,
     html: String,
@@ -51,14 +52,14 @@ fn shown(m: MessageView, me: &str) -> Shown {
 
 #[derive(Serialize)]
 struct WorldRef {
-    id: i32,
+    id: WorldId,
     name: String,
 }
 
 pub async fn index(
     state: web::Data<AppState>,
     viewer: Viewer,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
     q: web::Query<MessagesQuery>,
 ) -> Result<HttpResponse, PageError> {
     let actor = viewer.require()?;
@@ -137,7 +138,7 @@ pub async fn index(
 
 /// The page of a world's messages, on the board or a conversation. Only a name an account
 /// may have goes into the address (its letters need no escaping); anything else is the board.
-fn messages_href(wid: i32, with: Option<&str>) -> String {
+fn messages_href(wid: WorldId, with: Option<&str>) -> String {
     match with.map(str::trim) {
         Some(name) if crate::game::accounts::users::check_username(name).is_ok() => {
             format!("/worlds/{wid}/messages?with={name}")
@@ -156,7 +157,7 @@ crate::signed_fields!(SendForm);
 
 pub async fn send(
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
     post: SignedPost<SendForm>,
 ) -> Result<HttpResponse, PageError> {
     let wid = path.into_inner();
@@ -199,7 +200,7 @@ crate::signed_fields!(ReportForm, back);
 
 pub async fn report(
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(WorldId, MessageId)>,
     post: SignedPost<ReportForm>,
 ) -> Result<HttpResponse, PageError> {
     let (wid, id) = path.into_inner();
@@ -221,7 +222,7 @@ crate::signed_fields!(BlockForm);
 
 pub async fn block(
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
     post: SignedPost<BlockForm>,
 ) -> Result<HttpResponse, PageError> {
     let wid = path.into_inner();
@@ -248,7 +249,7 @@ crate::signed_fields!(MarkerForm, back);
 
 pub async fn drop_marker(
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
     post: SignedPost<MarkerForm>,
 ) -> Result<HttpResponse, PageError> {
     let wid = path.into_inner();
@@ -286,7 +287,7 @@ crate::signed_fields!(RemoveMarkerForm, back);
 
 pub async fn remove_marker(
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(WorldId, MarkerId)>,
     post: SignedPost<RemoveMarkerForm>,
 ) -> Result<HttpResponse, PageError> {
     let (wid, id) = path.into_inner();

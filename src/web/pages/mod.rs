@@ -25,6 +25,7 @@ use super::error::PageError;
 use super::AppState;
 use crate::game::accounts::secret::random_hex;
 use crate::game::GameError;
+use crate::ids::UserId;
 use crate::said::Said;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, HttpResponseBuilder};
@@ -33,7 +34,7 @@ use tera::Context;
 /// The signed-in user as every page's header shows them.
 #[derive(serde::Serialize)]
 struct SignedIn<'a> {
-    id: i32,
+    id: UserId,
     username: &'a str,
     role: crate::rules::names::Role,
     /// What the role may reach, as the game decides it: the pages only show it.

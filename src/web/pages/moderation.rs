@@ -6,6 +6,7 @@ use super::page;
 use crate::game::maps::worlds;
 use crate::game::talk::moderation::{self, OpenReport};
 use crate::game::GameError;
+use crate::ids::{MessageId, ReportId, WorldId};
 use crate::said::Said;
 use crate::web::auth::Viewer;
 use crate::web::error::PageError;
@@ -24,14 +25,14 @@ struct Shown {
 
 #[derive(Serialize)]
 struct WorldRef {
-    id: i32,
+    id: WorldId,
     name: String,
 }
 
 pub async fn index(
     state: web::Data<AppState>,
     viewer: Viewer,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
 ) -> Result<HttpResponse, PageError> {
     let actor = viewer.require()?;
     actor.require_gm()?;
@@ -67,8 +68,8 @@ pub struct ModerationForm {
     pub csrf: Option<String>,
     /// `remove`, `mute` or `dismiss`.
     pub action: Option<String>,
-    pub report: Option<i32>,
-    pub message: Option<i32>,
+    pub report: Option<ReportId>,
+    pub message: Option<MessageId>,
     pub player: Option<String>,
     pub hours: Option<String>,
 }
@@ -76,7 +77,7 @@ crate::signed_fields!(ModerationForm);
 
 pub async fn act(
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
     post: SignedPost<ModerationForm>,
 ) -> Result<HttpResponse, PageError> {
     let wid = path.into_inner();

@@ -3,6 +3,7 @@
 
 use super::page;
 use crate::game::{maps::worlds, play, play::access, play::views};
+use crate::ids::{RegimentId, WorldId};
 use crate::web::auth::Viewer;
 use crate::web::error::PageError;
 use crate::web::AppState;
@@ -13,7 +14,7 @@ use serde::Serialize;
 pub async fn index(
     state: web::Data<AppState>,
     viewer: Viewer,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
 ) -> Result<HttpResponse, PageError> {
     let wid = path.into_inner();
     let actor = viewer.actor();
@@ -59,7 +60,7 @@ pub async fn index(
 /// One of the nation's regiments, as the nations page lists it.
 #[derive(Serialize)]
 pub struct RegimentView {
-    pub id: i32,
+    pub id: RegimentId,
     pub name: String,
     /// Its headquarters' cell, if set.
     pub hq: Option<(i32, i32)>,

@@ -4,6 +4,7 @@
 use super::forms::{refused_page, submit, submit_then};
 use crate::game::play::orders;
 use crate::game::{play, GameError};
+use crate::ids::{CompanyId, EventId, RegimentId, WorldId};
 use crate::said::Said;
 use crate::web::error::PageError;
 use crate::web::form_post::SignedPost;
@@ -28,7 +29,7 @@ pub struct OrderForm {
     pub name: Option<String>,
 }
 
-fn with_report(back: &str, event: i32) -> String {
+fn with_report(back: &str, event: EventId) -> String {
     let sep = if back.contains('?') { '&' } else { '?' };
     format!("{back}{sep}report={event}")
 }
@@ -48,7 +49,7 @@ impl OrderForm {
 
 pub async fn act(
     state: web::Data<AppState>,
-    path: web::Path<(i32, String)>,
+    path: web::Path<(CompanyId, String)>,
     post: SignedPost<OrderForm>,
 ) -> Result<HttpResponse, PageError> {
     let (id, action) = path.into_inner();
@@ -77,7 +78,7 @@ pub async fn act(
 
 pub async fn join(
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
     post: SignedPost<OrderForm>,
 ) -> Result<HttpResponse, PageError> {
     let wid = path.into_inner();
@@ -94,7 +95,7 @@ pub async fn join(
 
 pub async fn raise(
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
     post: SignedPost<OrderForm>,
 ) -> Result<HttpResponse, PageError> {
     let wid = path.into_inner();
@@ -119,7 +120,7 @@ pub struct LeaveForm {
 
 pub async fn take_leave(
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
     post: SignedPost<LeaveForm>,
 ) -> Result<HttpResponse, PageError> {
     let wid = path.into_inner();
@@ -152,7 +153,7 @@ pub struct RegimentForm {
 
 pub async fn create_regiment(
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
     post: SignedPost<RegimentForm>,
 ) -> Result<HttpResponse, PageError> {
     let wid = path.into_inner();
@@ -170,7 +171,7 @@ pub async fn create_regiment(
 
 pub async fn join_regiment(
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(WorldId, RegimentId)>,
     post: SignedPost<RegimentForm>,
 ) -> Result<HttpResponse, PageError> {
     let (wid, rid) = path.into_inner();
@@ -185,7 +186,7 @@ pub async fn join_regiment(
 
 pub async fn set_headquarters(
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(WorldId, RegimentId)>,
     post: SignedPost<RegimentForm>,
 ) -> Result<HttpResponse, PageError> {
     let (wid, rid) = path.into_inner();

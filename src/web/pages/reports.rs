@@ -2,6 +2,7 @@
 
 use super::page;
 use crate::game::{maps::worlds, play::reports};
+use crate::ids::{EventId, WorldId};
 use crate::web::auth::Viewer;
 use crate::web::error::PageError;
 use crate::web::AppState;
@@ -13,22 +14,22 @@ const PAGE: i64 = 50;
 
 #[derive(Deserialize)]
 pub struct Older {
-    pub before: Option<i32>,
+    pub before: Option<EventId>,
 }
 
 pub async fn index(
     state: web::Data<AppState>,
     viewer: Viewer,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
     q: web::Query<Older>,
 ) -> Result<HttpResponse, PageError> {
     let actor = viewer.require()?;
     let wid = path.into_inner();
-    let before = q.before.unwrap_or(i32::MAX);
+    let before = q.before.unwrap_or(EventId(i32::MAX));
     let (w, list) = state
         .db(move |conn| {
             let w = worlds::get(conn, wid)?;
-            let list = reports::read(conn, &actor, wid, 0, before, PAGE)?;
+            let list = reports::read(conn, &actor, wid, EventId(0), before, PAGE)?;
             Ok((w, list))
         })
         .await?;

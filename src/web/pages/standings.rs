@@ -7,6 +7,7 @@ use super::page;
 use crate::game::campaign::{self, next, scores};
 use crate::game::maps::worlds;
 use crate::game::play::access;
+use crate::ids::WorldId;
 use crate::web::auth::Viewer;
 use crate::web::error::PageError;
 use crate::web::render::chart::{self, Figure};
@@ -25,7 +26,7 @@ pub struct StandingsQuery {
 pub async fn show(
     state: web::Data<AppState>,
     viewer: Viewer,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
     q: web::Query<StandingsQuery>,
 ) -> Result<HttpResponse, PageError> {
     let wid = path.into_inner();

@@ -5,6 +5,7 @@ use super::map_page;
 use crate::game::screens::{self, world::WorldScreen};
 use crate::game::talk::markers::MarkerView;
 use crate::game::GameResult;
+use crate::ids::{CompanyId, EventId, WorldId};
 use crate::rules::{Kind, Pos};
 use crate::web::auth::{Viewer, ViewerCookies};
 use crate::web::error::PageError;
@@ -57,8 +58,8 @@ pub struct WorldQuery {
     pub zoom: Option<i32>,
     /// The selected cell, `x,y`.
     pub cell: Option<String>,
-    pub company: Option<i32>,
-    pub report: Option<i32>,
+    pub company: Option<CompanyId>,
+    pub report: Option<EventId>,
     /// Where the map was clicked, in pixels, when it is clicked without JavaScript: the map is
     /// one image button of the page's form (`at`), not hundreds of links.
     #[serde(rename = "at.x")]
@@ -77,7 +78,7 @@ pub fn parse_cell(s: &str) -> Option<Pos> {
 #[derive(Clone, Copy, Serialize)]
 struct View {
     #[serde(skip)]
-    world: i32,
+    world: WorldId,
     #[serde(rename = "x")]
     cx: i32,
     #[serde(rename = "y")]
@@ -85,7 +86,7 @@ struct View {
     zoom: i32,
     #[serde(skip)]
     cell: Option<Pos>,
-    company: Option<i32>,
+    company: Option<CompanyId>,
 }
 
 impl View {
@@ -97,12 +98,12 @@ impl View {
             s.push_str(key);
             s.push_str(n.format(v));
         };
-        push(&mut s, "/worlds/", self.world);
+        push(&mut s, "/worlds/", self.world.0);
         push(&mut s, "?x=", self.cx);
         push(&mut s, "&y=", self.cy);
         push(&mut s, "&zoom=", self.zoom);
         if let Some(c) = self.company {
-            push(&mut s, "&company=", c);
+            push(&mut s, "&company=", c.0);
         }
         if let Some(p) = self.cell {
             push(&mut s, "&cell=", p.x);
@@ -136,7 +137,7 @@ struct CellMarker<'a> {
 pub async fn show(
     state: web::Data<AppState>,
     cookies: ViewerCookies,
-    path: web::Path<i32>,
+    path: web::Path<WorldId>,
     q: web::Query<WorldQuery>,
     req: actix_web::HttpRequest,
 ) -> Result<HttpResponse, PageError> {

@@ -189,7 +189,7 @@ mod tests {
     fn turn(t: i32, a: i64, b: i64) -> HistoryTurn {
         let n = |name: &str, points| NationTurn {
             turn: t,
-            nation_id: 0,
+            nation_id: crate::ids::NationId(0),
             nation: name.into(),
             points,
             towns: 1,

@@ -4,6 +4,7 @@
 use crate::db::models::Nation;
 use crate::game::play::views::{MapCell, SeenCompany};
 use crate::i18n::{tr, Lang};
+use crate::ids::CompanyId;
 use crate::rules::{Grid, Kind, Ruleset, Terrain};
 use fluent_bundle::FluentValue;
 use serde::Serialize;
@@ -110,7 +111,7 @@ impl MapWords {
 
 /// A company drawn on the map.
 pub struct UnitView {
-    pub id: i32,
+    pub id: CompanyId,
     pub name: String,
     pub kind: Kind,
     pub nation: String,
@@ -822,7 +823,7 @@ pub fn ramparts(
 
 /// Each nation's colour by its id.
 fn colours(nations: &[Nation]) -> HashMap<i32, &str> {
-    nations.iter().map(|n| (n.id, n.color.as_str())).collect()
+    nations.iter().map(|n| (n.id.0, n.color.as_str())).collect()
 }
 
 /// A cell as the drawing shows it; a church's town name goes to `labels`.
@@ -1016,7 +1017,7 @@ mod tests {
         assert!(!m.svg().contains("<a "));
         // A company's tooltip speaks the page's language.
         m.units.push(UnitView {
-            id: 7,
+            id: CompanyId(7),
             name: "Garde".into(),
             kind: Kind::Cavalry,
             nation: "France".into(),
@@ -1131,8 +1132,8 @@ mod tests {
         let rs = Ruleset::shipped();
         let vp = Viewport::around(&Z, 16, 10, (8, 5), 3);
         let nations = vec![Nation {
-            id: 4,
-            world_id: 1,
+            id: crate::ids::NationId(4),
+            world_id: crate::ids::WorldId(1),
             name: "France".into(),
             color: "#2b4c9b".into(),
             spawn_x: 0,

@@ -44,7 +44,8 @@ pub fn hex_demo(app: &TestApp) -> i64 {
             grognard::game::maps::worlds::DEMO_HEX_MAP,
         )
         .unwrap()
-        .expect("no hex world yet"),
+        .expect("no hex world yet")
+        .0,
     )
 }
 
@@ -137,7 +138,8 @@ pub fn arena_with(b: Backend, tweak: impl FnOnce(&mut grognard::config::Settings
 pub fn arena_on(app: TestApp) -> Arena {
     let world =
         grognard::game::maps::worlds::import_text(&mut app.conn(), &app.config.rules, ARENA, None)
-            .unwrap() as i64;
+            .unwrap()
+            .0 as i64;
     let mut blue = api_player(&app, "blue_player");
     let mut red = api_player(&app, "red_player");
     assert_eq!(
@@ -372,5 +374,5 @@ pub fn wide_world(app: &TestApp) -> i32 {
     app.exec(&format!("INSERT INTO companies (world_id, player_id, name, kind, x, y, men, wounded, ap, morale, xp, volley_recency, created_at) \
          WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 4999) \
          SELECT {world}, p.id, 'c' || i, 'infantry', i % 100, i / 100, 100, 0, 0, 10, 0, 0, 0 FROM n, players p WHERE p.world_id = {world}"));
-    world
+    world.0
 }

@@ -4,6 +4,7 @@
 
 use crate::db::DbConnection;
 use crate::game::time::ticks::TickKind;
+use crate::ids::{CompanyId, UserId, WorldId};
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Integer};
 
@@ -26,12 +27,19 @@ fn advisory_lock(conn: &mut DbConnection, key: i64) -> QueryResult<()> {
     Ok(())
 }
 
-pub(super) fn tick_lock(conn: &mut DbConnection, world_id: i32, kind: TickKind) -> QueryResult<()> {
-    advisory_lock(conn, TICK_LOCK_BASE + i64::from(world_id) * 2 + kind as i64)
+pub(super) fn tick_lock(
+    conn: &mut DbConnection,
+    world_id: WorldId,
+    kind: TickKind,
+) -> QueryResult<()> {
+    advisory_lock(
+        conn,
+        TICK_LOCK_BASE + i64::from(world_id.0) * 2 + kind as i64,
+    )
 }
 
-pub(super) fn companies_lock(conn: &mut DbConnection, world_id: i32) -> QueryResult<()> {
-    advisory_lock(conn, COMPANIES_LOCK_BASE + i64::from(world_id))
+pub(super) fn companies_lock(conn: &mut DbConnection, world_id: WorldId) -> QueryResult<()> {
+    advisory_lock(conn, COMPANIES_LOCK_BASE + i64::from(world_id.0))
 }
 
 /// Waits while a chunk of a turn is being given to the companies of the company's world, and
@@ -41,7 +49,11 @@ pub(super) fn companies_lock(conn: &mut DbConnection, world_id: i32) -> QueryRes
 /// player acts.
 /// Only for a company of `user_id`'s: an order for another's answers at once, so that its
 /// timing does not tell that the company exists or that its world is turning.
-pub fn hold_off_turn(conn: &mut DbConnection, user_id: i32, company_id: i32) -> QueryResult<()> {
+pub fn hold_off_turn(
+    conn: &mut DbConnection,
+    user_id: UserId,
+    company_id: CompanyId,
+) -> QueryResult<()> {
     if let DbConnection::Postgres(pg) = conn {
         diesel::sql_query(
             "SELECT pg_advisory_xact_lock_shared($1 + c.world_id::bigint) FROM companies c \

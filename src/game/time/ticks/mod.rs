@@ -10,6 +10,7 @@ use crate::db::schema::{companies, players, ticks, worlds};
 use crate::db::{self, DbConnection};
 use crate::game::error::{GameError, GameResult};
 use crate::game::news::events;
+use crate::ids::WorldId;
 use crate::rules::ruleset::Ruleset;
 use crate::rules::Season;
 use crate::said::Said;
@@ -58,7 +59,7 @@ pub const TURN_CHUNK: usize = 2048;
 pub fn apply(
     conn: &mut DbConnection,
     rs: &Ruleset,
-    world_id: i32,
+    world_id: WorldId,
     kind: TickKind,
     scheduled_for: i64,
     manual: bool,
@@ -79,7 +80,7 @@ pub type Note<'a> = &'a mut dyn FnMut(&mut DbConnection, &TickStart) -> GameResu
 fn apply_noting(
     conn: &mut DbConnection,
     rs: &Ruleset,
-    world_id: i32,
+    world_id: WorldId,
     kind: TickKind,
     scheduled_for: i64,
     manual: bool,
@@ -110,7 +111,7 @@ fn apply_noting(
 fn apply_turn(
     conn: &mut DbConnection,
     rs: &Ruleset,
-    world_id: i32,
+    world_id: WorldId,
     at: i64,
     manual: bool,
     started: Instant,
@@ -133,7 +134,7 @@ fn apply_turn(
 pub fn finish_pending(
     conn: &mut DbConnection,
     rs: &Ruleset,
-    world_id: i32,
+    world_id: WorldId,
 ) -> GameResult<Option<TickOutcome>> {
     match pending_turn(conn, world_id)? {
         Some(at) => finish_turn(conn, rs, world_id, at, Instant::now()),
@@ -144,7 +145,7 @@ pub fn finish_pending(
 /// Refuses, while a turn of the world is being applied, a change that the turn reads for each
 /// chunk (a player going on leave, whose companies it passes by): the turn would pass some of
 /// them by and not others. Holds the turn off until the caller's transaction ends.
-pub fn refuse_during_turn(conn: &mut DbConnection, world_id: i32) -> GameResult<()> {
+pub fn refuse_during_turn(conn: &mut DbConnection, world_id: WorldId) -> GameResult<()> {
     tick_lock(conn, world_id, TickKind::Turn)?;
     if pending_turn(conn, world_id)?.is_some() {
         return Err(GameError::Conflict(Said::new("error-turn-running").into()));
@@ -153,7 +154,7 @@ pub fn refuse_during_turn(conn: &mut DbConnection, world_id: i32) -> GameResult<
 }
 
 /// The instant of the world's turn being applied, if one is.
-fn pending_turn(conn: &mut DbConnection, world_id: i32) -> QueryResult<Option<i64>> {
+fn pending_turn(conn: &mut DbConnection, world_id: WorldId) -> QueryResult<Option<i64>> {
     ticks::table
         .filter(ticks::world_id.eq(world_id))
         .filter(ticks::kind.eq(TickKind::Turn.as_str()))
@@ -170,7 +171,7 @@ fn already_applied() -> GameError {
 /// Whether a tick of this world, kind and instant is stored already, pending or not.
 fn stored(
     conn: &mut DbConnection,
-    world_id: i32,
+    world_id: WorldId,
     kind: TickKind,
     scheduled_for: i64,
 ) -> QueryResult<bool> {
@@ -182,7 +183,7 @@ fn stored(
     .get_result(conn)
 }
 
-fn current_turn(conn: &mut DbConnection, world_id: i32) -> GameResult<(i32, Season)> {
+fn current_turn(conn: &mut DbConnection, world_id: WorldId) -> GameResult<(i32, Season)> {
     let (turn, season, ended): (i32, String, Option<i32>) = worlds::table
         .find(world_id)
         .select((worlds::turn, worlds::season, worlds::ended_turn))
@@ -201,7 +202,7 @@ fn current_turn(conn: &mut DbConnection, world_id: i32) -> GameResult<(i32, Seas
 
 fn insert_row(
     conn: &mut DbConnection,
-    world_id: i32,
+    world_id: WorldId,
     kind: TickKind,
     scheduled_for: i64,
     manual: bool,
@@ -223,7 +224,7 @@ fn insert_row(
 /// The season flips in one transaction with its `ticks` row.
 fn apply_season(
     conn: &mut DbConnection,
-    world_id: i32,
+    world_id: WorldId,
     scheduled_for: i64,
     manual: bool,
     started: Instant,
@@ -279,7 +280,7 @@ fn apply_season(
 /// unless one is pending in the world already: returns the instant of the turn to finish.
 fn begin_turn(
     conn: &mut DbConnection,
-    world_id: i32,
+    world_id: WorldId,
     at: i64,
     manual: bool,
     note: &mut Option<Note>,
@@ -319,7 +320,11 @@ fn begin_turn(
 }
 
 /// Where a pending turn stands: the companies through this id have had it, up to the last.
-fn progress(conn: &mut DbConnection, world_id: i32, at: i64) -> QueryResult<Option<(i32, i32)>> {
+fn progress(
+    conn: &mut DbConnection,
+    world_id: WorldId,
+    at: i64,
+) -> QueryResult<Option<(i32, i32)>> {
     ticks::table
         .find((world_id, TickKind::Turn.as_str(), at))
         .filter(ticks::pending)
@@ -335,7 +340,7 @@ fn progress(conn: &mut DbConnection, world_id: i32, at: i64) -> QueryResult<Opti
 fn finish_turn(
     conn: &mut DbConnection,
     rs: &Ruleset,
-    world_id: i32,
+    world_id: WorldId,
     at: i64,
     started: Instant,
 ) -> GameResult<Option<TickOutcome>> {
@@ -439,7 +444,7 @@ fn finish_turn(
 fn turn_companies(
     conn: &mut DbConnection,
     rs: &Ruleset,
-    (world_id, grid): (i32, crate::rules::Grid),
+    (world_id, grid): (WorldId, crate::rules::Grid),
     at: i64,
     through: i32,
     upto: i32,
@@ -468,7 +473,7 @@ fn turn_companies(
 /// its duration and rows in all, and its event. Returns the rows in all.
 fn record_end(
     conn: &mut DbConnection,
-    (world_id, kind, at): (i32, TickKind, i64),
+    (world_id, kind, at): (WorldId, TickKind, i64),
     turn: i32,
     rows: i64,
     said: &Said,
@@ -502,7 +507,7 @@ fn record_end(
 pub fn apply_now(
     conn: &mut DbConnection,
     rs: &Ruleset,
-    world_id: i32,
+    world_id: WorldId,
     kind: TickKind,
     note: Option<Note>,
 ) -> GameResult<TickOutcome> {

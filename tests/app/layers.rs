@@ -8,6 +8,7 @@ use std::path::Path;
 
 /// Top-level modules, lowest first: a module may name only those before it.
 const LAYERS: &[&str] = &[
+    "ids",
     "i18n",
     "said",
     "rules",

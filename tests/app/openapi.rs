@@ -593,6 +593,17 @@ fn a_path_of_the_api_asked_with_another_method_is_405_with_the_methods_it_takes(
     assert_eq!((r.status, r.header("allow")), (405, Some("GET")));
     let r = c.json("PUT", "/api/v1/companies/7", Some(json!({})));
     assert_eq!(r.header("allow"), Some("GET, PATCH, DELETE"));
+    // A literal path the router hands to a pattern (`/worlds/{w}`) is told apart too, once
+    // the credentials, read first, are good.
+    let mut c = api_player(&app, "asker");
+    let r = c.json("PATCH", "/api/v1/worlds/generate", Some(json!({})));
+    assert_eq!((r.status, r.header("allow")), (405, Some("POST")));
+    // A pattern's method with a bad parameter is still not found.
+    assert_eq!(
+        c.json("PATCH", "/api/v1/worlds/abc", Some(json!({})))
+            .status,
+        404
+    );
     // A path the API does not have is not found, whatever the method.
     for m in ["GET", "POST", "DELETE"] {
         assert_eq!(c.json(m, "/api/v1/armies", None).code(), "not_found");

@@ -41,10 +41,14 @@ pub fn json_config_up_to(limit: usize) -> web::JsonConfig {
         })
 }
 
-/// Bad path parameters (`/worlds/abc`) are simply not found.
+/// Bad path parameters (`/worlds/abc`) are simply not found; a literal path of the API asked
+/// with a method it does not take (`PATCH /worlds/generate`, routed to `/worlds/{w}`) is 405.
 pub fn path_config() -> web::PathConfig {
-    web::PathConfig::default().error_handler(|_err, req: &HttpRequest| {
+    web::PathConfig::default().error_handler(|err, req: &HttpRequest| {
         if req.path().starts_with("/api/") {
+            if let Some(resp) = wrong_method(req) {
+                return error::InternalError::from_response(err, resp).into();
+            }
             ApiError(GameError::NotFound("no such resource".into())).into()
         } else {
             super::error::PageError(GameError::NotFound(Said::new("error-no-page").into())).into()
@@ -82,17 +86,25 @@ pub fn form_config_up_to(limit: usize) -> web::FormConfig {
 /// No route took the request: a path the API has, asked with another method, is 405 with the
 /// methods it takes (from the description); anything else is not found.
 pub async fn not_found(req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    wrong_method(&req).ok_or(ApiError(GameError::NotFound("no such API endpoint".into())))
+}
+
+/// 405 `method_not_allowed` with `Allow`, when the description gives the path other methods
+/// than the request's.
+fn wrong_method(req: &HttpRequest) -> Option<HttpResponse> {
     let allowed = openapi::methods_at(req.path());
-    if allowed.is_empty() {
-        return Err(ApiError(GameError::NotFound("no such API endpoint".into())));
+    if allowed.is_empty() || allowed.contains(&req.method().as_str()) {
+        return None;
     }
     let message = format!("{} takes {}", req.path(), allowed.join(", "));
-    Ok(HttpResponse::MethodNotAllowed()
-        .insert_header(("Allow", allowed.join(", ")))
-        .json(crate::wire::error::ErrorBody::new(
-            "method_not_allowed",
-            &message,
-        )))
+    Some(
+        HttpResponse::MethodNotAllowed()
+            .insert_header(("Allow", allowed.join(", ")))
+            .json(crate::wire::error::ErrorBody::new(
+                "method_not_allowed",
+                &message,
+            )),
+    )
 }
 
 /// A JSON body that may be left out (orders such as `heal` take none): no body reads as

@@ -805,19 +805,25 @@ fn routes(s: &mut Schemas) -> Vec<Route> {
     all
 }
 
-/// The methods the description gives the path (a concrete one, `/api/v1/worlds/3`).
+/// The methods the description gives the path (a concrete one, `/api/v1/worlds/3`), from
+/// the templates that name most of its segments, as the router prefers `/worlds/generate` to
+/// `/worlds/{w}`.
 pub fn methods_at(path: &str) -> Vec<&'static str> {
-    let matches = |template: &str| {
+    // How many segments the template names literally, if it matches at all.
+    let literal = |template: &str| {
         let (t, p): (Vec<&str>, Vec<&str>) =
             (template.split('/').collect(), path.split('/').collect());
-        t.len() == p.len()
+        let fits = t.len() == p.len()
             && t.iter()
                 .zip(&p)
-                .all(|(a, b)| a == b || (a.starts_with('{') && !b.is_empty()))
+                .all(|(a, b)| a == b || (a.starts_with('{') && !b.is_empty()));
+        fits.then(|| t.iter().filter(|a| !a.starts_with('{')).count())
     };
+    let paths = &description().paths.paths;
+    let best = paths.keys().filter_map(|t| literal(t)).max();
     let mut out = Vec::new();
-    for (template, item) in &description().paths.paths {
-        if !matches(template) {
+    for (template, item) in paths {
+        if best.is_none() || literal(template) != best {
             continue;
         }
         for (method, op) in [

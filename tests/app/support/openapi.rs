@@ -84,16 +84,19 @@ fn literal_matches(template: &str, path: &str) -> Option<usize> {
 }
 
 impl Described {
-    /// The operation a request reaches: the template with the most literal segments, as the
-    /// router picks literal routes (`/worlds/generate`) before `/worlds/{w}`.
+    /// The operation a request reaches: of the templates with the most literal segments
+    /// (the router picks literal routes, `/worlds/generate`, before `/worlds/{w}`), the one of
+    /// the request's method; none when that path does not take the method.
     pub fn operation(&self, method: &str, path: &str) -> Option<&Operation> {
         let path = path.split('?').next().unwrap_or(path);
+        let best = self
+            .operations
+            .iter()
+            .filter_map(|o| literal_matches(&o.template, path))
+            .max()?;
         self.operations
             .iter()
-            .filter(|o| o.method == method)
-            .filter_map(|o| literal_matches(&o.template, path).map(|n| (n, o)))
-            .max_by_key(|(n, _)| *n)
-            .map(|(_, o)| o)
+            .find(|o| o.method == method && literal_matches(&o.template, path) == Some(best))
     }
 
     /// Whether the answer is one the description allows.

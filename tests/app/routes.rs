@@ -328,7 +328,19 @@ fn walk(c: &mut Client, w: i64, theirs: i64, token: i64, who: &str) {
                 vec![("application/json", Vec::new())]
             };
             for (ct, body) in list {
-                let r = c.raw(method, &url, ct, &body);
+                // Past every limit, the server may answer and close before the body is all
+                // sent: a reset connection is a refusal too (nothing is read, nothing changes).
+                let r = match c.try_raw(method, &url, ct, &body) {
+                    Ok(r) => r,
+                    Err(e) if body.len() > 64 * 1024 => {
+                        assert!(
+                            e.contains("disconnected") || e.contains("reset") || e.contains("pipe"),
+                            "{who}: {method} {url}: {e}"
+                        );
+                        continue;
+                    }
+                    Err(e) => panic!("{who}: {method} {url}: {e}"),
+                };
                 assert!(
                     r.status < 500,
                     "{who}: {method} {url} ({ct}, {} bytes) answered {}: {}",

@@ -33,11 +33,13 @@ enum Away {
 }
 
 impl Away {
-    /// Takes the database away for `long`, then brings it back.
-    fn for_a_while(&self, long: Duration) {
+    /// Takes the database away for `long`, then brings it back; `gone` is called once it is
+    /// away.
+    fn for_a_while(&self, long: Duration, gone: impl FnOnce()) {
         match self {
             Away::Postgres(cluster) => {
                 cluster.stop();
+                gone();
                 std::thread::sleep(long);
                 cluster.start_again();
             }
@@ -49,10 +51,14 @@ impl Away {
                 other
                     .batch_execute("PRAGMA busy_timeout = 10000; BEGIN IMMEDIATE")
                     .unwrap();
+                gone();
                 std::thread::sleep(long);
                 other.batch_execute("ROLLBACK").unwrap();
             }
-            Away::Never => std::thread::sleep(long),
+            Away::Never => {
+                gone();
+                std::thread::sleep(long)
+            }
         }
     }
 }
@@ -172,9 +178,10 @@ both!(
         let mut probe = a.app.client();
         let away_for = Duration::from_secs(2);
         std::thread::scope(|s| {
-            let gone = s.spawn(|| away.for_a_while(away_for));
+            let (went, is_away) = std::sync::mpsc::channel();
+            let gone = s.spawn(|| away.for_a_while(away_for, move || went.send(()).unwrap()));
             // While it is away, pages and the API answer 503 with Retry-After, never 500.
-            std::thread::sleep(Duration::from_millis(300));
+            is_away.recv_timeout(Duration::from_secs(30)).unwrap();
             if !matches!(away, Away::Never) {
                 let page = probe.get(&format!("/worlds/{w}"));
                 assert!(
@@ -290,7 +297,7 @@ both!(
                     "UPDATE companies SET ap = 6 WHERE world_id = {world} AND id <= {through}"
                 ));
                 scheduler = grognard::scheduler::start(app.pool.clone(), app.config.clone());
-                away.for_a_while(Duration::from_secs(2));
+                away.for_a_while(Duration::from_secs(2), || {});
             }
         }
         eventually("the turn is finished", || {
@@ -299,9 +306,13 @@ both!(
             )) == 1
                 && pending_through(&app) == 0
         });
-        // More passes find nothing to do.
-        std::thread::sleep(Duration::from_millis(500));
         scheduler.stop();
+        // Another pass finds nothing to do.
+        assert_eq!(
+            grognard::scheduler::run_once(&mut app.conn(), &app.config, grognard::db::now())
+                .unwrap(),
+            0
+        );
         assert_eq!(
             app.count(&format!(
                 "SELECT COUNT(*) FROM companies WHERE world_id = {world} AND ap <> 6"
@@ -352,7 +363,7 @@ both!(
         // away and comes back within the time a connection given back is trusted.
         let scheduler = grognard::scheduler::start(app.pool.clone(), app.config.clone());
         std::thread::sleep(Duration::from_millis(500));
-        away.for_a_while(Duration::from_millis(300));
+        away.for_a_while(Duration::from_millis(300), || {});
         // Then a turn falls due: the scheduler applies it, without a restart of its own.
         let set_due = format!(
             "UPDATE worlds SET schedule_anchor = {} WHERE id = 1",
@@ -397,6 +408,7 @@ fn trickle(
     head: &[u8],
     gap: Duration,
     give_up: Duration,
+    started: std::sync::mpsc::Sender<()>,
 ) -> (String, bool) {
     let mut s = std::net::TcpStream::connect(addr).unwrap();
     s.set_read_timeout(Some(Duration::from_millis(50))).unwrap();
@@ -414,10 +426,15 @@ fn trickle(
         }
         got.clear();
     }
-    let started = Instant::now();
+    let since = Instant::now();
+    let mut started = Some(started);
     for byte in head.iter().cycle() {
         if s.write_all(&[*byte]).is_err() {
             return (String::from_utf8_lossy(&got).into_owned(), true);
+        }
+        // The slow head has begun: the server holds this connection from now on.
+        if let Some(tx) = started.take() {
+            let _ = tx.send(());
         }
         let mut buf = [0u8; 4096];
         match s.read(&mut buf) {
@@ -433,7 +450,7 @@ fn trickle(
                 ) => {}
             Err(_) => return (String::from_utf8_lossy(&got).into_owned(), true),
         }
-        if started.elapsed() > give_up {
+        if since.elapsed() > give_up {
             break;
         }
         std::thread::sleep(gap);
@@ -458,20 +475,32 @@ both!(slow_clients_do_not_hold_the_server_up, |b| {
     std::thread::scope(|s| {
         // Slow clients: a request head one byte every 200 ms, on new connections and on
         // connections that sent a whole request first.
+        let (began, beginning) = std::sync::mpsc::channel();
         let slow: Vec<_> = (0..24)
             .map(|i| {
                 let addr = addr.clone();
+                let began = began.clone();
                 s.spawn(move || {
                     let before: &[u8] = if i % 2 == 0 { b"" } else { whole };
                     let give_up = Duration::from_secs(if i % 2 == 0 { 60 } else { 4 });
                     (
                         i,
-                        trickle(&addr, before, head, Duration::from_millis(200), give_up),
+                        trickle(
+                            &addr,
+                            before,
+                            head,
+                            Duration::from_millis(200),
+                            give_up,
+                            began,
+                        ),
                     )
                 })
             })
             .collect();
-        std::thread::sleep(Duration::from_millis(300));
+        // Every slow client holds its connection before the others ask.
+        for _ in 0..24 {
+            beginning.recv_timeout(Duration::from_secs(30)).unwrap();
+        }
         // Meanwhile the site answers everyone else, on the one worker it has.
         let mut c = app.client();
         for _ in 0..5 {

@@ -1,7 +1,6 @@
 //! The screens the API serves, as the pages draw them: `GET /api/v1/worlds/{w}/screen` and
 //! `GET /api/v1/companies/{c}/screen` (`game::screens`), said in the reader's language.
 
-use crate::db::models::Company;
 use crate::game::play::first_steps::FirstSteps;
 use crate::game::play::views::CellInfo;
 use crate::game::play::CompanyView;
@@ -9,10 +8,11 @@ use crate::game::screens::{company::CompanyScreen, world::WorldScreen};
 use crate::game::talk::markers::MarkerView;
 use crate::i18n::Lang;
 use crate::ids::{CompanyId, EventId};
-use crate::rules::{Kind, Pos};
+use crate::rules::Pos;
 use crate::wire::play::MapAnswer;
 use crate::wire::views::{
-    rfc3339, NationView, OptionsView, PlayerView, RaiseView, ReportView, SeenEnemy, WorldView,
+    rfc3339, CompanyLine, NationView, OptionsView, PlayerView, RaiseView, ReportView, SeenEnemy,
+    WorldView,
 };
 use serde::{Deserialize, Serialize};
 
@@ -33,33 +33,6 @@ pub struct ScreenQuery {
     pub cell: Option<String>,
     #[param(value_type = Option<i32>)]
     pub report: Option<EventId>,
-}
-
-/// One of the player's companies, as the world screen lists them.
-#[derive(Serialize, utoipa::ToSchema)]
-pub struct CompanyLine {
-    #[schema(value_type = i32)]
-    pub id: CompanyId,
-    pub name: String,
-    pub kind: Kind,
-    pub x: i32,
-    pub y: i32,
-    pub men: i32,
-    pub ap: i32,
-}
-
-impl From<&Company> for CompanyLine {
-    fn from(c: &Company) -> CompanyLine {
-        CompanyLine {
-            id: c.id,
-            name: c.name.clone(),
-            kind: c.kind,
-            x: c.x,
-            y: c.y,
-            men: c.men,
-            ap: c.ap,
-        }
-    }
 }
 
 /// The world screen.

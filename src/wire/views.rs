@@ -282,17 +282,40 @@ impl PlayerView {
     }
 }
 
-/// One of the player's own companies in the world page's list, with the link that selects it:
-/// what the page prints of it, no more (each field is copied into the page's context).
+/// One of the player's companies, as the world screen lists them.
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
-pub struct OwnCompany {
+pub struct CompanyLine {
     #[schema(value_type = i32)]
     pub id: CompanyId,
     pub name: String,
+    pub kind: Kind,
     pub x: i32,
     pub y: i32,
     pub men: i32,
     pub ap: i32,
+}
+
+impl From<&Company> for CompanyLine {
+    fn from(c: &Company) -> CompanyLine {
+        CompanyLine {
+            id: c.id,
+            name: c.name.clone(),
+            kind: c.kind,
+            x: c.x,
+            y: c.y,
+            men: c.men,
+            ap: c.ap,
+        }
+    }
+}
+
+/// One of the player's own companies in the world page's list, with the link that selects it:
+/// what the page prints of it, no more (each field is copied into the page's context).
+#[derive(Clone, Debug, Serialize)]
+pub struct OwnCompany {
+    /// The company as the world screen lists it.
+    #[serde(flatten)]
+    pub line: CompanyLine,
     pub href: String,
     /// The kind's name in the page's language.
     pub kind_name: &'static str,
@@ -301,12 +324,7 @@ pub struct OwnCompany {
 impl OwnCompany {
     pub fn of(c: &Company, href: String, kind_name: &'static str) -> OwnCompany {
         OwnCompany {
-            id: c.id,
-            name: c.name.clone(),
-            x: c.x,
-            y: c.y,
-            men: c.men,
-            ap: c.ap,
+            line: c.into(),
             href,
             kind_name,
         }

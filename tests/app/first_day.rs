@@ -5,15 +5,6 @@ use crate::both;
 use crate::support::client::Client;
 use crate::support::fixtures::*;
 
-/// `players.first_steps` of a user in the arena's world.
-fn bits(a: &Arena, user: &str) -> i64 {
-    a.app.count(&format!(
-        "SELECT CAST(p.first_steps AS BIGINT) AS n FROM players p JOIN users u ON u.id = p.user_id \
-         WHERE p.world_id = {} AND u.username = '{user}'",
-        a.world
-    ))
-}
-
 const FOG: i64 = 1;
 const REPORT: i64 = 2;
 
@@ -30,17 +21,17 @@ both!(a_player_of_the_api_ticks_the_report_and_the_fog, |b| {
     let w = a.world;
     let mut blue = a.blue.clone();
     a.raise(&mut blue, "infantry", "Eclaireurs");
-    assert_eq!(bits(&a, "blue_player") & (FOG | REPORT), 0);
+    assert_eq!(a.first_steps("blue_player") & (FOG | REPORT), 0);
     // Nothing new to read is no report read.
     let r = blue.get_json(&format!("/api/v1/worlds/{w}/events?since=2000000000"));
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.json()["events"].as_array().map(Vec::len), Some(0));
-    assert_eq!(bits(&a, "blue_player") & REPORT, 0);
+    assert_eq!(a.first_steps("blue_player") & REPORT, 0);
     let r = blue.get_json(&format!("/api/v1/worlds/{w}/events"));
     assert_eq!(r.status, 200, "{}", r.body);
     assert!(!r.json()["events"].as_array().unwrap().is_empty());
-    assert_eq!(bits(&a, "blue_player") & REPORT, REPORT);
-    assert_eq!(bits(&a, "blue_player") & FOG, 0);
+    assert_eq!(a.first_steps("blue_player") & REPORT, REPORT);
+    assert_eq!(a.first_steps("blue_player") & FOG, 0);
     // A rectangle the company sees all of holds no fog; the whole map does.
     let r = blue.get_json(&format!("/api/v1/worlds/{w}/map?x0=0&y0=0&x1=1&y1=1"));
     assert_eq!(r.status, 200, "{}", r.body);
@@ -49,7 +40,7 @@ both!(a_player_of_the_api_ticks_the_report_and_the_fog, |b| {
         .unwrap()
         .iter()
         .all(|c| c["seen"] == true));
-    assert_eq!(bits(&a, "blue_player") & FOG, 0);
+    assert_eq!(a.first_steps("blue_player") & FOG, 0);
     let r = blue.get_json(&format!("/api/v1/worlds/{w}/map"));
     assert_eq!(r.status, 200, "{}", r.body);
     assert!(r.json()["cells"]
@@ -57,7 +48,7 @@ both!(a_player_of_the_api_ticks_the_report_and_the_fog, |b| {
         .unwrap()
         .iter()
         .any(|c| c["seen"] == false));
-    assert_eq!(bits(&a, "blue_player") & (FOG | REPORT), FOG | REPORT);
+    assert_eq!(a.first_steps("blue_player") & (FOG | REPORT), FOG | REPORT);
     // Read again: the bits stay as they are.
     assert_eq!(
         blue.get_json(&format!("/api/v1/worlds/{w}/map")).status,
@@ -67,7 +58,7 @@ both!(a_player_of_the_api_ticks_the_report_and_the_fog, |b| {
         blue.get_json(&format!("/api/v1/worlds/{w}/events")).status,
         200
     );
-    assert_eq!(bits(&a, "blue_player") & (FOG | REPORT), FOG | REPORT);
+    assert_eq!(a.first_steps("blue_player") & (FOG | REPORT), FOG | REPORT);
     // Someone who has not joined reads the world's events and its map with no row to tick.
     let mut outsider = api_player(&a.app, "outsider");
     assert_eq!(
@@ -105,5 +96,5 @@ both!(the_pages_tick_the_report_and_the_fog, |b| {
         "ticked on the page that looked"
     );
     assert_eq!(ticked(&mut c, w, "fog"), Some(true));
-    assert_eq!(bits(&a, "page_player") & (FOG | REPORT), FOG | REPORT);
+    assert_eq!(a.first_steps("page_player") & (FOG | REPORT), FOG | REPORT);
 });

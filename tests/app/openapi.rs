@@ -581,31 +581,33 @@ both!(every_route_answers_as_described, |b| {
     }
 });
 
-#[test]
-fn a_path_of_the_api_asked_with_another_method_is_405_with_the_methods_it_takes() {
-    let app = TestApp::spawn(crate::support::Backend::Sqlite);
-    let mut c = app.client();
-    let r = c.json("PATCH", "/api/v1/worlds", Some(json!({})));
-    assert_eq!(r.status, 405, "{}", r.body);
-    assert_eq!(r.header("allow"), Some("GET, POST"));
-    assert_eq!(r.code(), "method_not_allowed");
-    let r = c.json("DELETE", "/api/v1/worlds/1/dice/3", None);
-    assert_eq!((r.status, r.header("allow")), (405, Some("GET")));
-    let r = c.json("PUT", "/api/v1/companies/7", Some(json!({})));
-    assert_eq!(r.header("allow"), Some("GET, PATCH, DELETE"));
-    // A literal path the router hands to a pattern (`/worlds/{w}`) is told apart too, once
-    // the credentials, read first, are good.
-    let mut c = api_player(&app, "asker");
-    let r = c.json("PATCH", "/api/v1/worlds/generate", Some(json!({})));
-    assert_eq!((r.status, r.header("allow")), (405, Some("POST")));
-    // A pattern's method with a bad parameter is still not found.
-    assert_eq!(
-        c.json("PATCH", "/api/v1/worlds/abc", Some(json!({})))
-            .status,
-        404
-    );
-    // A path the API does not have is not found, whatever the method.
-    for m in ["GET", "POST", "DELETE"] {
-        assert_eq!(c.json(m, "/api/v1/armies", None).code(), "not_found");
+both!(
+    a_path_of_the_api_asked_with_another_method_is_405_with_the_methods_it_takes,
+    |b| {
+        let app = TestApp::spawn(b);
+        let mut c = app.client();
+        let r = c.json("PATCH", "/api/v1/worlds", Some(json!({})));
+        assert_eq!(r.status, 405, "{}", r.body);
+        assert_eq!(r.header("allow"), Some("GET, POST"));
+        assert_eq!(r.code(), "method_not_allowed");
+        let r = c.json("DELETE", "/api/v1/worlds/1/dice/3", None);
+        assert_eq!((r.status, r.header("allow")), (405, Some("GET")));
+        let r = c.json("PUT", "/api/v1/companies/7", Some(json!({})));
+        assert_eq!(r.header("allow"), Some("GET, PATCH, DELETE"));
+        // A literal path the router hands to a pattern (`/worlds/{w}`) is told apart too, once
+        // the credentials, read first, are good.
+        let mut c = api_player(&app, "asker");
+        let r = c.json("PATCH", "/api/v1/worlds/generate", Some(json!({})));
+        assert_eq!((r.status, r.header("allow")), (405, Some("POST")));
+        // A pattern's method with a bad parameter is still not found.
+        assert_eq!(
+            c.json("PATCH", "/api/v1/worlds/abc", Some(json!({})))
+                .status,
+            404
+        );
+        // A path the API does not have is not found, whatever the method.
+        for m in ["GET", "POST", "DELETE"] {
+            assert_eq!(c.json(m, "/api/v1/armies", None).code(), "not_found");
+        }
     }
-}
+);

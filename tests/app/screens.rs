@@ -6,15 +6,6 @@ use crate::both;
 use crate::support::fixtures::*;
 use serde_json::json;
 
-/// `players.first_steps` of a user in the arena's world.
-fn bits(a: &Arena, user: &str) -> i64 {
-    a.app.count(&format!(
-        "SELECT CAST(p.first_steps AS BIGINT) AS n FROM players p JOIN users u ON u.id = p.user_id \
-         WHERE p.world_id = {} AND u.username = '{user}'",
-        a.world
-    ))
-}
-
 both!(the_world_screen_is_the_world_page_s, |b| {
     let a = arena(b);
     let w = a.world;
@@ -71,6 +62,16 @@ both!(the_world_screen_is_the_world_page_s, |b| {
     // A bad cell is refused by name.
     let r = blue.get_json(&format!("/api/v1/worlds/{w}/screen?cell=here"));
     assert_eq!(r.code(), "invalid");
+    // So are a query field the screen does not take and a company that is not a number, and
+    // a world that does not exist is not found.
+    for q in ["zoom=2", "company=abc", "x0=1e9"] {
+        let r = blue.get_json(&format!("/api/v1/worlds/{w}/screen?{q}"));
+        assert_eq!(r.code(), "invalid", "{q}: {}", r.body);
+    }
+    assert_eq!(
+        blue.get_json("/api/v1/worlds/987654/screen").code(),
+        "not_found"
+    );
 });
 
 both!(
@@ -81,16 +82,16 @@ both!(
         let mut blue = a.blue.clone();
         let id = a.raise(&mut blue, "infantry", "Eclaireurs");
         a.put(id, 1, 1);
-        assert_eq!(bits(&a, "blue_player") & 1, 0);
+        assert_eq!(a.first_steps("blue_player") & 1, 0);
         // A cell the company sees is no look into the fog.
         let s = blue.get_json(&format!("/api/v1/worlds/{w}/screen?cell=1,2"));
         assert_eq!(s.json()["first_day"]["fog"], false);
-        assert_eq!(bits(&a, "blue_player") & 1, 0);
+        assert_eq!(a.first_steps("blue_player") & 1, 0);
         // The far corner is shaded: the screen shows the step done, and the row says so.
         let s = blue.get_json(&format!("/api/v1/worlds/{w}/screen?cell=15,9"));
         assert_eq!(s.status, 200, "{}", s.body);
         assert_eq!(s.json()["first_day"]["fog"], true);
-        assert_eq!(bits(&a, "blue_player") & 1, 1);
+        assert_eq!(a.first_steps("blue_player") & 1, 1);
     }
 );
 

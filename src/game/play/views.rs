@@ -93,6 +93,23 @@ pub struct EdgeView {
 }
 
 /// Clips a requested rectangle to the map and the maximum span.
+/// The rectangle a caller asked for, each missing corner at the world's edge, clipped.
+pub fn asked(
+    w: &World,
+    x0: Option<i32>,
+    y0: Option<i32>,
+    x1: Option<i32>,
+    y1: Option<i32>,
+) -> (i32, i32, i32, i32) {
+    clip(
+        w,
+        x0.unwrap_or(0),
+        y0.unwrap_or(0),
+        x1.unwrap_or(w.width - 1),
+        y1.unwrap_or(w.height - 1),
+    )
+}
+
 pub fn clip(w: &World, x0: i32, y0: i32, x1: i32, y1: i32) -> (i32, i32, i32, i32) {
     let x0 = x0.clamp(0, w.width - 1);
     let y0 = y0.clamp(0, w.height - 1);

@@ -809,16 +809,7 @@ fn routes(s: &mut Schemas) -> Vec<Route> {
 /// the templates that name most of its segments, as the router prefers `/worlds/generate` to
 /// `/worlds/{w}`.
 pub fn methods_at(path: &str) -> Vec<&'static str> {
-    // How many segments the template names literally, if it matches at all.
-    let literal = |template: &str| {
-        let (t, p): (Vec<&str>, Vec<&str>) =
-            (template.split('/').collect(), path.split('/').collect());
-        let fits = t.len() == p.len()
-            && t.iter()
-                .zip(&p)
-                .all(|(a, b)| a == b || (a.starts_with('{') && !b.is_empty()));
-        fits.then(|| t.iter().filter(|a| !a.starts_with('{')).count())
-    };
+    let literal = |template: &str| literal_fit(template, path);
     let paths = &description().paths.paths;
     let best = paths.keys().filter_map(|t| literal(t)).max();
     let mut out = Vec::new();
@@ -839,6 +830,17 @@ pub fn methods_at(path: &str) -> Vec<&'static str> {
         }
     }
     out
+}
+
+/// How many segments of a concrete path a template (`/api/v1/worlds/{w}`) names literally,
+/// if it matches the path at all: the router prefers the template that names most.
+pub fn literal_fit(template: &str, path: &str) -> Option<usize> {
+    let (t, p): (Vec<&str>, Vec<&str>) = (template.split('/').collect(), path.split('/').collect());
+    let fits = t.len() == p.len()
+        && t.iter()
+            .zip(&p)
+            .all(|(a, b)| a == b || (a.starts_with('{') && !b.is_empty()));
+    fits.then(|| t.iter().filter(|a| !a.starts_with('{')).count())
 }
 
 /// The description, built once.

@@ -155,13 +155,7 @@ pub async fn map(
         .db(move |conn| {
             let actor = who.resolve(conn)?;
             let w = worlds::get(conn, wid)?;
-            let rect = views::clip(
-                &w,
-                q.x0.unwrap_or(0),
-                q.y0.unwrap_or(0),
-                q.x1.unwrap_or(w.width - 1),
-                q.y1.unwrap_or(w.height - 1),
-            );
+            let rect = views::asked(&w, q.x0, q.y0, q.x1, q.y1);
             let who = views::Onlooker::of(conn, w.id, &actor)?;
             let nations = worlds::nations_of(conn, w.id)?;
             let m = views::player_map(

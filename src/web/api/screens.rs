@@ -41,13 +41,7 @@ pub async fn world_screen(
             let sp = world::standpoint(conn, actor.as_ref(), wid, q.company)?;
             let w = &sp.world;
             let rect = if q.x0.or(q.y0).or(q.x1).or(q.y1).is_some() {
-                views::clip(
-                    w,
-                    q.x0.unwrap_or(0),
-                    q.y0.unwrap_or(0),
-                    q.x1.unwrap_or(w.width - 1),
-                    q.y1.unwrap_or(w.height - 1),
-                )
+                views::asked(w, q.x0, q.y0, q.x1, q.y1)
             } else {
                 world::around(w, sp.focus(), COLUMNS, ROWS)
             };

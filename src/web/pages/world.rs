@@ -354,7 +354,7 @@ fn render(
         );
         ctx.insert(
             "selected",
-            &selected.map(|c| mine.iter().find(|m| m.id == c.id)),
+            &selected.map(|c| mine.iter().find(|m| m.line.id == c.id)),
         );
         ctx.insert("cell", &l.cell);
         ctx.insert("cell_markers", &cell_markers);

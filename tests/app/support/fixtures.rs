@@ -237,6 +237,15 @@ impl Arena {
             .collect()
     }
 
+    /// `players.first_steps` of a user in the arena's world: the first day's steps done.
+    pub fn first_steps(&self, user: &str) -> i64 {
+        self.app.count(&format!(
+            "SELECT CAST(p.first_steps AS BIGINT) AS n FROM players p JOIN users u ON u.id = p.user_id \
+             WHERE p.world_id = {} AND u.username = '{user}'",
+            self.world
+        ))
+    }
+
     /// Raises a company through the API and returns its id.
     pub fn raise(&self, who: &mut Client, kind: &str, name: &str) -> i64 {
         let r = who.post_json(

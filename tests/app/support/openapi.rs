@@ -2,6 +2,7 @@
 //! `/api/v1` is held to the description of its route, method and status, errors included
 //! (the JSON Schema validator `jsonschema`, draft 2020-12, as OpenAPI 3.1 says).
 
+use grognard::web::api::openapi::literal_fit;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -61,28 +62,6 @@ pub fn described() -> &'static Described {
     })
 }
 
-/// How many segments of `path` the template names literally, if it matches at all.
-fn literal_matches(template: &str, path: &str) -> Option<usize> {
-    let t: Vec<&str> = template.split('/').collect();
-    let p: Vec<&str> = path.split('/').collect();
-    if t.len() != p.len() {
-        return None;
-    }
-    let mut literal = 0;
-    for (a, b) in t.iter().zip(&p) {
-        if a.starts_with('{') {
-            if b.is_empty() {
-                return None;
-            }
-        } else if a == b {
-            literal += 1;
-        } else {
-            return None;
-        }
-    }
-    Some(literal)
-}
-
 impl Described {
     /// The operation a request reaches: of the templates with the most literal segments
     /// (the router picks literal routes, `/worlds/generate`, before `/worlds/{w}`), the one of
@@ -92,11 +71,11 @@ impl Described {
         let best = self
             .operations
             .iter()
-            .filter_map(|o| literal_matches(&o.template, path))
+            .filter_map(|o| literal_fit(&o.template, path))
             .max()?;
         self.operations
             .iter()
-            .find(|o| o.method == method && literal_matches(&o.template, path) == Some(best))
+            .find(|o| o.method == method && literal_fit(&o.template, path) == Some(best))
     }
 
     /// Whether the answer is one the description allows.

@@ -909,7 +909,7 @@ fn set_operation(item: &mut PathItem, method: HttpMethod, op: Operation) {
 }
 
 /// The schemas by name, each once. Two different types under one name would make one of them
-/// say the other's fields: `collisions` tells.
+/// say the other's fields: the tests' `collisions` tells.
 fn unique(all: Vec<(String, RefOr<Schema>)>) -> Vec<(String, RefOr<Schema>)> {
     let mut out: Vec<(String, RefOr<Schema>)> = Vec::new();
     for (name, schema) in all {
@@ -920,29 +920,29 @@ fn unique(all: Vec<(String, RefOr<Schema>)>) -> Vec<(String, RefOr<Schema>)> {
     out
 }
 
-/// The names given to two different schemas.
-pub fn collisions() -> Vec<String> {
-    let mut s = Schemas::default();
-    s.of::<ErrorBody>();
-    routes(&mut s);
-    let mut seen: Vec<(String, String)> = Vec::new();
-    let mut clash = Vec::new();
-    for (name, schema) in s.all {
-        let text = serde_json::to_string(&schema).unwrap_or_default();
-        match seen.iter().find(|(n, _)| *n == name) {
-            Some((_, t)) if *t != text => clash.push(name),
-            Some(_) => {}
-            None => seen.push((name, text)),
-        }
-    }
-    clash.sort();
-    clash.dedup();
-    clash
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The names given to two different schemas.
+    fn collisions() -> Vec<String> {
+        let mut s = Schemas::default();
+        s.of::<ErrorBody>();
+        routes(&mut s);
+        let mut seen: Vec<(String, String)> = Vec::new();
+        let mut clash = Vec::new();
+        for (name, schema) in s.all {
+            let text = serde_json::to_string(&schema).unwrap_or_default();
+            match seen.iter().find(|(n, _)| *n == name) {
+                Some((_, t)) if *t != text => clash.push(name),
+                Some(_) => {}
+                None => seen.push((name, text)),
+            }
+        }
+        clash.sort();
+        clash.dedup();
+        clash
+    }
 
     #[test]
     fn no_two_types_share_a_name() {

@@ -23,6 +23,38 @@ pub struct Settings {
     pub mail: MailSettings,
     #[serde(default)]
     pub talk: TalkSettings,
+    #[serde(default)]
+    pub live: LiveSettings,
+}
+
+/// The live event streams (`GET /api/v1/worlds/{w}/live`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LiveSettings {
+    /// Streams one user may hold open at once on one server process; past that, 429.
+    pub streams_per_user: usize,
+    /// Streams one server process holds at most; past that, 503 with Retry-After.
+    pub streams_per_process: usize,
+    /// A comment is sent on an idle stream this often, so that proxies keep it open.
+    pub keep_alive_seconds: u64,
+    /// Messages waiting for a slow client at most; past that its stream is closed (it
+    /// resumes with `Last-Event-ID`).
+    pub backlog: usize,
+    /// The live log's rows are kept this long: a stream resuming from further back is told
+    /// to reload (`resync`).
+    pub keep_minutes: i64,
+}
+
+impl Default for LiveSettings {
+    fn default() -> Self {
+        LiveSettings {
+            streams_per_user: 4,
+            streams_per_process: 20_000,
+            keep_alive_seconds: 20,
+            backlog: 64,
+            keep_minutes: 60,
+        }
+    }
 }
 
 /// Messages, the nations' boards and map markers (game::talk).

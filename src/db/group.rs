@@ -176,6 +176,7 @@ impl Group {
                 e.to_string()
             })
         });
+        super::transaction_ended(committed.is_ok());
         if committed.is_err() {
             LOST_BATCHES.fetch_add(1, Ordering::AcqRel);
         }

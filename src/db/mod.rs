@@ -369,7 +369,30 @@ where
             None
         }
     };
-    end_level(conn, f).unwrap_or_else(|p| std::panic::resume_unwind(p))
+    let ended = end_level(conn, f);
+    transaction_ended(matches!(ended, Ok(Ok(_))));
+    ended.unwrap_or_else(|p| std::panic::resume_unwind(p))
+}
+
+thread_local! {
+    /// This thread's open transaction wrote to the live log (`game::news::live`).
+    static ANNOUNCED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Woken after each commit that wrote to the live log in this process: the live streams read
+/// the log then (on PostgreSQL a `NOTIFY` says the same to every process).
+pub static LIVE_COMMITS: tokio::sync::Notify = tokio::sync::Notify::const_new();
+
+/// Says that the current transaction wrote to the live log: its commit wakes [`LIVE_COMMITS`].
+pub fn announce_on_commit() {
+    ANNOUNCED.set(true);
+}
+
+/// The transaction of this thread ended: a committed announcement wakes the streams' reader.
+pub(crate) fn transaction_ended(committed: bool) {
+    if ANNOUNCED.take() && committed {
+        LIVE_COMMITS.notify_one();
+    }
 }
 
 /// Whether `conn` is inside a transaction, where `write` runs its work in the outer one.

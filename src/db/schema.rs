@@ -371,6 +371,17 @@ diesel::joinable!(message_reports -> messages (message_id));
 diesel::joinable!(markers -> users (user_id));
 diesel::joinable!(markers -> worlds (world_id));
 
+diesel::table! {
+    live_log (id) {
+        id -> BigInt,
+        world_id -> Nullable<Integer>,
+        at -> BigInt,
+        topic -> Text,
+        user_id -> Nullable<Integer>,
+        ref_id -> Nullable<Integer>,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     edges,
     messages,

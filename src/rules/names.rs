@@ -190,6 +190,34 @@ named_enum!(
     }
 );
 
+named_enum!(
+    /// The events of a live stream (DESIGN.md §4), each the `event:` of its message.
+    LiveEvent {
+        Turn => "turn",
+        Company => "company",
+        Seen => "seen",
+        Report => "report",
+        Alert => "alert",
+        Message => "message",
+        World => "world",
+        Resync => "resync",
+    }
+);
+
+named_enum!(
+    /// What a row of the live log says changed (stored in `live_log.topic`): an event was
+    /// recorded, an alert given, a user's messages' badge or credentials changed, a game master
+    /// edited the map or the world.
+    LiveTopic {
+        Event => "event",
+        Alert => "alert",
+        Message => "message",
+        Map => "map",
+        World => "world",
+        Access => "access",
+    }
+);
+
 impl From<TickKind> for EventKind {
     /// The event a tick of this kind leaves.
     fn from(k: TickKind) -> EventKind {

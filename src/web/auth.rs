@@ -220,6 +220,7 @@ fn no_credentials() -> GameError {
 /// What an API request carries to say who sends it, read without the database (see
 /// `ViewerCookies`): a bearer token, or the site's own scripts' session cookie with the
 /// session's CSRF token in `X-CSRF-Token`, which other sites cannot send.
+#[derive(Clone)]
 pub enum ApiCredentials {
     Bearer {
         secret: String,
@@ -292,6 +293,23 @@ impl ApiCredentials {
                 )),
             },
             ApiCredentials::Missing => Err(no_credentials()),
+        }
+    }
+
+    /// The actor of a request that only reads and answers no other site (a live stream: a
+    /// browser's `EventSource` cannot send headers, and without CORS another site cannot read
+    /// the answer): a session needs no CSRF token here.
+    pub fn resolve_reading(self, conn: &mut DbConnection) -> GameResult<Actor> {
+        match self {
+            ApiCredentials::Session { token, expiry, .. } => {
+                match sessions::load(conn, &token, expiry)? {
+                    Some(s) => Ok(Actor::of(&s.user)),
+                    None => Err(GameError::Unauthorized(
+                        Said::new("error-session-ended").into(),
+                    )),
+                }
+            }
+            other => other.resolve(conn),
         }
     }
 }

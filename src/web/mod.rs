@@ -8,6 +8,7 @@ pub mod cpu;
 pub mod error;
 pub mod form_post;
 pub mod gzip;
+pub mod live;
 pub mod middleware;
 pub mod order_input;
 pub mod pages;
@@ -49,6 +50,8 @@ pub struct AppState {
     cpu: cpu::CpuSlots,
     /// Players' orders waiting for the database's writer (written in groups on SQLite).
     pub writes: Arc<crate::db::group::Group>,
+    /// The live streams this process holds.
+    pub live: Arc<live::Live>,
 }
 
 impl AppState {
@@ -79,7 +82,7 @@ impl AppState {
         }
         Ok(AppState {
             pool,
-            config,
+            config: config.clone(),
             tera,
             legends,
             first_days,
@@ -87,6 +90,7 @@ impl AppState {
             db_slots: Arc::new(tokio::sync::Semaphore::new(slots)),
             cpu: cpu::CpuSlots::new(cores()),
             writes: Arc::default(),
+            live: Arc::new(live::Live::new(config.settings.live.clone())),
         })
     }
 
@@ -230,6 +234,7 @@ fn cores() -> usize {
 pub struct Application {
     port: u16,
     server: Server,
+    live: Arc<live::Live>,
 }
 
 impl Application {
@@ -247,6 +252,8 @@ impl Application {
         let server_settings = state.config.settings.server.clone();
         let https = server_settings.https;
         let data = web::Data::new(state);
+        let live = data.live.clone();
+        live::start(data.clone());
         let server = HttpServer::new(move || {
             App::new()
                 .wrap(from_fn(middleware::head_as_get))
@@ -281,6 +288,7 @@ impl Application {
         Ok(Application {
             port,
             server: server.run(),
+            live,
         })
     }
 
@@ -293,6 +301,8 @@ impl Application {
     }
 
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
-        self.server.await
+        let ran = self.server.await;
+        self.live.stop();
+        ran
     }
 }

@@ -253,6 +253,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .route("/worlds/{w}/join", web::post().to(api::play::join))
                 .route("/worlds/{w}/companies", web::post().to(api::play::raise))
                 .route("/worlds/{w}/events", web::get().to(api::play::events))
+                .route("/worlds/{w}/live", web::get().to(api::live::stream))
                 .route("/worlds/{w}/nations", web::get().to(api::play::nations))
                 .route(
                     "/worlds/{w}/regiments",

@@ -7,6 +7,7 @@ pub mod editor;
 pub mod error;
 pub mod gm;
 pub mod input;
+pub mod live;
 pub mod play;
 pub mod refusals;
 pub mod screens;

@@ -21,6 +21,7 @@ mod gm;
 mod hex;
 mod hostile;
 mod layers;
+mod live;
 mod maps;
 mod openapi;
 mod options;

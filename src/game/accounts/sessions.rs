@@ -90,14 +90,33 @@ pub fn load(conn: &mut DbConnection, token: &str, expiry: Expiry) -> GameResult<
 
 /// Ends a session (logout).
 pub fn delete(conn: &mut DbConnection, session_id: &str) -> GameResult<()> {
+    let user: Option<UserId> = sessions::table
+        .find(session_id)
+        .select(sessions::user_id)
+        .first(conn)
+        .optional()?;
     diesel::delete(sessions::table.find(session_id)).execute(conn)?;
+    if let Some(user) = user {
+        ended(conn, user)?;
+    }
     Ok(())
+}
+
+/// Tells the user's open live streams to check their credentials again.
+fn ended(conn: &mut DbConnection, user: UserId) -> GameResult<()> {
+    Ok(crate::game::news::live::note(
+        conn,
+        None,
+        crate::rules::names::LiveTopic::Access,
+        Some(user),
+        None,
+    )?)
 }
 
 /// Ends every session of a user (ban, password change).
 pub fn delete_all(conn: &mut DbConnection, user_id: UserId) -> GameResult<()> {
     diesel::delete(sessions::table.filter(sessions::user_id.eq(user_id))).execute(conn)?;
-    Ok(())
+    ended(conn, user_id)
 }
 
 #[cfg(test)]

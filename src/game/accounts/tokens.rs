@@ -80,7 +80,14 @@ pub fn revoke(conn: &mut DbConnection, user_id: UserId, token_id: TokenId) -> Ga
     if n == 0 {
         return Err(GameError::not_found("token"));
     }
-    Ok(())
+    // Its open live streams check their credentials again.
+    Ok(crate::game::news::live::note(
+        conn,
+        None,
+        crate::rules::names::LiveTopic::Access,
+        Some(user_id),
+        None,
+    )?)
 }
 
 /// The user behind a bearer secret, if the token exists, was made after `made_after` (tokens

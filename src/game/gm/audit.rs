@@ -53,6 +53,10 @@ pub fn record(conn: &mut DbConnection, e: Entry) -> GameResult<()> {
             gm_audit::batch.eq(e.batch),
         ))
         .execute(conn)?;
+    // What a game master changed in a world may change what its players see.
+    if let Some(world) = e.world_id {
+        crate::game::news::live::world_changed(conn, world, crate::rules::names::LiveTopic::Map)?;
+    }
     Ok(())
 }
 

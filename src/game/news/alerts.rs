@@ -9,7 +9,8 @@ use crate::db::{self, DbConnection};
 use crate::game::error::GameResult;
 use crate::i18n::Lang;
 use crate::ids::{AlertId, EventId, UserId, WorldId};
-use crate::rules::names::EventKind;
+use crate::game::news::live;
+use crate::rules::names::{EventKind, LiveTopic};
 use crate::said::{self, Said};
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Integer, Text};
@@ -82,7 +83,8 @@ pub fn tell(conn: &mut DbConnection, user_id: UserId, t: &Told) -> QueryResult<(
     diesel::update(users::table.find(user_id))
         .set(users::unread_alerts.eq(users::unread_alerts + 1))
         .execute(conn)?;
-    Ok(())
+    live::note(conn, Some(t.world_id), LiveTopic::Alert, Some(user_id), None)
+
 }
 
 /// The alerts an event calls for: the defender of a volley or a charge is told, and every
@@ -172,6 +174,7 @@ pub fn turn_soon(
                 diesel::update(users::table.find(user))
                     .set(users::unread_alerts.eq(users::unread_alerts + 1))
                     .execute(conn)?;
+                live::note(conn, Some(world_id), LiveTopic::Alert, Some(user), None)?;
                 told += 1;
             }
         }

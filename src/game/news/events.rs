@@ -31,5 +31,12 @@ pub fn record(conn: &mut DbConnection, e: NewEvent) -> QueryResult<EventId> {
         DbConnection::Postgres(c) => insert.returning(events::id).get_result(c)?,
     };
     crate::game::news::alerts::from_event(conn, &e, id)?;
+    crate::game::news::live::note(
+        conn,
+        Some(e.world_id),
+        crate::rules::names::LiveTopic::Event,
+        e.target_user_id,
+        Some(id.0),
+    )?;
     Ok(id)
 }

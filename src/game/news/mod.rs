@@ -3,4 +3,5 @@
 
 pub mod alerts;
 pub mod events;
+pub mod live;
 pub mod unread;

@@ -18,7 +18,13 @@ pub fn recount(conn: &mut DbConnection, user_id: UserId) -> QueryResult<()> {
     diesel::sql_query(sql)
         .bind::<diesel::sql_types::Integer, _>(user_id)
         .execute(conn)?;
-    Ok(())
+    super::live::note(
+        conn,
+        None,
+        crate::rules::names::LiveTopic::Message,
+        Some(user_id),
+        None,
+    )
 }
 
 /// Counts again the badges that show anything (after messages were deleted).

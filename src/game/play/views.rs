@@ -44,6 +44,44 @@ pub struct SeenCompany {
     pub morale: Option<i32>,
 }
 
+/// How a company is seen: by its own player, by its nation, hidden, its player on leave, and
+/// whether its figures show.
+#[derive(Clone, Copy, Debug)]
+pub struct Seen {
+    pub mine: bool,
+    pub friend: bool,
+    pub hidden: bool,
+    pub on_leave: bool,
+    pub figures: bool,
+}
+
+impl SeenCompany {
+    pub fn of(p: &load::Placed, nation: Option<&Nation>, seen: Seen) -> SeenCompany {
+        let c = &p.company;
+        let figures = seen.figures;
+        SeenCompany {
+            id: c.id,
+            name: c.name.clone(),
+            kind: c.kind,
+            x: c.x,
+            y: c.y,
+            nation_id: p.nation_id,
+            nation: nation.map(|n| n.name.clone()).unwrap_or_default(),
+            color: nation
+                .map(|n| n.color.clone())
+                .unwrap_or_else(|| "#000000".into()),
+            mine: seen.mine,
+            friend: seen.friend,
+            hidden: seen.hidden,
+            on_leave: seen.on_leave,
+            men: figures.then_some(c.men),
+            wounded: figures.then_some(c.wounded),
+            ap: figures.then_some(c.ap),
+            morale: figures.then_some(c.morale),
+        }
+    }
+}
+
 /// One cell of a map view: what the API sends and the map pages draw.
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct MapCell {
@@ -196,21 +234,7 @@ pub fn player_map(
     let eyes = nation_id.map(|n| (n, vision::max_perception(rs)));
     let placed = load::companies_around(conn, w.id, w.height, rect, eyes)?;
     let terrain_at = |p: Pos| world_cells.get(p).map_or(Terrain::Plain, |c| c.terrain);
-    let observers: Vec<Observer> = match nation_id {
-        Some(n) => placed
-            .iter()
-            .filter(|p| p.nation_id == n)
-            .map(|p| {
-                let u = load::unit_of(p);
-                Observer {
-                    pos: u.pos,
-                    perception: vision::perception(rs, u.kind, terrain_at(u.pos)),
-                    grid: w.bounds().grid,
-                }
-            })
-            .collect(),
-        None => Vec::new(),
-    };
+    let eyes = Eyes::of(rs, w, &placed, nation_id, terrain_at);
     let in_rect = world_cells.rect(x0, y0, x1, y1);
     let by_id: HashMap<NationId, &Nation> = nations.iter().map(|n| (n.id, n)).collect();
     let towns: HashMap<i32, String> = if in_rect.iter().any(|(_, c)| c.town.is_some()) {
@@ -222,7 +246,7 @@ pub fn player_map(
         HashMap::new()
     };
     let sight = vision::Sight::of(
-        &observers,
+        &eyes.observers,
         (
             x0.max(0),
             y0.max(0),
@@ -259,35 +283,23 @@ pub fn player_map(
         if c.x < x0 || c.x > x1 || c.y < y0 || c.y > y1 {
             continue;
         }
-        let unit = load::unit_of(p);
-        let hidden = vision::is_hidden(rs, &unit, terrain_at(unit.pos));
         let own = Some(p.nation_id) == nation_id;
-        if !(all || own || vision::sees_unit(rs, &observers, unit.pos, hidden)) {
+        let (seen, hidden) = eyes.spot(rs, p, terrain_at);
+        if !(all || seen) {
             continue;
         }
         let mine = who.is_some_and(|o| o.user_id == p.user_id);
-        let n = by_id.get(&p.nation_id);
-        let figures = mine || all;
-        shown.push(SeenCompany {
-            id: c.id,
-            name: c.name.clone(),
-            kind: c.kind,
-            x: c.x,
-            y: c.y,
-            nation_id: p.nation_id,
-            nation: n.map(|n| n.name.clone()).unwrap_or_default(),
-            color: n
-                .map(|n| n.color.clone())
-                .unwrap_or_else(|| "#000000".into()),
-            mine,
-            friend: own,
-            hidden,
-            on_leave: crate::rules::leave::on_leave(p.leave_until, now),
-            men: figures.then_some(c.men),
-            wounded: figures.then_some(c.wounded),
-            ap: figures.then_some(c.ap),
-            morale: figures.then_some(c.morale),
-        });
+        shown.push(SeenCompany::of(
+            p,
+            by_id.get(&p.nation_id).copied(),
+            Seen {
+                mine,
+                friend: own,
+                hidden,
+                on_leave: crate::rules::leave::on_leave(p.leave_until, now),
+                figures: mine || all,
+            },
+        ));
     }
     shown.sort_by_key(|c| c.id);
     let looked_into_fog = match (who.and_then(|o| o.steps), look) {
@@ -322,6 +334,55 @@ pub fn player_map(
         nations,
         looked_into_fog,
     })
+}
+
+/// What one nation's companies see: the one test of the map, the company page and the live
+/// streams for whether an enemy company shows.
+pub struct Eyes {
+    nation: Option<NationId>,
+    pub observers: Vec<Observer>,
+}
+
+impl Eyes {
+    /// The eyes of `nation` among `placed` (none: a spectator, who sees no enemy).
+    pub fn of(
+        rs: &Ruleset,
+        w: &World,
+        placed: &[load::Placed],
+        nation: Option<NationId>,
+        terrain_at: impl Fn(Pos) -> Terrain,
+    ) -> Eyes {
+        let observers = match nation {
+            Some(n) => placed
+                .iter()
+                .filter(|p| p.nation_id == n)
+                .map(|p| {
+                    let at = Pos::new(p.company.x, p.company.y);
+                    Observer {
+                        pos: at,
+                        perception: vision::perception(rs, p.company.kind, terrain_at(at)),
+                        grid: w.grid,
+                    }
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        Eyes { nation, observers }
+    }
+
+    /// Whether the nation sees `p` (its own companies always), and whether `p` stands hidden.
+    pub fn spot(
+        &self,
+        rs: &Ruleset,
+        p: &load::Placed,
+        terrain_at: impl Fn(Pos) -> Terrain,
+    ) -> (bool, bool) {
+        let unit = load::unit_of(p);
+        let hidden = vision::is_hidden(rs, &unit, terrain_at(unit.pos));
+        let seen = Some(p.nation_id) == self.nation
+            || vision::sees_unit(rs, &self.observers, unit.pos, hidden);
+        (seen, hidden)
+    }
 }
 
 /// The window the engine would load around one cell, for the cell panel.

@@ -5,3 +5,4 @@
 
 pub mod company;
 pub mod world;
+pub mod live;

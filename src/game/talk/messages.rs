@@ -295,6 +295,13 @@ fn tell_readers(
             diesel::update(users::table.find(them))
                 .set(users::unread_messages.eq(users::unread_messages + 1))
                 .execute(conn)?;
+            crate::game::news::live::note(
+                conn,
+                None,
+                crate::rules::names::LiveTopic::Message,
+                Some(them),
+                None,
+            )?;
             let said = Said::new("said-message-from").s("player", &actor.username);
             (alerts::MESSAGE, said, vec![them])
         }

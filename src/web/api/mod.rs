@@ -4,6 +4,7 @@ pub mod accounts;
 pub mod campaign;
 pub mod editor;
 pub mod gm;
+pub mod live;
 pub mod openapi;
 pub mod play;
 pub mod screens;

@@ -41,6 +41,8 @@ enum Auth {
 enum Answer {
     Schema(u16, Box<RefOr<Schema>>),
     NoContent,
+    /// Server-Sent Events; the payloads' schemas are named in the description.
+    Stream(String),
 }
 
 /// One route of the description, as the table below writes it.
@@ -129,6 +131,22 @@ impl Route {
         self.answers(201, schema)
     }
 
+    /// An event stream whose messages' `data` are the named schemas, one per event name.
+    fn stream(mut self, events: Vec<(&'static str, RefOr<Schema>)>) -> Route {
+        let names: Vec<String> = events
+            .iter()
+            .map(|(event, schema)| match schema {
+                RefOr::Ref(r) => format!("`{event}`: {}", r.ref_location),
+                RefOr::T(_) => format!("`{event}`"),
+            })
+            .collect();
+        self.answer = Answer::Stream(format!(
+            "Server-Sent Events, each `data:` one JSON object: {}",
+            names.join("; ")
+        ));
+        self
+    }
+
     fn answers(mut self, status: u16, schema: RefOr<Schema>) -> Route {
         self.answer = Answer::Schema(status, Box::new(schema));
         self
@@ -205,6 +223,13 @@ impl Route {
                 ),
             ),
             Answer::NoContent => op.response("204", ResponseBuilder::new().description("done")),
+            Answer::Stream(about) => op.response(
+                "200",
+                ResponseBuilder::new().description(about.as_str()).content(
+                    "text/event-stream",
+                    ContentBuilder::new().schema(Some(String::schema())).build(),
+                ),
+            ),
         };
         for status in self.error_statuses() {
             op = op.response(
@@ -443,6 +468,27 @@ fn routes(s: &mut Schemas) -> Vec<Route> {
         )
         .query::<Since>()
         .ok(s.of::<EventList>()),
+        route(
+            Get,
+            "/api/v1/worlds/{w}/live",
+            "playing",
+            "the world as it moves, as the caller's nation sees it (Server-Sent Events)",
+        )
+        .query::<crate::wire::live::LiveQuery>()
+        .stream({
+            use crate::wire::live::*;
+            vec![
+                ("turn", s.of::<TurnNews>()),
+                ("company", s.of::<CompanyNews>()),
+                ("seen", s.of::<SeenNews>()),
+                ("report", s.of::<ReportNews>()),
+                ("alert", s.of::<crate::wire::views::AlertView>()),
+                ("message", s.of::<MessageNews>()),
+                ("world", s.of::<WorldNews>()),
+                ("resync", s.of::<ResyncNews>()),
+            ]
+        })
+        .errors(&[429]),
         route(
             Get,
             "/api/v1/worlds/{w}/nations",

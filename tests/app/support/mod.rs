@@ -2,6 +2,7 @@
 
 pub mod client;
 pub mod fixtures;
+pub mod live;
 pub mod openapi;
 pub mod smtp;
 pub mod uploads;

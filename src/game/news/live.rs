@@ -1,0 +1,149 @@
+//! The live log: one row per change an open event stream may need to hear of, written in the
+//! change's own transaction, so that a stream hears of what was committed and of nothing
+//! rolled back. Rows hold ids only; what a stream sends is read from the tables by the same
+//! code the pages use, as its player may see it. On PostgreSQL the row's transaction also says
+//! `NOTIFY grognard_live` (delivered to every server process at its commit); on SQLite the
+//! commit wakes this process's reader (`db::LIVE_COMMITS`).
+
+use crate::db::schema::live_log;
+use crate::db::{self, DbConnection};
+use crate::ids::{UserId, WorldId};
+use crate::rules::names::LiveTopic;
+use diesel::prelude::*;
+
+/// The PostgreSQL channel of the live log's notifications.
+pub const CHANNEL: &str = "grognard_live";
+
+/// One row of the live log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Change {
+    pub id: i64,
+    /// None: it concerns `user` in every world.
+    pub world: Option<WorldId>,
+    pub topic: LiveTopic,
+    pub user: Option<UserId>,
+    /// When it was written (UNIX seconds).
+    pub at: i64,
+    /// The event's id for [`LiveTopic::Event`].
+    pub reference: Option<i32>,
+}
+
+/// Writes a row of the live log in the caller's transaction.
+pub fn note(
+    conn: &mut DbConnection,
+    world: Option<WorldId>,
+    topic: LiveTopic,
+    user: Option<UserId>,
+    reference: Option<i32>,
+) -> QueryResult<()> {
+    diesel::insert_into(live_log::table)
+        .values((
+            live_log::world_id.eq(world.map(|w| w.0)),
+            live_log::at.eq(db::now()),
+            live_log::topic.eq(topic.as_str()),
+            live_log::user_id.eq(user.map(|u| u.0)),
+            live_log::ref_id.eq(reference),
+        ))
+        .execute(conn)?;
+    match conn {
+        // Notifications with the same payload in one transaction are delivered once.
+        DbConnection::Postgres(pg) => {
+            diesel::sql_query(format!("NOTIFY {CHANNEL}")).execute(pg)?;
+        }
+        DbConnection::Sqlite(_) => db::announce_on_commit(),
+    }
+    Ok(())
+}
+
+/// Says to a world's streams that the world or its map changed (a game master's edit).
+pub fn world_changed(conn: &mut DbConnection, world: WorldId, topic: LiveTopic) -> QueryResult<()> {
+    note(conn, Some(world), topic, None, None)
+}
+
+type Row = (i64, Option<i32>, String, Option<i32>, i64, Option<i32>);
+
+fn change((id, world, topic, user, at, reference): Row) -> Option<Change> {
+    Some(Change {
+        id,
+        at,
+        world: world.map(WorldId),
+        // A topic this build does not know (written by a newer one) is passed by.
+        topic: topic.parse().ok()?,
+        user: user.map(UserId),
+        reference,
+    })
+}
+
+/// The rows after `after`, oldest first, at most `limit`.
+pub fn since(conn: &mut DbConnection, after: i64, limit: i64) -> QueryResult<Vec<Change>> {
+    let rows: Vec<Row> = live_log::table
+        .filter(live_log::id.gt(after))
+        .order(live_log::id)
+        .limit(limit)
+        .select((
+            live_log::id,
+            live_log::world_id,
+            live_log::topic,
+            live_log::user_id,
+            live_log::at,
+            live_log::ref_id,
+        ))
+        .load(conn)?;
+    Ok(rows.into_iter().filter_map(change).collect())
+}
+
+/// The rows of one world (and its user-wide rows of `user`) in `(after, upto]`, oldest first:
+/// what a stream resuming from `after` missed.
+pub fn missed(
+    conn: &mut DbConnection,
+    world: WorldId,
+    user: UserId,
+    after: i64,
+    upto: i64,
+) -> QueryResult<Vec<Change>> {
+    let rows: Vec<Row> = live_log::table
+        .filter(live_log::id.gt(after))
+        .filter(live_log::id.le(upto))
+        .filter(
+            live_log::world_id
+                .eq(world.0)
+                .or(live_log::world_id.is_null().and(live_log::user_id.eq(user.0))),
+        )
+        .order(live_log::id)
+        .select((
+            live_log::id,
+            live_log::world_id,
+            live_log::topic,
+            live_log::user_id,
+            live_log::at,
+            live_log::ref_id,
+        ))
+        .load(conn)?;
+    Ok(rows.into_iter().filter_map(change).collect())
+}
+
+/// The oldest and newest ids the log holds (None when it is empty).
+pub fn bounds(conn: &mut DbConnection) -> QueryResult<Option<(i64, i64)>> {
+    let (lo, hi): (Option<i64>, Option<i64>) = live_log::table
+        .select((
+            diesel::dsl::min(live_log::id),
+            diesel::dsl::max(live_log::id),
+        ))
+        .first(conn)?;
+    Ok(lo.zip(hi))
+}
+
+/// Deletes the rows written before `before` (UNIX seconds), always keeping the newest: a
+/// stream that resumes from before the oldest row left is told to reload (`resync`).
+pub fn prune(conn: &mut DbConnection, before: i64) -> QueryResult<usize> {
+    let newest: Option<i64> = live_log::table
+        .select(diesel::dsl::max(live_log::id))
+        .first(conn)?;
+    let Some(newest) = newest else { return Ok(0) };
+    diesel::delete(
+        live_log::table
+            .filter(live_log::at.lt(before))
+            .filter(live_log::id.lt(newest)),
+    )
+    .execute(conn)
+}

@@ -1,0 +1,311 @@
+//! The live stream of a world (`GET /api/v1/worlds/{w}/live`): each event as its player may see
+//! it, nothing through the fog, resuming with `Last-Event-ID`, and the limits.
+
+use crate::both;
+use crate::support::fixtures::*;
+use crate::support::live::{self, Heard, Live};
+use serde_json::{json, Value};
+use std::time::Duration;
+
+const QUIET: Duration = Duration::from_millis(1500);
+
+fn named<'a>(heard: &'a [Heard], event: &str) -> Vec<&'a Value> {
+    heard
+        .iter()
+        .filter(|h| h.event == event)
+        .map(|h| &h.data)
+        .collect()
+}
+
+/// Whether any `seen` among `heard` names company `id`.
+fn sees(heard: &[Heard], id: i64) -> bool {
+    named(heard, "seen").iter().any(|d| {
+        d["companies"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["id"] == id)
+            || d["gone"].as_array().unwrap().iter().any(|g| *g == id)
+    })
+}
+
+fn gm_of(a: &Arena) -> crate::support::Client {
+    gm_api(&a.app, "live_gm")
+}
+
+/// A stream opened, and its first burst (the world as it stands) read.
+fn opened(a: &Arena, who: &crate::support::Client) -> (Live, Vec<Heard>) {
+    let s = live::open(&a.app.base, who, a.world, None);
+    assert_eq!(s.status, 200, "{}", s.body);
+    let first = s.until("message", |_| true);
+    (s, first)
+}
+
+both!(a_stream_starts_with_the_world_as_it_stands, |b| {
+    let a = arena(b);
+    let (blue, _red, inf, foe) = a.facing();
+    let s = live::open(&a.app.base, &blue, a.world, None);
+    assert_eq!(s.status, 200);
+    assert!(s.header("content-type").unwrap().starts_with("text/event-stream"));
+    assert_eq!(s.header("x-accel-buffering"), Some("no"));
+    assert_eq!(s.header("cache-control"), Some("no-cache"));
+    let first = s.until("message", |_| true);
+    let turn = named(&first, "turn");
+    assert_eq!(turn.len(), 1);
+    let world = blue.clone().get(&format!("/api/v1/worlds/{}", a.world)).json();
+    assert_eq!(turn[0]["turn"], world["turn"]);
+    assert_eq!(turn[0]["season"], "summer");
+    let world = named(&first, "world");
+    assert_eq!(world[0], &json!({"paused": false, "status": "running"}));
+    let own = named(&first, "company");
+    assert_eq!(own.len(), 1);
+    assert_eq!(own[0]["id"], inf);
+    assert_eq!((own[0]["x"].as_i64(), own[0]["y"].as_i64()), (Some(5), Some(5)));
+    // All the nation sees: its own company (with its figures) and the enemy in sight.
+    let seen = named(&first, "seen");
+    assert_eq!(seen.len(), 1);
+    assert_eq!(seen[0]["all"], true);
+    let companies = seen[0]["companies"].as_array().unwrap();
+    let ids: Vec<i64> = companies.iter().map(|c| c["id"].as_i64().unwrap()).collect();
+    assert_eq!(ids, vec![inf, foe]);
+    assert_eq!(companies[0]["mine"], true);
+    assert!(companies[0]["men"].is_number());
+    assert_eq!(companies[1]["mine"], false);
+    assert!(companies[1]["men"].is_null(), "an enemy's figures stay hidden");
+    assert_eq!(named(&first, "message")[0], &json!({"unread": 0}));
+    // The burst ends with an id to resume from.
+    assert!(first.last().unwrap().id.is_some());
+});
+
+both!(a_turn_reaches_the_stream_with_its_action_points, |b| {
+    let a = arena(b);
+    let (blue, _red, inf, _foe) = a.facing();
+    a.set(inf, "ap = 3");
+    let (s, first) = opened(&a, &blue);
+    let start = Live::last_id(&first).unwrap();
+    let mut gm = gm_of(&a);
+    let r = gm.post_json(
+        &format!("/api/v1/worlds/{}/ticks", a.world),
+        json!({"kind": "turn"}),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let turn = named(&first, "turn")[0]["turn"].as_i64().unwrap();
+    let heard = s.until("turn", |d| d["turn"] == turn + 1);
+    let heard = [heard, s.drain(QUIET)].concat();
+    let company = named(&heard, "company");
+    assert_eq!(company.len(), 1, "{heard:#?}");
+    assert_eq!(company[0]["id"], inf);
+    // Infantry regains its per-turn AP (rules: 8 a turn), up to its maximum.
+    assert!(company[0]["ap"].as_i64().unwrap() > 3, "{heard:#?}");
+    let ids: Vec<i64> = heard.iter().filter_map(|h| h.id).collect();
+    assert!(!ids.is_empty());
+    assert!(ids.windows(2).all(|w| w[0] <= w[1]) && ids[0] > start, "{ids:?} after {start}");
+});
+
+both!(an_enemy_moving_in_the_fog_says_nothing, |b| {
+    let a = arena(b);
+    let mut blue = a.blue.clone();
+    let mut red = a.red.clone();
+    let mine = a.raise(&mut blue, "infantry", "Scouts");
+    let foe = a.raise(&mut red, "infantry", "Far away");
+    a.put(mine, 2, 2);
+    a.put(foe, 12, 8);
+    let (s, first) = opened(&a, &blue);
+    assert!(!sees(&first, foe), "{first:#?}");
+    // Far out of sight, the enemy moves: nothing reaches Blue.
+    let r = a.act(&mut red, foe, "move", json!({"path": [[11, 8]]}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let quiet = s.drain(QUIET);
+    assert!(!sees(&quiet, foe), "{quiet:#?}");
+    assert!(
+        quiet.iter().all(|h| h.event != "report"),
+        "not Blue's report: {quiet:#?}"
+    );
+    // Into Blue's sight (3 cells from its infantry): it appears, where it stands.
+    a.put(foe, 6, 2);
+    let r = a.act(&mut red, foe, "move", json!({"path": [[5, 2]]}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let heard = s.until("seen", |d| {
+        d["companies"].as_array().unwrap().iter().any(|c| c["id"] == foe)
+    });
+    let seen = named(&heard, "seen");
+    let c = seen
+        .last()
+        .unwrap()["companies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == foe)
+        .unwrap()
+        .clone();
+    assert_eq!((c["x"].as_i64(), c["y"].as_i64()), (Some(5), Some(2)));
+    assert_eq!(c["friend"], false);
+    // And out of sight again: gone.
+    let r = a.act(&mut red, foe, "move", json!({"path": [[6, 2], [7, 2]]}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    s.until("seen", |d| d["gone"].as_array().unwrap().iter().any(|g| *g == foe));
+});
+
+both!(hidden_voltigeurs_stay_hidden_on_the_stream, |b| {
+    let a = arena(b);
+    let mut blue = a.blue.clone();
+    let mut red = a.red.clone();
+    let mine = a.raise(&mut blue, "infantry", "Watch");
+    let foe = a.raise(&mut red, "voltigeurs", "Lurkers");
+    a.put(mine, 2, 2);
+    a.put(foe, 7, 2);
+    // Fields hide voltigeurs that have not fired.
+    a.paint(5, 2, "fields", None, None);
+    a.paint(4, 2, "fields", None, None);
+    let (s, first) = opened(&a, &blue);
+    assert!(!sees(&first, foe));
+    // Through the fields, within the infantry's sight but never next to it: still hidden.
+    a.put(foe, 5, 2);
+    let r = a.act(&mut red, foe, "move", json!({"path": [[4, 2]]}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let quiet = s.drain(QUIET);
+    assert!(!sees(&quiet, foe), "hidden voltigeurs were given away: {quiet:#?}");
+});
+
+both!(an_attack_brings_its_report_its_alert_and_the_losses, |b| {
+    let a = arena(b);
+    let (blue, mut red, inf, foe) = a.facing();
+    let (s, first) = opened(&a, &blue);
+    let men_before = named(&first, "company")[0]["men"].as_i64().unwrap();
+    let r = a.act(&mut red, foe, "volley", json!({"target": inf}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let event_id = r.json()["event_id"].as_i64().unwrap();
+    let heard = s.until("alert", |_| true);
+    let heard = [heard, s.drain(QUIET)].concat();
+    let report = named(&heard, "report");
+    assert_eq!(report, vec![&json!({"id": event_id, "kind": "volley"})]);
+    let alert = named(&heard, "alert");
+    assert_eq!(alert.len(), 1);
+    assert_eq!(alert[0]["kind"], "attacked");
+    assert!(alert[0]["summary"].as_str().unwrap().len() > 5);
+    let company = named(&heard, "company");
+    let men_after = company.last().map(|c| c["men"].as_i64().unwrap());
+    let hit = r.json()["report"]["casualties"].as_i64();
+    if hit.unwrap_or(1) > 0 {
+        assert!(men_after.unwrap() < men_before, "{heard:#?}");
+    }
+    // Red gave the volley: its own stream has the report, without an alert.
+    let (rs, _) = opened(&a, &a.red);
+    let r = a.act(&mut red, foe, "volley", json!({"target": inf}));
+    let second = r.json()["event_id"].as_i64().unwrap();
+    let heard = rs.until("report", |d| d["id"] == second);
+    assert!(named(&heard, "alert").is_empty());
+});
+
+both!(a_private_message_changes_the_badge, |b| {
+    let a = arena(b);
+    let (blue, mut red, _, _) = a.facing();
+    let (s, _) = opened(&a, &blue);
+    let r = a.say(&mut red, "blue_player", "Parley at dawn?");
+    assert_eq!(r.status, 201, "{}", r.body);
+    s.until("message", |d| d["unread"] == 1);
+});
+
+both!(a_paused_world_says_so, |b| {
+    let a = arena(b);
+    let (blue, _, _, _) = a.facing();
+    let (s, _) = opened(&a, &blue);
+    let mut gm = gm_of(&a);
+    let r = gm.json(
+        "PATCH",
+        &format!("/api/v1/worlds/{}", a.world),
+        Some(json!({"paused": true})),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    s.until("world", |d| *d == json!({"paused": true, "status": "paused"}));
+});
+
+both!(a_resumed_stream_gets_what_it_missed, |b| {
+    let a = arena_with(b, |s| s.live.streams_per_user = 10);
+    let (blue, mut red, inf, foe) = a.facing();
+    let (s, first) = opened(&a, &blue);
+    let last = Live::last_id(&first).unwrap();
+    drop(s);
+    let r = a.act(&mut red, foe, "volley", json!({"target": inf}));
+    let event_id = r.json()["event_id"].as_i64().unwrap();
+    let again = live::open(&a.app.base, &blue, a.world, Some(&last.to_string()));
+    assert_eq!(again.status, 200);
+    let heard = again.until("message", |_| true);
+    let heard = [heard, again.drain(Duration::from_millis(300))].concat();
+    assert!(named(&heard, "resync").is_empty(), "{heard:#?}");
+    assert_eq!(named(&heard, "report"), vec![&json!({"id": event_id, "kind": "volley"})]);
+    assert_eq!(named(&heard, "alert").len(), 1);
+    // From a fresh start nothing is replayed.
+    let fresh = live::open(&a.app.base, &blue, a.world, None);
+    let heard = fresh.until("message", |_| true);
+    assert!(named(&heard, "report").is_empty() && named(&heard, "alert").is_empty());
+    // An id the server never gave, or one older than what it keeps: reload.
+    let future = live::open(&a.app.base, &blue, a.world, Some("99999999"));
+    let heard = future.until("resync", |_| true);
+    assert_eq!(heard[0].data, json!({"reason": "unknown"}));
+    a.exec("DELETE FROM live_log WHERE id < (SELECT MAX(id) FROM live_log)");
+    let old = live::open(&a.app.base, &blue, a.world, Some("1"));
+    let heard = old.until("resync", |_| true);
+    assert_eq!(heard[0].data, json!({"reason": "too_old"}));
+    // Not an id at all.
+    let bad = live::open(&a.app.base, &blue, a.world, Some("yesterday"));
+    assert_eq!(bad.status, 422, "{}", bad.body);
+});
+
+both!(streams_are_for_the_worlds_players_and_bounded, |b| {
+    // A client that went away is noticed when the server next writes to it: a keep-alive.
+    let a = arena_with(b, |s| {
+        s.live.streams_per_user = 2;
+        s.live.keep_alive_seconds = 1;
+    });
+    let (blue, _, _, _) = a.facing();
+    let nobody = a.app.client();
+    let s = live::open(&a.app.base, &nobody, a.world, None);
+    assert_eq!(s.status, 401, "{}", s.body);
+    assert!(s.body.contains("\"code\""));
+    let outsider = api_player(&a.app, "outsider");
+    let s = live::open(&a.app.base, &outsider, a.world, None);
+    assert_eq!(s.status, 403, "{}", s.body);
+    let s = live::open(&a.app.base, &blue, 999_999, None);
+    assert_eq!(s.status, 404, "{}", s.body);
+    let one = live::open(&a.app.base, &blue, a.world, None);
+    let two = live::open(&a.app.base, &blue, a.world, None);
+    assert_eq!((one.status, two.status), (200, 200));
+    let three = live::open(&a.app.base, &blue, a.world, None);
+    assert_eq!(three.status, 429, "{}", three.body);
+    assert!(three.header("retry-after").is_some());
+    // A stream that ends frees its place (once the server writes to it: a keep-alive).
+    drop(two);
+    let mut freed = false;
+    for _ in 0..50 {
+        let s = live::open(&a.app.base, &blue, a.world, None);
+        if s.status == 200 {
+            freed = true;
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(freed, "the closed stream still counted");
+    drop(one);
+});
+
+both!(a_revoked_token_or_a_logout_closes_its_streams, |b| {
+    let a = arena(b);
+    let (blue, _, _, _) = a.facing();
+    let mut blue = blue;
+    let (s, _) = opened(&a, &blue);
+    let tokens = blue.get("/api/v1/tokens").json();
+    let mine = tokens["tokens"].as_array().unwrap()[0]["id"].as_i64().unwrap();
+    let r = blue.json("DELETE", &format!("/api/v1/tokens/{mine}"), None);
+    assert_eq!(r.status, 204, "{}", r.body);
+    assert!(s.ended(Duration::from_secs(10)), "the stream outlived its token");
+
+    // A page's session: the cookie alone opens the stream (EventSource sends no header).
+    let mut page = player(&a.app, "page_player");
+    join_and_raise(&mut page, a.world, "Blue", "infantry", "Pages");
+    let (s, _) = opened(&a, &page);
+    let csrf = page.get(&format!("/worlds/{}", a.world)).csrf();
+    let r = page.post_form("/logout", &[("csrf", &csrf)]);
+    assert!(r.status == 303 || r.status == 200, "{}", r.body);
+    assert!(s.ended(Duration::from_secs(10)), "the stream outlived its session");
+});

@@ -3,6 +3,7 @@
 
 pub mod direct;
 pub mod group;
+pub mod live;
 pub mod models;
 pub mod names;
 pub mod schema;
@@ -375,7 +376,7 @@ where
 }
 
 thread_local! {
-    /// This thread's open transaction wrote to the live log (`game::news::live`).
+    /// This thread's open transaction wrote to the live log (`db::live`).
     static ANNOUNCED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 

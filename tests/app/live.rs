@@ -46,13 +46,19 @@ both!(a_stream_starts_with_the_world_as_it_stands, |b| {
     let (blue, _red, inf, foe) = a.facing();
     let s = live::open(&a.app.base, &blue, a.world, None);
     assert_eq!(s.status, 200);
-    assert!(s.header("content-type").unwrap().starts_with("text/event-stream"));
+    assert!(s
+        .header("content-type")
+        .unwrap()
+        .starts_with("text/event-stream"));
     assert_eq!(s.header("x-accel-buffering"), Some("no"));
     assert_eq!(s.header("cache-control"), Some("no-cache"));
     let first = s.until("message", |_| true);
     let turn = named(&first, "turn");
     assert_eq!(turn.len(), 1);
-    let world = blue.clone().get(&format!("/api/v1/worlds/{}", a.world)).json();
+    let world = blue
+        .clone()
+        .get(&format!("/api/v1/worlds/{}", a.world))
+        .json();
     assert_eq!(turn[0]["turn"], world["turn"]);
     assert_eq!(turn[0]["season"], "summer");
     let world = named(&first, "world");
@@ -60,18 +66,27 @@ both!(a_stream_starts_with_the_world_as_it_stands, |b| {
     let own = named(&first, "company");
     assert_eq!(own.len(), 1);
     assert_eq!(own[0]["id"], inf);
-    assert_eq!((own[0]["x"].as_i64(), own[0]["y"].as_i64()), (Some(5), Some(5)));
+    assert_eq!(
+        (own[0]["x"].as_i64(), own[0]["y"].as_i64()),
+        (Some(5), Some(5))
+    );
     // All the nation sees: its own company (with its figures) and the enemy in sight.
     let seen = named(&first, "seen");
     assert_eq!(seen.len(), 1);
     assert_eq!(seen[0]["all"], true);
     let companies = seen[0]["companies"].as_array().unwrap();
-    let ids: Vec<i64> = companies.iter().map(|c| c["id"].as_i64().unwrap()).collect();
+    let ids: Vec<i64> = companies
+        .iter()
+        .map(|c| c["id"].as_i64().unwrap())
+        .collect();
     assert_eq!(ids, vec![inf, foe]);
     assert_eq!(companies[0]["mine"], true);
     assert!(companies[0]["men"].is_number());
     assert_eq!(companies[1]["mine"], false);
-    assert!(companies[1]["men"].is_null(), "an enemy's figures stay hidden");
+    assert!(
+        companies[1]["men"].is_null(),
+        "an enemy's figures stay hidden"
+    );
     assert_eq!(named(&first, "message")[0], &json!({"unread": 0}));
     // The burst ends with an id to resume from.
     assert!(first.last().unwrap().id.is_some());
@@ -99,7 +114,10 @@ both!(a_turn_reaches_the_stream_with_its_action_points, |b| {
     assert!(company[0]["ap"].as_i64().unwrap() > 3, "{heard:#?}");
     let ids: Vec<i64> = heard.iter().filter_map(|h| h.id).collect();
     assert!(!ids.is_empty());
-    assert!(ids.windows(2).all(|w| w[0] <= w[1]) && ids[0] > start, "{ids:?} after {start}");
+    assert!(
+        ids.windows(2).all(|w| w[0] <= w[1]) && ids[0] > start,
+        "{ids:?} after {start}"
+    );
 });
 
 both!(an_enemy_moving_in_the_fog_says_nothing, |b| {
@@ -126,12 +144,14 @@ both!(an_enemy_moving_in_the_fog_says_nothing, |b| {
     let r = a.act(&mut red, foe, "move", json!({"path": [[5, 2]]}));
     assert_eq!(r.status, 200, "{}", r.body);
     let heard = s.until("seen", |d| {
-        d["companies"].as_array().unwrap().iter().any(|c| c["id"] == foe)
+        d["companies"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["id"] == foe)
     });
     let seen = named(&heard, "seen");
-    let c = seen
-        .last()
-        .unwrap()["companies"]
+    let c = seen.last().unwrap()["companies"]
         .as_array()
         .unwrap()
         .iter()
@@ -143,7 +163,9 @@ both!(an_enemy_moving_in_the_fog_says_nothing, |b| {
     // And out of sight again: gone.
     let r = a.act(&mut red, foe, "move", json!({"path": [[6, 2], [7, 2]]}));
     assert_eq!(r.status, 200, "{}", r.body);
-    s.until("seen", |d| d["gone"].as_array().unwrap().iter().any(|g| *g == foe));
+    s.until("seen", |d| {
+        d["gone"].as_array().unwrap().iter().any(|g| *g == foe)
+    });
 });
 
 both!(hidden_voltigeurs_stay_hidden_on_the_stream, |b| {
@@ -164,7 +186,10 @@ both!(hidden_voltigeurs_stay_hidden_on_the_stream, |b| {
     let r = a.act(&mut red, foe, "move", json!({"path": [[4, 2]]}));
     assert_eq!(r.status, 200, "{}", r.body);
     let quiet = s.drain(QUIET);
-    assert!(!sees(&quiet, foe), "hidden voltigeurs were given away: {quiet:#?}");
+    assert!(
+        !sees(&quiet, foe),
+        "hidden voltigeurs were given away: {quiet:#?}"
+    );
 });
 
 both!(an_attack_brings_its_report_its_alert_and_the_losses, |b| {
@@ -217,7 +242,9 @@ both!(a_paused_world_says_so, |b| {
         Some(json!({"paused": true})),
     );
     assert_eq!(r.status, 200, "{}", r.body);
-    s.until("world", |d| *d == json!({"paused": true, "status": "paused"}));
+    s.until("world", |d| {
+        *d == json!({"paused": true, "status": "paused"})
+    });
 });
 
 both!(a_resumed_stream_gets_what_it_missed, |b| {
@@ -233,7 +260,10 @@ both!(a_resumed_stream_gets_what_it_missed, |b| {
     let heard = again.until("message", |_| true);
     let heard = [heard, again.drain(Duration::from_millis(300))].concat();
     assert!(named(&heard, "resync").is_empty(), "{heard:#?}");
-    assert_eq!(named(&heard, "report"), vec![&json!({"id": event_id, "kind": "volley"})]);
+    assert_eq!(
+        named(&heard, "report"),
+        vec![&json!({"id": event_id, "kind": "volley"})]
+    );
     assert_eq!(named(&heard, "alert").len(), 1);
     // From a fresh start nothing is replayed.
     let fresh = live::open(&a.app.base, &blue, a.world, None);
@@ -295,10 +325,15 @@ both!(a_revoked_token_or_a_logout_closes_its_streams, |b| {
     let mut blue = blue;
     let (s, _) = opened(&a, &blue);
     let tokens = blue.get("/api/v1/tokens").json();
-    let mine = tokens["tokens"].as_array().unwrap()[0]["id"].as_i64().unwrap();
+    let mine = tokens["tokens"].as_array().unwrap()[0]["id"]
+        .as_i64()
+        .unwrap();
     let r = blue.json("DELETE", &format!("/api/v1/tokens/{mine}"), None);
     assert_eq!(r.status, 204, "{}", r.body);
-    assert!(s.ended(Duration::from_secs(10)), "the stream outlived its token");
+    assert!(
+        s.ended(Duration::from_secs(10)),
+        "the stream outlived its token"
+    );
 
     // A page's session: the cookie alone opens the stream (EventSource sends no header).
     let mut page = player(&a.app, "page_player");
@@ -307,5 +342,8 @@ both!(a_revoked_token_or_a_logout_closes_its_streams, |b| {
     let csrf = page.get(&format!("/worlds/{}", a.world)).csrf();
     let r = page.post_form("/logout", &[("csrf", &csrf)]);
     assert!(r.status == 303 || r.status == 200, "{}", r.body);
-    assert!(s.ended(Duration::from_secs(10)), "the stream outlived its session");
+    assert!(
+        s.ended(Duration::from_secs(10)),
+        "the stream outlived its session"
+    );
 });

@@ -79,7 +79,7 @@ fn the_description_has_every_route_and_no_other() {
     let extra: Vec<_> = described.difference(&registered).collect();
     assert!(missing.is_empty(), "routes not described: {missing:?}");
     assert!(extra.is_empty(), "described but not routed: {extra:?}");
-    assert_eq!(described.len(), 66);
+    assert_eq!(described.len(), 67);
 }
 
 /// The API's routes as docs/api.md's tables list them: `| \`METHOD /api/v1/…\``.
@@ -308,6 +308,12 @@ both!(every_route_answers_as_described, |b| {
         &format!("/api/v1/worlds/{w}/events?since=0&limit=10"),
         None,
     );
+    // The live stream answers as a stream: its first burst read to its end.
+    let live = crate::support::live::open(&a.app.base, &blue, w, None);
+    assert_eq!(live.status, 200, "{}", live.body);
+    live.until("message", |_| true);
+    walk.succeeded
+        .insert(("GET".into(), "/api/v1/worlds/{}/live".into()));
     let regiment = walk.ok(
         &mut blue,
         "POST",

@@ -96,6 +96,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("POST", "/api/v1/worlds/{w}/join"),
     ("POST", "/api/v1/worlds/{w}/companies"),
     ("GET", "/api/v1/worlds/{w}/events"),
+    ("GET", "/api/v1/worlds/{w}/live"),
     ("GET", "/api/v1/worlds/{w}/nations"),
     ("POST", "/api/v1/worlds/{w}/regiments"),
     ("POST", "/api/v1/worlds/{w}/regiments/{r}/join"),
@@ -321,6 +322,10 @@ fn bodies() -> Vec<(&'static str, Vec<u8>)> {
 fn walk(c: &mut Client, w: i64, theirs: i64, token: i64, who: &str) {
     for (method, path) in ROUTES {
         for p in params(w, theirs, token) {
+            // A stream that opens does not end: tests/app/live.rs holds its refusals.
+            if path.ends_with("/live") && p[0] == w.to_string() {
+                continue;
+            }
             let url = concrete(path, &p);
             let list = if p[0] == w.to_string() {
                 bodies()

@@ -104,7 +104,7 @@ pub fn delete(conn: &mut DbConnection, session_id: &str) -> GameResult<()> {
 
 /// Tells the user's open live streams to check their credentials again.
 fn ended(conn: &mut DbConnection, user: UserId) -> GameResult<()> {
-    Ok(crate::game::news::live::note(
+    Ok(crate::db::live::note(
         conn,
         None,
         crate::rules::names::LiveTopic::Access,

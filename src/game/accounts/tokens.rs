@@ -81,7 +81,7 @@ pub fn revoke(conn: &mut DbConnection, user_id: UserId, token_id: TokenId) -> Ga
         return Err(GameError::not_found("token"));
     }
     // Its open live streams check their credentials again.
-    Ok(crate::game::news::live::note(
+    Ok(crate::db::live::note(
         conn,
         None,
         crate::rules::names::LiveTopic::Access,

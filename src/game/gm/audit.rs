@@ -55,7 +55,7 @@ pub fn record(conn: &mut DbConnection, e: Entry) -> GameResult<()> {
         .execute(conn)?;
     // What a game master changed in a world may change what its players see.
     if let Some(world) = e.world_id {
-        crate::game::news::live::world_changed(conn, world, crate::rules::names::LiveTopic::Map)?;
+        crate::db::live::world_changed(conn, world, crate::rules::names::LiveTopic::Map)?;
     }
     Ok(())
 }

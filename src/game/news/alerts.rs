@@ -3,13 +3,13 @@
 //! site shows them (unread until the list is seen), and players who ask for it get them by mail,
 //! at most one mail per period, through `crate::mail`.
 
+use crate::db::live;
 use crate::db::models::NewEvent;
 use crate::db::schema::{alerts, players, users};
 use crate::db::{self, DbConnection};
 use crate::game::error::GameResult;
 use crate::i18n::Lang;
 use crate::ids::{AlertId, EventId, UserId, WorldId};
-use crate::game::news::live;
 use crate::rules::names::{EventKind, LiveTopic};
 use crate::said::{self, Said};
 use diesel::prelude::*;
@@ -83,8 +83,13 @@ pub fn tell(conn: &mut DbConnection, user_id: UserId, t: &Told) -> QueryResult<(
     diesel::update(users::table.find(user_id))
         .set(users::unread_alerts.eq(users::unread_alerts + 1))
         .execute(conn)?;
-    live::note(conn, Some(t.world_id), LiveTopic::Alert, Some(user_id), None)
-
+    live::note(
+        conn,
+        Some(t.world_id),
+        LiveTopic::Alert,
+        Some(user_id),
+        None,
+    )
 }
 
 /// The alerts an event calls for: the defender of a volley or a charge is told, and every

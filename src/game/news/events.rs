@@ -31,7 +31,7 @@ pub fn record(conn: &mut DbConnection, e: NewEvent) -> QueryResult<EventId> {
         DbConnection::Postgres(c) => insert.returning(events::id).get_result(c)?,
     };
     crate::game::news::alerts::from_event(conn, &e, id)?;
-    crate::game::news::live::note(
+    crate::db::live::note(
         conn,
         Some(e.world_id),
         crate::rules::names::LiveTopic::Event,

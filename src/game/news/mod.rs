@@ -3,5 +3,4 @@
 
 pub mod alerts;
 pub mod events;
-pub mod live;
 pub mod unread;

@@ -18,7 +18,7 @@ pub fn recount(conn: &mut DbConnection, user_id: UserId) -> QueryResult<()> {
     diesel::sql_query(sql)
         .bind::<diesel::sql_types::Integer, _>(user_id)
         .execute(conn)?;
-    super::live::note(
+    crate::db::live::note(
         conn,
         None,
         crate::rules::names::LiveTopic::Message,

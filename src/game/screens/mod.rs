@@ -4,5 +4,5 @@
 //! screen. The pages draw them and the API serves them; neither decides what they hold.
 
 pub mod company;
-pub mod world;
 pub mod live;
+pub mod world;

@@ -295,7 +295,7 @@ fn tell_readers(
             diesel::update(users::table.find(them))
                 .set(users::unread_messages.eq(users::unread_messages + 1))
                 .execute(conn)?;
-            crate::game::news::live::note(
+            crate::db::live::note(
                 conn,
                 None,
                 crate::rules::names::LiveTopic::Message,

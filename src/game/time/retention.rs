@@ -74,7 +74,7 @@ pub fn purge(conn: &mut DbConnection, config: &Config, now: i64) -> GameResult<P
         .filter(worlds::id.eq(markers::world_id))
         .filter(worlds::turn.ge(markers::expires_turn));
     p.markers = diesel::delete(markers::table.filter(diesel::dsl::exists(gone))).execute(conn)?;
-    p.live = crate::game::news::live::prune(conn, now - config.settings.live.keep_minutes * 60)?;
+    p.live = crate::db::live::prune(conn, now - config.settings.live.keep_minutes * 60)?;
     Ok(p)
 }
 

@@ -55,7 +55,11 @@ impl Cursor {
         }
         if let Some(top) = self.read.last().copied() {
             // Missing ids below the highest read: waited for from now on.
-            let from = self.holes.last_key_value().map_or(self.floor, |(k, _)| *k).max(self.floor);
+            let from = self
+                .holes
+                .last_key_value()
+                .map_or(self.floor, |(k, _)| *k)
+                .max(self.floor);
             let mut id = from + 1;
             // Past MAX_HOLES the rest is not listed: `advance` passes it at once.
             while id < top && self.holes.len() < MAX_HOLES {

@@ -3,7 +3,7 @@
 //! commit, by whichever process wrote). Lost, it is opened again, and the reader woken to
 //! catch up on what was committed meanwhile.
 
-use crate::game::news::live::CHANNEL;
+use crate::db::live::CHANNEL;
 use diesel::pg::PgConnection;
 use diesel::{Connection, RunQueryDsl};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -32,7 +32,9 @@ pub fn spawn(url: String, stopped: Arc<AtomicBool>) {
                             listen(&mut conn, &stopped);
                         }
                     }
-                    Err(e) => tracing::warn!(error = %e, "the live streams' listener cannot connect"),
+                    Err(e) => {
+                        tracing::warn!(error = %e, "the live streams' listener cannot connect")
+                    }
                 }
                 if !stopped.load(Ordering::Acquire) {
                     std::thread::sleep(Duration::from_secs(1));

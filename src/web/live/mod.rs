@@ -1,5 +1,5 @@
 //! The live streams of this process (`GET /api/v1/worlds/{w}/live`): who holds one, the limits
-//! on them, and the reader that turns the live log (`game::news::live`) into each stream's
+//! on them, and the reader that turns the live log (`db::live`) into each stream's
 //! events. Every stream's state lives in the reader's one task, so that a stream joining and a
 //! batch of changes never interleave; the handler only admits a client and hands it over.
 

@@ -7,8 +7,8 @@
 use super::cursor::Cursor;
 use super::room::{News, Room, REPLAY};
 use super::Join;
+use crate::db::live::{self, Change};
 use crate::game::news::alerts::Alert;
-use crate::game::news::live::{self, Change};
 use crate::game::screens::live::{self as screen, Frame, Reported};
 use crate::game::{GameError, GameResult};
 use crate::ids::{AlertId, EventId, NationId, UserId, WorldId};
@@ -118,12 +118,16 @@ impl Reader {
             return;
         }
         loop {
-            let Some(cursor) = self.cursor.as_mut() else { return };
+            let Some(cursor) = self.cursor.as_mut() else {
+                return;
+            };
             let after = cursor.after();
             let Some(rows) = self.db(move |c| Ok(live::since(c, after, PAGE)?)).await else {
                 return;
             };
-            let Some(cursor) = self.cursor.as_mut() else { return };
+            let Some(cursor) = self.cursor.as_mut() else {
+                return;
+            };
             let fresh = cursor.take(rows.iter().map(|r| r.id), Instant::now());
             let floor = cursor.floor();
             let full = rows.len() as i64 == PAGE;
@@ -156,7 +160,9 @@ impl Reader {
                 (_, LiveTopic::Message) => unread.extend(r.user.filter(|u| watched.contains(u))),
                 (_, LiveTopic::Access) => access.extend(r.user.filter(|u| watched.contains(u))),
                 (Some(w), topic) => {
-                    let Some(room) = self.rooms.get(&w) else { continue };
+                    let Some(room) = self.rooms.get(&w) else {
+                        continue;
+                    };
                     let ask = asks.entry(w).or_insert_with(|| Ask {
                         world: w,
                         nations: room.nations(),
@@ -235,7 +241,9 @@ impl Reader {
                 Ok((answers, unread, refused))
             })
             .await;
-        let Some((answers, unread, refused)) = read else { return };
+        let Some((answers, unread, refused)) = read else {
+            return;
+        };
         if !refused.is_empty() {
             for room in self.rooms.values_mut() {
                 room.close(&refused);
@@ -243,7 +251,9 @@ impl Reader {
         }
         let mut told: HashSet<WorldId> = HashSet::new();
         for a in answers {
-            let Some(room) = self.rooms.get_mut(&a.world) else { continue };
+            let Some(room) = self.rooms.get_mut(&a.world) else {
+                continue;
+            };
             let news = News {
                 reports: a.reports,
                 alerts: a.alerts,
@@ -327,7 +337,9 @@ impl Reader {
         };
         let room = self.rooms.entry(world).or_default();
         let before = last_alert.min(alerts.first().map_or(last_alert, |a| AlertId(a.id.0 - 1)));
-        room.admit(join, frame, &reports, &alerts, before, unread, resync, floor);
+        room.admit(
+            join, frame, &reports, &alerts, before, unread, resync, floor,
+        );
         if room.streams.is_empty() {
             self.rooms.remove(&world);
         }

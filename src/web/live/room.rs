@@ -63,7 +63,8 @@ impl Outbox {
     }
 
     fn shared(&mut self, event: LiveEvent, json: &ByteString) {
-        self.0.push(sse::Data::new(json.clone()).event(event.as_str()));
+        self.0
+            .push(sse::Data::new(json.clone()).event(event.as_str()));
     }
 
     /// Sends the messages, the last with `id`; false when the client is gone or so slow that
@@ -155,16 +156,37 @@ fn sight(frame: &Frame, nation: NationId) -> HashMap<CompanyId, SeenCompany> {
 
 /// Whether two sightings of a company show the same.
 fn same(a: &SeenCompany, b: &SeenCompany) -> bool {
-    (a.x, a.y, a.hidden, a.on_leave, a.kind, &a.name, a.nation_id, &a.color)
-        == (b.x, b.y, b.hidden, b.on_leave, b.kind, &b.name, b.nation_id, &b.color)
+    (
+        a.x,
+        a.y,
+        a.hidden,
+        a.on_leave,
+        a.kind,
+        &a.name,
+        a.nation_id,
+        &a.color,
+    ) == (
+        b.x,
+        b.y,
+        b.hidden,
+        b.on_leave,
+        b.kind,
+        &b.name,
+        b.nation_id,
+        &b.color,
+    )
 }
 
 /// A sighting as the company's own player sees it: theirs, with its figures.
 fn as_owner(mut s: SeenCompany, frame: &Frame) -> SeenCompany {
-    if let Ok(i) = frame.companies.binary_search_by_key(&s.id, |p| p.company.id) {
+    if let Ok(i) = frame
+        .companies
+        .binary_search_by_key(&s.id, |p| p.company.id)
+    {
         let c = &frame.companies[i].company;
         s.mine = true;
-        (s.men, s.wounded, s.ap, s.morale) = (Some(c.men), Some(c.wounded), Some(c.ap), Some(c.morale));
+        (s.men, s.wounded, s.ap, s.morale) =
+            (Some(c.men), Some(c.wounded), Some(c.ap), Some(c.morale));
     }
     s
 }
@@ -184,7 +206,13 @@ fn seen_for(
     if changed.iter().any(own) {
         let companies = changed
             .iter()
-            .map(|s| if own(s) { as_owner(s.clone(), frame) } else { s.clone() })
+            .map(|s| {
+                if own(s) {
+                    as_owner(s.clone(), frame)
+                } else {
+                    s.clone()
+                }
+            })
             .collect();
         out.push(
             LiveEvent::Seen,
@@ -219,8 +247,11 @@ impl Room {
                     .cloned()
                     .collect();
                 changed.sort_by_key(|s| s.id);
-                let mut gone: Vec<CompanyId> =
-                    before.keys().filter(|id| !now.contains_key(id)).copied().collect();
+                let mut gone: Vec<CompanyId> = before
+                    .keys()
+                    .filter(|id| !now.contains_key(id))
+                    .copied()
+                    .collect();
                 gone.sort();
                 *before = now;
                 if !changed.is_empty() || !gone.is_empty() {
@@ -246,7 +277,13 @@ impl Room {
             }
             for r in &news.reports {
                 if r.actor == Some(s.user) || r.target == Some(s.user) {
-                    out.push(LiveEvent::Report, &ReportNews { id: r.id, kind: r.kind });
+                    out.push(
+                        LiveEvent::Report,
+                        &ReportNews {
+                            id: r.id,
+                            kind: r.kind,
+                        },
+                    );
                 }
             }
             if let Some(alerts) = news.alerts.get(&s.user) {
@@ -304,7 +341,13 @@ impl Room {
         self.seen.entry(s.nation).or_insert(nation_sight);
         for r in reports.iter().rev().take(REPLAY).rev() {
             if r.actor == Some(s.user) || r.target == Some(s.user) {
-                out.push(LiveEvent::Report, &ReportNews { id: r.id, kind: r.kind });
+                out.push(
+                    LiveEvent::Report,
+                    &ReportNews {
+                        id: r.id,
+                        kind: r.kind,
+                    },
+                );
             }
         }
         let skip = alerts.len().saturating_sub(REPLAY);

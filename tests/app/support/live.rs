@@ -42,7 +42,11 @@ pub fn open_path(base: &str, who: &Client, path: &str, last: Option<&str>) -> Li
         head.push_str(&format!("Authorization: Bearer {t}\r\n"));
     }
     if !who.cookies.is_empty() {
-        let cookies: Vec<String> = who.cookies.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let cookies: Vec<String> = who
+            .cookies
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
         head.push_str(&format!("Cookie: {}\r\n", cookies.join("; ")));
     }
     if let Some(id) = last {
@@ -56,7 +60,11 @@ pub fn open_path(base: &str, who: &Client, path: &str, last: Option<&str>) -> Li
     let mut reader = BufReader::new(socket.try_clone().unwrap());
     let mut line = String::new();
     reader.read_line(&mut line).expect("status line");
-    let status: u16 = line.split(' ').nth(1).and_then(|s| s.parse().ok()).expect("status");
+    let status: u16 = line
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .expect("status");
     let mut headers = Vec::new();
     loop {
         line.clear();
@@ -69,12 +77,19 @@ pub fn open_path(base: &str, who: &Client, path: &str, last: Option<&str>) -> Li
             headers.push((k.trim().to_ascii_lowercase(), v.trim().to_string()));
         }
     }
-    let header = |name: &str| headers.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
+    let header = |name: &str| {
+        headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+    };
     let streaming = header("content-type").is_some_and(|t| t.starts_with("text/event-stream"));
     let comments = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
     if !streaming {
         let mut body = String::new();
-        let len: usize = header("content-length").and_then(|l| l.parse().ok()).unwrap_or(0);
+        let len: usize = header("content-length")
+            .and_then(|l| l.parse().ok())
+            .unwrap_or(0);
         let mut buf = vec![0; len];
         reader.read_exact(&mut buf).expect("body");
         body.push_str(&String::from_utf8_lossy(&buf));
@@ -119,7 +134,9 @@ fn socket_events(
             if reader.read_line(&mut size).unwrap_or(0) == 0 {
                 return;
             }
-            let Ok(n) = usize::from_str_radix(size.trim(), 16) else { return };
+            let Ok(n) = usize::from_str_radix(size.trim(), 16) else {
+                return;
+            };
             if n == 0 {
                 return;
             }
@@ -215,7 +232,9 @@ impl Live {
 
     /// Whether the server ended the stream (within `wait`).
     pub fn ended(&self, wait: Duration) -> bool {
-        let Some(rx) = self.rx.as_ref() else { return true };
+        let Some(rx) = self.rx.as_ref() else {
+            return true;
+        };
         let end = Instant::now() + wait;
         loop {
             match rx.recv_timeout(end.saturating_duration_since(Instant::now())) {

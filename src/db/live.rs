@@ -5,8 +5,8 @@
 //! `NOTIFY grognard_live` (delivered to every server process at its commit); on SQLite the
 //! commit wakes this process's reader (`db::LIVE_COMMITS`).
 
-use crate::db::schema::live_log;
-use crate::db::{self, DbConnection};
+use super::schema::live_log;
+use super::{self as db, DbConnection};
 use crate::ids::{UserId, WorldId};
 use crate::rules::names::LiveTopic;
 use diesel::prelude::*;
@@ -105,9 +105,9 @@ pub fn missed(
         .filter(live_log::id.gt(after))
         .filter(live_log::id.le(upto))
         .filter(
-            live_log::world_id
-                .eq(world.0)
-                .or(live_log::world_id.is_null().and(live_log::user_id.eq(user.0))),
+            live_log::world_id.eq(world.0).or(live_log::world_id
+                .is_null()
+                .and(live_log::user_id.eq(user.0))),
         )
         .order(live_log::id)
         .select((

@@ -347,3 +347,148 @@ both!(a_revoked_token_or_a_logout_closes_its_streams, |b| {
         "the stream outlived its session"
     );
 });
+
+/// A `serve` process of its own on `url`, killed with the test.
+struct Serving(std::process::Child);
+
+impl Drop for Serving {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn wait_for(port: u16, what: &str) {
+    let started = std::time::Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(started.elapsed().as_secs() < 30, "{what} never listened");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+fn serve(url: &str, port: u16) -> Serving {
+    Serving(
+        std::process::Command::new(env!("CARGO_BIN_EXE_grognard"))
+            .arg("--config")
+            .arg(crate::support::config_dir())
+            .arg("serve")
+            .env("DATABASE_URL", url)
+            .env("GROGNARD__SERVER__BIND", format!("127.0.0.1:{port}"))
+            .env("GROGNARD__SCHEDULER__ENABLED", "false")
+            .env("RUST_LOG", "warn")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("serve"),
+    )
+}
+
+/// The `server { … }` block of docs/operations.md's nginx configuration, its body only.
+fn documented_server_block() -> String {
+    let doc = include_str!("../../docs/operations.md");
+    let start = doc
+        .find("```nginx")
+        .expect("an nginx block in docs/operations.md");
+    let block = &doc[start..];
+    let block = &block[..block[8..].find("```").unwrap() + 8];
+    let open = block.find("server {").expect("a server block") + "server {".len();
+    let mut depth = 1;
+    for (i, ch) in block[open..].char_indices() {
+        match ch {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return block[open..open + i].to_string();
+                }
+            }
+            _ => {}
+        }
+    }
+    panic!("the server block does not close");
+}
+
+/// Two `serve` processes on one PostgreSQL, each behind Debian's nginx with the documented
+/// configuration: a player streaming through one sees an enemy move given through the other,
+/// as it happens (nginx does not hold the events back).
+#[test]
+fn two_processes_behind_nginx_share_the_stream() {
+    let a = arena(crate::support::Backend::Postgres);
+    let mut blue = a.blue.clone();
+    let mut red = a.red.clone();
+    let mine = a.raise(&mut blue, "infantry", "Pickets");
+    let foe = a.raise(&mut red, "infantry", "Column");
+    a.put(mine, 2, 2);
+    a.put(foe, 6, 2);
+    let (pa, pb) = (free_port(), free_port());
+    let _one = serve(&a.app.db.url, pa);
+    let _two = serve(&a.app.db.url, pb);
+    wait_for(pa, "process A");
+    wait_for(pb, "process B");
+    // nginx in front of each process (one upstream each, so that the test knows which one
+    // serves what), every location as docs/operations.md writes it.
+    let dir = std::env::temp_dir().join(format!("grognard-nginx-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let body = documented_server_block();
+    let (na, nb) = (free_port(), free_port());
+    let server = |port: u16, upstream: &str| {
+        body.replace("listen 80;", &format!("listen 127.0.0.1:{port};"))
+            .replace("http://grognard", &format!("http://{upstream}"))
+    };
+    let d = dir.display();
+    let conf = format!(
+        "daemon off;\nmaster_process off;\nworker_processes 1;\npid {d}/nginx.pid;\n\
+         error_log {d}/error.log warn;\nevents {{ worker_connections 256; }}\n\
+         http {{\n access_log off;\n client_body_temp_path {d}/body;\n proxy_temp_path {d}/proxy;\n\
+         fastcgi_temp_path {d}/fastcgi;\n uwsgi_temp_path {d}/uwsgi;\n scgi_temp_path {d}/scgi;\n\
+         upstream one {{ server 127.0.0.1:{pa}; }}\n upstream two {{ server 127.0.0.1:{pb}; }}\n\
+         server {{{}}}\n server {{{}}}\n}}\n",
+        server(na, "one"),
+        server(nb, "two"),
+    );
+    std::fs::write(dir.join("nginx.conf"), conf).unwrap();
+    let nginx = std::process::Command::new("/usr/sbin/nginx")
+        .arg("-p")
+        .arg(&dir)
+        .arg("-c")
+        .arg(dir.join("nginx.conf"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("nginx (Debian's package nginx) runs");
+    let _nginx = Serving(nginx);
+    wait_for(na, "nginx");
+    wait_for(nb, "nginx");
+
+    let through_a = format!("http://127.0.0.1:{na}");
+    let through_b = format!("http://127.0.0.1:{nb}");
+    let s = live::open(&through_a, &blue, a.world, None);
+    assert_eq!(s.status, 200, "{}", s.body);
+    let first = s.until("message", |_| true);
+    assert!(!sees(&first, foe), "the column starts out of sight");
+    let mut red_b = red.at(&through_b);
+    let r = red_b.post_json(
+        &format!("/api/v1/companies/{foe}/move"),
+        json!({"path": [[5, 2]]}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    // `until` waits 10 s, under the 20 s keep-alive: an event held in nginx's buffer until the
+    // next write pushed it out would not come in time.
+    let heard = s.until("seen", |d| {
+        d["companies"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["id"] == foe)
+    });
+    assert!(heard.iter().any(|h| h.id.is_some()));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -197,10 +197,7 @@ impl Live {
 
     /// The next event, if one comes within `wait`.
     pub fn next(&self, wait: Duration) -> Option<Heard> {
-        match self.rx.as_ref()?.recv_timeout(wait) {
-            Ok(h) => Some(h),
-            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
-        }
+        self.rx.as_ref()?.recv_timeout(wait).ok()
     }
 
     /// Events until one named `event` for which `pred` holds (within 10 s): all of them, that

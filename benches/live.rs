@@ -189,7 +189,11 @@ async fn ask(
     reader.get_mut().write_all(request).await?;
     let mut line = String::new();
     reader.read_line(&mut line).await?;
-    let status: u16 = line.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let status: u16 = line
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
     let mut len = 0usize;
     loop {
         line.clear();
@@ -208,10 +212,9 @@ async fn ask(
 
 /// Requests a second of `GET path` over 16 keep-alive connections for `dur`.
 async fn load(addr: &str, path: &str, token: &str, dur: Duration) -> f64 {
-    let request = format!(
-        "GET {path} HTTP/1.1\r\nHost: bench\r\nAuthorization: Bearer {token}\r\n\r\n"
-    )
-    .into_bytes();
+    let request =
+        format!("GET {path} HTTP/1.1\r\nHost: bench\r\nAuthorization: Bearer {token}\r\n\r\n")
+            .into_bytes();
     let end = Instant::now() + dur;
     let mut tasks = Vec::new();
     for _ in 0..16 {

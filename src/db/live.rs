@@ -62,6 +62,23 @@ pub fn world_changed(conn: &mut DbConnection, world: WorldId, topic: LiveTopic) 
 
 type Row = (i64, Option<i32>, String, Option<i32>, i64, Option<i32>);
 
+/// The columns a [`Row`] reads.
+const COLUMNS: (
+    live_log::id,
+    live_log::world_id,
+    live_log::topic,
+    live_log::user_id,
+    live_log::at,
+    live_log::ref_id,
+) = (
+    live_log::id,
+    live_log::world_id,
+    live_log::topic,
+    live_log::user_id,
+    live_log::at,
+    live_log::ref_id,
+);
+
 fn change((id, world, topic, user, at, reference): Row) -> Option<Change> {
     Some(Change {
         id,
@@ -80,14 +97,7 @@ pub fn since(conn: &mut DbConnection, after: i64, limit: i64) -> QueryResult<Vec
         .filter(live_log::id.gt(after))
         .order(live_log::id)
         .limit(limit)
-        .select((
-            live_log::id,
-            live_log::world_id,
-            live_log::topic,
-            live_log::user_id,
-            live_log::at,
-            live_log::ref_id,
-        ))
+        .select(COLUMNS)
         .load(conn)?;
     Ok(rows.into_iter().filter_map(change).collect())
 }
@@ -110,14 +120,7 @@ pub fn missed(
                 .and(live_log::user_id.eq(user.0))),
         )
         .order(live_log::id)
-        .select((
-            live_log::id,
-            live_log::world_id,
-            live_log::topic,
-            live_log::user_id,
-            live_log::at,
-            live_log::ref_id,
-        ))
+        .select(COLUMNS)
         .load(conn)?;
     Ok(rows.into_iter().filter_map(change).collect())
 }

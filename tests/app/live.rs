@@ -348,23 +348,7 @@ both!(a_revoked_token_or_a_logout_closes_its_streams, |b| {
     );
 });
 
-/// A `serve` process of its own on `url`, killed with the test.
-struct Serving(std::process::Child);
-
-impl Drop for Serving {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
+use crate::support::{free_port, KillOnDrop};
 
 fn wait_for(port: u16, what: &str) {
     let started = std::time::Instant::now();
@@ -374,8 +358,8 @@ fn wait_for(port: u16, what: &str) {
     }
 }
 
-fn serve(url: &str, port: u16) -> Serving {
-    Serving(
+fn serve(url: &str, port: u16) -> KillOnDrop {
+    KillOnDrop(
         std::process::Command::new(env!("CARGO_BIN_EXE_grognard"))
             .arg("--config")
             .arg(crate::support::config_dir())
@@ -464,7 +448,7 @@ fn two_processes_behind_nginx_share_the_stream() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("nginx (Debian's package nginx) runs");
-    let _nginx = Serving(nginx);
+    let _nginx = KillOnDrop(nginx);
     wait_for(na, "nginx");
     wait_for(nb, "nginx");
 

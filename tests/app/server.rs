@@ -3,7 +3,7 @@
 
 use crate::both;
 use crate::support::fixtures::*;
-use crate::support::{cli, db::TestDb, Backend, TestApp};
+use crate::support::{cli, db::TestDb, free_port, Backend, KillOnDrop, TestApp};
 
 both!(healthz_checks_the_database, |b| {
     let app = TestApp::spawn(b);
@@ -442,25 +442,6 @@ fn a_database_locked_by_another_writer_answers_busy() {
     let r = p.post_json(&moved, step);
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.json()["x"].as_i64(), Some(x + 1));
-}
-
-/// A child process that does not outlive a failing test.
-struct KillOnDrop(std::process::Child);
-
-impl Drop for KillOnDrop {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// A free local port (bound then released, for a child server).
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 both!(a_backup_of_a_live_database_restores_and_serves, |b| {

@@ -275,17 +275,7 @@ impl Room {
                     seen_for(s, frame, changed, gone, false, shared, &mut out);
                 }
             }
-            for r in &news.reports {
-                if r.actor == Some(s.user) || r.target == Some(s.user) {
-                    out.push(
-                        LiveEvent::Report,
-                        &ReportNews {
-                            id: r.id,
-                            kind: r.kind,
-                        },
-                    );
-                }
-            }
+            s.report_news(&news.reports, &mut out);
             if let Some(alerts) = news.alerts.get(&s.user) {
                 s.alert_news(alerts, &mut out);
             }
@@ -339,17 +329,8 @@ impl Room {
         });
         seen_for(&s, &frame, &everything, &[], true, &shared, &mut out);
         self.seen.entry(s.nation).or_insert(nation_sight);
-        for r in reports.iter().rev().take(REPLAY).rev() {
-            if r.actor == Some(s.user) || r.target == Some(s.user) {
-                out.push(
-                    LiveEvent::Report,
-                    &ReportNews {
-                        id: r.id,
-                        kind: r.kind,
-                    },
-                );
-            }
-        }
+        let skip = reports.len().saturating_sub(REPLAY);
+        s.report_news(&reports[skip..], &mut out);
         let skip = alerts.len().saturating_sub(REPLAY);
         s.alert_news(&alerts[skip..], &mut out);
         s.unread_news(unread, &mut out);
@@ -409,6 +390,21 @@ impl Stream {
             now.insert(news.id, news);
         }
         self.companies = now;
+    }
+
+    /// The events among `reports` that the stream's player gave or suffered.
+    fn report_news(&self, reports: &[Reported], out: &mut Outbox) {
+        for r in reports {
+            if r.actor == Some(self.user) || r.target == Some(self.user) {
+                out.push(
+                    LiveEvent::Report,
+                    &ReportNews {
+                        id: r.id,
+                        kind: r.kind,
+                    },
+                );
+            }
+        }
     }
 
     fn alert_news(&mut self, alerts: &[Alert], out: &mut Outbox) {

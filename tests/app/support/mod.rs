@@ -168,6 +168,25 @@ impl Drop for TestApp {
     }
 }
 
+/// A child process that does not outlive a failing test.
+pub struct KillOnDrop(pub std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A free local port (bound then released, for a child server).
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
 /// Runs the `grognard` binary with a database URL; returns (status, stdout, stderr).
 pub fn cli(url: &str, args: &[&str], stdin: &str) -> (i32, String, String) {
     use std::io::Write;

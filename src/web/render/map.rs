@@ -8,7 +8,7 @@ use crate::ids::CompanyId;
 use crate::rules::{Grid, Kind, Ruleset, Terrain};
 use fluent_bundle::FluentValue;
 use serde::Serialize;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 
 pub use super::escape;
@@ -106,6 +106,62 @@ impl MapWords {
     /// A kind's name.
     pub fn kind(&self, kind: Kind) -> &str {
         &self.kinds[kind.index()]
+    }
+}
+
+/// A kind as the page's script draws a company of it: its name, its letter, and what its bars
+/// are measured against.
+#[derive(Serialize)]
+struct KindMark<'a> {
+    name: &'a str,
+    letter: &'static str,
+    full_strength: i32,
+    max_ap: i32,
+}
+
+/// What static/app.js needs to draw a company the live stream brings as
+/// [`MapView::unit_svg`] draws it, in the page's language.
+#[derive(Serialize)]
+pub struct Marks<'a> {
+    kinds: BTreeMap<&'static str, KindMark<'a>>,
+    on_leave: &'a str,
+    /// The tooltip's figures, `{men}` and `{ap}` standing for the numbers.
+    figures: String,
+    /// The nations' names as the language says them.
+    nations: BTreeMap<&'a str, String>,
+}
+
+impl MapWords {
+    /// The words and figures to draw companies of these nations with, as the server does.
+    pub fn marks<'a>(&'a self, rs: &Ruleset, nations: &'a [Nation]) -> Marks<'a> {
+        let figures = [
+            ("men", FluentValue::from("{men}")),
+            ("ap", FluentValue::from("{ap}")),
+        ];
+        Marks {
+            kinds: Kind::ALL
+                .iter()
+                .map(|k| {
+                    let rules = rs.kind(*k);
+                    let mark = KindMark {
+                        name: self.kind(*k),
+                        letter: letter(*k),
+                        full_strength: rules.full_strength,
+                        max_ap: rules.max_ap,
+                    };
+                    (k.as_str(), mark)
+                })
+                .collect(),
+            on_leave: &self.on_leave,
+            figures: tr(self.lang, "company-line", &figures),
+            nations: nations
+                .iter()
+                .map(|n| {
+                    let name = crate::i18n::proper_name(self.lang, &n.name);
+                    (n.name.as_str(), name)
+                })
+                .collect(),
+        }
     }
 }
 
@@ -1127,6 +1183,46 @@ mod tests {
         assert!(drawn.contains("data-x=\"2\" data-y=\"1\" data-owner=\"France\""));
         assert!(!drawn.contains("data-x=\"0\" data-y=\"0\""));
         assert!(!drawn.contains("data-x=\"0\" data-y=\"1\""));
+    }
+
+    #[test]
+    fn the_script_s_marks_say_what_the_drawing_says() {
+        let rs = Ruleset::shipped();
+        let nations = vec![Nation {
+            id: crate::ids::NationId(4),
+            world_id: crate::ids::WorldId(1),
+            name: "Russia".into(),
+            color: "#2e7d32".into(),
+            spawn_x: 0,
+            spawn_y: 0,
+            treasury: 0,
+            points: 0,
+        }];
+        let words = MapWords::of(Lang::Fr);
+        let marks = serde_json::to_value(words.marks(&rs, &nations)).unwrap();
+        let cavalry = &marks["kinds"]["cavalry"];
+        assert_eq!(cavalry["letter"], "C");
+        assert_eq!(
+            cavalry["full_strength"],
+            rs.kind(Kind::Cavalry).full_strength
+        );
+        assert_eq!(cavalry["max_ap"], rs.kind(Kind::Cavalry).max_ap);
+        // static/app.js writes the tooltip of a company from these, as `unit_svg` does.
+        let title = format!(
+            "Garde ({}, {}) · {} · {}",
+            cavalry["name"].as_str().unwrap(),
+            marks["nations"]["Russia"].as_str().unwrap(),
+            marks["on_leave"].as_str().unwrap(),
+            marks["figures"]
+                .as_str()
+                .unwrap()
+                .replace("{men}", "120")
+                .replace("{ap}", "10"),
+        );
+        assert_eq!(
+            title,
+            "Garde (cavalerie, Russie) · en permission · 120 hommes · 10 PA"
+        );
     }
 
     #[test]

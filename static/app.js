@@ -1,6 +1,7 @@
 // Small enhancements: a live countdown to the next turn, building a path by clicking the map,
-// and the world page updated in place (selecting a cell, giving an order) instead of reloaded,
-// with the map kept where it was. Every page works without this file.
+// the world page updated in place (selecting a cell, giving an order) instead of reloaded,
+// with the map kept where it was, and following the world as it moves (the live stream).
+// Every page works without this file.
 (function () {
   "use strict";
 
@@ -12,18 +13,31 @@
     else document.addEventListener("DOMContentLoaded", fn);
   }
 
+  // The page's words with their {placeholders} filled from `values` (one without a value stays).
+  function fill(words, values) {
+    return (words || "").replace(/\{(\w+)\}/g, function (all, k) {
+      return values[k] === undefined || values[k] === null ? all : String(values[k]);
+    });
+  }
+
   function countdowns() {
     timers.forEach(clearInterval);
     timers = [];
     document.querySelectorAll(".countdown[data-deadline]").forEach(function (el) {
-      var deadline = Number(el.getAttribute("data-deadline")) * 1000;
+      var at = el.getAttribute("data-deadline");
+      if (!at) return; // no turn due
+      var deadline = Number(at) * 1000;
       // The words come with the element, in the page's language: {h}, {m} and {s} stand for
-      // the numbers.
+      // the numbers. Once the time is up the server is playing the turn: the element says so
+      // until the page hears of the new one.
       function tick() {
-        var s = Math.max(0, Math.round((deadline - Date.now()) / 1000));
+        var s = Math.round((deadline - Date.now()) / 1000);
+        if (s <= 0) {
+          el.textContent = el.getAttribute("data-due") || "";
+          return;
+        }
         var h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60);
-        var words = el.getAttribute(h > 0 ? "data-hours" : "data-minutes") || "";
-        el.textContent = words.replace("{h}", h).replace("{m}", m).replace("{s}", s % 60);
+        el.textContent = fill(el.getAttribute(h > 0 ? "data-hours" : "data-minutes"), { h: h, m: m, s: s % 60 });
       }
       tick();
       timers.push(setInterval(tick, 1000));
@@ -96,11 +110,24 @@
     return u.left >= w.left && u.right <= w.right && u.top >= w.top && u.bottom <= w.bottom;
   }
 
-  // The page a click on a cell leads to: the view's form with the cell added.
+  // A link of the world page's view (the map's form carries it) with a company in hand and a
+  // cell picked, written as the server writes its links.
+  function viewHref(form, company, cell) {
+    var f = form.elements;
+    var s = form.getAttribute("action") + "?x=" + f.x.value + "&y=" + f.y.value + "&zoom=" + f.zoom.value;
+    if (company) s += "&company=" + company;
+    if (cell) s += "&cell=" + cell;
+    return s;
+  }
+
+  // The company in hand on the world page, if any.
+  function inHand(form) {
+    return form.elements.company ? form.elements.company.value : null;
+  }
+
+  // The page a click on a cell leads to: the view with the cell added.
   function cellUrl(form, x, y) {
-    var params = new URLSearchParams(new FormData(form));
-    params.set("cell", x + "," + y);
-    return form.getAttribute("action") + "?" + params.toString();
+    return viewHref(form, inHand(form), x + "," + y);
   }
 
   // Fetches a page of this site and puts its content in place of this one's, keeping the
@@ -161,7 +188,23 @@
   // sides), carried by the page next to the map.
   function layout() {
     var el = document.getElementById("map-layout");
-    return el ? JSON.parse(el.textContent) : null;
+    // Read once a drawing: the live stream asks for it once a company.
+    if (el !== layout.el) {
+      layout.el = el;
+      layout.g = el ? JSON.parse(el.textContent) : null;
+    }
+    return layout.g;
+  }
+
+  // The top left corner of the box of cell (x, y) in the drawing, as the server's geometry
+  // places it.
+  function cellOrigin(g, x, y) {
+    return [(x - g.x0) * g.cell + ((y & 1) ? g.odd_shift : 0), (y - g.y0) * g.step];
+  }
+
+  // Whether cell (x, y) is in the drawing.
+  function inView(g, x, y) {
+    return x >= g.x0 && x < g.x0 + g.cols && y >= g.y0 && y < g.y0 + g.rows;
   }
 
   // The cell under a point of the map, worked out as the server does (the world page draws
@@ -177,26 +220,29 @@
     var row = Math.floor(py / g.step), col = Math.floor(px / g.cell), best = null;
     for (var j = row - g.reach[0]; j <= row; j++) {
       if (j < 0 || j >= g.rows) continue;
-      var shift = ((g.y0 + j) & 1) ? g.odd_shift : 0;
       for (var i = col - g.reach[1]; i <= col + g.reach[1]; i++) {
         if (i < 0 || i >= g.cols) continue;
-        var dx = i * g.cell + shift + g.centre[0] - px, dy = j * g.step + g.centre[1] - py;
+        var o = cellOrigin(g, g.x0 + i, g.y0 + j);
+        var dx = o[0] + g.centre[0] - px, dy = o[1] + g.centre[1] - py;
         var d = dx * dx + dy * dy;
-        if (!best || d < best.d) best = { d: d, i: i, j: j, shift: shift };
+        if (!best || d < best.d) best = { d: d, i: i, j: j, o: o };
       }
     }
     if (!best) return null;
-    return { x: String(g.x0 + best.i), y: String(g.y0 + best.j), px: best.i * g.cell + best.shift, py: best.j * g.step, size: g.cell };
+    return { x: String(g.x0 + best.i), y: String(g.y0 + best.j), px: best.o[0], py: best.o[1], size: g.cell };
+  }
+
+  // An element of the map's drawing, its attributes given as name, value, name, value… in the
+  // order the server writes them.
+  function svgEl(name, attrs, text) {
+    var e = document.createElementNS("http://www.w3.org/2000/svg", name);
+    for (var i = 0; i < attrs.length; i += 2) e.setAttribute(attrs[i], attrs[i + 1]);
+    if (text !== undefined) e.textContent = text;
+    return e;
   }
 
   function markPath(map, cell) {
-    var r = document.createElementNS("http://www.w3.org/2000/svg", "rect");
-    r.setAttribute("class", "path-mark");
-    r.setAttribute("x", cell.px);
-    r.setAttribute("y", cell.py);
-    r.setAttribute("width", cell.size);
-    r.setAttribute("height", cell.size);
-    map.appendChild(r);
+    map.appendChild(svgEl("rect", ["class", "path-mark", "x", cell.px, "y", cell.py, "width", cell.size, "height", cell.size]));
   }
 
   function onClick(ev) {
@@ -209,7 +255,14 @@
       if (a && swappable() && !ev.ctrlKey && !ev.metaKey && !a.target &&
           to.origin === location.origin && to.pathname === location.pathname) {
         ev.preventDefault();
-        swap(a.href);
+        var done = swap(a.href);
+        // An alert's report shows beside the map, below it on a phone: it comes into sight.
+        if (a.id === "live-news") {
+          done.then(function () {
+            var r = document.getElementById("last-report");
+            if (r) r.scrollIntoView({ block: "nearest" });
+          });
+        }
       }
       return;
     }
@@ -254,9 +307,335 @@
     });
   }
 
+  // A company as the server draws it on the map (MapView::unit_svg): the same elements,
+  // classes and attributes, so that the page's style, its clicks and its tests take both
+  // alike. `marks` are the kinds' letters and figures and the tooltip's words.
+  function companyMark(c, g, marks, form) {
+    var kind = marks.kinds[c.kind];
+    var o = cellOrigin(g, c.x, c.y), size = g.cell;
+    var cx = o[0] + g.centre[0], cy = o[1] + g.centre[1];
+    var map = document.getElementById("map");
+    var selected = map && map.getAttribute("data-company") === String(c.id);
+    var href = c.mine ? viewHref(form, c.id) : viewHref(form, inHand(form), c.x + "," + c.y);
+    var a = svgEl("a", ["href", href, "class", "unit-link"]);
+    var unit = svgEl("g", ["class", "unit " + (c.mine ? "mine" : c.friend ? "friend" : "enemy") +
+      (selected ? " selected" : "") + (c.on_leave ? " leave" : ""),
+      "data-company", c.id, "data-x", c.x, "data-y", c.y]);
+    unit.appendChild(svgEl("circle", ["cx", cx, "cy", cy, "r", size * 0.4, "fill", c.color]));
+    unit.appendChild(svgEl("text", ["x", cx, "y", cy + size * 0.15, "class", "unit-letter"], kind.letter));
+    var title = c.name + " (" + kind.name + ", " + (marks.nations[c.nation] || c.nation) + ")";
+    if (c.on_leave) title += " · " + marks.on_leave;
+    if (c.mine) {
+      // The bars: men against the kind's full strength, AP against its most, in whole percent.
+      var pct = function (v, of) { return Math.min(100, Math.max(0, Math.trunc((v || 0) * 100 / Math.max(1, of)))); };
+      var bx = cx - size * 0.4, by = cy - size * 0.5 + 1, bw = size * 0.8;
+      unit.appendChild(svgEl("rect", ["class", "bar-bg", "x", bx, "y", by, "width", bw, "height", 4]));
+      unit.appendChild(svgEl("rect", ["class", "bar-men", "x", bx, "y", by, "width", bw * pct(c.men, kind.full_strength) / 100, "height", 2]));
+      unit.appendChild(svgEl("rect", ["class", "bar-ap", "x", bx, "y", by + 2, "width", bw * pct(c.ap, kind.max_ap) / 100, "height", 2]));
+      title += " · " + fill(marks.figures, { men: c.men || 0, ap: c.ap || 0 });
+    }
+    unit.appendChild(svgEl("title", [], title));
+    a.appendChild(unit);
+    return a;
+  }
+
+  // Puts company `id`'s mark on the map in place of the one there (none: takes it away). A new
+  // one goes where the server draws the companies: above the ground and the planned path,
+  // under the ramparts, markers, town names and panning edges.
+  function placeMark(map, id, mark) {
+    var unit = map.querySelector('g.unit[data-company="' + id + '"]');
+    var old = unit && (unit.parentNode.matches("a.unit-link") ? unit.parentNode : unit);
+    if (old && mark) old.replaceWith(mark);
+    else if (old) old.remove();
+    else if (mark) {
+      map.insertBefore(mark, map.querySelector(":scope > path.rampart, :scope > g.marker, :scope > text.town-label, :scope > a.pan-edge, :scope > rect.path-mark"));
+    }
+  }
+
+  // The world as it moves (GET /api/v1/worlds/{w}/live, docs/api.md "The live stream"): a
+  // player's pages follow the turn, their companies, what their nation sees, the badges and
+  // the alerts without being loaded again. One stream a page load, kept across the in-place
+  // swaps, closed while the tab is hidden and resumed from the last event it had.
+  var live = {
+    world: null, source: null, last: null, state: "", timer: null, failures: 0,
+    companies: {}, alerts: {}, report: null, news: null, unread: null, line: null, words: null
+  };
+  // Seconds before trying again after the server refused the stream, one refusal after another.
+  var RETRY = [5, 10, 30];
+
+  // The world page's words for what the stream says (the turn line, the companies' marks).
+  function liveWords() {
+    var el = document.getElementById("live");
+    if (el !== live.line) {
+      live.line = el;
+      var json = el && el.getAttribute("data-words");
+      live.words = json ? JSON.parse(json) : null;
+    }
+    return live.words;
+  }
+
+  // The line's state (connecting, on, retry, off) in the page's words, and the latest news.
+  function showLive() {
+    var el = document.getElementById("live");
+    if (!el) return;
+    var state = document.getElementById("live-state"), news = document.getElementById("live-news");
+    state.setAttribute("data-state", live.state);
+    state.textContent = el.getAttribute("data-" + live.state) || "";
+    news.textContent = live.news ? live.news.text : "";
+    if (live.news) {
+      news.setAttribute("href", newsHref(live.news));
+      news.title = live.news.text;
+    } else {
+      news.removeAttribute("href");
+    }
+  }
+
+  function setLive(state) {
+    live.state = state;
+    showLive();
+  }
+
+  // Where a report is read: on the world page in place, beside the map; elsewhere the reports.
+  function reportHref(id) {
+    var form = document.querySelector("form.map-pick");
+    if (form && id) return viewHref(form, inHand(form)) + "&report=" + id;
+    return "/worlds/" + live.world + "/reports" + (id ? "#report-" + id : "");
+  }
+
+  // Where an alert leads (its kinds: docs/api.md): a message to its conversation, the end of
+  // the campaign to the result, a turn to come to the map, anything else to its report.
+  function newsHref(n) {
+    var w = "/worlds/" + live.world;
+    if (n.kind === "message") return w + "/messages" + (n.from ? "?with=" + encodeURIComponent(n.from) : "");
+    if (n.kind === "announcement") return w + "/messages";
+    if (n.kind === "campaign_over") return w + "/standings#result";
+    if (n.kind === "turn_soon") return w;
+    return reportHref(n.report);
+  }
+
+  // Draws a company the stream told of on the world page's map, or takes it away (`gone`,
+  // or out of the view). One the stream has not yet described (its first `company` comes
+  // before its `seen`) stays as drawn.
+  function drawCompany(c, gone) {
+    var map = document.getElementById("map"), form = map && map.closest("form.map-pick");
+    var words = liveWords(), g = layout();
+    if (!form || !words || !g || !(gone || c.kind)) return;
+    var shown = !gone && inView(g, c.x, c.y);
+    placeMark(map, c.id, shown ? companyMark(c, g, words.marks, form) : null);
+  }
+
+  function bumpAlerts() {
+    var link = document.getElementById("alerts-link");
+    if (!link) return;
+    var badge = document.getElementById("alerts-badge");
+    if (!badge) {
+      badge = document.createElement("span");
+      badge.className = "badge";
+      badge.id = "alerts-badge";
+      badge.textContent = "0";
+      link.append(" ", badge);
+    }
+    badge.textContent = String(Number(badge.textContent) + 1);
+  }
+
+  // The header's messages link, with its badge, is there while messages wait, as the server
+  // writes it.
+  function messagesBadge(n) {
+    var link = document.getElementById("messages-link");
+    if (!n) {
+      if (link) link.remove();
+      return;
+    }
+    var alerts = document.getElementById("alerts-link");
+    if (!link && alerts) {
+      link = document.createElement("a");
+      link.href = "/messages";
+      link.id = "messages-link";
+      var badge = document.createElement("span");
+      badge.className = "badge";
+      badge.id = "messages-badge";
+      link.append(document.getElementById("live").getAttribute("data-messages") + " ", badge);
+      alerts.before(link);
+    }
+    var b = document.getElementById("messages-badge");
+    if (b) b.textContent = String(n);
+  }
+
+  // A private message came: the messages page reads its conversations and the one open
+  // again, not the form being written.
+  function refreshTalk() {
+    if (!document.getElementById("thread-list")) return;
+    fetch(location.href, { credentials: "same-origin" }).then(function (res) {
+      return res.ok ? res.text() : null;
+    }).then(function (html) {
+      if (!html) return;
+      var doc = new DOMParser().parseFromString(html, "text/html");
+      ["thread-list", "conversation"].forEach(function (id) {
+        var fresh = doc.getElementById(id), here = document.getElementById(id);
+        if (fresh && here) here.replaceWith(document.adoptNode(fresh));
+      });
+    }).catch(function () {});
+  }
+
+  var heard = {
+    turn: function (d) {
+      var words = liveWords();
+      var turn = document.getElementById("world-turn"), season = document.getElementById("world-season");
+      if (turn && words) turn.textContent = fill(words.turn, { turn: d.turn });
+      if (season && words && season.getAttribute("data-season") !== d.season) {
+        season.setAttribute("data-season", d.season);
+        season.textContent = words.seasons[d.season] || d.season;
+        // What moves cost changed (the legend, the cell's panel): the page is drawn again.
+        if (document.querySelector("form.map-pick")) swap(location.href, null, false);
+      }
+      var next = document.getElementById("next-turn");
+      var countdown = next && next.querySelector(".countdown");
+      if (countdown) {
+        var at = d.next_turn_at ? String(Math.round(Date.parse(d.next_turn_at) / 1000)) : "";
+        countdown.setAttribute("data-deadline", at);
+        next.hidden = !at;
+        countdowns();
+      }
+    },
+    world: function (d) {
+      var words = liveWords(), el = document.getElementById("world-state");
+      if (!el || !words) return;
+      el.textContent = "";
+      if (d.status === "running") return;
+      var say = document.createElement("strong");
+      say.textContent = d.status === "ended" ? words.ended : words.paused;
+      el.append(" · ", say);
+    },
+    company: function (d) {
+      var c = live.companies[d.id] = Object.assign(live.companies[d.id] || {}, d);
+      document.querySelectorAll('[data-company="' + d.id + '"][data-say]').forEach(function (el) {
+        el.textContent = fill(el.getAttribute("data-say"), d);
+      });
+      drawCompany(c);
+    },
+    seen: function (d) {
+      var listed = {};
+      d.companies.forEach(function (s) {
+        listed[s.id] = true;
+        drawCompany(live.companies[s.id] = Object.assign(live.companies[s.id] || {}, s));
+      });
+      d.gone.forEach(function (id) {
+        delete live.companies[id];
+        drawCompany({ id: id }, true);
+      });
+      if (!d.all) return;
+      // Everything the nation sees: anything else shown goes.
+      Object.keys(live.companies).forEach(function (id) {
+        if (!listed[id]) delete live.companies[id];
+      });
+      var map = document.getElementById("map");
+      if (map) map.querySelectorAll("g.unit[data-company]").forEach(function (u) {
+        var id = u.getAttribute("data-company");
+        if (!listed[id]) drawCompany({ id: id }, true);
+      });
+    },
+    report: function (d) {
+      live.report = { id: d.id, at: Date.now() };
+    },
+    alert: function (d) {
+      // A resumed stream may say an alert again.
+      if (live.alerts[d.id]) return;
+      live.alerts[d.id] = true;
+      if (!d.read_at) bumpAlerts();
+      // The report it comes with, when one just came (an attack's, a lost cell's).
+      var report = live.report && Date.now() - live.report.at < 10000 ? live.report.id : null;
+      var said = (d.said && d.said[0] && d.said[0].a) || {};
+      live.news = { text: d.summary, kind: d.kind, report: report, from: said.player };
+      showLive();
+    },
+    message: function (d) {
+      var before = live.unread;
+      live.unread = d.unread;
+      messagesBadge(d.unread);
+      if (before !== null && d.unread > before) refreshTalk();
+    },
+    resync: function () {
+      location.reload();
+    }
+  };
+
+  function openLive() {
+    clearTimeout(live.timer);
+    live.timer = null;
+    if (live.source || document.hidden) return;
+    // EventSource sends Last-Event-ID only when it reconnects by itself: a new one says where
+    // it resumes from in the address.
+    var source = new EventSource("/api/v1/worlds/" + live.world + "/live" +
+      (live.last ? "?from=" + encodeURIComponent(live.last) : ""));
+    live.source = source;
+    setLive(live.failures ? "retry" : "connecting");
+    source.onopen = function () {
+      live.failures = 0;
+      setLive("on");
+    };
+    source.onerror = function () {
+      if (source.readyState !== EventSource.CLOSED) {
+        setLive("retry"); // the browser reconnects by itself
+        return;
+      }
+      // Refused (too many streams, the session gone…): EventSource gives up; try again later,
+      // less and less often.
+      closeLive("off");
+      live.timer = setTimeout(openLive, RETRY[Math.min(live.failures, RETRY.length - 1)] * 1000);
+      live.failures++;
+    };
+    Object.keys(heard).forEach(function (name) {
+      source.addEventListener(name, function (ev) {
+        if (source !== live.source) return;
+        if (ev.lastEventId) live.last = ev.lastEventId;
+        var data;
+        try { data = JSON.parse(ev.data); } catch (e) { return; }
+        heard[name](data);
+      });
+    });
+  }
+
+  function closeLive(state) {
+    if (live.source) live.source.close();
+    live.source = null;
+    setLive(state);
+  }
+
+  // The stream opens with the first page of a player of the world (the page carries #live)
+  // and stays open across the swaps, whose new line is told the state.
+  function startLive() {
+    var el = document.getElementById("live");
+    if (!el) return;
+    if (live.world) {
+      showLive();
+      return;
+    }
+    live.world = el.getAttribute("data-world");
+    var away = function () {
+      clearTimeout(live.timer);
+      closeLive("off");
+    };
+    var back = function () {
+      live.failures = 0;
+      openLive();
+    };
+    document.addEventListener("visibilitychange", function () {
+      if (document.hidden) away();
+      else back();
+    });
+    // A page left for another may be kept to come back to (the back-forward cache): its
+    // stream goes with it, or it would hold one of the player's few streams while out of sight.
+    window.addEventListener("pagehide", away);
+    window.addEventListener("pageshow", function (ev) {
+      if (ev.persisted) back();
+    });
+    openLive();
+  }
+
   function start(first) {
     countdowns();
     showScriptParts();
+    startLive();
     var clear = document.getElementById("path-clear");
     if (clear) {
       clear.addEventListener("click", function () {

@@ -30,6 +30,13 @@ world-next-turn = next turn
 # The countdown to the next turn, as the page's script fills it in.
 countdown-hours = in { $h } h { $m } min { $s } s
 countdown-minutes = in { $m } min { $s } s
+# The time is up and the turn not yet told: the server is playing it ("next turn under way").
+countdown-due = under way
+# The world page's line that says whether it follows the world as it moves (the live stream).
+live-connecting = connecting…
+live-on = live
+live-retry = reconnecting…
+live-off = offline
 world-nations = Nations
 world-reports = Reports
 world-report = Report

@@ -30,6 +30,13 @@ world-next-turn = prochain tour
 # Le compte à rebours jusqu'au prochain tour, tel que le script de la page le remplit.
 countdown-hours = dans { $h } h { $m } min { $s } s
 countdown-minutes = dans { $m } min { $s } s
+# L'heure est passée et le tour pas encore annoncé : le serveur le joue (« prochain tour en cours »).
+countdown-due = en cours
+# La ligne de la page du monde qui dit si elle suit le monde en direct (le flux en direct).
+live-connecting = connexion…
+live-on = en direct
+live-retry = reconnexion…
+live-off = hors ligne
 world-nations = Nations
 world-reports = Rapports
 world-report = Rapport

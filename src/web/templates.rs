@@ -36,6 +36,7 @@ const TEMPLATES: &[(&str, &str)] = templates!(
     "partials/symbols.html",
     "partials/legend.html",
     "partials/first_day.html",
+    "partials/live.html",
 );
 
 /// `{{ ts | datetime }}`: a UNIX time as `YYYY-MM-DD HH:MM UTC`.

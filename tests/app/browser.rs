@@ -4,8 +4,10 @@
 
 use crate::both;
 use crate::support::fixtures;
+use crate::support::live;
 use crate::support::webdriver::Browser;
 use crate::support::TestApp;
+use serde_json::json;
 
 /// Whether the player's (first) company shows on the screen inside the map's box: within the
 /// box, within the window, and not under the cell's panel where that is a sheet.
@@ -936,4 +938,310 @@ both!(a_game_master_clicks_a_side_of_a_hex_to_set_a_rampart, |b| {
         before,
         "the north-east side of (5, 6) is the same edge"
     );
+});
+
+/// Waits up to `secs` seconds for `done`, saying `what` when it never comes.
+fn wait_until(secs: u64, what: &str, done: impl Fn() -> bool) {
+    let started = std::time::Instant::now();
+    while !done() {
+        assert!(started.elapsed().as_secs() < secs, "{what}");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
+/// The live line's state: connecting, on, retry or off.
+fn live_state(br: &Browser) -> String {
+    br.script("var s = document.getElementById('live-state'); return s ? s.getAttribute('data-state') : null;")
+        .as_str()
+        .unwrap_or("")
+        .to_string()
+}
+
+/// Whether the page still is the one loaded at first (marked by the test).
+fn not_reloaded(br: &Browser) -> bool {
+    br.script("return window.grognardMark || null;") == 42
+}
+
+/// Whether the live line and the boxes it could be in the way of overlap: the map's box, the
+/// header, the cell's panel (a sheet on a phone); and the line is on the screen whole.
+fn live_line_in_the_clear(br: &Browser) -> Result<(), String> {
+    let v = br.script(
+        "var l = document.getElementById('live').getBoundingClientRect();\
+         var hit = function (sel) { var e = document.querySelector(sel); if (!e) return null;\
+           var r = e.getBoundingClientRect();\
+           return (r.left < l.right && l.left < r.right && r.top < l.bottom && l.top < r.bottom) ? sel : null; };\
+         var clash = ['.map-wrap', 'header.top', '#cell-panel', 'nav.pan', '.talk-cols'].map(hit).filter(Boolean);\
+         var on = l.top >= 0 && l.bottom <= window.innerHeight + 0.5 && l.left >= 0 && l.right <= window.innerWidth + 0.5;\
+         return [clash.join(' '), on || window.innerWidth > 700, l.height];",
+    );
+    let clash = v[0].as_str().unwrap_or("");
+    if !clash.is_empty() {
+        return Err(format!("the live line overlaps {clash}"));
+    }
+    if v[1] != true {
+        return Err("a phone's live strip is off the screen".into());
+    }
+    if v[2].as_f64().unwrap_or(0.0) < 20.0 {
+        return Err(format!("the live line is {} px high", v[2]));
+    }
+    Ok(())
+}
+
+/// The world page follows the world as it moves (the live stream): refused at first, it says
+/// so and tries again; then a turn, an enemy coming into sight and going, a private message,
+/// an attack with its alert and report, an alert given while the tab was hidden, and the
+/// messages page's conversation, all without a reload, at one window size.
+fn following_the_world(b: crate::support::Backend, width: u32, height: u32) {
+    // One stream a player, freed a second after its client goes: the page meets the limit.
+    let a = fixtures::arena_with(b, |s| {
+        s.live.streams_per_user = 1;
+        s.live.keep_alive_seconds = 1;
+    });
+    let mut blue = a.blue.clone();
+    let mut red = a.red.clone();
+    let ligne = a.raise(&mut blue, "infantry", "Ligne");
+    let feinde = a.raise(&mut red, "infantry", "Feinde");
+    a.put(ligne, 3, 3);
+    a.set(ligne, "ap = 3");
+    a.put(feinde, 10, 3);
+    let w = a.world;
+    let base = &a.app.base;
+    let shots = format!("screenshots-live-{b:?}-{width}x{height}").to_lowercase();
+    let br = Browser::start_sized(&shots, width, height);
+    let check = |step: &str| {
+        br.screenshot(step);
+        if let Err(e) = live_line_in_the_clear(&br) {
+            panic!("{step} at {width}: {e}");
+        }
+        assert!(no_sideways_scroll(&br), "{step} at {width}");
+    };
+    let text_of = |css: &str| -> String {
+        br.script(&format!(
+            "var e = document.querySelector(\"{css}\"); return e ? e.textContent : null;"
+        ))
+        .as_str()
+        .unwrap_or("")
+        .to_string()
+    };
+    let ap_css = format!("span.ap[data-company='{ligne}']");
+    let men_css = format!("span.men[data-company='{ligne}']");
+    let token_title = |id: i64| text_of(&format!("#map g.unit[data-company='{id}'] title"));
+
+    // The player's one stream is taken: the page is refused, says so, and once the other
+    // stream is gone tries again by itself.
+    let held = live::open(base, &a.blue, w, None);
+    assert_eq!(held.status, 200, "{}", held.body);
+    log_in(&br, base, "blue_player");
+    br.goto(&format!("{base}/worlds/{w}?company={ligne}"));
+    br.find("#live-state[data-state='off']");
+    assert!(!br.text("#live-state").is_empty());
+    check("01-refused");
+    drop(held);
+    wait_until(30, "the page tries the stream again", || {
+        live_state(&br) == "on"
+    });
+    // Layout shifts from here on are the stream's.
+    br.script(
+        "window.grognardMark = 42; window.grognardShift = 0; var t0 = performance.now();\
+         new PerformanceObserver(function (l) { l.getEntries().forEach(function (e) {\
+           if (e.startTime > t0 && !e.hadRecentInput) window.grognardShift += e.value; }); })\
+           .observe({type: 'layout-shift', buffered: true});\
+         return null;",
+    );
+    check("02-live");
+
+    // A turn: its number, and the company's AP in the list, the selected company's heading
+    // and its mark's tooltip.
+    let turn = br.text("#world-turn");
+    assert_eq!(br.text(&ap_css), "3");
+    let mut gm = fixtures::gm_api(&a.app, "live_gm");
+    let r = gm.post_json(
+        &format!("/api/v1/worlds/{w}/ticks"),
+        json!({"kind": "turn"}),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    wait_until(10, "the turn on the page", || {
+        br.text("#world-turn") != turn && br.text(&ap_css) != "3"
+    });
+    let ap = a.company(&mut blue, ligne)["ap"].as_i64().unwrap();
+    assert!(ap > 3);
+    assert_eq!(br.text(&ap_css), ap.to_string());
+    assert!(
+        br.text("#path-panel h2").ends_with(&format!(": {ap} AP")),
+        "{}",
+        br.text("#path-panel h2")
+    );
+    assert!(
+        token_title(ligne).ends_with(&format!(" · {ap} AP")),
+        "{}",
+        token_title(ligne)
+    );
+    let number = |s: &str| s.trim_start_matches("Turn ").parse::<i64>().unwrap();
+    assert_eq!(number(&br.text("#world-turn")), number(&turn) + 1);
+    assert!(not_reloaded(&br), "the turn reloaded the page");
+    check("03-turn");
+
+    // An enemy comes into sight (three cells away) and goes out of it again.
+    a.put(feinde, 7, 3);
+    let r = a.act(&mut red, feinde, "move", json!({"path": [[6, 3]]}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    br.find(&format!(
+        "#map a.unit-link > g.unit.enemy[data-company='{feinde}'][data-x='6'][data-y='3']"
+    ));
+    assert!(
+        token_title(feinde).starts_with("Feinde (infantry, Red)"),
+        "{}",
+        token_title(feinde)
+    );
+    check("04-enemy-in-sight");
+    let r = a.act(&mut red, feinde, "move", json!({"path": [[7, 3], [8, 3]]}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let gone = format!("#map g.unit[data-company='{feinde}']");
+    wait_until(10, "the enemy out of sight leaves the map", || {
+        br.script(&format!("return !document.querySelector(\"{gone}\");")) == true
+    });
+    assert!(not_reloaded(&br));
+
+    // A private message: the header's badge, which was not there.
+    assert!(text_of("#messages-badge").is_empty());
+    let r = a.say(&mut red, "blue_player", "Parley at the mill?");
+    assert_eq!(r.status, 201, "{}", r.body);
+    wait_until(10, "the messages' badge", || {
+        text_of("#messages-badge") == "1"
+    });
+    // Its alert leads to the conversation.
+    wait_until(10, "the message's alert", || {
+        br.script("return document.getElementById('live-news').getAttribute('href');")
+            == json!(format!("/worlds/{w}/messages?with=red_player"))
+    });
+    assert!(not_reloaded(&br));
+    check("05-a-message");
+
+    // An attack: the enemy steps into range and fires; the alert's badge and its sentence
+    // beside the map, the losses in the list.
+    let alerts = || text_of("#alerts-badge").parse::<i64>().unwrap_or(0);
+    let alerts_before = alerts();
+    let r = a.act(
+        &mut red,
+        feinde,
+        "move",
+        json!({"path": [[7, 3], [6, 3], [5, 3]]}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    br.find(&format!(
+        "#map g.unit.enemy[data-company='{feinde}'][data-x='5']"
+    ));
+    let r = a.act(&mut red, feinde, "volley", json!({"target": ligne}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let event = r.json()["event_id"].as_i64().unwrap();
+    wait_until(10, "the attack's alert", || {
+        alerts() == alerts_before + 1 && !br.text("#live-news").is_empty()
+    });
+    let news = br.text("#live-news");
+    assert!(news.contains("Feinde") || news.contains("Ligne"), "{news}");
+    let href = br.script("return document.getElementById('live-news').getAttribute('href');");
+    assert!(
+        href.as_str()
+            .unwrap()
+            .ends_with(&format!("&report={event}")),
+        "{href}"
+    );
+    let men = a.company(&mut blue, ligne)["men"].as_i64().unwrap();
+    wait_until(10, "the losses in the list", || {
+        br.text(&men_css) == men.to_string()
+    });
+    assert!(not_reloaded(&br));
+    check("06-attacked");
+
+    // What the stream drew is what the server draws: every company's mark, against the same
+    // view read again.
+    let marks = br.script(
+        "var f = document.querySelector('form.map-pick');\
+         var x = new XMLHttpRequest(); x.open('GET', f.getAttribute('action') + '?' + new URLSearchParams(new FormData(f)), false); x.send();\
+         var doc = new DOMParser().parseFromString(x.responseText, 'text/html');\
+         var all = function (d) { return Array.from(d.querySelectorAll('#map g.unit')).map(function (u) { return u.parentNode.outerHTML; }).sort(); };\
+         return [all(document), all(doc)];",
+    );
+    assert_eq!(
+        marks[0], marks[1],
+        "the live marks differ from the server's"
+    );
+    assert_eq!(marks[0].as_array().unwrap().len(), 2, "{}", marks[0]);
+
+    // Nothing moved under the reader's eyes while the stream filled the page.
+    let shift = br.script("return window.grognardShift;").as_f64().unwrap();
+    assert!(shift < 0.05, "layout shift {shift} at {width}");
+
+    // Hidden, the tab lets its stream go; an alert given meanwhile comes when it is shown
+    // again, the stream resuming from where it was.
+    // (The page's own `hidden` stands over the document's while the test says so.)
+    let hide = |hidden: bool| {
+        br.script(&format!(
+            "Object.defineProperty(document, 'hidden', {{configurable: true, get: function () {{ return {hidden}; }}}});\
+             document.dispatchEvent(new Event('visibilitychange'));\
+             if (!{hidden}) delete document.hidden;\
+             return null;"
+        ));
+    };
+    hide(true);
+    assert_eq!(live_state(&br), "off");
+    let r = a.act(&mut red, feinde, "volley", json!({"target": ligne}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert_eq!(alerts(), alerts_before + 1, "a hidden tab heard nothing");
+    hide(false);
+    wait_until(30, "the alert given while hidden", || {
+        alerts() == alerts_before + 2 && live_state(&br) == "on"
+    });
+    assert!(not_reloaded(&br));
+
+    // The alert's link shows its report beside the map, in place.
+    br.click("#live-news");
+    wait_until(10, "the report beside the map", || {
+        text_of("#last-report").contains("Feinde")
+    });
+    assert!(not_reloaded(&br), "the report reloaded the page");
+    wait_until(5, "the report in sight, clear of the live line", || {
+        br.script(
+            "var r = document.getElementById('last-report').getBoundingClientRect();\
+             var l = document.getElementById('live').getBoundingClientRect();\
+             var foot = window.innerWidth > 700 ? window.innerHeight : l.top;\
+             return r.top >= 0 && r.top + 40 <= foot;",
+        ) == true
+    });
+    assert_eq!(live_state(&br), "on", "the stream outlives the swap");
+    assert!(!br.text("#live-news").is_empty());
+    check("07-the-report");
+    // The enemy's cell: on a phone its sheet stands on the live strip.
+    br.script("document.getElementById('map').scrollIntoView({block: 'center'}); return null;");
+    let (ex, ey) = cell_centre(&br, 5, 3);
+    br.click_at(ex, ey);
+    br.find("#cell-panel");
+    check("08-enemy-cell");
+
+    // The messages page, a conversation open: a new message shows in it.
+    br.goto(&format!("{base}/worlds/{w}/messages?with=red_player"));
+    br.find("#conversation[data-with]");
+    assert!(br.text("#conversation").contains("Parley at the mill?"));
+    br.script("window.grognardMark = 42; return null;");
+    wait_until(30, "the messages page's stream", || live_state(&br) == "on");
+    let r = a.say(&mut red, "blue_player", "Or at the bridge at noon");
+    assert_eq!(r.status, 201, "{}", r.body);
+    wait_until(10, "the new message in the conversation", || {
+        text_of("#conversation").contains("Or at the bridge at noon")
+    });
+    // Read as it showed: the badge goes.
+    wait_until(10, "the badge read away", || {
+        text_of("#messages-badge").is_empty()
+    });
+    assert!(not_reloaded(&br), "the messages page was loaded again");
+    check("09-messages");
+}
+
+both!(the_world_page_follows_the_world_live, |b| {
+    following_the_world(b, 1280, 900);
+});
+
+both!(the_world_page_follows_the_world_live_on_a_phone, |b| {
+    following_the_world(b, 390, 844);
 });

@@ -126,6 +126,39 @@ struct KindChoice {
     name: &'static str,
 }
 
+/// What the page's script needs to follow the world's live stream (static/app.js): the turn
+/// line's words, and how to draw the companies the stream brings.
+#[derive(Serialize)]
+struct LiveWords<'a> {
+    /// `{turn}` stands for the number.
+    turn: String,
+    seasons: std::collections::BTreeMap<&'static str, String>,
+    paused: String,
+    ended: String,
+    marks: map::Marks<'a>,
+}
+
+impl<'a> LiveWords<'a> {
+    fn json(lang: crate::i18n::Lang, marks: map::Marks<'a>) -> String {
+        use crate::i18n::tr;
+        let words = LiveWords {
+            turn: tr(
+                lang,
+                "world-turn",
+                &[("turn", fluent_bundle::FluentValue::from("{turn}"))],
+            ),
+            seasons: crate::rules::Season::ALL
+                .iter()
+                .map(|s| (s.as_str(), tr(lang, &format!("season-{s}"), &[])))
+                .collect(),
+            paused: tr(lang, "world-paused", &[]),
+            ended: tr(lang, "worlds-over", &[]),
+            marks,
+        };
+        serde_json::to_string(&words).unwrap_or_default()
+    }
+}
+
 /// A marker of the selected cell, with whether the viewer may remove it.
 #[derive(Serialize)]
 struct CellMarker<'a> {
@@ -328,6 +361,10 @@ fn render(
                 .collect::<Vec<_>>(),
         );
         ctx.insert("player", &player);
+        if player.is_some() {
+            let marks = words.marks(rs, &sp.nations);
+            ctx.insert("live_words", &LiveWords::json(viewer.lang, marks));
+        }
         ctx.insert("companies", &mine);
         ctx.insert("reserve_gain", &rs.turn.reserve_gain);
         ctx.insert("name_max", &rs.limits.company_name_max);

@@ -220,13 +220,29 @@ impl Browser {
         }
     }
 
+    /// Clicks an element; one under something fixed on the screen (a phone's live strip at
+    /// the foot of the page) is first scrolled to the middle, as a player would.
     pub fn click(&self, css: &str) {
         let e = self.find(css);
-        let v = self.call(
-            "POST",
-            &self.s(&format!("/element/{e}/click")),
-            Some(json!({})),
-        );
+        let click = || {
+            self.call(
+                "POST",
+                &self.s(&format!("/element/{e}/click")),
+                Some(json!({})),
+            )
+        };
+        let mut v = click();
+        if v["error"] == "element click intercepted" {
+            self.call(
+                "POST",
+                &self.s("/execute/sync"),
+                Some(json!({
+                    "script": "arguments[0].scrollIntoView({block: 'center'});",
+                    "args": [{ELEMENT: e}],
+                })),
+            );
+            v = click();
+        }
         assert!(v.get("error").is_none(), "click {css}: {v}");
     }
 

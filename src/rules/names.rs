@@ -158,6 +158,46 @@ impl Role {
     }
 }
 
+/// What the rankings sort by, most first.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RankBy {
+    /// Enemy men put out of action (killed and wounded).
+    #[default]
+    Inflicted,
+    /// Own men lost.
+    Lost,
+    /// Mines, towns and castle sections taken.
+    Captures,
+    Xp,
+    /// Turns in which the player gave an order.
+    Turns,
+    /// The player's nation's victory points.
+    Points,
+}
+
+impl RankBy {
+    pub const ALL: [RankBy; 6] = [
+        RankBy::Inflicted,
+        RankBy::Lost,
+        RankBy::Captures,
+        RankBy::Xp,
+        RankBy::Turns,
+        RankBy::Points,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RankBy::Inflicted => "inflicted",
+            RankBy::Lost => "lost",
+            RankBy::Captures => "captures",
+            RankBy::Xp => "xp",
+            RankBy::Turns => "turns",
+            RankBy::Points => "points",
+        }
+    }
+}
+
 named_enum!(
     /// What a tick advances: a world's turn, or its season.
     TickKind {

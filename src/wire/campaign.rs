@@ -1,5 +1,9 @@
-//! The campaign: rankings and the next campaign.
-use crate::ids::WorldId;
+//! The campaign: its end, the standings, the history, the rankings and the next campaign.
+
+use crate::game::campaign::{self, scores, Scoreboard};
+use crate::ids::{NationId, WorldId};
+use crate::rules::names::RankBy;
+use crate::rules::victory::{EndReason, Verdict};
 use serde::{Deserialize, Serialize};
 
 #[derive(Deserialize, utoipa::IntoParams)]
@@ -21,4 +25,195 @@ pub struct NextBody {
 pub struct NextAnswer {
     #[schema(value_type = i32)]
     pub id: WorldId,
+}
+
+/// `POST /api/v1/worlds/{w}/end`: how the campaign ended and who won.
+#[derive(Clone, Copy, Debug, Serialize, utoipa::ToSchema)]
+pub struct EndAnswer {
+    pub reason: EndReason,
+    pub winner: Option<i32>,
+}
+
+impl From<Verdict> for EndAnswer {
+    fn from(v: Verdict) -> EndAnswer {
+        EndAnswer {
+            reason: v.reason,
+            winner: v.winner,
+        }
+    }
+}
+
+/// One nation's line of the standings.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[schema(as = CampaignNation)]
+pub struct NationStanding {
+    pub nation: String,
+    #[schema(value_type = i32)]
+    pub nation_id: NationId,
+    pub color: String,
+    pub points: i64,
+    pub towns: i64,
+    pub mines: i64,
+    pub sections: i64,
+}
+
+/// `GET /api/v1/worlds/{w}/standings` and the standings page.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct Standings {
+    /// `running` or `ended`.
+    pub status: &'static str,
+    pub winner: Option<String>,
+    /// Why it ended: `points`, `towns`, `last_turn` or `game_master`.
+    pub reason: Option<String>,
+    pub turn: i32,
+    /// What it takes to win here.
+    pub points_to_win: i64,
+    pub end_turn: i32,
+    pub towns_share: f64,
+    pub nations: Vec<NationStanding>,
+}
+
+impl Standings {
+    pub fn of(b: &Scoreboard) -> Standings {
+        let w = &b.world;
+        Standings {
+            status: if w.ended() { "ended" } else { "running" },
+            winner: w
+                .winner_id
+                .and_then(|id| b.nations.iter().find(|(n, _)| n.id == id))
+                .map(|(n, _)| n.name.clone()),
+            reason: w.ended_reason.clone(),
+            turn: w.turn,
+            points_to_win: b.victory.points,
+            end_turn: b.victory.end_turn,
+            towns_share: b.victory.towns_share,
+            nations: b
+                .nations
+                .iter()
+                .map(|(n, held)| NationStanding {
+                    nation: n.name.clone(),
+                    nation_id: n.id,
+                    color: n.color.clone(),
+                    points: n.points,
+                    towns: held.towns,
+                    mines: held.mines,
+                    sections: held.sections,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// One nation in one turn of the history.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct NationTurn {
+    pub nation: String,
+    pub points: i64,
+    pub towns: i64,
+    pub mines: i64,
+    pub sections: i64,
+    /// Another nation's companies and men are withheld (none) while the campaign runs: they
+    /// are its strength, which the fog hides; the end publishes them.
+    pub companies: Option<i64>,
+    pub men: Option<i64>,
+}
+
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct HistoryTurn {
+    pub turn: i32,
+    pub nations: Vec<NationTurn>,
+}
+
+/// `GET /api/v1/worlds/{w}/history`: the campaign turn by turn, oldest first.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct History {
+    pub turns: Vec<HistoryTurn>,
+}
+
+impl History {
+    /// The rows of `campaign::history`, grouped by turn.
+    pub fn of(rows: Vec<campaign::NationTurn>) -> History {
+        let mut turns: Vec<HistoryTurn> = Vec::new();
+        for r in rows {
+            let line = NationTurn {
+                nation: r.nation,
+                points: r.points,
+                towns: r.towns,
+                mines: r.mines,
+                sections: r.sections,
+                companies: r.companies,
+                men: r.men,
+            };
+            match turns.last_mut() {
+                Some(t) if t.turn == r.turn => t.nations.push(line),
+                _ => turns.push(HistoryTurn {
+                    turn: r.turn,
+                    nations: vec![line],
+                }),
+            }
+        }
+        History { turns }
+    }
+}
+
+/// One player's line.
+#[derive(Clone, Debug, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct RankRow {
+    /// Players level on the score share a rank. None in a ranking by points for a player
+    /// whose nation the caller is not told: the order would tell who stands with whom.
+    pub rank: Option<i64>,
+    pub player: String,
+    /// None unless the player is of the caller's nation.
+    pub nation: Option<String>,
+    pub color: Option<String>,
+    pub inflicted: i64,
+    pub lost: i64,
+    pub captures: i32,
+    pub xp: i64,
+    pub turns: i32,
+    /// The nation's points, told as the nation is.
+    pub points: Option<i64>,
+}
+
+impl From<&scores::RankRow> for RankRow {
+    fn from(r: &scores::RankRow) -> RankRow {
+        RankRow {
+            rank: r.rank,
+            player: r.player.clone(),
+            nation: r.nation.clone(),
+            color: r.color.clone(),
+            inflicted: r.inflicted,
+            lost: r.lost,
+            captures: r.captures,
+            xp: r.xp,
+            turns: r.turns,
+            points: r.points,
+        }
+    }
+}
+
+/// `GET /api/v1/worlds/{w}/rankings` and the standings page's table.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct Rankings {
+    pub by: RankBy,
+    pub page: i64,
+    pub pages: i64,
+    pub players: i64,
+    pub rows: Vec<RankRow>,
+    /// The caller's own line, wherever it stands (none for a visitor, a non-player, or a
+    /// player who joined after the last turn).
+    pub me: Option<RankRow>,
+}
+
+impl From<&scores::Page> for Rankings {
+    fn from(p: &scores::Page) -> Rankings {
+        Rankings {
+            by: p.by,
+            page: p.page,
+            pages: p.pages,
+            players: p.players,
+            rows: p.rows.iter().map(RankRow::from).collect(),
+            me: p.me.as_ref().map(RankRow::from),
+        }
+    }
 }

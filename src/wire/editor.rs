@@ -1,14 +1,66 @@
 //! The game masters' editor: cells, edges, spawns, worlds made and exported, the audit log.
+//!
+//! A cell is answered as the audit log records it (`game::gm::editor::CellContent`, with its
+//! place beside it): the editor's answer and the log's `before` and `after` are one record.
 
-use crate::game::gm::editor::{self, CellEdit};
+use crate::game::gm::editor::{CellContent, CellEdit};
 use crate::ids::{AuditId, NationId, WorldId};
+use crate::rules::names::EdgeFeature;
+use crate::rules::{Pos, Side};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
+
+/// A cell the editor changed, as its answer lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct EditedCell {
+    pub x: i32,
+    pub y: i32,
+    #[serde(flatten)]
+    pub content: CellContent,
+}
+
+impl EditedCell {
+    pub fn of((at, content): (Pos, CellContent)) -> EditedCell {
+        EditedCell {
+            x: at.x,
+            y: at.y,
+            content,
+        }
+    }
+}
 
 /// `PUT …/cells`, `POST …/undo`: the cells as they are now.
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct CellsAnswer {
-    pub cells: Vec<editor::EditedCell>,
+    pub cells: Vec<EditedCell>,
+}
+
+impl CellsAnswer {
+    pub fn of(cells: Vec<(Pos, CellContent)>) -> CellsAnswer {
+        CellsAnswer {
+            cells: cells.into_iter().map(EditedCell::of).collect(),
+        }
+    }
+}
+
+/// An edge as the API answers it: under its one name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct EdgeAnswer {
+    pub x: i32,
+    pub y: i32,
+    pub side: Side,
+    pub feature: Option<EdgeFeature>,
+}
+
+impl EdgeAnswer {
+    pub fn of((at, side, feature): (Pos, Side, Option<EdgeFeature>)) -> EdgeAnswer {
+        EdgeAnswer {
+            x: at.x,
+            y: at.y,
+            side,
+            feature,
+        }
+    }
 }
 
 /// `PUT /api/v1/worlds/{w}/nations/{n}/spawn`.

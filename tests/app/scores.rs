@@ -461,7 +461,8 @@ fn rankings_of_a_thousand(b: Backend) {
     assert_eq!(r.page, place / PAGE_SIZE + 1);
     assert!(r.rows.iter().any(|row| row.player == "p0777"));
     // The same through the API's answer shape.
-    let me_row: Value = serde_json::to_value(&r.me).unwrap();
+    let me_row: Value =
+        serde_json::to_value(grognard::wire::campaign::Rankings::from(&r).me).unwrap();
     assert_eq!(me_row["rank"], rank_of(place as usize));
     assert!(
         me_row.get("user_id").is_none(),

@@ -6,7 +6,7 @@
 pub mod next;
 pub mod scores;
 
-use crate::db::models::World;
+use crate::db::models::{Nation, World};
 use crate::db::schema::{nation_turns, nations, worlds};
 use crate::db::{self, DbConnection};
 use crate::game::error::{GameError, GameResult};
@@ -17,25 +17,8 @@ use crate::game::play::access::Actor;
 use crate::game::time::verdict::{end, standings_now};
 use crate::ids::{NationId, WorldId};
 use crate::rules::ruleset::Ruleset;
-use crate::rules::victory::{self, EndReason, Verdict};
+use crate::rules::victory::{self, EndReason, Holdings, Verdict, VictoryRules};
 use diesel::prelude::*;
-use serde::Serialize;
-
-/// `POST /api/v1/worlds/{w}/end`: how the campaign ended and who won.
-#[derive(Clone, Copy, Debug, Serialize, utoipa::ToSchema)]
-pub struct EndAnswer {
-    pub reason: EndReason,
-    pub winner: Option<i32>,
-}
-
-impl From<Verdict> for EndAnswer {
-    fn from(v: Verdict) -> EndAnswer {
-        EndAnswer {
-            reason: v.reason,
-            winner: v.winner,
-        }
-    }
-}
 
 /// A game master ends the campaign now, the nation with most points winning.
 pub fn end_by_game_master(
@@ -64,7 +47,8 @@ pub fn end_by_game_master(
                 user_id: actor.user_id,
                 action: "end_campaign".into(),
                 target: format!("world {}", w.name),
-                after: audit::value(&EndAnswer::from(v)),
+                // The audit log keeps the verdict as the end's answer says it.
+                after: Some(serde_json::json!({ "reason": v.reason, "winner": v.winner })),
                 ..Default::default()
             },
         )?;
@@ -121,34 +105,12 @@ pub fn set_victory(
     })
 }
 
-/// One nation's line of the standings.
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
-#[schema(as = CampaignNation)]
-pub struct NationStanding {
-    pub nation: String,
-    #[schema(value_type = i32)]
-    pub nation_id: NationId,
-    pub color: String,
-    pub points: i64,
-    pub towns: i64,
-    pub mines: i64,
-    pub sections: i64,
-}
-
-/// `GET /api/v1/worlds/{w}/standings` and the standings page.
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
-pub struct Standings {
-    /// `running` or `ended`.
-    pub status: &'static str,
-    pub winner: Option<String>,
-    /// Why it ended: `points`, `towns`, `last_turn` or `game_master`.
-    pub reason: Option<String>,
-    pub turn: i32,
-    /// What it takes to win here.
-    pub points_to_win: i64,
-    pub end_turn: i32,
-    pub towns_share: f64,
-    pub nations: Vec<NationStanding>,
+/// Where a campaign stands: its world, its nations with what each held after the last turn
+/// (most points first), and what it takes to win there.
+pub struct Scoreboard {
+    pub world: World,
+    pub nations: Vec<(Nation, Holdings)>,
+    pub victory: VictoryRules,
 }
 
 /// The standings of a world, most points first (public, as the nations page).
@@ -156,7 +118,7 @@ pub fn standings(
     conn: &mut DbConnection,
     rs: &Ruleset,
     world_id: WorldId,
-) -> GameResult<Standings> {
+) -> GameResult<Scoreboard> {
     let w = world_rows::get(conn, world_id)?;
     let ns = world_rows::nations_of(conn, world_id)?;
     let last: Vec<(NationId, i64, i64, i64)> = nation_turns::table
@@ -169,45 +131,30 @@ pub fn standings(
             nation_turns::sections,
         ))
         .load(conn)?;
-    let mut nations: Vec<NationStanding> = ns
-        .iter()
+    let mut nations: Vec<(Nation, Holdings)> = ns
+        .into_iter()
         .map(|n| {
             let held = last.iter().find(|r| r.0 == n.id);
-            NationStanding {
-                nation: n.name.clone(),
-                nation_id: n.id,
-                color: n.color.clone(),
-                points: n.points,
+            let holdings = Holdings {
                 towns: held.map_or(0, |r| r.1),
                 mines: held.map_or(0, |r| r.2),
                 sections: held.map_or(0, |r| r.3),
-            }
+            };
+            (n, holdings)
         })
         .collect();
-    nations.sort_by(|a, b| b.points.cmp(&a.points).then(a.nation_id.cmp(&b.nation_id)));
-    let v = w.victory(&rs.victory);
-    Ok(Standings {
-        status: if w.ended() { "ended" } else { "running" },
-        winner: w
-            .winner_id
-            .and_then(|id| ns.iter().find(|n| n.id == id))
-            .map(|n| n.name.clone()),
-        reason: w.ended_reason.clone(),
-        turn: w.turn,
-        points_to_win: v.points,
-        end_turn: v.end_turn,
-        towns_share: v.towns_share,
+    nations.sort_by(|(a, _), (b, _)| b.points.cmp(&a.points).then(a.id.cmp(&b.id)));
+    Ok(Scoreboard {
+        victory: w.victory(&rs.victory),
+        world: w,
         nations,
     })
 }
 
 /// One nation in one turn of the history.
-#[derive(Clone, Debug, Serialize, Queryable, utoipa::ToSchema)]
+#[derive(Clone, Debug, Queryable)]
 pub struct NationTurn {
-    #[serde(skip)]
     pub turn: i32,
-    #[serde(skip)]
-    #[schema(value_type = i32)]
     pub nation_id: NationId,
     pub nation: String,
     pub points: i64,
@@ -220,27 +167,15 @@ pub struct NationTurn {
     pub men: Option<i64>,
 }
 
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
-pub struct HistoryTurn {
-    pub turn: i32,
-    pub nations: Vec<NationTurn>,
-}
-
-/// `GET /api/v1/worlds/{w}/history`: the campaign turn by turn, oldest first.
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
-pub struct History {
-    pub turns: Vec<HistoryTurn>,
-}
-
 /// The history of a world as a player of `viewer` (a nation; none for a visitor or someone who
-/// has not joined) may read it: one indexed range of its rows.
+/// has not joined) may read it, turn by turn, oldest first: one indexed range of its rows.
 pub fn history(
     conn: &mut DbConnection,
     world_id: WorldId,
     viewer: Option<NationId>,
-) -> GameResult<History> {
+) -> GameResult<Vec<NationTurn>> {
     let over = world_rows::get(conn, world_id)?.ended();
-    let rows: Vec<NationTurn> = nation_turns::table
+    let mut rows: Vec<NationTurn> = nation_turns::table
         .inner_join(nations::table.on(nations::id.eq(nation_turns::nation_id)))
         .filter(nation_turns::world_id.eq(world_id))
         .order((nation_turns::turn, nation_turns::nation_id))
@@ -256,19 +191,12 @@ pub fn history(
             nation_turns::men.nullable(),
         ))
         .load(conn)?;
-    let mut turns: Vec<HistoryTurn> = Vec::new();
-    for mut r in rows {
-        if !over && Some(r.nation_id) != viewer {
-            r.companies = None;
-            r.men = None;
-        }
-        match turns.last_mut() {
-            Some(t) if t.turn == r.turn => t.nations.push(r),
-            _ => turns.push(HistoryTurn {
-                turn: r.turn,
-                nations: vec![r],
-            }),
-        }
+    for r in rows
+        .iter_mut()
+        .filter(|r| !over && Some(r.nation_id) != viewer)
+    {
+        r.companies = None;
+        r.men = None;
     }
-    Ok(History { turns })
+    Ok(rows)
 }

@@ -16,9 +16,9 @@ use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DbError};
 
 /// The next campaign as the audit log keeps it.
-#[derive(serde::Serialize, utoipa::ToSchema)]
+// Serialize: the audit log's stored record, not a view.
+#[derive(serde::Serialize)]
 struct NextAudit<'a> {
-    #[schema(value_type = i32)]
     world: WorldId,
     name: &'a str,
 }

@@ -11,7 +11,6 @@ use crate::game::maps::worlds as world_rows;
 use crate::ids::{UserId, WorldId};
 use diesel::sql_types::{BigInt, Integer, Nullable, Text};
 use diesel::{QueryableByName, RunQueryDsl};
-use serde::{Deserialize, Serialize};
 
 /// Players on one page of the rankings.
 pub const PAGE_SIZE: i64 = 20;
@@ -19,45 +18,9 @@ pub const PAGE_SIZE: i64 = 20;
 /// Past this page a request is refused rather than counted (more than any world's players).
 pub const MAX_PAGE: i64 = 1_000_000;
 
-/// What the rankings sort by, most first.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum RankBy {
-    /// Enemy men put out of action (killed and wounded).
-    #[default]
-    Inflicted,
-    /// Own men lost.
-    Lost,
-    /// Mines, towns and castle sections taken.
-    Captures,
-    Xp,
-    /// Turns in which the player gave an order.
-    Turns,
-    /// The player's nation's victory points.
-    Points,
-}
+pub use crate::rules::names::RankBy;
 
 impl RankBy {
-    pub const ALL: [RankBy; 6] = [
-        RankBy::Inflicted,
-        RankBy::Lost,
-        RankBy::Captures,
-        RankBy::Xp,
-        RankBy::Turns,
-        RankBy::Points,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RankBy::Inflicted => "inflicted",
-            RankBy::Lost => "lost",
-            RankBy::Captures => "captures",
-            RankBy::Xp => "xp",
-            RankBy::Turns => "turns",
-            RankBy::Points => "points",
-        }
-    }
-
     /// Refuses anything else, naming the choices.
     pub fn parse(s: &str) -> GameResult<RankBy> {
         RankBy::ALL
@@ -87,7 +50,7 @@ impl RankBy {
 }
 
 /// One player's line.
-#[derive(Clone, Debug, PartialEq, Serialize, QueryableByName, utoipa::ToSchema)]
+#[derive(Clone, Debug, PartialEq, QueryableByName)]
 pub struct RankRow {
     /// Players level on the score share a rank. None in a ranking by points for a player
     /// whose nation the caller is not told: the order would tell who stands with whom.
@@ -113,22 +76,18 @@ pub struct RankRow {
     /// The nation's points, told as the nation is.
     #[diesel(sql_type = Nullable<BigInt>)]
     pub points: Option<i64>,
-    #[serde(skip)]
     #[diesel(sql_type = Integer)]
-    #[schema(value_type = i32)]
     pub user_id: UserId,
     /// The row's place in the order (1, 2, 3… even where ranks are shared).
-    #[serde(skip)]
     #[diesel(sql_type = BigInt)]
     pub place: i64,
-    #[serde(skip)]
     #[diesel(sql_type = BigInt)]
     pub total: i64,
 }
 
-/// `GET /api/v1/worlds/{w}/rankings` and the standings page's table.
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
-pub struct Rankings {
+/// One page of the rankings.
+#[derive(Clone, Debug)]
+pub struct Page {
     pub by: RankBy,
     pub page: i64,
     pub pages: i64,
@@ -147,7 +106,7 @@ pub fn rankings(
     by: RankBy,
     page: Option<i64>,
     me: Option<UserId>,
-) -> GameResult<Rankings> {
+) -> GameResult<Page> {
     if let Some(p) = page {
         if !(1..=MAX_PAGE).contains(&p) {
             return Err(GameError::Invalid(
@@ -207,7 +166,7 @@ pub fn rankings(
         .into_iter()
         .filter(|r| (r.place - 1) / PAGE_SIZE + 1 == page)
         .collect();
-    Ok(Rankings {
+    Ok(Page {
         by,
         page,
         pages: ((players + PAGE_SIZE - 1) / PAGE_SIZE).max(1),

@@ -12,19 +12,10 @@ use crate::ids::WorldId;
 use crate::rules::names::EdgeFeature;
 use crate::rules::{Pos, Side};
 use diesel::prelude::*;
-use serde::Serialize;
-
-/// An edge as the API answers it: under its one name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
-pub struct EdgeAnswer {
-    pub x: i32,
-    pub y: i32,
-    pub side: Side,
-    pub feature: Option<EdgeFeature>,
-}
 
 /// Sets the feature of a side of `at` (`None` takes it off). The side must be one of the
-/// world's grid and lie between two cells of the map.
+/// world's grid and lie between two cells of the map. Returns the edge under its one name and
+/// its feature now.
 pub fn set(
     conn: &mut DbConnection,
     actor: &Actor,
@@ -32,7 +23,7 @@ pub fn set(
     at: Pos,
     side: &str,
     feature: Option<&str>,
-) -> GameResult<EdgeAnswer> {
+) -> GameResult<(Pos, Side, Option<EdgeFeature>)> {
     actor.require_gm()?;
     db::write(conn, |conn| {
         let w = worlds::get(conn, world_id)?;
@@ -111,11 +102,6 @@ pub fn set(
                 batch: None,
             },
         )?;
-        Ok(EdgeAnswer {
-            x: p.x,
-            y: p.y,
-            side: s,
-            feature,
-        })
+        Ok((p, s, feature))
     })
 }

@@ -48,6 +48,7 @@ pub struct CellEdit {
 }
 
 /// A cell as the editor shows it and the audit log keeps it: names, not ids.
+// Serialize: the audit log's stored record of a cell, which the editor's answers repeat.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct CellContent {
     pub terrain: Terrain,
@@ -69,29 +70,16 @@ impl CellContent {
     }
 }
 
-/// A cell the editor changed, as its answer lists it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
-pub struct EditedCell {
-    pub x: i32,
-    pub y: i32,
-    #[serde(flatten)]
-    pub content: CellContent,
-}
-
 /// The rows of a world's cells with their towns' and owners' names.
 pub fn named_cells(
     conn: &mut DbConnection,
     world: WorldId,
     rows: &[CellRow],
-) -> GameResult<Vec<EditedCell>> {
+) -> GameResult<Vec<(Pos, CellContent)>> {
     let n = names(conn, world)?;
     Ok(rows
         .iter()
-        .map(|r| EditedCell {
-            x: r.x,
-            y: r.y,
-            content: CellContent::of(r, &n),
-        })
+        .map(|r| (Pos::new(r.x, r.y), CellContent::of(r, &n)))
         .collect())
 }
 
@@ -122,13 +110,15 @@ fn names(conn: &mut DbConnection, world: WorldId) -> GameResult<Names> {
 }
 
 /// A spawn cell as the audit log keeps it.
-#[derive(Serialize, utoipa::ToSchema)]
+// Serialize: the audit log's stored record, not a view.
+#[derive(Serialize)]
 struct Spawn {
     spawn: [i32; 2],
 }
 
 /// What a GM may set by hand on a company, as the audit log keeps it.
-#[derive(Serialize, utoipa::ToSchema)]
+// Serialize: the audit log's stored record, not a view.
+#[derive(Serialize)]
 struct CompanyHand {
     x: i32,
     y: i32,

@@ -23,7 +23,7 @@ pub async fn standings(
     let s = state
         .db(move |conn| campaign::standings(conn, &st.config.rules, wid))
         .await?;
-    Ok(HttpResponse::Ok().json(s))
+    Ok(HttpResponse::Ok().json(Standings::of(&s)))
 }
 
 pub async fn history(
@@ -39,7 +39,7 @@ pub async fn history(
             campaign::history(conn, wid, nation)
         })
         .await?;
-    Ok(HttpResponse::Ok().json(h))
+    Ok(HttpResponse::Ok().json(History::of(h)))
 }
 
 pub async fn end(
@@ -52,7 +52,7 @@ pub async fn end(
     let v = state
         .db(move |conn| campaign::end_by_game_master(conn, &actor, wid))
         .await?;
-    Ok(HttpResponse::Ok().json(campaign::EndAnswer::from(v)))
+    Ok(HttpResponse::Ok().json(EndAnswer::from(v)))
 }
 
 /// `GET /api/v1/worlds/{w}/rankings?by=…&page=N`: without a page, the caller's own.
@@ -75,7 +75,7 @@ pub async fn rankings(
             scores::rankings(conn, wid, by, q.page, Some(actor.user_id))
         })
         .await?;
-    Ok(HttpResponse::Ok().json(r))
+    Ok(HttpResponse::Ok().json(Rankings::from(&r)))
 }
 
 pub async fn next(

@@ -37,7 +37,7 @@ pub async fn put_cell(
             editor::named_cells(conn, w, &rows)
         })
         .await?;
-    Ok(HttpResponse::Ok().json(&v[0]))
+    Ok(HttpResponse::Ok().json(v.into_iter().next().map(EditedCell::of)))
 }
 
 /// `PUT /api/v1/worlds/{w}/edges/{x}/{y}/{side} {feature}` (game masters).
@@ -55,7 +55,7 @@ pub async fn put_edge(
             crate::game::gm::edges::set(conn, &actor, w, Pos::new(x, y), &side, feature.as_deref())
         })
         .await?;
-    Ok(HttpResponse::Ok().json(v))
+    Ok(HttpResponse::Ok().json(EdgeAnswer::of(v)))
 }
 
 pub async fn put_cells(
@@ -84,7 +84,7 @@ pub async fn put_cells(
             editor::named_cells(conn, w, &rows)
         })
         .await?;
-    Ok(HttpResponse::Ok().json(CellsAnswer { cells: v }))
+    Ok(HttpResponse::Ok().json(CellsAnswer::of(v)))
 }
 
 pub async fn undo(
@@ -101,7 +101,7 @@ pub async fn undo(
             editor::named_cells(conn, w, &rows)
         })
         .await?;
-    Ok(HttpResponse::Ok().json(CellsAnswer { cells: v }))
+    Ok(HttpResponse::Ok().json(CellsAnswer::of(v)))
 }
 
 pub async fn spawn(

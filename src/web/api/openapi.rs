@@ -3,10 +3,7 @@
 //! (`utoipa::ToSchema`), the error body and each route's error statuses, and the bearer scheme.
 //! docs/api.md keeps the prose; tests hold both to the routes and to the real answers.
 
-use crate::game::campaign::{scores::Rankings, EndAnswer, History, Standings};
-use crate::game::gm::{
-    edges::EdgeAnswer, editor::CellEdit, editor::CompanyPatch, editor::EditedCell,
-};
+use crate::game::gm::editor::{CellEdit, CompanyPatch};
 use crate::game::maps::{castles::CastleView, mapfile::MapFile};
 use crate::game::play::{orders::Outcome, CompanyView};
 use crate::game::talk::{markers::MarkerView, messages::MessageView};

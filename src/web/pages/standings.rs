@@ -12,6 +12,7 @@ use crate::web::auth::Viewer;
 use crate::web::error::PageError;
 use crate::web::render::chart::{self, Figure};
 use crate::web::AppState;
+use crate::wire::campaign::{History, Rankings, Standings};
 use crate::wire::views::WorldView;
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
@@ -44,9 +45,9 @@ pub async fn show(
         .db(move |conn| {
             let w = worlds::get(conn, wid)?;
             let nation = access::viewer_nation(conn, actor.as_ref(), wid)?;
-            let standings = campaign::standings(conn, &st.config.rules, wid)?;
-            let history = campaign::history(conn, wid, nation)?;
-            let rankings = scores::rankings(conn, wid, by, q.page, me)?;
+            let standings = Standings::of(&campaign::standings(conn, &st.config.rules, wid)?);
+            let history = History::of(campaign::history(conn, wid, nation)?);
+            let rankings = Rankings::from(&scores::rankings(conn, wid, by, q.page, me)?);
             let following = next::following(conn, wid)?;
             let castles = crate::game::maps::castles::of(conn, wid, nation)?;
             Ok((w, standings, history, rankings, following, castles))

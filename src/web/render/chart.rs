@@ -3,7 +3,7 @@
 //! each line) and `partials/chart.html` draws it as SVG, so the standings page needs no
 //! script and reads the same in every language.
 
-use crate::game::campaign::History;
+use crate::wire::campaign::{History, NationTurn};
 use serde::Serialize;
 
 /// The drawing's own units (its `viewBox`); the page scales it to the width it has.
@@ -29,7 +29,7 @@ pub enum Figure {
 }
 
 impl Figure {
-    fn of(self, n: &crate::game::campaign::NationTurn) -> i64 {
+    fn of(self, n: &NationTurn) -> i64 {
         match self {
             Figure::Points => n.points,
             Figure::Towns => n.towns,
@@ -184,12 +184,10 @@ pub fn chart(h: &History, figure: Figure, colors: &[(String, String)]) -> Chart 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::campaign::{HistoryTurn, NationTurn};
+    use crate::wire::campaign::HistoryTurn;
 
     fn turn(t: i32, a: i64, b: i64) -> HistoryTurn {
         let n = |name: &str, points| NationTurn {
-            turn: t,
-            nation_id: crate::ids::NationId(0),
             nation: name.into(),
             points,
             towns: 1,

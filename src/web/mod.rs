@@ -19,11 +19,11 @@ pub mod templates;
 
 use crate::config::Config;
 use crate::db::{DbConnection, Pool};
-use crate::game::play::first_steps::FirstSteps;
 use crate::game::{GameError, GameResult};
 use crate::i18n::Lang;
 use crate::ids::WorldId;
 use crate::rules::Season;
+use crate::wire::screens::FirstSteps;
 use actix_web::dev::Server;
 use actix_web::middleware::{from_fn, Compress, DefaultHeaders};
 use actix_web::{web, App, HttpServer};

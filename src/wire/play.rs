@@ -1,10 +1,11 @@
 //! Playing: joining, raising, orders, the map, events, nations, leave and regiments.
 
-use crate::game::play::{self, views};
+use crate::game::play::report::Report;
+use crate::game::play::{orders, views};
 use crate::ids::{EventId, NationId, PlayerId, WorldId};
 use crate::rules::movement::{Capture, Step};
 use crate::wire::input::{CellRef, PathRef, Whole};
-use crate::wire::views::EventView;
+use crate::wire::views::{CompanyView, EventView};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -104,11 +105,32 @@ pub struct OptionsQuery {
     pub at: Option<String>,
 }
 
+/// The result of an order: the company afterwards (None if it was destroyed), the report.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct Outcome {
+    pub company: Option<CompanyView>,
+    #[schema(value_type = i32)]
+    pub event_id: EventId,
+    pub summary: String,
+    pub report: Report,
+}
+
+impl From<orders::Outcome> for Outcome {
+    fn from(o: orders::Outcome) -> Outcome {
+        Outcome {
+            company: o.company.as_ref().map(|c| CompanyView::of(c, o.hidden)),
+            event_id: o.event_id,
+            summary: o.summary,
+            report: o.report,
+        }
+    }
+}
+
 /// `POST /api/v1/companies/{c}/move`: the company afterwards and the move's report beside it.
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct MoveAnswer {
     #[serde(flatten)]
-    pub company: Option<play::CompanyView>,
+    pub company: Option<CompanyView>,
     pub steps: Vec<Step>,
     pub cost: i32,
     pub captures: Vec<Capture>,

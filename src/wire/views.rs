@@ -2,13 +2,14 @@
 //! JSON API and for the templates, so that a page and the API cannot say different things.
 
 use crate::db::models::{Company, Event, Nation, Player, World};
-use crate::game::play::options::{self, Abilities, Occupant, Options, Verdict};
+use crate::game::play::options::{self, Options, Verdict};
 use crate::game::play::report::Report;
 use crate::game::play::views::SeenCompany;
 use crate::i18n::Lang;
 use crate::ids::{AlertId, CompanyId, EventId, NationId, RegimentId, UserId, WorldId};
 use crate::rules::names::EventKind;
-use crate::rules::{Kind, Pos, Season};
+use crate::rules::ruleset::Ability;
+use crate::rules::{Kind, Pos, Ruleset, Season};
 use crate::wire::refusals;
 use serde::Serialize;
 
@@ -80,6 +81,61 @@ impl RaiseView {
     }
 }
 
+/// What the kind of the company can do at all (docs/rules.md §3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct Abilities {
+    pub volley: bool,
+    pub melee: bool,
+    pub bombard: bool,
+    pub repair: bool,
+    pub build_bridge: bool,
+    pub ram: bool,
+    pub build_siege_tower: bool,
+}
+
+impl Abilities {
+    pub fn of(rs: &Ruleset, kind: Kind) -> Abilities {
+        let k = rs.kind(kind);
+        Abilities {
+            volley: k.volley.is_some(),
+            melee: k.melee.is_some(),
+            bombard: k.can(Ability::Bombard),
+            repair: k.can(Ability::Repair),
+            build_bridge: k.can(Ability::BuildBridge),
+            ram: k.can(Ability::Ram),
+            build_siege_tower: k.can(Ability::BuildSiegeTower),
+        }
+    }
+}
+
+// A company on a cell, as the player's nation sees it.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct Occupant {
+    #[schema(value_type = i32)]
+    pub id: CompanyId,
+    pub name: String,
+    pub kind: Kind,
+    #[schema(value_type = i32)]
+    pub nation: NationId,
+    pub nation_name: String,
+    pub friendly: bool,
+    pub hidden: bool,
+}
+
+impl From<&options::Occupant> for Occupant {
+    fn from(o: &options::Occupant) -> Occupant {
+        Occupant {
+            id: o.id,
+            name: o.name.clone(),
+            kind: o.kind,
+            nation: o.nation,
+            nation_name: o.nation_name.clone(),
+            friendly: o.friendly,
+            hidden: o.hidden,
+        }
+    }
+}
+
 /// A seen company of another nation within reach, and what the company may do to it.
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct TargetView {
@@ -136,12 +192,12 @@ pub struct OptionsView {
 }
 
 impl OptionsView {
-    pub fn of(lang: Lang, o: &Options) -> OptionsView {
+    pub fn of(rs: &Ruleset, lang: Lang, o: &Options) -> OptionsView {
         let choice = |v: &Verdict| Choice::of(lang, v);
         let maybe = |v: &Option<Verdict>| v.as_ref().map(choice);
         OptionsView {
             company: o.company_id,
-            abilities: o.abilities,
+            abilities: Abilities::of(rs, o.kind),
             reach: o.reach,
             heal: choice(&o.heal),
             reinforce: match &o.reinforce {
@@ -178,7 +234,7 @@ impl OptionsView {
                 x: c.at.x,
                 y: c.at.y,
                 distance: c.distance,
-                occupant: c.occupant.clone(),
+                occupant: c.occupant.as_ref().map(Occupant::from),
                 move_to: maybe(&c.move_to),
                 path: c.path.iter().map(|p| [p.x, p.y]).collect(),
                 volley: maybe(&c.volley),
@@ -256,6 +312,45 @@ impl NationView {
             color: n.color.clone(),
             treasury: Some(n.treasury).filter(|_| over || viewer == Some(n.id)),
             points: n.points,
+        }
+    }
+}
+
+/// A company as the API shows it to its owner.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct CompanyView {
+    #[schema(value_type = i32)]
+    pub id: CompanyId,
+    #[schema(value_type = i32)]
+    pub world_id: WorldId,
+    pub name: String,
+    pub kind: Kind,
+    pub x: i32,
+    pub y: i32,
+    pub men: i32,
+    pub wounded: i32,
+    pub ap: i32,
+    pub morale: i32,
+    pub xp: i32,
+    pub hidden: bool,
+}
+
+impl CompanyView {
+    /// `c`, `hidden` where it stands (`game::play::hidden`).
+    pub fn of(c: &Company, hidden: bool) -> CompanyView {
+        CompanyView {
+            id: c.id,
+            world_id: c.world_id,
+            name: c.name.clone(),
+            kind: c.kind,
+            x: c.x,
+            y: c.y,
+            men: c.men,
+            wounded: c.wounded,
+            ap: c.ap,
+            morale: c.morale,
+            xp: c.xp,
+            hidden,
         }
     }
 }
@@ -353,7 +448,7 @@ impl KindView {
             perception: k.perception,
             volley: k.volley,
             melee: k.melee,
-            abilities: options::abilities(rs, kind),
+            abilities: Abilities::of(rs, kind),
         }
     }
 }
@@ -490,6 +585,24 @@ impl From<&crate::db::models::Regiment> for RegimentView {
             name: r.name.clone(),
             nation: r.nation_id,
             headquarters: r.hq_x.zip(r.hq_y).map(|(x, y)| [x, y]),
+        }
+    }
+}
+
+/// An event of the news since the reader's last visit, said in `lang`.
+#[derive(Clone, Debug, Serialize)]
+pub struct SummaryLine {
+    pub world_id: WorldId,
+    pub event_id: EventId,
+    pub summary: String,
+}
+
+impl SummaryLine {
+    pub fn of(e: &Event, lang: Lang) -> SummaryLine {
+        SummaryLine {
+            world_id: e.world_id,
+            event_id: e.id,
+            summary: crate::said::stored(lang, &e.said, &e.summary),
         }
     }
 }

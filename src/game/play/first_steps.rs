@@ -12,7 +12,6 @@ use crate::game::error::GameResult;
 use crate::ids::PlayerId;
 use crate::rules::names::EventKind;
 use diesel::prelude::*;
-use serde::Serialize;
 
 /// Bits of `players.first_steps`.
 pub const LOOKED_INTO_FOG: i32 = 1;
@@ -22,68 +21,8 @@ pub const RAISED: i32 = 8;
 pub const MOVED: i32 = 16;
 pub const FIRED: i32 = 32;
 
-/// The checklist, in the order a player meets it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
-pub struct FirstSteps {
-    pub join: bool,
-    pub raise: bool,
-    #[serde(rename = "move")]
-    pub move_: bool,
-    pub fog: bool,
-    pub volley: bool,
-    pub report: bool,
-}
-
-impl FirstSteps {
-    pub fn done(&self) -> bool {
-        self.join && self.raise && self.move_ && self.fog && self.volley && self.report
-    }
-
-    /// How many steps the checklist has.
-    pub const COUNT: u32 = 6;
-
-    /// `(step, done)` in order, as the page lists them.
-    pub fn steps(&self) -> [(&'static str, bool); 6] {
-        [
-            ("join", self.join),
-            ("raise", self.raise),
-            ("move", self.move_),
-            ("fog", self.fog),
-            ("volley", self.volley),
-            ("report", self.report),
-        ]
-    }
-
-    /// The steps as the page's template lists them.
-    pub fn list(&self) -> Vec<Step> {
-        self.steps()
-            .into_iter()
-            .map(|(step, done)| Step { step, done })
-            .collect()
-    }
-
-    /// A number below `2^COUNT` for each state of the checklist: bit i for step i done.
-    pub fn index(&self) -> u32 {
-        self.steps()
-            .iter()
-            .enumerate()
-            .map(|(i, (_, done))| u32::from(*done) << i)
-            .sum()
-    }
-
-    /// The checklist of [`FirstSteps::index`].
-    pub fn from_index(i: u32) -> FirstSteps {
-        let done = |bit: u32| i & (1 << bit) != 0;
-        FirstSteps {
-            join: done(0),
-            raise: done(1),
-            move_: done(2),
-            fog: done(3),
-            volley: done(4),
-            report: done(5),
-        }
-    }
-}
+/// The bits of the steps after joining: with all of them the checklist is done.
+const STEPS: i32 = RAISED | MOVED | LOOKED_INTO_FOG | FIRED | READ_A_REPORT;
 
 /// A player's row as the checklist ticks it: its id and the bits it held when read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,34 +40,18 @@ impl From<&Player> for Row {
     }
 }
 
-/// One line of the checklist.
-#[derive(Clone, Copy, Debug, Serialize, utoipa::ToSchema)]
-pub struct Step {
-    pub step: &'static str,
-    pub done: bool,
-}
-
-/// Where the player stands on the checklist; None once it is done. Ticks the last bit the
-/// first time every step is seen done.
-pub fn of(conn: &mut DbConnection, p: &Player) -> GameResult<Option<FirstSteps>> {
+/// Where the player stands on the checklist: the bits of the steps done; None once they are
+/// all done. Ticks the last bit the first time every step is seen done.
+pub fn of(conn: &mut DbConnection, p: &Player) -> GameResult<Option<i32>> {
     let bits = p.first_steps;
     if bits & ALL_DONE != 0 {
         return Ok(None);
     }
-    let has = |bit: i32| bits & bit != 0;
-    let steps = FirstSteps {
-        join: true,
-        raise: has(RAISED),
-        move_: has(MOVED),
-        fog: has(LOOKED_INTO_FOG),
-        volley: has(FIRED),
-        report: has(READ_A_REPORT),
-    };
-    if steps.done() {
+    if bits & STEPS == STEPS {
         mark(conn, p, ALL_DONE)?;
         return Ok(None);
     }
-    Ok(Some(steps))
+    Ok(Some(bits))
 }
 
 /// The bit an order of this event kind ticks, if any.
@@ -165,27 +88,4 @@ pub fn mark(conn: &mut DbConnection, p: impl Into<Row>, bit: i32) -> GameResult<
     }
     db::write(conn, |c| tick(c, p, bit))?;
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::FirstSteps;
-
-    #[test]
-    fn each_state_of_the_checklist_has_its_own_index() {
-        for i in 0..1u32 << FirstSteps::COUNT {
-            let steps = FirstSteps::from_index(i);
-            assert_eq!(steps.index(), i);
-            assert_eq!(
-                steps.list().iter().filter(|s| s.done).count(),
-                i.count_ones() as usize
-            );
-        }
-        let fresh = FirstSteps {
-            join: true,
-            ..FirstSteps::default()
-        };
-        assert_eq!(fresh.index(), 1);
-        assert_eq!(fresh.list()[0].step, "join");
-    }
 }

@@ -28,31 +28,11 @@ use crate::rules::vision::is_hidden;
 use crate::rules::{actions, Kind, Pos, Refusal, Ruleset, Terrain};
 use crate::said::Said;
 use diesel::prelude::*;
-use serde::Serialize;
 
 pub use regiments::{create_regiment, join_regiment, regiments_of, set_headquarters};
 
-/// A company as the API shows it to its owner.
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
-pub struct CompanyView {
-    #[schema(value_type = i32)]
-    pub id: CompanyId,
-    #[schema(value_type = i32)]
-    pub world_id: WorldId,
-    pub name: String,
-    pub kind: crate::rules::Kind,
-    pub x: i32,
-    pub y: i32,
-    pub men: i32,
-    pub wounded: i32,
-    pub ap: i32,
-    pub morale: i32,
-    pub xp: i32,
-    pub hidden: bool,
-}
-
-/// The view of a company, with `hidden` computed from where it stands.
-pub fn view(conn: &mut DbConnection, rs: &Ruleset, c: &Company) -> GameResult<CompanyView> {
+/// Whether a company is hidden where it stands.
+pub fn hidden(conn: &mut DbConnection, rs: &Ruleset, c: &Company) -> GameResult<bool> {
     let query = cells::table
         .find((c.world_id, c.x, c.y))
         .select(cells::terrain);
@@ -63,21 +43,7 @@ pub fn view(conn: &mut DbConnection, rs: &Ruleset, c: &Company) -> GameResult<Co
         user_id: UserId(0),
         leave_until: None,
     };
-    let hidden = is_hidden(rs, &load::unit_of(&placed), terrain);
-    Ok(CompanyView {
-        id: c.id,
-        world_id: c.world_id,
-        name: c.name.clone(),
-        kind: c.kind,
-        x: c.x,
-        y: c.y,
-        men: c.men,
-        wounded: c.wounded,
-        ap: c.ap,
-        morale: c.morale,
-        xp: c.xp,
-        hidden,
-    })
+    Ok(is_hidden(rs, &load::unit_of(&placed), terrain))
 }
 
 /// Joins a world with a nation (by name or id), once per world.

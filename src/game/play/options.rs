@@ -34,18 +34,6 @@ pub struct Target {
     pub melee: Verdict,
 }
 
-/// What the kind of the company can do at all (docs/rules.md §3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
-pub struct Abilities {
-    pub volley: bool,
-    pub melee: bool,
-    pub bombard: bool,
-    pub repair: bool,
-    pub build_bridge: bool,
-    pub ram: bool,
-    pub build_siege_tower: bool,
-}
-
 /// The orders aimed at one cell.
 #[derive(Debug)]
 pub struct CellOptions {
@@ -68,13 +56,12 @@ pub struct CellOptions {
     pub build_siege_tower: Option<Verdict>,
 }
 
-#[derive(Clone, Debug, serde::Serialize, utoipa::ToSchema)]
+/// A company on the cell, as the player's nation sees it.
+#[derive(Clone, Debug)]
 pub struct Occupant {
-    #[schema(value_type = i32)]
     pub id: CompanyId,
     pub name: String,
     pub kind: Kind,
-    #[schema(value_type = i32)]
     pub nation: NationId,
     pub nation_name: String,
     pub friendly: bool,
@@ -85,7 +72,7 @@ pub struct Occupant {
 #[derive(Debug)]
 pub struct Options {
     pub company_id: CompanyId,
-    pub abilities: Abilities,
+    pub kind: Kind,
     /// The volley's reach from where the company stands (range and the ground's bonus).
     pub reach: Option<i32>,
     pub heal: Verdict,
@@ -94,19 +81,6 @@ pub struct Options {
     /// Seen companies of other nations within the volley's reach or next to the company.
     pub targets: Vec<Target>,
     pub cell: Option<CellOptions>,
-}
-
-pub fn abilities(rs: &Ruleset, kind: Kind) -> Abilities {
-    let k = rs.kind(kind);
-    Abilities {
-        volley: k.volley.is_some(),
-        melee: k.melee.is_some(),
-        bombard: k.can(Ability::Bombard),
-        repair: k.can(Ability::Repair),
-        build_bridge: k.can(Ability::BuildBridge),
-        ram: k.can(Ability::Ram),
-        build_siege_tower: k.can(Ability::BuildSiegeTower),
-    }
 }
 
 /// The options of one of the actor's companies, and of its orders on the cell `at` if given.
@@ -133,7 +107,6 @@ pub fn of(
         leave_until: player.leave_until,
     };
     let u = load::unit_of(&me);
-    let abilities = abilities(rs, u.kind);
     let k = rs.kind(u.kind);
     let base_range = k.volley.map_or(0, |v| v.range);
     let mut points = vec![u.pos];
@@ -245,19 +218,19 @@ pub fn of(
                 path.clear();
             }
             let can = |yes: bool, v: &dyn Fn() -> Verdict| yes.then(|| check(v()));
-            let bombard = can(abilities.bombard, &|| {
+            let bombard = can(k.can(Ability::Bombard), &|| {
                 Ok(siege::bombard(rs, &area, &u, at, &mut throwaway_dice())?.ap_cost)
             });
-            let repair = can(abilities.repair, &|| {
+            let repair = can(k.can(Ability::Repair), &|| {
                 Ok(siege::repair(rs, &area, &u, at)?.ap_cost)
             });
-            let build_bridge = can(abilities.build_bridge, &|| {
+            let build_bridge = can(k.can(Ability::BuildBridge), &|| {
                 Ok(siege::build_bridge(rs, &area, &u, at)?.ap_cost)
             });
-            let ram = can(abilities.ram, &|| {
+            let ram = can(k.can(Ability::Ram), &|| {
                 Ok(siege::ram(rs, &area, &u, at, &mut throwaway_dice())?.ap_cost)
             });
-            let build_siege_tower = can(abilities.build_siege_tower, &|| {
+            let build_siege_tower = can(k.can(Ability::BuildSiegeTower), &|| {
                 Ok(siege::build_siege_tower(rs, &area, &u, at)?.ap_cost)
             });
             let occupant = match seen_there {
@@ -293,7 +266,7 @@ pub fn of(
     };
     Ok(Options {
         company_id,
-        abilities,
+        kind: u.kind,
         reach,
         heal,
         reinforce,

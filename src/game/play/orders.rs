@@ -10,11 +10,11 @@ use crate::db::schema::{cells, companies, nations, players, towns};
 use crate::db::{self, DbConnection};
 use crate::game::error::{GameError, GameResult};
 use crate::game::news::events;
+use crate::game::play;
 use crate::game::play::access::{self, Actor};
 use crate::game::play::load::{self, unit_of, Placed};
 use crate::game::play::report::{BattleReport, MoveReport, Report, Rng, StructureReport};
 use crate::game::play::unit_write::{changed_meanwhile, write_unit, Stream};
-use crate::game::play::{self, CompanyView};
 use crate::ids::{CompanyId, EventId, NationId};
 use crate::rules::combat::{self, Battle};
 use crate::rules::movement::{self, Capture};
@@ -24,7 +24,6 @@ use crate::rules::state::Unit;
 use crate::rules::{actions, leave, siege, vision, Pos, Refusal, Ruleset, Terrain};
 use crate::said::Said;
 use diesel::prelude::*;
-use serde::Serialize;
 use std::sync::Arc;
 
 /// What a company is told to do.
@@ -43,11 +42,12 @@ pub enum Order {
     BuildSiegeTower { at: Pos },
 }
 
-/// The result of an order: the company afterwards (None if it was destroyed), the report.
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+/// The result of an order: the company afterwards (None if it was destroyed) and whether it is
+/// hidden where it stands, the event, the report.
+#[derive(Clone, Debug)]
 pub struct Outcome {
-    pub company: Option<CompanyView>,
-    #[schema(value_type = i32)]
+    pub company: Option<Company>,
+    pub hidden: bool,
     pub event_id: EventId,
     pub summary: String,
     pub report: Report,
@@ -118,9 +118,13 @@ pub fn execute(
             .select(Company::as_select())
             .first(c)
             .optional())?;
-        let company = after.map(|c| play::view(conn, rs, &c)).transpose()?;
+        let hidden = match &after {
+            Some(c) => play::hidden(conn, rs, c)?,
+            None => false,
+        };
         Ok(Outcome {
-            company,
+            company: after,
+            hidden,
             event_id,
             summary,
             report,

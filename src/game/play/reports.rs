@@ -10,7 +10,6 @@ use crate::game::play::first_steps;
 use crate::ids::{EventId, NationId, PlayerId, WorldId};
 use crate::rules::names::EventKind;
 use diesel::prelude::*;
-use serde::Serialize;
 
 /// The kinds this version reads. Events outlive the code that wrote them: a row of a kind this
 /// version does not know is left out of the lists, since reading it as an `Event` would fail
@@ -19,27 +18,8 @@ fn known_kinds() -> Vec<&'static str> {
     EventKind::ALL.iter().map(|k| k.as_str()).collect()
 }
 
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
-pub struct SummaryLine {
-    #[schema(value_type = i32)]
-    pub world_id: WorldId,
-    #[schema(value_type = i32)]
-    pub event_id: EventId,
-    pub summary: String,
-    #[serde(skip)]
-    pub said: String,
-}
-
-impl SummaryLine {
-    /// The line said in `lang`.
-    pub fn in_lang(mut self, lang: crate::i18n::Lang) -> SummaryLine {
-        self.summary = crate::said::stored(lang, &self.said, &self.summary);
-        self
-    }
-}
-
 /// What happened to the actor's companies (and by them) since their previous login.
-pub fn since_last_visit(conn: &mut DbConnection, actor: &Actor) -> GameResult<Vec<SummaryLine>> {
+pub fn since_last_visit(conn: &mut DbConnection, actor: &Actor) -> GameResult<Vec<Event>> {
     let previous: Option<i64> = users::table
         .find(actor.user_id)
         .select(users::previous_login_at)
@@ -59,15 +39,7 @@ pub fn since_last_visit(conn: &mut DbConnection, actor: &Actor) -> GameResult<Ve
         .limit(20)
         .select(Event::as_select())
         .load(conn)?;
-    Ok(rows
-        .into_iter()
-        .map(|e| SummaryLine {
-            world_id: e.world_id,
-            event_id: e.id,
-            summary: e.summary,
-            said: e.said,
-        })
-        .collect())
+    Ok(rows)
 }
 
 /// The reports a player reads, as the reports page and the API's events list them: the events

@@ -1,18 +1,20 @@
 //! The company screen: one of the player's companies, the ground it stands on, the enemies it
 //! sees, what it may do, and a report asked for.
 
-use crate::db::models::{Event, Player, World};
+use crate::db::models::{Company, Event, Player, World};
 use crate::db::DbConnection;
 use crate::game::play::access::{self, Actor};
 use crate::game::play::options::{self, Options};
 use crate::game::play::views::{self, CellInfo, SeenCompany};
-use crate::game::play::{self, reports, CompanyView};
+use crate::game::play::{self, reports};
 use crate::game::{maps::worlds, GameResult};
 use crate::ids::{CompanyId, EventId};
 use crate::rules::{Pos, Ruleset};
 
 pub struct CompanyScreen {
-    pub company: CompanyView,
+    pub company: Company,
+    /// Whether the company is hidden where it stands.
+    pub hidden: bool,
     pub world: World,
     pub player: Player,
     /// The cell the company stands on.
@@ -32,7 +34,7 @@ pub fn screen(
 ) -> GameResult<CompanyScreen> {
     let (c, player) = access::own_company(conn, actor, company_id)?;
     let world = worlds::get(conn, c.world_id)?;
-    let company = play::view(conn, rs, &c)?;
+    let hidden = play::hidden(conn, rs, &c)?;
     let here = Pos::new(c.x, c.y);
     let cell = views::cell_info(conn, rs, &world, here)?;
     // As far around as any company of the ruleset can see.
@@ -60,7 +62,8 @@ pub fn screen(
     };
     let options = options::of(conn, rs, actor, c.id, None)?;
     Ok(CompanyScreen {
-        company,
+        company: c,
+        hidden,
         world,
         player,
         cell,

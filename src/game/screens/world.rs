@@ -117,8 +117,8 @@ pub struct WorldScreen {
     pub options: Option<Options>,
     /// The report asked for, if the viewer may read it.
     pub report: Option<Event>,
-    /// The first day's steps, until they are all done.
-    pub first_day: Option<first_steps::FirstSteps>,
+    /// The first day's steps done (`first_steps`' bits), until they are all done.
+    pub first_day: Option<i32>,
     /// Whether the player may raise a company now, and why not.
     pub raise: Option<Result<(), GameError>>,
     /// When the next turn runs (Unix seconds).

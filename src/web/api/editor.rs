@@ -135,7 +135,8 @@ pub async fn patch_company(
     let v = state
         .db(move |conn| {
             let c = editor::patch_company(conn, &st.config.rules, &actor, id, &body)?;
-            crate::game::play::view(conn, &st.config.rules, &c)
+            let hidden = crate::game::play::hidden(conn, &st.config.rules, &c)?;
+            Ok(crate::wire::views::CompanyView::of(&c, hidden))
         })
         .await?;
     Ok(HttpResponse::Ok().json(v))

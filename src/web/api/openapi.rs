@@ -5,10 +5,9 @@
 
 use crate::game::gm::editor::{CellEdit, CompanyPatch};
 use crate::game::maps::{castles::CastleView, mapfile::MapFile};
-use crate::game::play::{orders::Outcome, CompanyView};
 use crate::game::talk::{markers::MarkerView, messages::MessageView};
 use crate::game::time::dice::RevealedSeed;
-use crate::wire::views::{RegimentView, UserView, WorldView};
+use crate::wire::views::{CompanyView, RegimentView, UserView, WorldView};
 use crate::wire::{accounts::*, campaign::*, editor::*, error::ErrorBody, gm::*, play::*};
 use crate::wire::{talk::*, worlds::*};
 use std::sync::OnceLock;

@@ -13,7 +13,7 @@ use crate::web::order_input;
 use crate::web::AppState;
 use crate::wire::input::CellRef;
 use crate::wire::play::*;
-use crate::wire::views::{EventView, OptionsView, RegimentView};
+use crate::wire::views::{CompanyView, EventView, OptionsView, RegimentView};
 use actix_web::{web, HttpResponse};
 use serde_json::Value;
 
@@ -51,7 +51,10 @@ pub async fn raise(
     let view = state
         .db(move |conn| {
             let c = play::raise(conn, &st.config.rules, &actor, w, &body.kind, &body.name)?;
-            play::view(conn, &st.config.rules, &c)
+            Ok(CompanyView::of(
+                &c,
+                play::hidden(conn, &st.config.rules, &c)?,
+            ))
         })
         .await?;
     Ok(HttpResponse::Created().json(view))
@@ -68,7 +71,10 @@ pub async fn company(
         .db(move |conn| {
             let actor = who.resolve(conn)?;
             let (c, _) = access::own_company(conn, &actor, id)?;
-            play::view(conn, &st.config.rules, &c)
+            Ok(CompanyView::of(
+                &c,
+                play::hidden(conn, &st.config.rules, &c)?,
+            ))
         })
         .await?;
     Ok(HttpResponse::Ok().json(view))
@@ -96,7 +102,7 @@ pub async fn options(
         .db(move |conn| {
             let actor = who.resolve(conn)?;
             let o = crate::game::play::options::of(conn, &st.config.rules, &actor, id, at)?;
-            Ok(OptionsView::of(lang, &o))
+            Ok(OptionsView::of(&st.config.rules, lang, &o))
         })
         .await?;
     Ok(HttpResponse::Ok().json(view))
@@ -119,15 +125,15 @@ pub async fn act(
         })
         .await?;
     if is_move {
-        return Ok(MoveAnswer::respond(out));
+        return Ok(MoveAnswer::respond(out.into()));
     }
-    Ok(HttpResponse::Ok().json(out))
+    Ok(HttpResponse::Ok().json(Outcome::from(out)))
 }
 
 impl MoveAnswer {
     /// The answer of a move order: its report's fields beside the company; any other order's
     /// outcome as it is.
-    fn respond(out: orders::Outcome) -> HttpResponse {
+    fn respond(out: Outcome) -> HttpResponse {
         match out.report {
             Report::Move(m) => HttpResponse::Ok().json(MoveAnswer {
                 steps: m.steps,

@@ -51,7 +51,7 @@ pub async fn world_screen(
                 report: q.report,
             };
             let s = world::screen(conn, &st.config, actor.as_ref(), sp, view)?;
-            Ok(WorldScreenAnswer::of(s, lang))
+            Ok(WorldScreenAnswer::of(&st.config.rules, s, lang))
         })
         .await?;
     Ok(HttpResponse::Ok().json(answer))
@@ -71,7 +71,7 @@ pub async fn company_screen(
         .db(move |conn| {
             let actor = who.resolve(conn)?;
             let s = screens::company::screen(conn, &st.config.rules, &actor, id, report)?;
-            Ok(CompanyScreenAnswer::of(s, lang))
+            Ok(CompanyScreenAnswer::of(&st.config.rules, s, lang))
         })
         .await?;
     Ok(HttpResponse::Ok().json(answer))

@@ -38,7 +38,7 @@ pub async fn show(
         enemies,
         options,
         report,
-    } = CompanyScreenAnswer::of(screen, viewer.lang);
+    } = CompanyScreenAnswer::of(&state.config.rules, screen, viewer.lang);
     let rs = &state.config.rules;
     Ok(page(&state, &viewer, "company.html", |ctx| {
         ctx.insert("volley_targets", &options.volley_targets());

@@ -7,6 +7,7 @@ use crate::ids::WorldId;
 use crate::web::auth::Viewer;
 use crate::web::error::PageError;
 use crate::web::AppState;
+use crate::wire::views::SummaryLine;
 use actix_web::{web, HttpResponse};
 use serde::Serialize;
 
@@ -74,8 +75,8 @@ pub async fn index(
             }
             let summary = match actor {
                 Some(a) => reports::since_last_visit(conn, &a)?
-                    .into_iter()
-                    .map(|l| l.in_lang(lang))
+                    .iter()
+                    .map(|e| SummaryLine::of(e, lang))
                     .collect(),
                 None => Vec::new(),
             };

@@ -12,6 +12,7 @@ use crate::web::error::PageError;
 use crate::web::render::map::{self, MapView, UnitView};
 use crate::web::render::viewport::{Viewport, Zooms};
 use crate::web::AppState;
+use crate::wire::screens::FirstSteps;
 use crate::wire::views::{
     NationView, OptionsView, OwnCompany, PlayerView, RaiseView, ReportView, WorldView,
 };
@@ -250,7 +251,10 @@ fn render(
 ) -> GameResult<HttpResponse> {
     let rs = &state.config.rules;
     let sp = &l.standpoint;
-    let options = l.options.as_ref().map(|o| OptionsView::of(viewer.lang, o));
+    let options = l
+        .options
+        .as_ref()
+        .map(|o| OptionsView::of(rs, viewer.lang, o));
     let report = l.report.as_ref().map(|e| ReportView::of(e, viewer.lang));
     // No link per cell: the map is the image button of a form that carries the view.
     let mut m: MapView = map::build_shown(
@@ -400,7 +404,8 @@ fn render(
         ctx.insert("report", &report);
         ctx.insert(
             "first_day",
-            &l.first_day.map(|f| state.first_day(viewer.lang, &f)),
+            &l.first_day
+                .map(|bits| state.first_day(viewer.lang, &FirstSteps::of(bits))),
         );
         ctx.insert("zooms", &zoom_links);
         ctx.insert("here", &here);

@@ -13,10 +13,38 @@ pub struct NewToken {
     pub token: String,
 }
 
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct TokenInfo {
+    #[schema(value_type = i32)]
+    pub id: TokenId,
+    pub name: String,
+    pub created_at: i64,
+    pub last_used_at: Option<i64>,
+}
+
+impl From<tokens::Token> for TokenInfo {
+    fn from(t: tokens::Token) -> TokenInfo {
+        TokenInfo {
+            id: t.id,
+            name: t.name,
+            created_at: t.created_at,
+            last_used_at: t.last_used_at,
+        }
+    }
+}
+
 /// `GET /api/v1/tokens`.
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct TokenList {
-    pub tokens: Vec<tokens::TokenInfo>,
+    pub tokens: Vec<TokenInfo>,
+}
+
+impl TokenList {
+    pub fn of(list: Vec<tokens::Token>) -> TokenList {
+        TokenList {
+            tokens: list.into_iter().map(TokenInfo::from).collect(),
+        }
+    }
 }
 
 /// `GET /api/v1/alerts`.

@@ -1,7 +1,9 @@
 //! The campaign: its end, the standings, the history, the rankings and the next campaign.
 
 use crate::game::campaign::{self, scores, Scoreboard};
+use crate::game::maps::castles::Castle;
 use crate::ids::{NationId, WorldId};
+use crate::rules::castle::SectionKind;
 use crate::rules::names::RankBy;
 use crate::rules::victory::{EndReason, Verdict};
 use serde::{Deserialize, Serialize};
@@ -215,5 +217,43 @@ impl From<&scores::Page> for Rankings {
             rows: p.rows.iter().map(RankRow::from).collect(),
             me: p.me.as_ref().map(RankRow::from),
         }
+    }
+}
+
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct SectionView {
+    pub name: String,
+    pub kind: SectionKind,
+    pub cells: Vec<[i32; 2]>,
+    /// The nation holding it after the last turn, if the viewer may know it; none when no one
+    /// or several were there, or when the viewer's nation neither holds it nor saw it held.
+    pub holder: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct CastleView {
+    pub name: String,
+    pub sections: Vec<SectionView>,
+}
+
+impl CastleView {
+    /// `GET /api/v1/worlds/{w}/castles`, and the standings page's castles.
+    pub fn list(castles: Vec<Castle>) -> Vec<CastleView> {
+        castles
+            .into_iter()
+            .map(|c| CastleView {
+                name: c.name,
+                sections: c
+                    .sections
+                    .into_iter()
+                    .map(|s| SectionView {
+                        name: s.name,
+                        kind: s.kind,
+                        cells: s.cells.iter().map(|p| [p.x, p.y]).collect(),
+                        holder: s.holder,
+                    })
+                    .collect(),
+            })
+            .collect()
     }
 }

@@ -16,6 +16,24 @@ pub struct DiceCommitment {
     pub commitment: String,
 }
 
+// `GET /api/v1/worlds/{w}/dice/{turn}`: an ended turn's seed, and the commitment it answers.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct RevealedSeed {
+    pub turn: i32,
+    pub seed: i64,
+    pub commitment: String,
+}
+
+impl RevealedSeed {
+    pub fn of(turn: i32, seed: i64) -> RevealedSeed {
+        RevealedSeed {
+            turn,
+            seed,
+            commitment: crate::game::time::dice::commitment(seed),
+        }
+    }
+}
+
 /// `GET /api/v1/worlds/{w}`.
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct WorldAnswer {

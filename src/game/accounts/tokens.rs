@@ -8,13 +8,12 @@ use crate::game::error::{GameError, GameResult};
 use crate::ids::{TokenId, UserId};
 use crate::said::Said;
 use diesel::prelude::*;
-use serde::Serialize;
 
 pub const PREFIX: &str = "grg_";
 
-#[derive(Clone, Debug, Serialize, Queryable, utoipa::ToSchema)]
-pub struct TokenInfo {
-    #[schema(value_type = i32)]
+/// A token as its owner lists it: never its secret.
+#[derive(Clone, Debug, Queryable)]
+pub struct Token {
     pub id: TokenId,
     pub name: String,
     pub created_at: i64,
@@ -56,7 +55,7 @@ pub fn create(
     Ok((id, secret))
 }
 
-pub fn list(conn: &mut DbConnection, user_id: UserId) -> GameResult<Vec<TokenInfo>> {
+pub fn list(conn: &mut DbConnection, user_id: UserId) -> GameResult<Vec<Token>> {
     Ok(api_tokens::table
         .filter(api_tokens::user_id.eq(user_id))
         .order(api_tokens::id)

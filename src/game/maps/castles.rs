@@ -17,23 +17,23 @@ use crate::rules::vision::{self, Observer};
 use crate::rules::{Grid, Kind, Pos, Ruleset, Terrain};
 use diesel::prelude::*;
 use diesel::sql_types::{Integer, Nullable, Text};
-use serde::Serialize;
 use std::collections::{BTreeSet, HashMap};
 
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
-pub struct SectionView {
+/// A section of a castle as a viewer may know it.
+#[derive(Clone, Debug)]
+pub struct Section {
     pub name: String,
     pub kind: SectionKind,
-    pub cells: Vec<[i32; 2]>,
+    pub cells: Vec<Pos>,
     /// The nation holding it after the last turn, if the viewer may know it; none when no one
     /// or several were there, or when the viewer's nation neither holds it nor saw it held.
     pub holder: Option<String>,
 }
 
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
-pub struct CastleView {
+#[derive(Clone, Debug)]
+pub struct Castle {
     pub name: String,
-    pub sections: Vec<SectionView>,
+    pub sections: Vec<Section>,
 }
 
 /// Every castle of the world with its sections, in the order they were drawn, as a player of
@@ -43,7 +43,7 @@ pub fn of(
     conn: &mut DbConnection,
     world_id: WorldId,
     viewer: Option<NationId>,
-) -> GameResult<Vec<CastleView>> {
+) -> GameResult<Vec<Castle>> {
     let w = worlds::get(conn, world_id)?;
     let names: Vec<(i32, String)> = castles::table
         .filter(castles::world_id.eq(world_id))
@@ -78,7 +78,7 @@ pub fn of(
             section_sightings::nation_id.nullable(),
         ))
         .load(conn)?;
-    let mut cells_of: HashMap<i32, Vec<[i32; 2]>> = HashMap::new();
+    let mut cells_of: HashMap<i32, Vec<Pos>> = HashMap::new();
     let rows: Vec<(Option<i32>, i32, i32)> = cells::table
         .filter(cells::world_id.eq(world_id))
         .filter(cells::section_id.is_not_null())
@@ -87,17 +87,17 @@ pub fn of(
         .load(conn)?;
     for (s, x, y) in rows {
         if let Some(s) = s {
-            cells_of.entry(s).or_default().push([x, y]);
+            cells_of.entry(s).or_default().push(Pos::new(x, y));
         }
     }
     let over = w.ended();
-    let mut sections_of: HashMap<i32, Vec<SectionView>> = HashMap::new();
+    let mut sections_of: HashMap<i32, Vec<Section>> = HashMap::new();
     for (id, castle, name, kind, holder_id, holder, sighted) in sections {
         let kind = kind
             .parse::<SectionKind>()
             .map_err(|e| GameError::Internal(format!("castle section {id}: {e}")))?;
         let told = over || (viewer.is_some() && (holder_id == viewer || sighted.is_some()));
-        sections_of.entry(castle).or_default().push(SectionView {
+        sections_of.entry(castle).or_default().push(Section {
             name,
             kind,
             cells: cells_of.remove(&id).unwrap_or_default(),
@@ -106,7 +106,7 @@ pub fn of(
     }
     Ok(names
         .into_iter()
-        .map(|(id, name)| CastleView {
+        .map(|(id, name)| Castle {
             name,
             sections: sections_of.remove(&id).unwrap_or_default(),
         })

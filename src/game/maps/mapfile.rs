@@ -38,6 +38,7 @@ pub const MAX_CASTLES: usize = 1000;
 /// Cells of one castle: a fortress of 100×100.
 pub const MAX_CASTLE_CELLS: usize = 10_000;
 
+// Serialize: the map file's format (docs/maps.md), which the API reads and writes as it is.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MapFile {
@@ -68,6 +69,7 @@ pub struct MapFile {
 }
 
 /// A feature on a side of a cell: `{"x": 4, "y": 7, "side": "NE", "feature": "rampart"}`.
+// Serialize: the map file's format (docs/maps.md), which the API reads and writes as it is.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MapEdge {
@@ -78,6 +80,7 @@ pub struct MapEdge {
 }
 
 /// A world's own victory settings, each optional.
+// Serialize: the map file's format (docs/maps.md), which the API reads and writes as it is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MapVictory {
@@ -121,6 +124,7 @@ fn summer() -> String {
     "summer".into()
 }
 
+// Serialize: the map file's format (docs/maps.md), which the API reads and writes as it is.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MapNation {
@@ -131,12 +135,14 @@ pub struct MapNation {
     pub treasury: Option<i64>,
 }
 
+// Serialize: the map file's format (docs/maps.md), which the API reads and writes as it is.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MapCastle {
     pub name: String,
 }
 
+// Serialize: the map file's format (docs/maps.md), which the API reads and writes as it is.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MapTown {
@@ -146,6 +152,7 @@ pub struct MapTown {
 }
 
 /// `owner` absent: a town cell takes its town's owner; `"owner": null`: no owner at all.
+// Serialize: the map file's format (docs/maps.md), which the API reads and writes as it is.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(as = MapFileCell)]

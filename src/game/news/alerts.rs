@@ -14,7 +14,6 @@ use crate::rules::names::{EventKind, LiveTopic};
 use crate::said::{self, Said};
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Integer, Text};
-use serde::Serialize;
 
 pub const ATTACKED: &str = "attacked";
 pub const LOST_GROUND: &str = "lost_ground";
@@ -25,12 +24,10 @@ pub const MESSAGE: &str = "message";
 /// A game master spoke to the whole world.
 pub const ANNOUNCEMENT: &str = "announcement";
 
-#[derive(Clone, Debug, Queryable, Selectable, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, Queryable, Selectable)]
 #[diesel(table_name = alerts)]
 pub struct Alert {
-    #[schema(value_type = i32)]
     pub id: AlertId,
-    #[schema(value_type = i32)]
     pub world_id: WorldId,
     pub kind: String,
     pub summary: String,

@@ -12,12 +12,14 @@ use serde::{Deserialize, Serialize};
 
 /// Where in the world's random streams an order drew its dice: with the turn's revealed seed
 /// anyone can replay them.
+// Serialize: the record `events.data` stores, which the answers pass on as it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Rng {
     pub stream: i32,
     pub word_pos: i64,
 }
 
+// Serialize: the record `events.data` stores, which the answers pass on as it is.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct MoveReport {
     pub steps: Vec<Step>,
@@ -27,6 +29,7 @@ pub struct MoveReport {
     pub rng: Rng,
 }
 
+// Serialize: the record `events.data` stores, which the answers pass on as it is.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct BattleReport {
     pub battle: BattleKind,
@@ -43,6 +46,7 @@ pub struct BattleReport {
 }
 
 /// A bombardment (with the dice's place) or a repair (which draws none).
+// Serialize: the record `events.data` stores, which the answers pass on as it is.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct StructureReport {
     #[serde(flatten)]
@@ -52,6 +56,7 @@ pub struct StructureReport {
 }
 
 /// What an order did, as its answer's `report` and its event's data.
+// Serialize: the record `events.data` stores, which the answers pass on as it is.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(untagged)]
 pub enum Report {

@@ -10,7 +10,6 @@ use crate::game::accounts::secret::sha256_hex;
 use crate::game::error::{GameError, GameResult};
 use crate::ids::WorldId;
 use diesel::prelude::*;
-use serde::Serialize;
 
 /// The commitment to a seed.
 pub fn commitment(seed: i64) -> String {
@@ -37,15 +36,8 @@ pub fn next_turn(conn: &mut DbConnection, world_id: WorldId, ending_turn: i32) -
     Ok(())
 }
 
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct RevealedSeed {
-    pub turn: i32,
-    pub seed: i64,
-    pub commitment: String,
-}
-
 /// The seed of a turn that has ended; a turn still running (or to come) is not found.
-pub fn revealed(conn: &mut DbConnection, world_id: WorldId, turn: i32) -> GameResult<RevealedSeed> {
+pub fn revealed(conn: &mut DbConnection, world_id: WorldId, turn: i32) -> GameResult<i64> {
     let seed: i64 = dice_seeds::table
         .find((world_id, turn))
         .select(dice_seeds::seed)
@@ -56,9 +48,5 @@ pub fn revealed(conn: &mut DbConnection, world_id: WorldId, turn: i32) -> GameRe
                 format!("the seed of turn {turn} is revealed when that turn has ended").into(),
             )
         })?;
-    Ok(RevealedSeed {
-        turn,
-        seed,
-        commitment: commitment(seed),
-    })
+    Ok(seed)
 }

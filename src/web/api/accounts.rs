@@ -63,7 +63,7 @@ pub async fn list_tokens(
     let list = state
         .db(move |conn| tokens::list(conn, actor.user_id))
         .await?;
-    Ok(HttpResponse::Ok().json(TokenList { tokens: list }))
+    Ok(HttpResponse::Ok().json(TokenList::of(list)))
 }
 
 pub async fn revoke_token(

@@ -109,5 +109,5 @@ pub async fn castles(
             crate::game::maps::castles::of(conn, wid, nation)
         })
         .await?;
-    Ok(HttpResponse::Ok().json(c))
+    Ok(HttpResponse::Ok().json(CastleView::list(c)))
 }

@@ -4,9 +4,8 @@
 //! docs/api.md keeps the prose; tests hold both to the routes and to the real answers.
 
 use crate::game::gm::editor::{CellEdit, CompanyPatch};
-use crate::game::maps::{castles::CastleView, mapfile::MapFile};
+use crate::game::maps::mapfile::MapFile;
 use crate::game::talk::{markers::MarkerView, messages::MessageView};
-use crate::game::time::dice::RevealedSeed;
 use crate::wire::views::{CompanyView, RegimentView, UserView, WorldView};
 use crate::wire::{accounts::*, campaign::*, editor::*, error::ErrorBody, gm::*, play::*};
 use crate::wire::{talk::*, worlds::*};

@@ -73,5 +73,5 @@ pub async fn dice_seed(
             dice::revealed(conn, w, turn)
         })
         .await?;
-    Ok(HttpResponse::Ok().json(seed))
+    Ok(HttpResponse::Ok().json(RevealedSeed::of(turn, seed)))
 }

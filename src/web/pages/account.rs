@@ -54,7 +54,7 @@ async fn show(
         .await?;
     let user = viewer.session.as_ref().map(|s| &s.user);
     Ok(page(state, viewer, "account.html", |ctx| {
-        ctx.insert("tokens", &list);
+        ctx.insert("tokens", &crate::wire::accounts::TokenList::of(list).tokens);
         ctx.insert(
             "email",
             &user.and_then(|u| u.email.clone()).unwrap_or_default(),

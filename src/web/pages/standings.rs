@@ -12,7 +12,7 @@ use crate::web::auth::Viewer;
 use crate::web::error::PageError;
 use crate::web::render::chart::{self, Figure};
 use crate::web::AppState;
-use crate::wire::campaign::{History, Rankings, Standings};
+use crate::wire::campaign::{CastleView, History, Rankings, Standings};
 use crate::wire::views::WorldView;
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
@@ -49,7 +49,7 @@ pub async fn show(
             let history = History::of(campaign::history(conn, wid, nation)?);
             let rankings = Rankings::from(&scores::rankings(conn, wid, by, q.page, me)?);
             let following = next::following(conn, wid)?;
-            let castles = crate::game::maps::castles::of(conn, wid, nation)?;
+            let castles = CastleView::list(crate::game::maps::castles::of(conn, wid, nation)?);
             Ok((w, standings, history, rankings, following, castles))
         })
         .await?;

@@ -158,6 +158,15 @@ impl Role {
     }
 }
 
+/// Where a message was written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Channel {
+    Private,
+    Nation,
+    World,
+}
+
 /// What the rankings sort by, most first.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]

@@ -4,11 +4,11 @@
 use crate::game::play::first_steps;
 use crate::game::play::views::CellInfo;
 use crate::game::screens::{company::CompanyScreen, world::WorldScreen};
-use crate::game::talk::markers::MarkerView;
 use crate::i18n::Lang;
 use crate::ids::{CompanyId, EventId};
 use crate::rules::{Pos, Ruleset};
 use crate::wire::play::MapAnswer;
+use crate::wire::talk::MarkerView;
 use crate::wire::views::{
     rfc3339, CompanyLine, CompanyView, NationView, OptionsView, PlayerView, RaiseView, ReportView,
     SeenEnemy, WorldView,
@@ -87,7 +87,7 @@ impl WorldScreenAnswer {
                 grid: w.grid,
                 edges: s.map.edges,
             },
-            markers: s.markers,
+            markers: s.markers.iter().map(MarkerView::from).collect(),
             cell: s.cell,
             options: s.options.as_ref().map(|o| OptionsView::of(rs, lang, o)),
             report: s.report.as_ref().map(|e| ReportView::of(e, lang)),

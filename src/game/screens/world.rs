@@ -9,7 +9,7 @@ use crate::game::play::access::{self, Actor};
 use crate::game::play::options::{self, Options};
 use crate::game::play::views::{self, CellInfo, PlayerMap};
 use crate::game::play::{self, first_steps, reports};
-use crate::game::talk::markers::{self, MarkerView};
+use crate::game::talk::markers::{self, Marker};
 use crate::game::{maps::worlds, GameError, GameResult};
 use crate::ids::{CompanyId, EventId, WorldId};
 use crate::rules::Pos;
@@ -110,7 +110,7 @@ pub struct WorldScreen {
     /// The rectangle as the viewer sees it: ground, companies in sight, edges.
     pub map: PlayerMap,
     /// The player's nation's markers in the rectangle.
-    pub markers: Vec<MarkerView>,
+    pub markers: Vec<Marker>,
     /// The picked cell.
     pub cell: Option<CellInfo>,
     /// What the selected company may do, the picked cell's orders judged too.

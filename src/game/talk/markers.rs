@@ -17,23 +17,22 @@ use crate::ids::{MarkerId, NationId, UserId, WorldId};
 use crate::rules::Pos;
 use crate::said::Said;
 use diesel::prelude::*;
-use serde::Serialize;
 
-#[derive(Clone, Debug, Serialize, PartialEq, Eq, utoipa::ToSchema)]
-pub struct MarkerView {
-    #[schema(value_type = i32)]
+/// A marker on the map: where, what it says, by whom.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Marker {
     pub id: MarkerId,
-    pub at: [i32; 2],
+    pub at: Pos,
     pub label: String,
+    /// Its author's name.
     pub by: String,
     /// The marker is gone when the world reaches this turn.
     pub expires_turn: i32,
-    #[serde(skip)]
-    #[schema(value_type = i32)]
+    /// Its author.
     pub user_id: UserId,
 }
 
-impl MarkerView {
+impl Marker {
     /// Whether the actor may remove this marker of their nation: its author or a game master.
     pub fn removable_by(&self, actor: &Actor) -> bool {
         actor.role.is_gm() || self.user_id == actor.user_id
@@ -48,7 +47,7 @@ pub fn drop_at(
     world_id: WorldId,
     at: Pos,
     label: &Label,
-) -> GameResult<MarkerView> {
+) -> GameResult<Marker> {
     db::write(conn, |conn| {
         let w = world_rows::get(conn, world_id)?;
         let me = access::require_player(conn, actor, world_id)?;
@@ -90,9 +89,9 @@ pub fn drop_at(
             ))
             .returning(markers::id)
             .get_result(conn)?;
-        Ok(MarkerView {
+        Ok(Marker {
             id,
-            at: [at.x, at.y],
+            at,
             label: label.as_str().to_string(),
             by: actor.username.clone(),
             expires_turn,
@@ -109,7 +108,7 @@ pub fn of_nation(
     player: &Player,
     turn: i32,
     within: Option<(Pos, Pos)>,
-) -> GameResult<Vec<MarkerView>> {
+) -> GameResult<Vec<Marker>> {
     let (a, b) = within.unwrap_or((Pos::new(i32::MIN, i32::MIN), Pos::new(i32::MAX, i32::MAX)));
     let rows: Vec<(MarkerId, i32, i32, String, String, i32, UserId)> = crate::on_backend!(conn, c => markers::table
         .inner_join(users::table)
@@ -131,9 +130,9 @@ pub fn of_nation(
         .load(c))?;
     Ok(rows
         .into_iter()
-        .map(|(id, x, y, label, by, expires_turn, user_id)| MarkerView {
+        .map(|(id, x, y, label, by, expires_turn, user_id)| Marker {
             id,
-            at: [x, y],
+            at: Pos::new(x, y),
             label,
             by,
             expires_turn,
@@ -143,11 +142,7 @@ pub fn of_nation(
 }
 
 /// The markers of the actor's nation in a world (the API's list).
-pub fn list(
-    conn: &mut DbConnection,
-    actor: &Actor,
-    world_id: WorldId,
-) -> GameResult<Vec<MarkerView>> {
+pub fn list(conn: &mut DbConnection, actor: &Actor, world_id: WorldId) -> GameResult<Vec<Marker>> {
     let w = world_rows::get(conn, world_id)?;
     let me = access::require_player(conn, actor, world_id)?;
     of_nation(conn, &me, w.turn, None)

@@ -18,7 +18,8 @@ use crate::ids::{MessageId, NationId, UserId, WorldId};
 use crate::said::Said;
 use diesel::dsl::{exists, not};
 use diesel::prelude::*;
-use serde::Serialize;
+
+pub use crate::rules::names::Channel;
 
 /// `to` of a message for a nation's board.
 pub const NATION: &str = "nation";
@@ -41,16 +42,23 @@ impl To {
             name => To::Player(name.to_string()),
         }
     }
+
+    /// As [`To::parse`] reads it.
+    pub fn as_str(&self) -> &str {
+        match self {
+            To::Player(name) => name,
+            To::Nation => NATION,
+            To::World => WORLD,
+        }
+    }
 }
 
 /// One message as its readers get it (the API and the pages).
-#[derive(Clone, Debug, Serialize, PartialEq, Eq, utoipa::ToSchema)]
-pub struct MessageView {
-    #[schema(value_type = i32)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Message {
     pub id: MessageId,
     pub from: String,
-    /// A player's name, `nation` (the board) or `world` (an announcement).
-    pub to: String,
+    pub to: To,
     pub body: String,
     pub at: i64,
 }
@@ -61,15 +69,6 @@ fn board_channel(nation_id: NationId) -> String {
 
 fn pair_channel(a: UserId, b: UserId) -> String {
     format!("p{}-{}", a.min(b), a.max(b))
-}
-
-/// Where a message was written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Channel {
-    Private,
-    Nation,
-    World,
 }
 
 impl Channel {
@@ -99,13 +98,13 @@ type Row = (
     i64,
 );
 
-fn view((id, from, to_name, nation, body, at): Row) -> MessageView {
+fn view((id, from, to_name, nation, body, at): Row) -> Message {
     let to = match (to_name, nation) {
-        (Some(name), _) => name,
-        (None, Some(_)) => NATION.to_string(),
-        (None, None) => WORLD.to_string(),
+        (Some(name), _) => To::Player(name),
+        (None, Some(_)) => To::Nation,
+        (None, None) => To::World,
     };
-    MessageView {
+    Message {
         id,
         from,
         to,
@@ -210,7 +209,7 @@ pub fn send(
     world_id: WorldId,
     to: &To,
     body: &Body,
-) -> GameResult<MessageView> {
+) -> GameResult<Message> {
     db::write(conn, |conn| {
         world_exists(conn, world_id)?;
         let now = db::now();
@@ -386,7 +385,7 @@ pub fn since(
     reader: &Reader,
     world_id: WorldId,
     since: Option<MessageId>,
-) -> GameResult<Vec<MessageView>> {
+) -> GameResult<Vec<Message>> {
     let me = reader.user_id();
     let board = reader.board();
     let (after, newest_first) = (since.unwrap_or(MessageId(0)), since.is_none());
@@ -427,10 +426,9 @@ pub fn since(
 }
 
 /// One page of a channel, newest first, and the id to ask for the next (older) page.
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug)]
 pub struct Page {
-    pub messages: Vec<MessageView>,
-    #[schema(value_type = Option<i32>)]
+    pub messages: Vec<Message>,
     pub older: Option<MessageId>,
 }
 
@@ -536,7 +534,7 @@ pub fn thread(
 }
 
 /// A conversation in the reader's list: with whom, when it last spoke, how much is unread.
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug)]
 pub struct Thread {
     pub with: String,
     pub last_at: i64,

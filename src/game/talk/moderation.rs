@@ -2,7 +2,7 @@
 //! reports of a world, removes a message, mutes a player for a time, or dismisses a report.
 //! Every removal and mute goes to the world's audit log.
 
-use super::messages::{self, Channel};
+use super::messages;
 use super::text::Body;
 use crate::db::schema::{message_reports, messages as msgs, players, users};
 use crate::db::{self, DbConnection};
@@ -12,7 +12,6 @@ use crate::game::play::access::Actor;
 use crate::ids::{MessageId, PlayerId, ReportId, UserId, WorldId};
 use crate::said::Said;
 use diesel::prelude::*;
-use serde::Serialize;
 
 /// The longest reason a reader may give, in characters.
 pub const REASON_CHARS: usize = 500;
@@ -38,27 +37,12 @@ pub fn report(
     })
 }
 
-/// An open report, as the game masters' queue shows it.
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
-pub struct OpenReport {
-    #[schema(value_type = i32)]
-    pub id: ReportId,
-    #[schema(value_type = i32)]
-    pub message_id: MessageId,
-    pub from: String,
-    pub channel: Channel,
-    pub body: String,
-    pub reporter: String,
-    pub reason: String,
-    pub at: i64,
-    /// Whether the message's author is muted now.
-    pub muted_until: Option<i64>,
-}
-
 diesel::alias!(users as reporters: Reporters);
 
-/// Report, message, author, channel, body, reporter, reason, at, author's mute.
-type ReportRow = (
+/// An open report, as the game masters' queue reads it: report, message, author, channel (as
+/// the message's row names it: `messages::Channel::of`), body, reporter, reason, at, and until when
+/// the author is muted.
+pub type ReportRow = (
     ReportId,
     MessageId,
     String,
@@ -75,7 +59,7 @@ pub fn open_reports(
     conn: &mut DbConnection,
     actor: &Actor,
     world_id: WorldId,
-) -> GameResult<Vec<OpenReport>> {
+) -> GameResult<Vec<ReportRow>> {
     actor.require_gm()?;
     messages::world_exists(conn, world_id)?;
     let now = db::now();
@@ -104,21 +88,13 @@ pub fn open_reports(
             players::muted_until.nullable(),
         ))
         .load(conn)?;
+    // A mute that has run out is no mute.
     Ok(rows
         .into_iter()
-        .map(
-            |(id, message_id, from, channel, body, reporter, reason, at, muted_until)| OpenReport {
-                id,
-                message_id,
-                from,
-                channel: Channel::of(&channel),
-                body,
-                reporter,
-                reason,
-                at,
-                muted_until: muted_until.filter(|u| *u > now),
-            },
-        )
+        .map(|mut r| {
+            r.8 = r.8.filter(|until| *until > now);
+            r
+        })
         .collect())
 }
 

@@ -5,7 +5,6 @@
 
 use crate::game::gm::editor::{CellEdit, CompanyPatch};
 use crate::game::maps::mapfile::MapFile;
-use crate::game::talk::{markers::MarkerView, messages::MessageView};
 use crate::wire::views::{CompanyView, RegimentView, UserView, WorldView};
 use crate::wire::{accounts::*, campaign::*, editor::*, error::ErrorBody, gm::*, play::*};
 use crate::wire::{talk::*, worlds::*};

@@ -25,7 +25,7 @@ pub async fn send(
     let m = state
         .db(move |conn| messages::send(conn, &t, &actor, wid, &To::parse(&to), &body))
         .await?;
-    Ok(HttpResponse::Created().json(m))
+    Ok(HttpResponse::Created().json(MessageView::from(m)))
 }
 
 /// `GET /api/v1/worlds/{w}/messages?since=ID`.
@@ -43,7 +43,9 @@ pub async fn list(
             messages::since(conn, &reader, wid, since)
         })
         .await?;
-    Ok(HttpResponse::Ok().json(MessagesAnswer { messages }))
+    Ok(HttpResponse::Ok().json(MessagesAnswer {
+        messages: messages.into_iter().map(MessageView::from).collect(),
+    }))
 }
 
 /// `POST /api/v1/messages/{id}/report {reason?}`.
@@ -84,7 +86,9 @@ pub async fn reports(
     let reports = state
         .db(move |conn| moderation::open_reports(conn, &actor, wid))
         .await?;
-    Ok(HttpResponse::Ok().json(ReportsAnswer { reports }))
+    Ok(HttpResponse::Ok().json(ReportsAnswer {
+        reports: reports.into_iter().map(OpenReport::from).collect(),
+    }))
 }
 
 /// `DELETE /api/v1/worlds/{w}/message-reports/{id}` (game masters): dismisses a report.
@@ -179,7 +183,7 @@ pub async fn drop_marker(
     let m = state
         .db(move |conn| markers::drop_at(conn, &t, &actor, wid, at, &label))
         .await?;
-    Ok(HttpResponse::Created().json(m))
+    Ok(HttpResponse::Created().json(MarkerView::from(&m)))
 }
 
 /// `GET /api/v1/worlds/{w}/markers`: the caller's nation's.
@@ -192,7 +196,9 @@ pub async fn list_markers(
     let markers = state
         .db(move |conn| markers::list(conn, &actor, wid))
         .await?;
-    Ok(HttpResponse::Ok().json(MarkersAnswer { markers }))
+    Ok(HttpResponse::Ok().json(MarkersAnswer {
+        markers: markers.iter().map(MarkerView::from).collect(),
+    }))
 }
 
 /// `DELETE /api/v1/markers/{id}`.

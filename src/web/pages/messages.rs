@@ -6,7 +6,7 @@ use super::forms::{refused_page, submit, submit_then};
 use super::{page, see_other};
 use crate::game::maps::worlds;
 use crate::game::talk::markers;
-use crate::game::talk::messages::{self, MessageView, Reader, Thread, To};
+use crate::game::talk::messages::{self, Reader, To};
 use crate::game::talk::moderation;
 use crate::game::talk::text::{Body, Label};
 use crate::game::GameError;
@@ -15,6 +15,7 @@ use crate::web::auth::Viewer;
 use crate::web::error::PageError;
 use crate::web::form_post::SignedPost;
 use crate::web::AppState;
+use crate::wire::talk::{MessageView, ThreadView};
 use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};
 
@@ -98,13 +99,19 @@ pub async fn index(
         .await?;
     let older = page_of.as_ref().and_then(|p| p.older);
     let shown_page: Vec<Shown> = page_of
-        .map(|p| p.messages.into_iter().map(|m| shown(m, &me)).collect())
+        .map(|p| {
+            p.messages
+                .into_iter()
+                .map(|m| shown(m.into(), &me))
+                .collect()
+        })
         .unwrap_or_default();
     let announcements: Vec<Shown> = announcements
         .messages
         .into_iter()
-        .map(|m| shown(m, &me))
+        .map(|m| shown(m.into(), &me))
         .collect();
+    let threads: Vec<ThreadView> = threads.into_iter().map(ThreadView::from).collect();
     let talk = &state.config.settings.talk;
     Ok(page(&state, &viewer, "messages.html", |ctx| {
         ctx.insert(
@@ -117,7 +124,7 @@ pub async fn index(
         ctx.insert("player", &player);
         ctx.insert("gm", &gm);
         ctx.insert("announcements", &announcements);
-        ctx.insert("threads", &threads as &Vec<Thread>);
+        ctx.insert("threads", &threads);
         ctx.insert("with", &with);
         ctx.insert("messages", &shown_page);
         ctx.insert("older", &older);
@@ -179,12 +186,9 @@ pub async fn send(
             messages::send(conn, &st.config.settings.talk, actor, wid, &to, &body)
         },
         // A first message to a player opens the conversation under the name as it is written.
-        move |m, back| {
-            if m.to != messages::NATION && m.to != messages::WORLD {
-                messages_href(wid, Some(&m.to))
-            } else {
-                back
-            }
+        move |m, back| match &m.to {
+            To::Player(name) => messages_href(wid, Some(name)),
+            To::Nation | To::World => back,
         },
     )
     .await

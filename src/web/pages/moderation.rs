@@ -4,7 +4,7 @@
 use super::forms::submit;
 use super::page;
 use crate::game::maps::worlds;
-use crate::game::talk::moderation::{self, OpenReport};
+use crate::game::talk::moderation;
 use crate::game::GameError;
 use crate::ids::{MessageId, ReportId, WorldId};
 use crate::said::Said;
@@ -12,6 +12,7 @@ use crate::web::auth::Viewer;
 use crate::web::error::PageError;
 use crate::web::form_post::SignedPost;
 use crate::web::AppState;
+use crate::wire::talk::OpenReport;
 use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};
 
@@ -45,6 +46,7 @@ pub async fn index(
         .await?;
     let shown: Vec<Shown> = reports
         .into_iter()
+        .map(OpenReport::from)
         .map(|r| Shown {
             html: crate::web::render::text::message_html(&r.body),
             report: r,

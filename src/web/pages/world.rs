@@ -3,7 +3,6 @@
 
 use super::map_page;
 use crate::game::screens::{self, world::WorldScreen};
-use crate::game::talk::markers::MarkerView;
 use crate::game::GameResult;
 use crate::ids::{CompanyId, EventId, WorldId};
 use crate::rules::{Kind, Pos};
@@ -13,6 +12,7 @@ use crate::web::render::map::{self, MapView, UnitView};
 use crate::web::render::viewport::{Viewport, Zooms};
 use crate::web::AppState;
 use crate::wire::screens::FirstSteps;
+use crate::wire::talk::MarkerView;
 use crate::wire::views::{
     NationView, OptionsView, OwnCompany, PlayerView, RaiseView, ReportView, WorldView,
 };
@@ -162,9 +162,9 @@ impl<'a> LiveWords<'a> {
 
 /// A marker of the selected cell, with whether the viewer may remove it.
 #[derive(Serialize)]
-struct CellMarker<'a> {
+struct CellMarker {
     #[serde(flatten)]
-    marker: &'a MarkerView,
+    marker: MarkerView,
     removable: bool,
 }
 
@@ -308,17 +308,17 @@ fn render(
     m.markers = l
         .markers
         .iter()
-        .map(|k| ((k.at[0], k.at[1]), k.label.clone()))
+        .map(|k| ((k.at.x, k.at.y), k.label.clone()))
         .collect();
     let actor = viewer.actor();
     let cell_markers: Vec<CellMarker> = match (&l.cell, &actor) {
         (Some(c), Some(a)) => l
             .markers
             .iter()
-            .filter(|k| k.at == [c.x, c.y])
+            .filter(|k| k.at == Pos::new(c.x, c.y))
             .map(|k| CellMarker {
                 removable: k.removable_by(a),
-                marker: k,
+                marker: k.into(),
             })
             .collect(),
         _ => Vec::new(),

@@ -1,10 +1,10 @@
 //! What the live stream of a world (`GET /api/v1/worlds/{w}/live`) says: one payload per event
 //! name of DESIGN.md §4, each the `data:` of its message as one JSON object.
 
-use crate::game::play::views::SeenCompany;
 use crate::ids::{CompanyId, EventId};
 use crate::rules::names::EventKind;
 use crate::rules::Season;
+use crate::wire::views::SeenCompany;
 use serde::Serialize;
 
 /// `turn`: the world's turn and season, and when the next turn is due.

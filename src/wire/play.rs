@@ -1,11 +1,14 @@
 //! Playing: joining, raising, orders, the map, events, nations, leave and regiments.
 
+use crate::game::play::orders;
 use crate::game::play::report::Report;
-use crate::game::play::{orders, views};
+use crate::game::play::views::{self, PlayerMap};
 use crate::ids::{EventId, NationId, PlayerId, WorldId};
 use crate::rules::movement::{Capture, Step};
+use crate::rules::names::EdgeFeature;
+use crate::rules::{Pos, Side, Terrain};
 use crate::wire::input::{CellRef, PathRef, Whole};
-use crate::wire::views::{CompanyView, EventView};
+use crate::wire::views::{CompanyView, EventView, NationStanding, SeenCompany};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -89,7 +92,7 @@ pub struct EventList {
 /// `GET /api/v1/worlds/{w}/nations`.
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct NationList {
-    pub nations: Vec<views::NationStanding>,
+    pub nations: Vec<NationStanding>,
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -155,11 +158,113 @@ pub struct MapAnswer {
     pub y0: i32,
     pub x1: i32,
     pub y1: i32,
-    pub cells: Vec<views::MapCell>,
-    pub companies: Vec<views::SeenCompany>,
+    #[schema(value_type = Vec<MapCell>)]
+    pub cells: Cells,
+    pub companies: Vec<SeenCompany>,
     /// `square` or `hex`.
     pub grid: crate::rules::Grid,
-    pub edges: Vec<views::EdgeView>,
+    pub edges: Vec<EdgeView>,
+}
+
+impl MapAnswer {
+    /// The rectangle `(x0, y0, x1, y1)` of a world of `grid`, as `map` shows it.
+    pub fn of(
+        rect: (i32, i32, i32, i32),
+        grid: crate::rules::Grid,
+        mut map: PlayerMap,
+    ) -> MapAnswer {
+        let (x0, y0, x1, y1) = rect;
+        MapAnswer {
+            x0,
+            y0,
+            x1,
+            y1,
+            companies: SeenCompany::all(&map),
+            edges: map.edges.drain(..).map(EdgeView::of).collect(),
+            grid,
+            cells: Cells(map),
+        }
+    }
+}
+
+/// The cells of a map answer: the map's, each written as a [`MapCell`] with its owner's and
+/// its town's names.
+pub struct Cells(pub PlayerMap);
+
+impl Serialize for Cells {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let map = &self.0;
+        s.collect_seq(map.cells.iter().map(|c| MapCell::of(c, map)))
+    }
+}
+
+/// One cell of a map view: what the API sends and the map pages draw.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct MapCell<'a> {
+    pub x: i32,
+    pub y: i32,
+    pub terrain: Terrain,
+    pub owner: Option<&'a str>,
+    pub town: Option<&'a str>,
+    pub structure: Option<i32>,
+    /// A siege tower on the cell: its builds done and, once finished, its structure.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub siege_tower: Option<SiegeTowerView>,
+    /// Whether the viewer's nation sees the cell now (always false for spectators).
+    pub seen: bool,
+}
+
+impl<'a> MapCell<'a> {
+    pub fn of(c: &views::MapCell, map: &'a PlayerMap) -> MapCell<'a> {
+        MapCell {
+            x: c.at.x,
+            y: c.at.y,
+            terrain: c.terrain,
+            owner: c.owner.and_then(|n| map.nation(n)).map(|n| n.name.as_str()),
+            town: c.town.and_then(|t| map.town(t)),
+            structure: c.structure,
+            siege_tower: c.siege_tower.map(SiegeTowerView::from),
+            seen: c.seen,
+        }
+    }
+}
+
+/// A siege tower as the map shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct SiegeTowerView {
+    pub builds: i32,
+    pub structure: i32,
+    pub finished: bool,
+}
+
+impl From<views::SiegeTower> for SiegeTowerView {
+    fn from(t: views::SiegeTower) -> SiegeTowerView {
+        SiegeTowerView {
+            builds: t.builds,
+            structure: t.structure,
+            finished: t.finished,
+        }
+    }
+}
+
+/// A feature on a side of a cell (docs/rules.md §13), as the map file writes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct EdgeView {
+    pub x: i32,
+    pub y: i32,
+    pub side: Side,
+    pub feature: EdgeFeature,
+}
+
+impl EdgeView {
+    pub fn of((at, side, feature): (Pos, Side, EdgeFeature)) -> EdgeView {
+        EdgeView {
+            x: at.x,
+            y: at.y,
+            side,
+            feature,
+        }
+    }
 }
 
 #[derive(Deserialize, utoipa::IntoParams)]
@@ -192,7 +297,8 @@ impl MapAnswer {
     /// written by hand: serde escaped the same seven keys again for each of hundreds of cells,
     /// a quarter of the request's time.
     pub fn to_json(&self) -> String {
-        let mut o = String::with_capacity(96 + self.cells.len() * 90 + self.companies.len() * 220);
+        let map = &self.cells.0;
+        let mut o = String::with_capacity(96 + map.cells.len() * 90 + self.companies.len() * 220);
         let mut n = itoa::Buffer::new();
         for (key, v) in [
             ("{\"x0\":", self.x0),
@@ -204,14 +310,14 @@ impl MapAnswer {
             o.push_str(n.format(v));
         }
         o.push_str(",\"cells\":[");
-        for (i, c) in self.cells.iter().enumerate() {
+        for (i, c) in map.cells.iter().enumerate() {
             if i > 0 {
                 o.push(',');
             }
             o.push_str("{\"x\":");
-            o.push_str(n.format(c.x));
+            o.push_str(n.format(c.at.x));
             o.push_str(",\"y\":");
-            o.push_str(n.format(c.y));
+            o.push_str(n.format(c.at.y));
             o.push_str(",\"terrain\":\"");
             o.push_str(c.terrain.as_str());
             // Most cells are bare ground: their end is said in one piece.
@@ -227,10 +333,11 @@ impl MapAnswer {
                 });
                 continue;
             }
+            let c = MapCell::of(c, map);
             o.push_str("\",\"owner\":");
-            json_opt_str(&mut o, c.owner.as_deref());
+            json_opt_str(&mut o, c.owner);
             o.push_str(",\"town\":");
-            json_opt_str(&mut o, c.town.as_deref());
+            json_opt_str(&mut o, c.town);
             o.push_str(",\"structure\":");
             match c.structure {
                 Some(v) => o.push_str(n.format(v)),
@@ -281,68 +388,73 @@ fn json_opt_str(o: &mut String, s: Option<&str>) {
 
 #[cfg(test)]
 mod tests {
-    use super::MapAnswer;
-    use crate::game::play::views::{MapCell, SeenCompany};
-    use crate::rules::Terrain;
+    use super::{Cells, EdgeView, MapAnswer};
+    use crate::db::models::Nation;
+    use crate::game::play::views::{MapCell, PlayerMap, SiegeTower};
+    use crate::ids::{NationId, TownId, WorldId};
+    use crate::rules::{Pos, Terrain};
+    use crate::wire::views::SeenCompany;
 
     #[test]
     fn the_map_answer_is_written_as_serde_writes_it() {
-        let cell = |x, terrain, owner: Option<&str>, town: Option<&str>, structure, seen| MapCell {
-            x,
-            y: -3,
+        let nation = |id, name: &str| Nation {
+            id: NationId(id),
+            world_id: WorldId(1),
+            name: name.into(),
+            color: "#2b4c9b".into(),
+            spawn_x: 0,
+            spawn_y: 0,
+            treasury: 0,
+            points: 0,
+        };
+        let cell = |x, terrain, owner: Option<i32>, town: Option<i32>, structure, seen| MapCell {
+            at: Pos::new(x, -3),
             terrain,
-            owner: owner.map(String::from),
-            town: town.map(String::from),
+            owner: owner.map(NationId),
+            town: town.map(TownId),
             structure,
             siege_tower: None,
             seen,
-            owner_id: None,
-            town_id: None,
         };
         let besieged = |builds, structure, finished| MapCell {
-            siege_tower: Some(crate::game::play::views::SiegeTowerView {
+            siege_tower: Some(SiegeTower {
                 builds,
                 structure,
                 finished,
             }),
             ..cell(3, Terrain::Plain, None, None, None, true)
         };
+        let map = PlayerMap {
+            cells: vec![
+                cell(0, Terrain::Plain, None, None, None, false),
+                cell(0, Terrain::Forest, None, None, None, true),
+                cell(0, Terrain::Plain, None, None, Some(3), false),
+                cell(0, Terrain::Plain, Some(1), None, None, true),
+                cell(1, Terrain::Fortifications, Some(1), Some(5), Some(0), true),
+                cell(2, Terrain::Church, Some(2), Some(6), Some(-7), true),
+                besieged(1, 0, false),
+                besieged(3, 6, true),
+            ],
+            companies: Vec::new(),
+            edges: Vec::new(),
+            nation_id: None,
+            nations: vec![nation(1, "France"), nation(2, "Ru\"ss\\ia\u{1}é")],
+            towns: [(TownId(5), "Vitebsk".into()), (TownId(6), "Orša\n".into())].into(),
+            looked_into_fog: false,
+        };
         let answer = MapAnswer {
             x0: 0,
             y0: -3,
             x1: 2147483647,
             y1: 12,
-            cells: vec![
-                cell(0, Terrain::Plain, None, None, None, false),
-                cell(0, Terrain::Forest, None, None, None, true),
-                cell(0, Terrain::Plain, None, None, Some(3), false),
-                cell(0, Terrain::Plain, Some("France"), None, None, true),
-                cell(
-                    1,
-                    Terrain::Fortifications,
-                    Some("France"),
-                    Some("Vitebsk"),
-                    Some(0),
-                    true,
-                ),
-                cell(
-                    2,
-                    Terrain::Church,
-                    Some("Ru\"ss\\ia\u{1}é"),
-                    Some("Orša\n"),
-                    Some(-7),
-                    true,
-                ),
-                besieged(1, 0, false),
-                besieged(3, 6, true),
-            ],
+            cells: Cells(map),
             companies: vec![SeenCompany {
                 id: crate::ids::CompanyId(7),
                 name: "1er \"Grenadiers\"".into(),
                 kind: crate::rules::Kind::Infantry,
                 x: 1,
                 y: -3,
-                nation_id: crate::ids::NationId(1),
+                nation_id: NationId(1),
                 nation: "France".into(),
                 color: "#2b4c9b".into(),
                 mine: true,
@@ -355,16 +467,18 @@ mod tests {
                 morale: Some(100),
             }],
             grid: crate::rules::Grid::Hex,
-            edges: vec![crate::game::play::views::EdgeView {
-                x: 4,
-                y: 7,
-                side: crate::rules::Side::NE,
-                feature: crate::rules::names::EdgeFeature::Rampart,
-            }],
+            edges: vec![EdgeView::of((
+                Pos::new(4, 7),
+                crate::rules::Side::NE,
+                crate::rules::names::EdgeFeature::Rampart,
+            ))],
         };
         assert_eq!(answer.to_json(), serde_json::to_string(&answer).unwrap());
         let empty = MapAnswer {
-            cells: Vec::new(),
+            cells: Cells(PlayerMap {
+                cells: Vec::new(),
+                ..answer.cells.0
+            }),
             companies: Vec::new(),
             grid: crate::rules::Grid::Square,
             edges: Vec::new(),

@@ -2,7 +2,6 @@
 //! `GET /api/v1/companies/{c}/screen` (`game::screens`), said in the reader's language.
 
 use crate::game::play::first_steps;
-use crate::game::play::views::CellInfo;
 use crate::game::screens::{company::CompanyScreen, world::WorldScreen};
 use crate::i18n::Lang;
 use crate::ids::{CompanyId, EventId};
@@ -10,8 +9,8 @@ use crate::rules::{Pos, Ruleset};
 use crate::wire::play::MapAnswer;
 use crate::wire::talk::MarkerView;
 use crate::wire::views::{
-    rfc3339, CompanyLine, CompanyView, NationView, OptionsView, PlayerView, RaiseView, ReportView,
-    SeenEnemy, WorldView,
+    rfc3339, CellInfo, CompanyLine, CompanyView, NationView, OptionsView, PlayerView, RaiseView,
+    ReportView, SeenEnemy, WorldView,
 };
 use serde::{Deserialize, Serialize};
 
@@ -63,7 +62,6 @@ impl WorldScreenAnswer {
         let sp = &s.standpoint;
         let w = &sp.world;
         let viewer = sp.player.as_ref().map(|p| p.nation_id);
-        let (x0, y0, x1, y1) = s.view.rect;
         WorldScreenAnswer {
             world: WorldView::from(w),
             nations: sp
@@ -77,18 +75,9 @@ impl WorldScreenAnswer {
                 .map(|p| PlayerView::of(p, sp.my_nation())),
             companies: sp.mine.iter().map(CompanyLine::from).collect(),
             selected: sp.selected,
-            map: MapAnswer {
-                x0,
-                y0,
-                x1,
-                y1,
-                cells: s.map.cells,
-                companies: s.map.companies,
-                grid: w.grid,
-                edges: s.map.edges,
-            },
+            map: MapAnswer::of(s.view.rect, w.grid, s.map),
             markers: s.markers.iter().map(MarkerView::from).collect(),
-            cell: s.cell,
+            cell: s.cell.as_ref().map(|c| CellInfo::of(rs, w.season, c)),
             options: s.options.as_ref().map(|o| OptionsView::of(rs, lang, o)),
             report: s.report.as_ref().map(|e| ReportView::of(e, lang)),
             first_day: s.first_day.map(FirstSteps::of),
@@ -127,7 +116,14 @@ impl CompanyScreenAnswer {
         let mut enemies: Vec<SeenEnemy> = s
             .enemies
             .iter()
-            .map(|e| SeenEnemy::of(e, here, s.world.grid))
+            .map(|e| {
+                SeenEnemy::of(
+                    e,
+                    s.nations.iter().find(|n| n.id == e.0.nation_id),
+                    here,
+                    s.world.grid,
+                )
+            })
             .collect();
         enemies.sort_by_key(|e| (e.distance, e.id));
         CompanyScreenAnswer {
@@ -135,7 +131,7 @@ impl CompanyScreenAnswer {
             report: s.report.as_ref().map(|e| ReportView::of(e, lang)),
             world: WorldView::from(&s.world),
             reserve: s.player.reserve,
-            cell: s.cell,
+            cell: s.cell.as_ref().map(|c| CellInfo::of(rs, s.world.season, c)),
             enemies,
             company: CompanyView::of(&s.company, s.hidden),
         }

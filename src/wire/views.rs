@@ -2,14 +2,15 @@
 //! JSON API and for the templates, so that a page and the API cannot say different things.
 
 use crate::db::models::{Company, Event, Nation, Player, World};
+use crate::game::play::load::Placed;
 use crate::game::play::options::{self, Options, Verdict};
 use crate::game::play::report::Report;
-use crate::game::play::views::SeenCompany;
+use crate::game::play::views::{self, NamedCell, PlayerMap, Seen};
 use crate::i18n::Lang;
 use crate::ids::{AlertId, CompanyId, EventId, NationId, RegimentId, UserId, WorldId};
 use crate::rules::names::EventKind;
-use crate::rules::ruleset::Ability;
-use crate::rules::{Kind, Pos, Ruleset, Season};
+use crate::rules::ruleset::{Ability, Flag};
+use crate::rules::{Kind, Pos, Ruleset, Season, Terrain};
 use crate::wire::refusals;
 use serde::Serialize;
 
@@ -453,6 +454,156 @@ impl KindView {
     }
 }
 
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct SeenCompany {
+    #[schema(value_type = i32)]
+    pub id: CompanyId,
+    pub name: String,
+    pub kind: Kind,
+    pub x: i32,
+    pub y: i32,
+    #[schema(value_type = i32)]
+    pub nation_id: NationId,
+    pub nation: String,
+    pub color: String,
+    pub mine: bool,
+    /// Of the viewer's nation (its own companies included).
+    pub friend: bool,
+    pub hidden: bool,
+    /// Its player is on leave: it neither acts nor can be attacked.
+    pub on_leave: bool,
+    /// Figures shown only for the viewer's own companies.
+    pub men: Option<i32>,
+    pub wounded: Option<i32>,
+    pub ap: Option<i32>,
+    pub morale: Option<i32>,
+}
+
+impl SeenCompany {
+    pub fn of(p: &Placed, nation: Option<&Nation>, seen: Seen) -> SeenCompany {
+        let c = &p.company;
+        let figures = seen.figures;
+        SeenCompany {
+            id: c.id,
+            name: c.name.clone(),
+            kind: c.kind,
+            x: c.x,
+            y: c.y,
+            nation_id: p.nation_id,
+            nation: nation.map(|n| n.name.clone()).unwrap_or_default(),
+            color: nation
+                .map(|n| n.color.clone())
+                .unwrap_or_else(|| "#000000".into()),
+            mine: seen.mine,
+            friend: seen.friend,
+            hidden: seen.hidden,
+            on_leave: seen.on_leave,
+            men: figures.then_some(c.men),
+            wounded: figures.then_some(c.wounded),
+            ap: figures.then_some(c.ap),
+            morale: figures.then_some(c.morale),
+        }
+    }
+
+    /// The companies a map shows.
+    pub fn all(map: &PlayerMap) -> Vec<SeenCompany> {
+        map.companies
+            .iter()
+            .map(|(p, seen)| SeenCompany::of(p, map.nation(p.nation_id), *seen))
+            .collect()
+    }
+}
+
+/// Everything the cell panel tells about one cell.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct CellInfo {
+    pub x: i32,
+    pub y: i32,
+    pub terrain: Terrain,
+    pub ap: i32,
+    pub volley_protection: i32,
+    pub melee_protection: i32,
+    pub confidence: i32,
+    pub vision: i32,
+    pub owner: Option<String>,
+    pub town: Option<String>,
+    pub structure: Option<i32>,
+    pub structure_max: Option<i32>,
+    pub breached: bool,
+    pub stops_movement: bool,
+    pub blocks_los: bool,
+}
+
+impl CellInfo {
+    /// The cell as the ruleset reads it in `season`.
+    pub fn of(rs: &Ruleset, season: Season, c: &NamedCell) -> CellInfo {
+        let cell = c.row.cell();
+        let t = rs.terrain(cell.terrain);
+        let defence = cell.defence(rs);
+        CellInfo {
+            x: c.at.x,
+            y: c.at.y,
+            terrain: c.row.terrain,
+            ap: t.ap(season),
+            volley_protection: defence.volley_protection,
+            melee_protection: defence.melee_protection,
+            confidence: defence.confidence,
+            vision: t.vision,
+            owner: c.owner.clone(),
+            town: c.town.clone(),
+            structure: c.row.structure,
+            structure_max: t.structure,
+            breached: cell.is_breached(rs),
+            stops_movement: t.has(Flag::StopsMovement),
+            blocks_los: t.has(Flag::BlocksLos),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct NationStanding {
+    #[schema(value_type = i32)]
+    pub id: NationId,
+    pub name: String,
+    pub color: String,
+    /// Told as `companies` is: what a nation spends tells the companies it raises and the
+    /// men it takes in.
+    pub treasury: Option<i64>,
+    pub towns: Vec<String>,
+    pub mines: i64,
+    pub forts: i64,
+    pub players: i64,
+    /// None for another nation than the viewer's while the campaign runs: its strength, which
+    /// the fog hides (as in the history); the end publishes it.
+    pub companies: Option<i64>,
+    /// The whole score, told as `companies` is, since it counts them.
+    pub score: Option<i64>,
+    /// The part of the score for the ground held (towns, mines, fortified cells): public, as
+    /// the map shows every cell's owner.
+    pub ground_score: i64,
+    /// Usernames, only for the viewer's own nation.
+    pub members: Option<Vec<String>>,
+}
+
+impl From<views::NationStanding> for NationStanding {
+    fn from(s: views::NationStanding) -> NationStanding {
+        NationStanding {
+            id: s.nation.id,
+            name: s.nation.name,
+            color: s.nation.color,
+            treasury: Some(s.nation.treasury).filter(|_| s.told),
+            towns: s.towns,
+            mines: s.mines,
+            forts: s.forts,
+            players: s.players,
+            companies: s.companies,
+            score: s.score,
+            ground_score: s.ground_score,
+            members: s.members,
+        }
+    }
+}
+
 /// A company of another nation that the player's nation sees near one of its companies.
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct SeenEnemy {
@@ -468,16 +619,22 @@ pub struct SeenEnemy {
 }
 
 impl SeenEnemy {
-    pub fn of(s: &SeenCompany, from: Pos, grid: crate::rules::Grid) -> SeenEnemy {
+    pub fn of(
+        (p, seen): &(Placed, Seen),
+        nation: Option<&Nation>,
+        from: Pos,
+        grid: crate::rules::Grid,
+    ) -> SeenEnemy {
+        let c = &p.company;
         SeenEnemy {
-            id: s.id,
-            name: s.name.clone(),
-            kind: s.kind,
-            nation: s.nation.clone(),
-            x: s.x,
-            y: s.y,
-            hidden: s.hidden,
-            distance: grid.distance(Pos::new(s.x, s.y), from),
+            id: c.id,
+            name: c.name.clone(),
+            kind: c.kind,
+            nation: nation.map(|n| n.name.clone()).unwrap_or_default(),
+            x: c.x,
+            y: c.y,
+            hidden: seen.hidden,
+            distance: grid.distance(Pos::new(c.x, c.y), from),
         }
     }
 }

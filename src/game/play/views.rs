@@ -7,42 +7,17 @@ use crate::game::error::GameResult;
 use crate::game::maps::worlds;
 use crate::game::play::access::Actor;
 use crate::game::play::{first_steps, load};
-use crate::ids::{CompanyId, NationId, PlayerId, UserId, WorldId};
+use crate::ids::{NationId, PlayerId, TownId, UserId, WorldId};
+use crate::rules::names::EdgeFeature;
 use crate::rules::ruleset::Flag;
 use crate::rules::state::Area;
 use crate::rules::vision::{self, Observer};
-use crate::rules::{Kind, Pos, Ruleset, Terrain};
+use crate::rules::{Pos, Ruleset, Side, Terrain};
 use diesel::prelude::*;
-use serde::Serialize;
 use std::collections::HashMap;
 
 /// Largest rectangle the map view serves at once (cells per side).
 pub const MAX_SPAN: i32 = 200;
-
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
-pub struct SeenCompany {
-    #[schema(value_type = i32)]
-    pub id: CompanyId,
-    pub name: String,
-    pub kind: Kind,
-    pub x: i32,
-    pub y: i32,
-    #[schema(value_type = i32)]
-    pub nation_id: NationId,
-    pub nation: String,
-    pub color: String,
-    pub mine: bool,
-    /// Of the viewer's nation (its own companies included).
-    pub friend: bool,
-    pub hidden: bool,
-    /// Its player is on leave: it neither acts nor can be attacked.
-    pub on_leave: bool,
-    /// Figures shown only for the viewer's own companies.
-    pub men: Option<i32>,
-    pub wounded: Option<i32>,
-    pub ap: Option<i32>,
-    pub morale: Option<i32>,
-}
 
 /// How a company is seen: by its own player, by its nation, hidden, its player on leave, and
 /// whether its figures show.
@@ -55,56 +30,23 @@ pub struct Seen {
     pub figures: bool,
 }
 
-impl SeenCompany {
-    pub fn of(p: &load::Placed, nation: Option<&Nation>, seen: Seen) -> SeenCompany {
-        let c = &p.company;
-        let figures = seen.figures;
-        SeenCompany {
-            id: c.id,
-            name: c.name.clone(),
-            kind: c.kind,
-            x: c.x,
-            y: c.y,
-            nation_id: p.nation_id,
-            nation: nation.map(|n| n.name.clone()).unwrap_or_default(),
-            color: nation
-                .map(|n| n.color.clone())
-                .unwrap_or_else(|| "#000000".into()),
-            mine: seen.mine,
-            friend: seen.friend,
-            hidden: seen.hidden,
-            on_leave: seen.on_leave,
-            men: figures.then_some(c.men),
-            wounded: figures.then_some(c.wounded),
-            ap: figures.then_some(c.ap),
-            morale: figures.then_some(c.morale),
-        }
-    }
-}
-
-/// One cell of a map view: what the API sends and the map pages draw.
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+/// One cell of a map view, as the viewer's nation knows it.
+#[derive(Clone, Debug)]
 pub struct MapCell {
-    pub x: i32,
-    pub y: i32,
+    pub at: Pos,
     pub terrain: Terrain,
-    pub owner: Option<String>,
-    pub town: Option<String>,
+    pub owner: Option<NationId>,
+    pub town: Option<TownId>,
     pub structure: Option<i32>,
     /// A siege tower on the cell: its builds done and, once finished, its structure.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub siege_tower: Option<SiegeTowerView>,
+    pub siege_tower: Option<SiegeTower>,
     /// Whether the viewer's nation sees the cell now (always false for spectators).
     pub seen: bool,
-    #[serde(skip)]
-    pub owner_id: Option<i32>,
-    #[serde(skip)]
-    pub town_id: Option<i32>,
 }
 
-/// A siege tower as the map shows it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
-pub struct SiegeTowerView {
+/// A siege tower on a cell of the map, and whether it is finished.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SiegeTower {
     pub builds: i32,
     pub structure: i32,
     pub finished: bool,
@@ -112,22 +54,28 @@ pub struct SiegeTowerView {
 
 pub struct PlayerMap {
     pub cells: Vec<MapCell>,
-    pub companies: Vec<SeenCompany>,
+    /// The companies shown, by id, and how the onlooker sees each.
+    pub companies: Vec<(load::Placed, Seen)>,
     /// The edge features of the rectangle's cells, each under its one name.
-    pub edges: Vec<EdgeView>,
+    pub edges: Vec<(Pos, Side, EdgeFeature)>,
     pub nation_id: Option<NationId>,
     pub nations: Vec<Nation>,
+    /// The names of the towns on the rectangle's cells.
+    pub towns: HashMap<TownId, String>,
     /// The onlooker, a player, looked into the fog: their first-day step is ticked.
     pub looked_into_fog: bool,
 }
 
-/// A feature on a side of a cell (docs/rules.md §13), as the map file writes it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
-pub struct EdgeView {
-    pub x: i32,
-    pub y: i32,
-    pub side: crate::rules::Side,
-    pub feature: crate::rules::names::EdgeFeature,
+impl PlayerMap {
+    /// One of the world's nations.
+    pub fn nation(&self, id: NationId) -> Option<&Nation> {
+        self.nations.iter().find(|n| n.id == id)
+    }
+
+    /// The name of a town on the map.
+    pub fn town(&self, id: TownId) -> Option<&str> {
+        self.towns.get(&id).map(String::as_str)
+    }
 }
 
 /// Clips a requested rectangle to the map and the maximum span.
@@ -236,11 +184,10 @@ pub fn player_map(
     let terrain_at = |p: Pos| world_cells.get(p).map_or(Terrain::Plain, |c| c.terrain);
     let eyes = Eyes::of(rs, w, &placed, nation_id, terrain_at);
     let in_rect = world_cells.rect(x0, y0, x1, y1);
-    let by_id: HashMap<NationId, &Nation> = nations.iter().map(|n| (n.id, n)).collect();
-    let towns: HashMap<i32, String> = if in_rect.iter().any(|(_, c)| c.town.is_some()) {
+    let towns: HashMap<TownId, String> = if in_rect.iter().any(|(_, c)| c.town.is_some()) {
         worlds::towns_of(conn, w.id)?
             .into_iter()
-            .map(|t| (t.id.0, t.name))
+            .map(|t| (t.id, t.name))
             .collect()
     } else {
         HashMap::new()
@@ -257,55 +204,46 @@ pub fn player_map(
     let cells: Vec<MapCell> = in_rect
         .into_iter()
         .map(|(p, c)| MapCell {
-            x: p.x,
-            y: p.y,
+            at: p,
             terrain: c.terrain,
-            owner: c
-                .owner
-                .and_then(|o| by_id.get(&NationId(o)))
-                .map(|n| n.name.clone()),
-            town: c.town.and_then(|t| towns.get(&t)).cloned(),
+            owner: c.owner.map(NationId),
+            town: c.town.map(TownId),
             structure: c.structure,
-            siege_tower: c.siege.map(|t| SiegeTowerView {
+            siege_tower: c.siege.map(|t| SiegeTower {
                 builds: t.builds,
                 structure: t.structure,
                 finished: c.siege_tower(rs),
             }),
             seen: sight.sees(p),
-            owner_id: c.owner,
-            town_id: c.town,
         })
         .collect();
     let mut shown = Vec::new();
     let now = crate::db::now();
-    for p in &placed {
+    for p in placed {
         let c = &p.company;
         if c.x < x0 || c.x > x1 || c.y < y0 || c.y > y1 {
             continue;
         }
         let own = Some(p.nation_id) == nation_id;
-        let (seen, hidden) = eyes.spot(rs, p, terrain_at);
+        let (seen, hidden) = eyes.spot(rs, &p, terrain_at);
         if !(all || seen) {
             continue;
         }
         let mine = who.is_some_and(|o| o.user_id == p.user_id);
-        shown.push(SeenCompany::of(
-            p,
-            by_id.get(&p.nation_id).copied(),
-            Seen {
-                mine,
-                friend: own,
-                hidden,
-                on_leave: crate::rules::leave::on_leave(p.leave_until, now),
-                figures: mine || all,
-            },
-        ));
+        let seen = Seen {
+            mine,
+            friend: own,
+            hidden,
+            on_leave: crate::rules::leave::on_leave(p.leave_until, now),
+            figures: mine || all,
+        };
+        shown.push((p, seen));
     }
-    shown.sort_by_key(|c| c.id);
+    shown.sort_by_key(|(p, _)| p.company.id);
     let looked_into_fog = match (who.and_then(|o| o.steps), look) {
         (Some(steps), Look::Whole | Look::Cell(_)) => {
             let into_fog = |c: &MapCell| match look {
-                Look::Cell(at) => c.x == at.x && c.y == at.y && !c.seen,
+                Look::Cell(at) => c.at == at && !c.seen,
                 _ => !c.seen,
             };
             let fogged = cells.iter().any(into_fog);
@@ -317,21 +255,14 @@ pub fn player_map(
         }
         _ => false,
     };
-    let edges = world_cells
-        .edges_in(x0, y0, x1, y1)
-        .map(|(p, side, feature)| EdgeView {
-            x: p.x,
-            y: p.y,
-            side: *side,
-            feature: *feature,
-        })
-        .collect();
+    let edges = world_cells.edges_in(x0, y0, x1, y1).copied().collect();
     Ok(PlayerMap {
         cells,
         companies: shown,
         edges,
         nation_id,
         nations,
+        towns,
         looked_into_fog,
     })
 }
@@ -390,23 +321,22 @@ pub fn cell_area(conn: &mut DbConnection, w: &World, at: Pos) -> GameResult<Area
     crate::game::maps::cells::area(conn, w, at.x - 1, at.y - 1, at.x + 1, at.y + 1)
 }
 
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+/// A nation (its row), what it holds and its forces, as the viewer may know them.
+#[derive(Clone, Debug)]
 pub struct NationStanding {
-    #[schema(value_type = i32)]
-    pub id: NationId,
-    pub name: String,
-    pub color: String,
-    /// Told as `companies` is: what a nation spends tells the companies it raises and the
-    /// men it takes in.
-    pub treasury: Option<i64>,
+    pub nation: Nation,
+    /// Its treasury, companies and whole score are told: the viewer's own nation, or every
+    /// nation once the campaign is over. What a nation spends tells the companies it raises
+    /// and the men it takes in; its companies are its strength, which the fog hides.
+    pub told: bool,
+    /// The names of the towns it holds.
     pub towns: Vec<String>,
     pub mines: i64,
     pub forts: i64,
     pub players: i64,
-    /// None for another nation than the viewer's while the campaign runs: its strength, which
-    /// the fog hides (as in the history); the end publishes it.
+    /// Its companies, when told.
     pub companies: Option<i64>,
-    /// The whole score, told as `companies` is, since it counts them.
+    /// The whole score, when told, since it counts the companies.
     pub score: Option<i64>,
     /// The part of the score for the ground held (towns, mines, fortified cells): public, as
     /// the map shows every cell's owner.
@@ -491,10 +421,8 @@ pub fn nations(
         let s = &rs.score;
         let ground_score = s.town * town_names.len() as i64 + s.mine * mines + s.fort * forts;
         out.push(NationStanding {
-            id: n.id,
-            name: n.name,
-            color: n.color,
-            treasury: Some(n.treasury).filter(|_| told),
+            nation: n,
+            told,
             towns: town_names,
             mines,
             forts,
@@ -505,40 +433,26 @@ pub fn nations(
             members,
         });
     }
+    let id = |s: &NationStanding| s.nation.id;
     if over {
-        out.sort_by(|a, b| b.score.cmp(&a.score).then(a.id.cmp(&b.id)));
+        out.sort_by(|a, b| b.score.cmp(&a.score).then(id(a).cmp(&id(b))));
     } else {
-        out.sort_by(|a, b| b.ground_score.cmp(&a.ground_score).then(a.id.cmp(&b.id)));
+        out.sort_by(|a, b| b.ground_score.cmp(&a.ground_score).then(id(a).cmp(&id(b))));
     }
     Ok(out)
 }
 
-/// Everything the cell panel tells about one cell.
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
-pub struct CellInfo {
-    pub x: i32,
-    pub y: i32,
-    pub terrain: Terrain,
-    pub ap: i32,
-    pub volley_protection: i32,
-    pub melee_protection: i32,
-    pub confidence: i32,
-    pub vision: i32,
+/// A cell of the map with the names of its owner and its town, for the cell panel.
+#[derive(Clone, Debug)]
+pub struct NamedCell {
+    pub at: Pos,
+    pub row: CellRow,
     pub owner: Option<String>,
     pub town: Option<String>,
-    pub structure: Option<i32>,
-    pub structure_max: Option<i32>,
-    pub breached: bool,
-    pub stops_movement: bool,
-    pub blocks_los: bool,
 }
 
-pub fn cell_info(
-    conn: &mut DbConnection,
-    rs: &Ruleset,
-    w: &World,
-    at: Pos,
-) -> GameResult<Option<CellInfo>> {
+/// The cell at `at`, if it is on the map.
+pub fn cell_info(conn: &mut DbConnection, w: &World, at: Pos) -> GameResult<Option<NamedCell>> {
     if !w.bounds().contains(at) {
         return Ok(None);
     }
@@ -546,8 +460,6 @@ pub fn cell_info(
         .find((w.id, at.x, at.y))
         .select(CellRow::as_select())
         .first(conn)?;
-    let cell = row.cell();
-    let t = rs.terrain(cell.terrain);
     let owner = match row.owner_id {
         Some(o) => nations::table
             .find(o)
@@ -564,22 +476,10 @@ pub fn cell_info(
             .optional()?,
         None => None,
     };
-    let ct = cell.defence(rs);
-    Ok(Some(CellInfo {
-        x: at.x,
-        y: at.y,
-        terrain: row.terrain,
-        ap: t.ap(w.season),
-        volley_protection: ct.volley_protection,
-        melee_protection: ct.melee_protection,
-        confidence: ct.confidence,
-        vision: t.vision,
+    Ok(Some(NamedCell {
+        at,
+        row,
         owner,
         town,
-        structure: row.structure,
-        structure_max: t.structure,
-        breached: cell.is_breached(rs),
-        stops_movement: t.has(Flag::StopsMovement),
-        blocks_los: t.has(Flag::BlocksLos),
     }))
 }

@@ -1,11 +1,12 @@
 //! The company screen: one of the player's companies, the ground it stands on, the enemies it
 //! sees, what it may do, and a report asked for.
 
-use crate::db::models::{Company, Event, Player, World};
+use crate::db::models::{Company, Event, Nation, Player, World};
 use crate::db::DbConnection;
 use crate::game::play::access::{self, Actor};
+use crate::game::play::load::Placed;
 use crate::game::play::options::{self, Options};
-use crate::game::play::views::{self, CellInfo, SeenCompany};
+use crate::game::play::views::{self, NamedCell, Seen};
 use crate::game::play::{self, reports};
 use crate::game::{maps::worlds, GameResult};
 use crate::ids::{CompanyId, EventId};
@@ -18,9 +19,11 @@ pub struct CompanyScreen {
     pub world: World,
     pub player: Player,
     /// The cell the company stands on.
-    pub cell: Option<CellInfo>,
+    pub cell: Option<NamedCell>,
     /// Other nations' companies in sight.
-    pub enemies: Vec<SeenCompany>,
+    pub enemies: Vec<(Placed, Seen)>,
+    /// The world's nations.
+    pub nations: Vec<Nation>,
     pub options: Options,
     pub report: Option<Event>,
 }
@@ -36,7 +39,7 @@ pub fn screen(
     let world = worlds::get(conn, c.world_id)?;
     let hidden = play::hidden(conn, rs, &c)?;
     let here = Pos::new(c.x, c.y);
-    let cell = views::cell_info(conn, rs, &world, here)?;
+    let cell = views::cell_info(conn, &world, here)?;
     // As far around as any company of the ruleset can see.
     let r = crate::rules::vision::max_perception(rs);
     let rect = views::clip(&world, c.x - r, c.y - r, c.x + r, c.y + r);
@@ -54,7 +57,7 @@ pub fn screen(
     let enemies = seen
         .companies
         .into_iter()
-        .filter(|s| s.nation_id != player.nation_id)
+        .filter(|(p, _)| p.nation_id != player.nation_id)
         .collect();
     let report = match report {
         Some(e) => reports::visible_event(conn, actor, world.id, e)?,
@@ -68,6 +71,7 @@ pub fn screen(
         player,
         cell,
         enemies,
+        nations: seen.nations,
         options,
         report,
     })

@@ -7,7 +7,7 @@ use crate::db::models::{Company, Event, Nation, Player, World};
 use crate::db::DbConnection;
 use crate::game::play::access::{self, Actor};
 use crate::game::play::options::{self, Options};
-use crate::game::play::views::{self, CellInfo, PlayerMap};
+use crate::game::play::views::{self, NamedCell, PlayerMap};
 use crate::game::play::{self, first_steps, reports};
 use crate::game::talk::markers::{self, Marker};
 use crate::game::{maps::worlds, GameError, GameResult};
@@ -112,7 +112,7 @@ pub struct WorldScreen {
     /// The player's nation's markers in the rectangle.
     pub markers: Vec<Marker>,
     /// The picked cell.
-    pub cell: Option<CellInfo>,
+    pub cell: Option<NamedCell>,
     /// What the selected company may do, the picked cell's orders judged too.
     pub options: Option<Options>,
     /// The report asked for, if the viewer may read it.
@@ -154,13 +154,11 @@ pub fn screen(
         None => Vec::new(),
     };
     let cell = match view.cell {
-        Some(p) => views::cell_info(conn, rs, w, p)?,
+        Some(p) => views::cell_info(conn, w, p)?,
         None => None,
     };
     let options = match (actor, sp.selected, &cell) {
-        (Some(a), Some(c), Some(info)) => {
-            Some(options::of(conn, rs, a, c, Some(Pos::new(info.x, info.y)))?)
-        }
+        (Some(a), Some(c), Some(info)) => Some(options::of(conn, rs, a, c, Some(info.at))?),
         _ => None,
     };
     // The first day's steps, with the one the map may have just ticked.

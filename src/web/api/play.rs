@@ -173,16 +173,7 @@ pub async fn map(
                 rect,
                 views::Look::Whole,
             )?;
-            Ok(MapAnswer {
-                x0: rect.0,
-                y0: rect.1,
-                x1: rect.2,
-                y1: rect.3,
-                cells: m.cells,
-                companies: m.companies,
-                grid: w.grid,
-                edges: m.edges,
-            })
+            Ok(MapAnswer::of(rect, w.grid, m))
         })
         .await?;
     Ok(HttpResponse::Ok()
@@ -224,7 +215,9 @@ pub async fn nations(
             views::nations(conn, &st.config.rules, mine, &w)
         })
         .await?;
-    Ok(HttpResponse::Ok().json(NationList { nations: list }))
+    Ok(HttpResponse::Ok().json(NationList {
+        nations: list.into_iter().map(Into::into).collect(),
+    }))
 }
 
 pub async fn take_leave(

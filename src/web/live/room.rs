@@ -3,14 +3,14 @@
 
 use super::Join;
 use crate::game::news::alerts::Alert;
-use crate::game::play::views::{Seen, SeenCompany};
+use crate::game::play::views::Seen;
 use crate::game::screens::live::{Clock, Frame, Reported};
 use crate::i18n::Lang;
 use crate::ids::{AlertId, CompanyId, NationId, UserId};
 use crate::rules::names::LiveEvent;
 use crate::web::auth::ApiCredentials;
 use crate::wire::live::*;
-use crate::wire::views::{rfc3339, AlertView};
+use crate::wire::views::{rfc3339, AlertView, SeenCompany};
 use actix_web_lab::sse;
 use bytestring::ByteString;
 use serde::Serialize;

@@ -21,7 +21,8 @@ use crate::web::form_post::SignedPost;
 use crate::web::render::map::{self, MapView};
 use crate::web::render::viewport::{Viewport, Zooms};
 use crate::web::AppState;
-use crate::wire::views::WorldView;
+use crate::wire::play::EdgeView;
+use crate::wire::views::{CellInfo, SeenCompany, WorldView};
 use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};
 
@@ -332,7 +333,8 @@ pub async fn editor_page(
                 views::Look::Everything,
             )?;
             let info = match selected {
-                Some(p) => views::cell_info(conn, &st.config.rules, &w, p)?,
+                Some(p) => views::cell_info(conn, &w, p)?
+                    .map(|c| CellInfo::of(&st.config.rules, w.season, &c)),
                 None => None,
             };
             Ok((
@@ -351,8 +353,7 @@ pub async fn editor_page(
     let mut m: MapView = map::build(
         rs,
         &vp,
-        &pm.cells,
-        &nations,
+        &pm,
         false,
         Some(format!("{}&cell=", here(cx, cy, vp.zoom))),
         viewer.lang,
@@ -365,13 +366,15 @@ pub async fn editor_page(
         .map(|u| {
             // The editor sees every nation and takes sides with none: no company is "mine"
             // and none is drawn as an enemy.
-            let mut unit = map::UnitView::of(&state.config.rules, &vp, u, None);
+            let mut unit =
+                map::UnitView::of(&state.config.rules, &vp, u, pm.nation(u.0.nation_id), None);
             unit.mine = false;
             unit.friend = true;
             unit
         })
         .collect();
     let pan = vp.pan(w.width, w.height, here);
+    let edges: Vec<EdgeView> = pm.edges.iter().copied().map(EdgeView::of).collect();
     let season = w.season;
     Ok(map_page(
         &state,
@@ -399,7 +402,7 @@ pub async fn editor_page(
             );
             ctx.insert("cell", &info);
             ctx.insert("sides", w.grid.sides());
-            ctx.insert("edges", &pm.edges);
+            ctx.insert("edges", &edges);
             ctx.insert(
                 "cell_edges",
                 &info
@@ -410,16 +413,14 @@ pub async fn editor_page(
                             .iter()
                             .filter(|s| {
                                 let (p, side) = w.grid.canonical(Pos::new(c.x, c.y), **s);
-                                pm.edges
-                                    .iter()
-                                    .any(|e| e.x == p.x && e.y == p.y && e.side == side)
+                                pm.edges.iter().any(|e| e.0 == p && e.1 == side)
                             })
                             .copied()
                             .collect::<Vec<_>>()
                     })
                     .unwrap_or_default(),
             );
-            ctx.insert("companies", &pm.companies);
+            ctx.insert("companies", &SeenCompany::all(&pm));
             ctx.insert("viewport", &vp);
         },
     )?)

@@ -7,7 +7,7 @@ use crate::ids::{RegimentId, WorldId};
 use crate::web::auth::Viewer;
 use crate::web::error::PageError;
 use crate::web::AppState;
-use crate::wire::views::WorldView;
+use crate::wire::views::{NationStanding, WorldView};
 use actix_web::{web, HttpResponse};
 use serde::Serialize;
 
@@ -26,12 +26,15 @@ pub async fn index(
                 Some(a) => access::player_in(conn, a, wid)?,
                 None => None,
             };
-            let standings = views::nations(
+            let standings: Vec<NationStanding> = views::nations(
                 conn,
                 &st.config.rules,
                 player.as_ref().map(|p| p.nation_id),
                 &w,
-            )?;
+            )?
+            .into_iter()
+            .map(Into::into)
+            .collect();
             let regiments: Vec<_> = match &player {
                 Some(p) => play::regiments_of(conn, wid)?
                     .into_iter()

@@ -14,7 +14,7 @@ use crate::web::AppState;
 use crate::wire::screens::FirstSteps;
 use crate::wire::talk::MarkerView;
 use crate::wire::views::{
-    NationView, OptionsView, OwnCompany, PlayerView, RaiseView, ReportView, WorldView,
+    CellInfo, NationView, OptionsView, OwnCompany, PlayerView, RaiseView, ReportView, WorldView,
 };
 use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};
@@ -260,8 +260,7 @@ fn render(
     let mut m: MapView = map::build_shown(
         rs,
         &vp,
-        &l.map.cells,
-        &sp.nations,
+        &l.map,
         sp.player.is_some(),
         view.cell.map(|p| (p.x, p.y)),
         viewer.lang,
@@ -282,8 +281,9 @@ fn render(
         .map
         .companies
         .iter()
-        .map(|c| {
-            let href = if c.mine {
+        .map(|s| {
+            let (c, seen) = (&s.0.company, s.1);
+            let href = if seen.mine {
                 view.with(|v| {
                     v.company = Some(c.id);
                     v.cell = None;
@@ -291,7 +291,7 @@ fn render(
             } else {
                 view.with(|v| v.cell = Some(Pos::new(c.x, c.y)))
             };
-            let mut u = UnitView::of(rs, &vp, c, Some(href));
+            let mut u = UnitView::of(rs, &vp, s, l.map.nation(s.0.nation_id), Some(href));
             u.selected = Some(c.id) == view.company;
             u
         })
@@ -315,7 +315,7 @@ fn render(
         (Some(c), Some(a)) => l
             .markers
             .iter()
-            .filter(|k| k.at == Pos::new(c.x, c.y))
+            .filter(|k| k.at == c.at)
             .map(|k| CellMarker {
                 removable: k.removable_by(a),
                 marker: k.into(),
@@ -397,7 +397,12 @@ fn render(
             "selected",
             &selected.map(|c| mine.iter().find(|m| m.line.id == c.id)),
         );
-        ctx.insert("cell", &l.cell);
+        ctx.insert(
+            "cell",
+            &l.cell
+                .as_ref()
+                .map(|c| CellInfo::of(rs, sp.world.season, c)),
+        );
         ctx.insert("cell_markers", &cell_markers);
         ctx.insert("marker_max", &state.config.settings.talk.marker_chars);
         ctx.insert("options", &options);

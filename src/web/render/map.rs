@@ -2,9 +2,11 @@
 //! over hundreds of cells cost most of the page's time).
 
 use crate::db::models::Nation;
-use crate::game::play::views::{MapCell, SeenCompany};
+use crate::game::play::load::Placed;
+use crate::game::play::views::{MapCell, PlayerMap, Seen};
 use crate::i18n::{tr, Lang};
 use crate::ids::CompanyId;
+use crate::ids::NationId;
 use crate::rules::{Grid, Kind, Ruleset, Terrain};
 use fluent_bundle::FluentValue;
 use serde::Serialize;
@@ -192,29 +194,37 @@ pub struct UnitView {
 impl UnitView {
     /// A company as the map draws it: its bars are its men and AP against its kind's full
     /// strength and most AP (figures only the viewer's own companies show).
-    pub fn of(rs: &Ruleset, vp: &Viewport, c: &SeenCompany, href: Option<String>) -> UnitView {
+    pub fn of(
+        rs: &Ruleset,
+        vp: &Viewport,
+        (p, seen): &(Placed, Seen),
+        nation: Option<&Nation>,
+        href: Option<String>,
+    ) -> UnitView {
+        let c = &p.company;
         let k = rs.kind(c.kind);
         let (cx, cy) = vp.pixel_centre(c.x, c.y);
+        let (men, ap) = (seen.figures.then_some(c.men), seen.figures.then_some(c.ap));
         let pct = |v: Option<i32>, of: i32| v.map_or(0, |v| (v * 100 / of.max(1)).clamp(0, 100));
         UnitView {
             id: c.id,
             name: c.name.clone(),
             kind: c.kind,
-            nation: c.nation.clone(),
+            nation: nation.map(|n| n.name.clone()).unwrap_or_default(),
             x: c.x,
             y: c.y,
             cx,
             cy,
-            color: c.color.clone(),
+            color: nation.map_or_else(|| "#000000".into(), |n| n.color.clone()),
             letter: letter(c.kind),
-            mine: c.mine,
-            friend: c.friend,
+            mine: seen.mine,
+            friend: seen.friend,
             selected: false,
-            on_leave: c.on_leave,
-            men: c.men,
-            ap: c.ap,
-            men_pct: pct(c.men, k.full_strength),
-            ap_pct: pct(c.ap, k.max_ap),
+            on_leave: seen.on_leave,
+            men,
+            ap,
+            men_pct: pct(men, k.full_strength),
+            ap_pct: pct(ap, k.max_ap),
             href,
         }
     }
@@ -812,17 +822,17 @@ impl MapView {
 pub fn build(
     rs: &Ruleset,
     vp: &Viewport,
-    cells: &[MapCell],
-    nations: &[Nation],
+    map: &PlayerMap,
     fog: bool,
     cell_href: Option<String>,
     lang: Lang,
 ) -> MapView {
     let mut labels = Vec::new();
-    let colour = colours(nations);
-    let cells = cells
+    let nations = by_id(&map.nations);
+    let cells = map
+        .cells
         .iter()
-        .map(|c| cell_view(rs, vp, c, &colour, fog, &mut labels))
+        .map(|c| cell_view(rs, vp, c, map, &nations, fog, &mut labels))
         .collect();
     frame(vp, cells, cell_href, labels, lang)
 }
@@ -833,29 +843,28 @@ pub fn build(
 pub fn build_shown(
     rs: &Ruleset,
     vp: &Viewport,
-    cells: &[MapCell],
-    nations: &[Nation],
+    map: &PlayerMap,
     fog: bool,
     selected: Option<(i32, i32)>,
     lang: Lang,
 ) -> MapView {
     let mut labels = Vec::new();
-    let colour = colours(nations);
+    let nations = by_id(&map.nations);
     let (cols, rows) = (vp.cols().max(0) as usize, vp.rows().max(0) as usize);
     let mut fogged = vec![false; cols * rows];
     let mut drawn = Vec::new();
-    for c in cells {
+    for c in &map.cells {
         // As `MapView::bare` reads the cell's view.
         let bare = c.terrain == Terrain::Plain
             && c.owner.is_none()
             && c.town.is_none()
             && c.structure.is_none()
             && c.siege_tower.is_none()
-            && selected != Some((c.x, c.y));
+            && selected != Some((c.at.x, c.at.y));
         if !bare {
-            drawn.push(cell_view(rs, vp, c, &colour, fog, &mut labels));
+            drawn.push(cell_view(rs, vp, c, map, &nations, fog, &mut labels));
         } else if fog && !c.seen {
-            let (i, j) = (c.x - vp.x0, c.y - vp.y0);
+            let (i, j) = (c.at.x - vp.x0, c.at.y - vp.y0);
             if (0..vp.cols()).contains(&i) && (0..vp.rows()).contains(&j) {
                 fogged[j as usize * cols + i as usize] = true;
             }
@@ -870,18 +879,22 @@ pub fn build_shown(
 
 /// The sides the drawing marks as ramparts, of a map's edges.
 pub fn ramparts(
-    edges: &[crate::game::play::views::EdgeView],
+    edges: &[(
+        crate::rules::Pos,
+        crate::rules::Side,
+        crate::rules::names::EdgeFeature,
+    )],
 ) -> Vec<(i32, i32, crate::rules::Side)> {
     edges
         .iter()
-        .filter(|e| e.feature == crate::rules::names::EdgeFeature::Rampart)
-        .map(|e| (e.x, e.y, e.side))
+        .filter(|(_, _, f)| *f == crate::rules::names::EdgeFeature::Rampart)
+        .map(|(p, side, _)| (p.x, p.y, *side))
         .collect()
 }
 
-/// Each nation's colour by its id.
-fn colours(nations: &[Nation]) -> HashMap<i32, &str> {
-    nations.iter().map(|n| (n.id.0, n.color.as_str())).collect()
+/// The world's nations by id.
+fn by_id(nations: &[Nation]) -> HashMap<NationId, &Nation> {
+    nations.iter().map(|n| (n.id, n)).collect()
 }
 
 /// A cell as the drawing shows it; a church's town name goes to `labels`.
@@ -889,34 +902,34 @@ fn cell_view(
     rs: &Ruleset,
     vp: &Viewport,
     c: &MapCell,
-    colour: &HashMap<i32, &str>,
+    map: &PlayerMap,
+    nations: &HashMap<NationId, &Nation>,
     fog: bool,
     labels: &mut Vec<Label>,
 ) -> CellView {
     let cell_px = vp.cell_px;
-    let (px, py) = vp.geometry().origin(c.x, c.y);
+    let (px, py) = vp.geometry().origin(c.at.x, c.at.y);
+    let town = c.town.and_then(|t| map.town(t));
     if c.terrain == Terrain::Church {
-        if let Some(name) = &c.town {
+        if let Some(name) = town {
             labels.push(Label {
-                name: name.clone(),
+                name: name.to_string(),
                 px: px + cell_px / 2,
                 py: py - 3,
             });
         }
     }
+    let owner = c.owner.and_then(|o| nations.get(&o));
     let max = rs.terrain(c.terrain).structure;
     CellView {
-        x: c.x,
-        y: c.y,
+        x: c.at.x,
+        y: c.at.y,
         px,
         py,
         terrain: c.terrain,
-        owner: c.owner.clone(),
-        owner_color: c
-            .owner_id
-            .and_then(|o| colour.get(&o))
-            .map(|s| s.to_string()),
-        town: c.town.clone(),
+        owner: owner.map(|n| n.name.clone()),
+        owner_color: owner.map(|n| n.color.clone()),
+        town: town.map(str::to_string),
         structure_pct: max.map(|m| c.structure.unwrap_or(0) * 100 / m.max(1)),
         structure: c.structure,
         siege_tower: c.siege_tower.map(|t| t.finished),
@@ -1242,39 +1255,47 @@ mod tests {
         let mut cells = Vec::new();
         for y in vp.y0..=vp.y1 {
             for x in vp.x0..=vp.x1 {
+                let france = Some(crate::ids::NationId(4));
+                let ulm = Some(crate::ids::TownId(1));
                 let (terrain, owner, town, structure) = match (x + 3 * y) % 11 {
                     0 => (Terrain::Forest, None, None, None),
-                    1 => (Terrain::Fort, Some("France"), None, Some(7)),
-                    2 => (Terrain::Church, Some("France"), Some("Ulm"), None),
-                    3 => (Terrain::Plain, Some("France"), None, None),
+                    1 => (Terrain::Fort, france, None, Some(7)),
+                    2 => (Terrain::Church, france, ulm, None),
+                    3 => (Terrain::Plain, france, None, None),
                     _ => (Terrain::Plain, None, None, None),
                 };
                 // Now and then a siege tower on bare ground: drawn all the same.
                 let siege_tower =
-                    ((x + 3 * y) % 11 == 4).then_some(crate::game::play::views::SiegeTowerView {
+                    ((x + 3 * y) % 11 == 4).then_some(crate::game::play::views::SiegeTower {
                         builds: 3,
                         structure: 6,
                         finished: true,
                     });
                 cells.push(MapCell {
-                    x,
-                    y,
+                    at: crate::rules::Pos::new(x, y),
                     terrain,
-                    owner: owner.map(str::to_string),
-                    town: town.map(str::to_string),
+                    owner,
+                    town,
                     structure,
                     siege_tower,
                     seen: (x * y) % 3 == 0,
-                    owner_id: owner.map(|_| 4),
-                    town_id: town.map(|_| 1),
                 });
             }
         }
+        let map = PlayerMap {
+            cells,
+            companies: Vec::new(),
+            edges: Vec::new(),
+            nation_id: None,
+            nations,
+            towns: [(crate::ids::TownId(1), "Ulm".to_string())].into(),
+            looked_into_fog: false,
+        };
         let selected = Some((vp.x0 + 1, vp.y0 + 1));
-        let mut every = build(&rs, &vp, &cells, &nations, true, None, Lang::En);
+        let mut every = build(&rs, &vp, &map, true, None, Lang::En);
         every.selected = selected;
         every.every_cell = false;
-        let shown = build_shown(&rs, &vp, &cells, &nations, true, selected, Lang::En);
+        let shown = build_shown(&rs, &vp, &map, true, selected, Lang::En);
         assert!(shown.cells.len() < every.cells.len() / 2);
         assert_eq!(shown.svg(), every.svg());
     }

@@ -1183,11 +1183,17 @@ fn following_the_world(b: crate::support::Backend, width: u32, height: u32) {
              return null;"
         ));
     };
+    // Red's own stream hears the volley's report in the batch that would have told Blue's
+    // page: once it has, the hidden page had its chance to hear too.
+    let reds = live::open(base, &a.red, w, None);
+    assert_eq!(reds.status, 200, "{}", reds.body);
+    reds.until("message", |_| true);
     hide(true);
     assert_eq!(live_state(&br), "off");
     let r = a.act(&mut red, feinde, "volley", json!({"target": ligne}));
     assert_eq!(r.status, 200, "{}", r.body);
-    std::thread::sleep(std::time::Duration::from_millis(500));
+    let volley = r.json()["event_id"].clone();
+    reds.until("report", |d| d["id"] == volley);
     assert_eq!(alerts(), alerts_before + 1, "a hidden tab heard nothing");
     hide(false);
     wait_until(30, "the alert given while hidden", || {

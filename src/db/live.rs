@@ -22,7 +22,7 @@ pub struct Change {
     pub world: Option<WorldId>,
     pub topic: LiveTopic,
     pub user: Option<UserId>,
-    /// When it was written (UNIX seconds).
+    /// When it was written (UNIX milliseconds).
     pub at: i64,
     /// The event's id for [`LiveTopic::Event`].
     pub reference: Option<i32>,
@@ -39,7 +39,7 @@ pub fn note(
     diesel::insert_into(live_log::table)
         .values((
             live_log::world_id.eq(world.map(|w| w.0)),
-            live_log::at.eq(db::now()),
+            live_log::at.eq(now_ms()),
             live_log::topic.eq(topic.as_str()),
             live_log::user_id.eq(user.map(|u| u.0)),
             live_log::ref_id.eq(reference),
@@ -53,6 +53,13 @@ pub fn note(
         DbConnection::Sqlite(_) => db::announce_on_commit(),
     }
     Ok(())
+}
+
+/// Milliseconds since the UNIX epoch: when a row is written, and the streams' event ids.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
 }
 
 /// Says to a world's streams that the world or its map changed (a game master's edit).
@@ -102,17 +109,17 @@ pub fn since(conn: &mut DbConnection, after: i64, limit: i64) -> QueryResult<Vec
     Ok(rows.into_iter().filter_map(change).collect())
 }
 
-/// The rows of one world (and its user-wide rows of `user`) in `(after, upto]`, oldest first:
-/// what a stream resuming from `after` missed.
+/// The rows of one world (and its user-wide rows of `user`) written after `since` (UNIX ms)
+/// and read by now (ids up to `upto`), oldest first: what a stream resuming from `since` missed.
 pub fn missed(
     conn: &mut DbConnection,
     world: WorldId,
     user: UserId,
-    after: i64,
+    since: i64,
     upto: i64,
 ) -> QueryResult<Vec<Change>> {
     let rows: Vec<Row> = live_log::table
-        .filter(live_log::id.gt(after))
+        .filter(live_log::at.gt(since))
         .filter(live_log::id.le(upto))
         .filter(
             live_log::world_id.eq(world.0).or(live_log::world_id
@@ -125,27 +132,22 @@ pub fn missed(
     Ok(rows.into_iter().filter_map(change).collect())
 }
 
-/// The oldest and newest ids the log holds (None when it is empty).
-pub fn bounds(conn: &mut DbConnection) -> QueryResult<Option<(i64, i64)>> {
-    let (lo, hi): (Option<i64>, Option<i64>) = live_log::table
-        .select((
-            diesel::dsl::min(live_log::id),
-            diesel::dsl::max(live_log::id),
-        ))
-        .first(conn)?;
-    Ok(lo.zip(hi))
+/// The newest id the log holds (None when it is empty).
+pub fn newest(conn: &mut DbConnection) -> QueryResult<Option<i64>> {
+    live_log::table
+        .select(diesel::dsl::max(live_log::id))
+        .first(conn)
 }
 
-/// Deletes the rows written before `before` (UNIX seconds), always keeping the newest: a
-/// stream that resumes from before the oldest row left is told to reload (`resync`).
+/// Deletes the rows written before `before` (UNIX seconds), always keeping the newest (where
+/// the readers start).
 pub fn prune(conn: &mut DbConnection, before: i64) -> QueryResult<usize> {
-    let newest: Option<i64> = live_log::table
-        .select(diesel::dsl::max(live_log::id))
-        .first(conn)?;
-    let Some(newest) = newest else { return Ok(0) };
+    let Some(newest) = newest(conn)? else {
+        return Ok(0);
+    };
     diesel::delete(
         live_log::table
-            .filter(live_log::at.lt(before))
+            .filter(live_log::at.lt(before.saturating_mul(1000)))
             .filter(live_log::id.lt(newest)),
     )
     .execute(conn)

@@ -26,6 +26,11 @@ use tokio::sync::mpsc;
 const PAGE: i64 = 2000;
 /// Alerts of one user told in one batch at most.
 const ALERTS: i64 = 50;
+/// How far a resuming client's id may run ahead of this process's clock (another process's
+/// clock gave it): further, it was not given by a server of this world.
+const SKEW_MS: i64 = 60_000;
+/// A row is waited for this long (the reader's cursor): as far back a resumption reads.
+const WAIT_MS: i64 = super::cursor::HOLE_WAIT.as_millis() as i64;
 
 pub async fn run(state: Data<AppState>, mut joins: mpsc::UnboundedReceiver<Join>) {
     let live = state.live.clone();
@@ -112,8 +117,8 @@ impl Reader {
     async fn read(&mut self) {
         if self.cursor.is_none() || self.rooms.is_empty() {
             // Nobody listens: nothing to tell, only where the log stands.
-            if let Some(b) = self.db(|c| Ok(live::bounds(c)?)).await {
-                self.cursor = Some(Cursor::at(b.map_or(0, |(_, hi)| hi)));
+            if let Some(newest) = self.db(|c| Ok(live::newest(c)?)).await {
+                self.cursor = Some(Cursor::at(newest.unwrap_or(0)));
             }
             return;
         }
@@ -129,7 +134,6 @@ impl Reader {
                 return;
             };
             let fresh = cursor.take(rows.iter().map(|r| r.id), Instant::now());
-            let floor = cursor.floor();
             let full = rows.len() as i64 == PAGE;
             if fresh.is_empty() {
                 return;
@@ -138,7 +142,7 @@ impl Reader {
                 .into_iter()
                 .filter(|r| fresh.binary_search(&r.id).is_ok())
                 .collect();
-            self.tell(fresh, floor).await;
+            self.tell(fresh).await;
             if !full {
                 return;
             }
@@ -146,7 +150,7 @@ impl Reader {
     }
 
     /// Tells the streams what `rows` changed.
-    async fn tell(&mut self, rows: Vec<Change>, floor: i64) {
+    async fn tell(&mut self, rows: Vec<Change>) {
         let mut asks: HashMap<WorldId, Ask> = HashMap::new();
         let mut unread: HashSet<UserId> = HashSet::new();
         let mut access: HashSet<UserId> = HashSet::new();
@@ -259,7 +263,7 @@ impl Reader {
                 alerts: a.alerts,
                 unread: unread.clone(),
             };
-            room.tell(a.frame.map(Arc::new), &news, floor);
+            room.tell(a.frame.map(Arc::new), &news);
             told.insert(a.world);
         }
         if !unread.is_empty() {
@@ -269,7 +273,7 @@ impl Reader {
             };
             for (w, room) in self.rooms.iter_mut() {
                 if !told.contains(w) {
-                    room.tell(None, &news, floor);
+                    room.tell(None, &news);
                 }
             }
         }
@@ -290,6 +294,7 @@ impl Reader {
             nations.push(join.nation);
         }
         let config = self.state.config.clone();
+        let keep_minutes = config.settings.live.keep_minutes;
         let from = join.from;
         let read = self
             .db(move |conn| {
@@ -297,16 +302,15 @@ impl Reader {
                     Some(f) => f,
                     None => Arc::new(screen::frame(conn, &config, world, &nations)?),
                 };
-                let bounds = live::bounds(conn)?;
-                let (resync, missed) = match (from, bounds) {
-                    (None, _) => (None, Vec::new()),
-                    (Some(0), None) => (None, Vec::new()),
-                    (Some(_), None) => (Some(ResyncReason::Unknown), Vec::new()),
-                    (Some(n), Some((_, hi))) if n > hi => (Some(ResyncReason::Unknown), Vec::new()),
-                    (Some(n), Some((lo, _))) if n < lo - 1 => {
-                        (Some(ResyncReason::TooOld), Vec::new())
-                    }
-                    (Some(n), Some(_)) => (None, live::missed(conn, world, user, n, floor)?),
+                // Ids are times (UNIX ms), which tell a client nothing it does not know.
+                let now = live::now_ms();
+                let kept_since = now - keep_minutes.saturating_mul(60_000);
+                let (resync, missed) = match from {
+                    None => (None, Vec::new()),
+                    Some(t) if t > now + SKEW_MS => (Some(ResyncReason::Unknown), Vec::new()),
+                    Some(t) if t < kept_since => (Some(ResyncReason::TooOld), Vec::new()),
+                    // A row written a little before `t` may have committed after it.
+                    Some(t) => (None, live::missed(conn, world, user, t - WAIT_MS, floor)?),
                 };
                 let events: Vec<EventId> = missed
                     .iter()
@@ -320,7 +324,7 @@ impl Reader {
                     .map(|r| r.at)
                     .min();
                 let alerts = match first_alert {
-                    Some(at) => screen::alerts_since(conn, user, world, at, REPLAY as i64)?,
+                    Some(at) => screen::alerts_since(conn, user, world, at / 1000, REPLAY as i64)?,
                     None => Vec::new(),
                 };
                 let last_alert = screen::last_alert(conn, user, world)?;
@@ -337,9 +341,7 @@ impl Reader {
         };
         let room = self.rooms.entry(world).or_default();
         let before = last_alert.min(alerts.first().map_or(last_alert, |a| AlertId(a.id.0 - 1)));
-        room.admit(
-            join, frame, &reports, &alerts, before, unread, resync, floor,
-        );
+        room.admit(join, frame, &reports, &alerts, before, unread, resync);
         if room.streams.is_empty() {
             self.rooms.remove(&world);
         }

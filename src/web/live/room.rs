@@ -22,6 +22,15 @@ use tokio::sync::mpsc;
 /// reports page has them.
 pub const REPLAY: usize = 20;
 
+/// The id of a burst: the time (UNIX ms), never below one given before in this process. A
+/// count of the log's rows would tell a player how much happened where they cannot see.
+fn stamp() -> i64 {
+    static LAST: std::sync::atomic::AtomicI64 = std::sync::atomic::AtomicI64::new(0);
+    let now = crate::db::live::now_ms();
+    let before = LAST.fetch_max(now, std::sync::atomic::Ordering::Relaxed);
+    before.max(now)
+}
+
 /// Each stream's own key, for closing it.
 static KEYS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
@@ -233,8 +242,9 @@ fn json(news: &SeenNews) -> ByteString {
 
 impl Room {
     /// Tells every stream what changed: `frame` when the world was read again, `news` always.
-    /// Streams whose client is gone or too slow are closed. `id` is the reader's floor.
-    pub fn tell(&mut self, frame: Option<Arc<Frame>>, news: &News, id: i64) {
+    /// Streams whose client is gone or too slow are closed.
+    pub fn tell(&mut self, frame: Option<Arc<Frame>>, news: &News) {
+        let id = stamp();
         // The nations' changes of sight, each written once for all its streams.
         let mut seen_changes: HashMap<NationId, (Vec<SeenCompany>, Vec<CompanyId>, ByteString)> =
             HashMap::new();
@@ -299,8 +309,8 @@ impl Room {
         last_alert: AlertId,
         unread: i32,
         resync: Option<ResyncReason>,
-        id: i64,
     ) {
+        let id = stamp();
         let mut s = Stream {
             key: KEYS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             user: join.user,

@@ -5,7 +5,7 @@
 //! its part. Clients joining are admitted here too, between two batches.
 
 use super::cursor::Cursor;
-use super::room::{News, Room, REPLAY};
+use super::room::{Missed, News, Room, REPLAY};
 use super::Join;
 use crate::db::live::{self, Change};
 use crate::game::news::alerts::Alert;
@@ -341,7 +341,14 @@ impl Reader {
         };
         let room = self.rooms.entry(world).or_default();
         let before = last_alert.min(alerts.first().map_or(last_alert, |a| AlertId(a.id.0 - 1)));
-        room.admit(join, frame, &reports, &alerts, before, unread, resync);
+        let missed = Missed {
+            reports,
+            alerts,
+            last_alert: before,
+            unread,
+            resync,
+        };
+        room.admit(join, frame, missed);
         if room.streams.is_empty() {
             self.rooms.remove(&world);
         }

@@ -59,6 +59,19 @@ pub struct News {
     pub unread: HashMap<UserId, i32>,
 }
 
+/// What a joining stream is told besides the world as it stands.
+pub struct Missed {
+    /// Events given since the id it resumes from.
+    pub reports: Vec<Reported>,
+    /// Its alerts given since, oldest first.
+    pub alerts: Vec<Alert>,
+    /// The alerts up to this one it has had.
+    pub last_alert: AlertId,
+    pub unread: i32,
+    /// Why what it missed cannot be told, if it cannot.
+    pub resync: Option<ResyncReason>,
+}
+
 /// Messages for one stream, the last of which will carry the id.
 #[derive(Default)]
 struct Outbox(Vec<sse::Data>);
@@ -297,19 +310,15 @@ impl Room {
         self.forget_unwatched();
     }
 
-    /// Adds a joining stream, told everything as it stands (`frame`) and what it missed
-    /// (`reports`, `alerts`); `resync` when what it missed cannot be told.
-    #[allow(clippy::too_many_arguments)]
-    pub fn admit(
-        &mut self,
-        join: Join,
-        frame: Arc<Frame>,
-        reports: &[Reported],
-        alerts: &[Alert],
-        last_alert: AlertId,
-        unread: i32,
-        resync: Option<ResyncReason>,
-    ) {
+    /// Adds a joining stream, told everything as it stands (`frame`) and what it missed.
+    pub fn admit(&mut self, join: Join, frame: Arc<Frame>, missed: Missed) {
+        let Missed {
+            reports,
+            alerts,
+            last_alert,
+            unread,
+            resync,
+        } = missed;
         let id = stamp();
         let mut s = Stream {
             key: KEYS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),

@@ -280,6 +280,11 @@ impl Application {
         ))
         .keep_alive(Duration::from_secs(server_settings.keep_alive_seconds))
         .client_disconnect_timeout(Duration::from_secs(1))
+        // A client that closes its side is gone (browsers and proxies do not half-close
+        // after a request): the connection ends at once, and a live stream's place with it,
+        // not at the next keep-alive written to a socket no one reads (a reloaded page's old
+        // stream then counted against the player's limit for up to 20 s).
+        .h1_allow_half_closed(false)
         .max_connections(server_settings.max_connections.max(1))
         .shutdown_timeout(10)
         .workers(workers)

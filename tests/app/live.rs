@@ -340,10 +340,11 @@ both!(the_ids_tell_nothing_of_what_happened_out_of_sight, |b| {
 });
 
 both!(streams_are_for_the_worlds_players_and_bounded, |b| {
-    // A client that went away is noticed when the server next writes to it: a keep-alive.
+    // A client that went away is noticed when it closes the connection, not only when the
+    // server next writes to it: no keep-alive comes within the test.
     let a = arena_with(b, |s| {
         s.live.streams_per_user = 2;
-        s.live.keep_alive_seconds = 1;
+        s.live.keep_alive_seconds = 600;
     });
     let (blue, _, _, _) = a.facing();
     let nobody = a.app.client();
@@ -361,7 +362,7 @@ both!(streams_are_for_the_worlds_players_and_bounded, |b| {
     let three = live::open(&a.app.base, &blue, a.world, None);
     assert_eq!(three.status, 429, "{}", three.body);
     assert!(three.header("retry-after").is_some());
-    // A stream that ends frees its place (once the server writes to it: a keep-alive).
+    // A stream whose client leaves (a page reloaded) frees its place at once.
     drop(two);
     let mut freed = false;
     for _ in 0..50 {

@@ -54,7 +54,11 @@ pub async fn run(state: Data<AppState>, mut joins: mpsc::UnboundedReceiver<Join>
         tokio::select! {
             join = joins.recv() => match join {
                 Some(join) => {
-                    reader.read().await;
+                    if reader.cursor.is_none() || reader.rooms.is_empty() {
+                        reader.place().await;
+                    } else {
+                        reader.read().await;
+                    }
                     reader.admit(join).await;
                     while let Ok(join) = joins.try_recv() {
                         reader.admit(join).await;
@@ -115,11 +119,14 @@ impl Reader {
 
     /// Reads the rows not read yet and tells the streams.
     async fn read(&mut self) {
-        if self.cursor.is_none() || self.rooms.is_empty() {
-            // Nobody listens: nothing to tell, only where the log stands.
-            if let Some(newest) = self.db(|c| Ok(live::newest(c)?)).await {
-                self.cursor = Some(Cursor::at(newest.unwrap_or(0)));
-            }
+        if self.rooms.is_empty() {
+            // Nobody listens: nothing to tell, and the database is left alone (a process no
+            // one streams from reads no log). The next client to join places the cursor.
+            self.cursor = None;
+            return;
+        }
+        if self.cursor.is_none() {
+            self.place().await;
             return;
         }
         loop {
@@ -146,6 +153,13 @@ impl Reader {
             if !full {
                 return;
             }
+        }
+    }
+
+    /// Places the cursor where the log stands: what was written before is not news.
+    async fn place(&mut self) {
+        if let Some(newest) = self.db(|c| Ok(live::newest(c)?)).await {
+            self.cursor = Some(Cursor::at(newest.unwrap_or(0)));
         }
     }
 

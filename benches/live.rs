@@ -257,7 +257,19 @@ fn run(backend: Backend) {
         .local_addr()
         .unwrap()
         .port();
-    let mut server = std::process::Command::new(env!("CARGO_BIN_EXE_grognard"))
+    // `GROGNARD_BENCH_WRAP="heaptrack -o /tmp/live"` (or `perf record -g`) runs the server
+    // under a profiler.
+    let wrap = std::env::var("GROGNARD_BENCH_WRAP").unwrap_or_default();
+    let mut wrap = wrap.split_whitespace();
+    let mut server = match wrap.next() {
+        Some(program) => {
+            let mut c = std::process::Command::new(program);
+            c.args(wrap).arg(env!("CARGO_BIN_EXE_grognard"));
+            c
+        }
+        None => std::process::Command::new(env!("CARGO_BIN_EXE_grognard")),
+    };
+    let mut server = server
         .arg("--config")
         .arg(config_dir())
         .arg("serve")

@@ -37,8 +37,8 @@ pub struct LiveSettings {
     pub streams_per_process: usize,
     /// A comment is sent on an idle stream this often, so that proxies keep it open.
     pub keep_alive_seconds: u64,
-    /// Messages waiting for a slow client at most; past that its stream is closed (it
-    /// resumes with `Last-Event-ID`).
+    /// Bursts (what one change says) waiting for a slow client at most; past that its stream
+    /// is closed (it resumes with `Last-Event-ID`).
     pub backlog: usize,
     /// The live log's rows are kept this long: a stream resuming from further back is told
     /// to reload (`resync`).

@@ -514,7 +514,8 @@
       drawCompany(c);
     },
     seen: function (d) {
-      var listed = {};
+      // A long `seen` comes in pieces, all but the last with `more`.
+      var listed = live.listed || (live.listed = {});
       d.companies.forEach(function (s) {
         listed[s.id] = true;
         drawCompany(live.companies[s.id] = Object.assign(live.companies[s.id] || {}, s));
@@ -523,6 +524,8 @@
         delete live.companies[id];
         drawCompany({ id: id }, true);
       });
+      if (d.more) return;
+      live.listed = null;
       if (!d.all) return;
       // Everything the nation sees: anything else shown goes.
       Object.keys(live.companies).forEach(function (id) {

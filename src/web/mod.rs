@@ -285,8 +285,14 @@ impl Application {
         // not at the next keep-alive written to a socket no one reads (a reloaded page's old
         // stream then counted against the player's limit for up to 20 s).
         .h1_allow_half_closed(false)
+        // A streamed answer's pieces are gathered up to this before a write. A connection
+        // keeps its write buffer at the largest size it reached (under 128 KiB) while open:
+        // with the default 32 KiB, every idle live stream held 32 KiB or more.
+        .h1_write_buffer_size(4096)
         .max_connections(server_settings.max_connections.max(1))
         .shutdown_timeout(10)
+        // Signals are heard by `run_until_stopped`, which ends the live streams first.
+        .disable_signals()
         .workers(workers)
         .worker_max_blocking_threads(db_threads)
         .listen(listener)?;
@@ -306,8 +312,34 @@ impl Application {
     }
 
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        let handle = self.server.handle();
+        let live = self.live.clone();
+        actix_web::rt::spawn(async move {
+            stop_signal().await;
+            // Live streams never end by themselves: ended first, or the graceful stop would
+            // wait its whole timeout for them. Their browsers reconnect to another process.
+            live.stop();
+            handle.stop(true).await;
+        });
         let ran = self.server.await;
         self.live.stop();
         ran
+    }
+}
+
+/// SIGTERM (a service manager) or SIGINT (Ctrl-C): the server stops gracefully.
+async fn stop_signal() {
+    use actix_web::rt::signal::unix::{signal, SignalKind};
+    match signal(SignalKind::terminate()) {
+        Ok(mut term) => {
+            tokio::select! {
+                _ = actix_web::rt::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, "SIGTERM cannot be heard: only Ctrl-C stops the server");
+            let _ = actix_web::rt::signal::ctrl_c().await;
+        }
     }
 }

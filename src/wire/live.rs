@@ -38,6 +38,8 @@ pub struct SeenNews {
     #[schema(value_type = Vec<i32>)]
     pub gone: Vec<CompanyId>,
     pub all: bool,
+    /// A long change comes in several messages: all but the last say `more`.
+    pub more: bool,
 }
 
 /// `report`: an event the player gave or suffered, read at `/api/v1/worlds/{w}/events`.

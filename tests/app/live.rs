@@ -433,6 +433,30 @@ fn serve(url: &str, port: u16) -> KillOnDrop {
     )
 }
 
+// A server told to stop (SIGTERM, as a service manager does) ends its live streams first, as
+// answers that end (their browsers reconnect elsewhere), rather than waiting out its graceful
+// stop for them and cutting them then.
+both!(a_stopping_server_ends_its_streams, |b| {
+    let a = arena(b);
+    let (blue, _, _, _) = a.facing();
+    let port = free_port();
+    let mut server = serve(&a.app.db.url, port);
+    wait_for(port, "the server");
+    let base = format!("http://127.0.0.1:{port}");
+    let s = live::open(&base, &blue, a.world, None);
+    assert_eq!(s.status, 200, "{}", s.body);
+    s.until("message", |_| true);
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &server.0.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    assert!(s.ended(Duration::from_secs(30)), "the stream ends");
+    assert!(s.finished(), "the stream was ended, not cut");
+    let status = server.0.wait().unwrap();
+    assert!(status.success(), "the server stopped cleanly: {status}");
+});
+
 /// The `server { … }` block of docs/operations.md's nginx configuration, its body only.
 fn documented_server_block() -> String {
     let doc = include_str!("../../docs/operations.md");

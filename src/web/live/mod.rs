@@ -12,6 +12,7 @@ use crate::config::LiveSettings;
 use crate::game::{GameError, GameResult};
 use crate::i18n::Lang;
 use crate::ids::{NationId, UserId, WorldId};
+use crate::rules::names::LiveEvent;
 use crate::web::auth::ApiCredentials;
 use actix_web_lab::sse;
 use std::collections::HashMap;
@@ -31,7 +32,27 @@ pub struct Join {
     pub credentials: ApiCredentials,
     /// The last event id it had (`Last-Event-ID` or `?from=`): what it missed since is sent.
     pub from: Option<i64>,
-    pub tx: mpsc::Sender<sse::Event>,
+    pub tx: mpsc::Sender<Burst>,
+}
+
+/// One burst of messages waiting in a stream's queue: what one change told it, the last message
+/// carrying the burst's id. The queue takes its slots 32 at a time for every stream, idle or
+/// not, so a slot is kept to 24 bytes (a framed `sse::Event` takes 104); the messages are
+/// framed as they go out.
+pub struct Burst {
+    pub messages: Box<[Said]>,
+    pub id: i64,
+}
+
+/// One message: its event and its JSON, shared by the streams told the same.
+pub type Said = (LiveEvent, Arc<str>);
+
+fn framed(event: LiveEvent, data: &str, id: Option<i64>) -> sse::Event {
+    let mut data = sse::Data::new(data).event(event.as_str());
+    if let Some(id) = id {
+        data.set_id(id.to_string());
+    }
+    sse::Event::Data(data)
 }
 
 /// This process's live streams.
@@ -159,14 +180,17 @@ impl Drop for Ticket {
 /// What a stream's response reads: its events, until the reader drops its sender (closed,
 /// credentials gone) or the client goes (the ticket is dropped with it).
 pub struct Events {
-    rx: mpsc::Receiver<sse::Event>,
+    rx: mpsc::Receiver<Burst>,
+    /// The burst going out, from its next message.
+    current: Option<(std::vec::IntoIter<Said>, i64)>,
     _ticket: Ticket,
 }
 
 impl Events {
-    pub fn new(rx: mpsc::Receiver<sse::Event>, ticket: Ticket) -> Events {
+    pub fn new(rx: mpsc::Receiver<Burst>, ticket: Ticket) -> Events {
         Events {
             rx,
+            current: None,
             _ticket: ticket,
         }
     }
@@ -176,6 +200,67 @@ impl futures_core::Stream for Events {
     type Item = sse::Event;
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<sse::Event>> {
-        self.rx.poll_recv(cx)
+        loop {
+            if let Some((messages, id)) = &mut self.current {
+                let id = *id;
+                if let Some((event, data)) = messages.next() {
+                    let last = messages.as_slice().is_empty();
+                    return Poll::Ready(Some(framed(event, &data, last.then_some(id))));
+                }
+                self.current = None;
+            }
+            match self.rx.poll_recv(cx) {
+                Poll::Ready(Some(burst)) => {
+                    self.current = Some((burst.messages.into_vec().into_iter(), burst.id));
+                }
+                Poll::Ready(None) => return Poll::Ready(None),
+                Poll::Pending => return Poll::Pending,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_queued_burst_takes_24_bytes_and_goes_out_framed_with_its_id_last() {
+        // Every stream's queue holds a block of 32 slots even when idle.
+        assert_eq!(std::mem::size_of::<Burst>(), 24);
+        let (tx, rx) = mpsc::channel(4);
+        let live = Arc::new(Live::new(LiveSettings::default()));
+        let ticket = live.admit(UserId(1)).unwrap();
+        let mut events = Events::new(rx, ticket);
+        tx.try_send(Burst {
+            messages: vec![
+                (LiveEvent::Turn, Arc::from(r#"{"turn":3}"#)),
+                (LiveEvent::Message, Arc::from(r#"{"unread":1}"#)),
+            ]
+            .into_boxed_slice(),
+            id: 1_765_000_000_000,
+        })
+        .unwrap();
+        drop(tx);
+        let waker = std::task::Waker::noop();
+        let mut cx = Context::from_waker(waker);
+        let mut out = Vec::new();
+        while let Poll::Ready(Some(sse::Event::Data(d))) =
+            futures_core::Stream::poll_next(Pin::new(&mut events), &mut cx)
+        {
+            out.push(format!("{d:?}"));
+        }
+        assert_eq!(out.len(), 2, "{out:?}");
+        assert!(
+            out[0].contains("turn") && !out[0].contains("1765000000000"),
+            "{out:?}"
+        );
+        assert!(
+            out[1].contains("unread") && out[1].contains("1765000000000"),
+            "{out:?}"
+        );
+        assert_eq!(live.count(), 1);
+        drop(events);
+        assert_eq!(live.count(), 0, "the stream's place is freed with it");
     }
 }

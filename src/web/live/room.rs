@@ -1,7 +1,7 @@
 //! The streams of one world in this process, and what each was last told: a batch of changes
 //! becomes, for each stream, only what differs from that, as its player may see it.
 
-use super::Join;
+use super::{Burst, Join, Said};
 use crate::game::news::alerts::Alert;
 use crate::game::play::views::Seen;
 use crate::game::screens::live::{Clock, Frame, Reported};
@@ -11,8 +11,6 @@ use crate::rules::names::LiveEvent;
 use crate::web::auth::ApiCredentials;
 use crate::wire::live::*;
 use crate::wire::views::{rfc3339, AlertView, SeenCompany};
-use actix_web_lab::sse;
-use bytestring::ByteString;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -41,7 +39,7 @@ pub struct Stream {
     pub nation: NationId,
     lang: Lang,
     pub credentials: ApiCredentials,
-    tx: mpsc::Sender<sse::Event>,
+    tx: mpsc::Sender<Burst>,
     clock: Option<Clock>,
     companies: HashMap<CompanyId, CompanyNews>,
     unread: Option<i32>,
@@ -74,34 +72,25 @@ pub struct Missed {
 
 /// Messages for one stream, the last of which will carry the id.
 #[derive(Default)]
-struct Outbox(Vec<sse::Data>);
+struct Outbox(Vec<Said>);
 
 impl Outbox {
     fn push<T: Serialize>(&mut self, event: LiveEvent, data: &T) {
         match serde_json::to_string(data) {
-            Ok(json) => self.0.push(sse::Data::new(json).event(event.as_str())),
+            Ok(json) => self.0.push((event, json.into())),
             Err(e) => tracing::error!(error = %e, "a live event could not be written"),
         }
     }
 
-    fn shared(&mut self, event: LiveEvent, json: &ByteString) {
-        self.0
-            .push(sse::Data::new(json.clone()).event(event.as_str()));
+    fn shared(&mut self, event: LiveEvent, json: &Arc<str>) {
+        self.0.push((event, json.clone()));
     }
 
     /// Sends the messages, the last with `id`; false when the client is gone or so slow that
     /// its backlog is full (its stream is then closed: it resumes from its last id).
-    fn send(self, tx: &mpsc::Sender<sse::Event>, id: i64) -> bool {
-        let n = self.0.len();
-        for (i, mut data) in self.0.into_iter().enumerate() {
-            if i + 1 == n {
-                data.set_id(id.to_string());
-            }
-            if tx.try_send(sse::Event::Data(data)).is_err() {
-                return false;
-            }
-        }
-        !tx.is_closed()
+    fn send(self, tx: &mpsc::Sender<Burst>, id: i64) -> bool {
+        let messages = self.0.into_boxed_slice();
+        tx.try_send(Burst { messages, id }).is_ok()
     }
 }
 
@@ -213,15 +202,15 @@ fn as_owner(mut s: SeenCompany, frame: &Frame) -> SeenCompany {
     s
 }
 
-/// The `seen` of a change for one stream: the nation's, unless it holds the stream's own
-/// companies, which their player sees as theirs.
+/// The `seen` of a change for one stream: the nation's (`shared` when already written),
+/// unless it holds the stream's own companies, which their player sees as theirs.
 fn seen_for(
     stream: &Stream,
     frame: &Frame,
     changed: &[SeenCompany],
     gone: &[CompanyId],
     all: bool,
-    shared: &ByteString,
+    shared: Option<&[Arc<str>]>,
     out: &mut Outbox,
 ) {
     let own = |s: &SeenCompany| frame.own(stream.user).any(|p| p.company.id == s.id);
@@ -236,22 +225,86 @@ fn seen_for(
                 }
             })
             .collect();
-        out.push(
-            LiveEvent::Seen,
-            &SeenNews {
-                companies,
-                gone: gone.to_vec(),
-                all,
-            },
-        );
+        for piece in pieces(SeenNews {
+            companies,
+            gone: gone.to_vec(),
+            all,
+            more: false,
+        }) {
+            out.shared(LiveEvent::Seen, &piece);
+        }
+    } else if let Some(shared) = shared {
+        for piece in shared {
+            out.shared(LiveEvent::Seen, piece);
+        }
     } else {
-        out.shared(LiveEvent::Seen, shared);
+        for piece in pieces(SeenNews {
+            companies: changed.to_vec(),
+            gone: gone.to_vec(),
+            all,
+            more: false,
+        }) {
+            out.shared(LiveEvent::Seen, &piece);
+        }
     }
 }
 
-fn json(news: &SeenNews) -> ByteString {
-    ByteString::from(serde_json::to_string(news).unwrap_or_default())
+/// A `seen` message is kept under this many bytes. A connection keeps a write buffer as large
+/// as the largest write it made (up to 128 KiB) for as long as it is open: an idle stream
+/// would otherwise hold its first burst's whole sight, 100 KiB in a world of 500 players.
+const PIECE: usize = 3000;
+
+/// `news` as one `seen` message, or as several when it is longer than `PIECE`, all but the
+/// last with `more` (with `all`, what to take away is known at the last).
+fn pieces(news: SeenNews) -> Vec<Arc<str>> {
+    let json = |n: &SeenNews| -> Arc<str> { serde_json::to_string(n).unwrap_or_default().into() };
+    let whole = json(&news);
+    if whole.len() <= PIECE {
+        return vec![whole];
+    }
+    let SeenNews {
+        companies,
+        gone,
+        all,
+        ..
+    } = news;
+    let empty = || SeenNews {
+        companies: Vec::new(),
+        gone: Vec::new(),
+        all,
+        more: true,
+    };
+    // The message's frame and each item's length, commas included.
+    const FRAME: usize = 64;
+    let mut out = Vec::new();
+    let mut part = empty();
+    let mut size = FRAME;
+    for c in companies {
+        let n = serde_json::to_string(&c).map_or(0, |s| s.len()) + 1;
+        if size + n > PIECE && !part.companies.is_empty() {
+            out.push(json(&std::mem::replace(&mut part, empty())));
+            size = FRAME;
+        }
+        size += n;
+        part.companies.push(c);
+    }
+    for g in gone {
+        let n = 12;
+        if size + n > PIECE && (!part.companies.is_empty() || !part.gone.is_empty()) {
+            out.push(json(&std::mem::replace(&mut part, empty())));
+            size = FRAME;
+        }
+        size += n;
+        part.gone.push(g);
+    }
+    part.more = false;
+    out.push(json(&part));
+    out
 }
+
+/// A nation's change of sight: the companies come into sight or moved, those gone, and the
+/// `seen` messages saying it.
+type SightChange = (Vec<SeenCompany>, Vec<CompanyId>, Vec<Arc<str>>);
 
 impl Room {
     /// Tells every stream what changed: `frame` when the world was read again, `news` always.
@@ -259,8 +312,7 @@ impl Room {
     pub fn tell(&mut self, frame: Option<Arc<Frame>>, news: &News) {
         let id = stamp();
         // The nations' changes of sight, each written once for all its streams.
-        let mut seen_changes: HashMap<NationId, (Vec<SeenCompany>, Vec<CompanyId>, ByteString)> =
-            HashMap::new();
+        let mut seen_changes: HashMap<NationId, SightChange> = HashMap::new();
         if let Some(frame) = &frame {
             for (nation, before) in self.seen.iter_mut() {
                 let now = sight(frame, *nation);
@@ -278,10 +330,11 @@ impl Room {
                 gone.sort();
                 *before = now;
                 if !changed.is_empty() || !gone.is_empty() {
-                    let shared = json(&SeenNews {
+                    let shared = pieces(SeenNews {
                         companies: changed.clone(),
                         gone: gone.clone(),
                         all: false,
+                        more: false,
                     });
                     seen_changes.insert(*nation, (changed, gone, shared));
                 }
@@ -295,7 +348,7 @@ impl Room {
                 s.clock_news(&frame.clock, &mut out);
                 s.company_news(frame, &mut out);
                 if let Some((changed, gone, shared)) = seen_changes.get(&s.nation) {
-                    seen_for(s, frame, changed, gone, false, shared, &mut out);
+                    seen_for(s, frame, changed, gone, false, Some(shared), &mut out);
                 }
             }
             s.report_news(&news.reports, &mut out);
@@ -341,12 +394,7 @@ impl Room {
         let nation_sight = sight(&frame, s.nation);
         let mut everything: Vec<SeenCompany> = nation_sight.values().cloned().collect();
         everything.sort_by_key(|c| c.id);
-        let shared = json(&SeenNews {
-            companies: everything.clone(),
-            gone: Vec::new(),
-            all: true,
-        });
-        seen_for(&s, &frame, &everything, &[], true, &shared, &mut out);
+        seen_for(&s, &frame, &everything, &[], true, None, &mut out);
         self.seen.entry(s.nation).or_insert(nation_sight);
         let skip = reports.len().saturating_sub(REPLAY);
         s.report_news(&reports[skip..], &mut out);
@@ -440,5 +488,73 @@ impl Stream {
             out.push(LiveEvent::Message, &MessageNews { unread });
             self.unread = Some(unread);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Kind;
+
+    fn company(id: i32) -> SeenCompany {
+        SeenCompany {
+            id: CompanyId(id),
+            name: format!("Company number {id} of the line"),
+            kind: Kind::Infantry,
+            x: id % 200,
+            y: id / 200,
+            nation_id: NationId(1),
+            nation: "France".into(),
+            color: "#3050c0".into(),
+            mine: false,
+            friend: true,
+            hidden: false,
+            on_leave: false,
+            men: None,
+            wounded: None,
+            ap: None,
+            morale: None,
+        }
+    }
+
+    #[test]
+    fn a_long_seen_comes_in_pieces_under_the_bound_the_last_without_more() {
+        let short = pieces(SeenNews {
+            companies: (1..=3).map(company).collect(),
+            gone: vec![CompanyId(9)],
+            all: true,
+            more: false,
+        });
+        assert_eq!(short.len(), 1);
+        let long = pieces(SeenNews {
+            companies: (1..=500).map(company).collect(),
+            gone: (1000..1400).map(CompanyId).collect(),
+            all: true,
+            more: false,
+        });
+        assert!(long.len() > 20, "{}", long.len());
+        let (mut ids, mut gone) = (Vec::new(), Vec::new());
+        for (i, piece) in long.iter().enumerate() {
+            assert!(piece.len() <= PIECE, "{} bytes", piece.len());
+            let v: serde_json::Value = serde_json::from_str(piece).unwrap();
+            assert_eq!(v["all"], true);
+            assert_eq!(v["more"], i + 1 < long.len(), "piece {i}");
+            ids.extend(
+                v["companies"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|c| c["id"].as_i64().unwrap()),
+            );
+            gone.extend(
+                v["gone"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|g| g.as_i64().unwrap()),
+            );
+        }
+        assert_eq!(ids, (1..=500).collect::<Vec<i64>>());
+        assert_eq!(gone, (1000..1400).collect::<Vec<i64>>());
     }
 }

@@ -26,6 +26,8 @@ pub struct Live {
     socket: Option<TcpStream>,
     /// Comments heard (keep-alives), counted by the reading thread.
     pub comments: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    /// Whether the server ended the answer (its last chunk), rather than cut the connection.
+    finished: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
 /// Opens the stream of world `w` with `who`'s credentials (bearer token, or session cookie
@@ -85,6 +87,7 @@ pub fn open_path(base: &str, who: &Client, path: &str, last: Option<&str>) -> Li
     };
     let streaming = header("content-type").is_some_and(|t| t.starts_with("text/event-stream"));
     let comments = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let finished = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     if !streaming {
         let mut body = String::new();
         let len: usize = header("content-length")
@@ -100,13 +103,14 @@ pub fn open_path(base: &str, who: &Client, path: &str, last: Option<&str>) -> Li
             rx: None,
             socket: Some(socket),
             comments,
+            finished,
         };
     }
     let chunked = header("transfer-encoding").is_some_and(|t| t.contains("chunked"));
     let (tx, rx) = channel();
-    let counted = comments.clone();
+    let (counted, ended) = (comments.clone(), finished.clone());
     std::thread::spawn(move || {
-        socket_events(reader, chunked, |h| tx.send(h).is_ok(), &counted);
+        socket_events(reader, chunked, |h| tx.send(h).is_ok(), &counted, &ended);
     });
     Live {
         status,
@@ -115,6 +119,7 @@ pub fn open_path(base: &str, who: &Client, path: &str, last: Option<&str>) -> Li
         rx: Some(rx),
         socket: Some(socket),
         comments,
+        finished,
     }
 }
 
@@ -124,6 +129,7 @@ fn socket_events(
     chunked: bool,
     mut each: impl FnMut(Heard) -> bool,
     comments: &std::sync::atomic::AtomicUsize,
+    finished: &std::sync::atomic::AtomicBool,
 ) {
     let mut text = String::new();
     let (mut event, mut id, mut data) = (String::new(), None, String::new());
@@ -138,6 +144,7 @@ fn socket_events(
                 return;
             };
             if n == 0 {
+                finished.store(true, std::sync::atomic::Ordering::Release);
                 return;
             }
             let mut buf = vec![0; n + 2];
@@ -240,6 +247,11 @@ impl Live {
                 Err(RecvTimeoutError::Timeout) => return false,
             }
         }
+    }
+
+    /// Whether the stream, ended, was ended by the server (its last chunk sent), not cut.
+    pub fn finished(&self) -> bool {
+        self.finished.load(std::sync::atomic::Ordering::Acquire)
     }
 
     /// The last id among `heard`.

@@ -134,10 +134,12 @@ pub async fn serve(config: Config) -> CmdResult {
     let state =
         AppState::new(pool.clone(), config.clone()).map_err(|e| format!("templates: {e}"))?;
     let app = Application::build(state, listener).map_err(|e| e.to_string())?;
-    let scheduler = crate::scheduler::start(pool, config.clone());
+    let scheduler = crate::scheduler::start(pool.clone(), config.clone());
+    let delivery = crate::delivery::start(pool, config.clone());
     println!("Grognard is serving on http://{addr}");
     let result = app.run_until_stopped().await.map_err(|e| e.to_string());
     scheduler.stop();
+    delivery.stop();
     result
 }
 

@@ -25,6 +25,43 @@ pub struct Settings {
     pub talk: TalkSettings,
     #[serde(default)]
     pub live: LiveSettings,
+    #[serde(default)]
+    pub push: PushSettings,
+}
+
+/// Alerts sent away from the site: webhooks (and what sends them).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PushSettings {
+    /// Outgoing requests may go to private addresses and plain `http`: for a receiver on the
+    /// same machine or network only (tests, a bridge of one's own).
+    pub allow_private: bool,
+    /// Webhooks one player may register.
+    pub webhooks_per_user: usize,
+    /// A webhook failing this many times in a row is turned off, and its player told.
+    pub webhook_failures: i32,
+    /// Tries of one delivery at most.
+    pub attempts: i32,
+    /// An outgoing request's whole time at most.
+    pub timeout_seconds: u64,
+    /// Bytes of an answer read at most.
+    pub answer_limit: u64,
+    /// How often the outbox is looked at when idle.
+    pub poll_ms: u64,
+}
+
+impl Default for PushSettings {
+    fn default() -> Self {
+        PushSettings {
+            allow_private: false,
+            webhooks_per_user: 3,
+            webhook_failures: 5,
+            attempts: 8,
+            timeout_seconds: 10,
+            answer_limit: 65_536,
+            poll_ms: 1000,
+        }
+    }
 }
 
 /// The live event streams (`GET /api/v1/worlds/{w}/live`).

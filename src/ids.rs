@@ -97,4 +97,8 @@ ids!(
     MarkerId,
     /// A line of the game masters' audit.
     AuditId,
+    /// A player's webhook.
+    WebhookId,
+    /// An alert waiting to go to a webhook (a row of the outbox).
+    DeliveryId,
 );

@@ -3,10 +3,12 @@
 pub mod commands;
 pub mod config;
 pub mod db;
+pub mod delivery;
 pub mod game;
 pub mod i18n;
 pub mod ids;
 pub mod mail;
+pub mod outgoing;
 pub mod rules;
 pub mod said;
 pub mod schedule;

@@ -396,6 +396,7 @@ said-season = { $season ->
 }
 said-leave = { $player } part en permission pour { $days } jours
 said-turn-soon = { $world } : le tour { $turn } commence dans { $minutes } min
+said-webhook-off = Votre webhook vers { $url } a échoué { $failures } fois de suite et a été désactivé ; ajoutez-le de nouveau quand il fonctionnera
 
 ## Game master and admin pages
 gm-worlds = Mondes

@@ -382,7 +382,32 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    webhooks (id) {
+        id -> Integer,
+        user_id -> Integer,
+        url -> Text,
+        created_at -> BigInt,
+        failures -> Integer,
+        disabled_at -> Nullable<BigInt>,
+        last_error -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    deliveries (id) {
+        id -> Integer,
+        alert_id -> Integer,
+        webhook_id -> Nullable<Integer>,
+        due_at -> BigInt,
+        attempts -> Integer,
+        claimed_until -> Nullable<BigInt>,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
+    webhooks,
+    deliveries,
     edges,
     messages,
     message_reports,
@@ -411,3 +436,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     gm_audit,
 );
 diesel::joinable!(gm_audit -> users (user_id));
+diesel::joinable!(webhooks -> users (user_id));
+diesel::joinable!(alerts -> users (user_id));
+diesel::joinable!(deliveries -> webhooks (webhook_id));
+diesel::joinable!(deliveries -> alerts (alert_id));

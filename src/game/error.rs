@@ -88,6 +88,9 @@ pub enum GameError {
     Db(#[from] diesel::result::Error),
     #[error("{0}")]
     Internal(String),
+    /// An address given for the server to send to is not a public one (or not `https`).
+    #[error("{0}")]
+    NotPublic(Text),
 }
 
 impl From<Refusal> for GameError {
@@ -114,6 +117,7 @@ impl GameError {
             GameError::CampaignOver => "campaign_over",
             GameError::Busy { .. } => "unavailable",
             GameError::Db(_) | GameError::Internal(_) => "internal",
+            GameError::NotPublic(_) => "not_public",
         }
     }
 
@@ -126,7 +130,10 @@ impl GameError {
                 Refusal::Invalid(_) => 422,
                 _ => 422,
             },
-            GameError::Invalid(_) | GameError::TooDeep(_) | GameError::TooLarge(_) => 422,
+            GameError::Invalid(_)
+            | GameError::TooDeep(_)
+            | GameError::TooLarge(_)
+            | GameError::NotPublic(_) => 422,
             GameError::Unauthorized(_) => 401,
             GameError::Forbidden(_) => 403,
             GameError::NotFound(_) => 404,

@@ -52,6 +52,8 @@ pub struct AppState {
     pub writes: Arc<crate::db::group::Group>,
     /// The live streams this process holds.
     pub live: Arc<live::Live>,
+    /// Requests to players' addresses (webhooks): checked when they are registered.
+    pub outgoing: Arc<crate::outgoing::Outgoing>,
 }
 
 impl AppState {
@@ -91,6 +93,7 @@ impl AppState {
             cpu: cpu::CpuSlots::new(cores()),
             writes: Arc::default(),
             live: Arc::new(live::Live::new(config.settings.live.clone())),
+            outgoing: Arc::new(crate::outgoing::Outgoing::new(&config.settings.push)),
         })
     }
 

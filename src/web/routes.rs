@@ -154,6 +154,12 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                     "/tokens/{id}",
                     web::delete().to(api::accounts::revoke_token),
                 )
+                .route("/webhooks", web::post().to(api::push::add_webhook))
+                .route("/webhooks", web::get().to(api::push::list_webhooks))
+                .route(
+                    "/webhooks/{id}",
+                    web::delete().to(api::push::remove_webhook),
+                )
                 .route("/openapi.json", web::get().to(api::description))
                 .route("/me", web::get().to(api::accounts::me))
                 .route("/alerts", web::get().to(api::accounts::alerts))

@@ -16,6 +16,7 @@ pub mod gm;
 pub mod input;
 pub mod live;
 pub mod play;
+pub mod push;
 pub mod refusals;
 pub mod screens;
 pub mod talk;

@@ -36,3 +36,4 @@ mod server;
 mod talk;
 mod time;
 mod uploads;
+mod webhooks;

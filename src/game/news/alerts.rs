@@ -23,6 +23,8 @@ pub const CAMPAIGN_OVER: &str = "campaign_over";
 pub const MESSAGE: &str = "message";
 /// A game master spoke to the whole world.
 pub const ANNOUNCEMENT: &str = "announcement";
+/// One of the player's webhooks kept failing and was turned off.
+pub const WEBHOOK_OFF: &str = "webhook_off";
 
 #[derive(Clone, Debug, Queryable, Selectable)]
 #[diesel(table_name = alerts)]
@@ -66,7 +68,7 @@ pub struct Told<'a> {
 
 /// Tells one user, in the caller's transaction.
 pub fn tell(conn: &mut DbConnection, user_id: UserId, t: &Told) -> QueryResult<()> {
-    diesel::insert_into(alerts::table)
+    let id: AlertId = diesel::insert_into(alerts::table)
         .values((
             alerts::user_id.eq(user_id),
             alerts::world_id.eq(t.world_id),
@@ -76,7 +78,9 @@ pub fn tell(conn: &mut DbConnection, user_id: UserId, t: &Told) -> QueryResult<(
             alerts::said.eq(t.said),
             alerts::at.eq(t.at),
         ))
-        .execute(conn)?;
+        .returning(alerts::id)
+        .get_result(conn)?;
+    super::webhooks::enqueue(conn, user_id, id, db::now())?;
     diesel::update(users::table.find(user_id))
         .set(users::unread_alerts.eq(users::unread_alerts + 1))
         .execute(conn)?;
@@ -135,6 +139,12 @@ pub fn from_event(conn: &mut DbConnection, e: &NewEvent, event_id: EventId) -> Q
     Ok(())
 }
 
+#[derive(QueryableByName)]
+struct Written {
+    #[diesel(sql_type = Integer)]
+    id: AlertId,
+}
+
 /// Tells every player of a world (not on leave) that the turn of instant `turn_at` is near;
 /// once per player and turn, whichever server process gets here first. Returns how many.
 pub fn turn_soon(
@@ -160,19 +170,20 @@ pub fn turn_soon(
             // The unique index on (user, world, at) for this kind keeps it to one.
             let sql = if conn.is_sqlite() {
                 "INSERT INTO alerts (user_id, world_id, kind, summary, said, at) \
-                 VALUES (?, ?, 'turn_soon', ?, ?, ?) ON CONFLICT DO NOTHING"
+                 VALUES (?, ?, 'turn_soon', ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id"
             } else {
                 "INSERT INTO alerts (user_id, world_id, kind, summary, said, at) \
-                 VALUES ($1, $2, 'turn_soon', $3, $4, $5) ON CONFLICT DO NOTHING"
+                 VALUES ($1, $2, 'turn_soon', $3, $4, $5) ON CONFLICT DO NOTHING RETURNING id"
             };
-            let n = diesel::sql_query(sql)
+            let written: Vec<Written> = diesel::sql_query(sql)
                 .bind::<Integer, _>(user)
                 .bind::<Integer, _>(world_id)
                 .bind::<Text, _>(&summary)
                 .bind::<Text, _>(&said)
                 .bind::<BigInt, _>(turn_at)
-                .execute(conn)?;
-            if n > 0 {
+                .load(conn)?;
+            if let Some(w) = written.first() {
+                super::webhooks::enqueue(conn, user, w.id, now)?;
                 diesel::update(users::table.find(user))
                     .set(users::unread_alerts.eq(users::unread_alerts + 1))
                     .execute(conn)?;

@@ -4,3 +4,4 @@
 pub mod alerts;
 pub mod events;
 pub mod unread;
+pub mod webhooks;

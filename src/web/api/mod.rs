@@ -7,6 +7,7 @@ pub mod gm;
 pub mod live;
 pub mod openapi;
 pub mod play;
+pub mod push;
 pub mod screens;
 pub mod talk;
 pub mod worlds;

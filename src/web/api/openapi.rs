@@ -7,7 +7,7 @@ use crate::game::gm::editor::{CellEdit, CompanyPatch};
 use crate::game::maps::mapfile::MapFile;
 use crate::wire::views::{CompanyView, RegimentView, UserView, WorldView};
 use crate::wire::{accounts::*, campaign::*, editor::*, error::ErrorBody, gm::*, play::*};
-use crate::wire::{talk::*, worlds::*};
+use crate::wire::{push::*, talk::*, worlds::*};
 use std::sync::OnceLock;
 use utoipa::openapi::path::{
     HttpMethod, Operation, OperationBuilder, ParameterBuilder, ParameterIn,
@@ -419,6 +419,23 @@ fn routes(s: &mut Schemas) -> Vec<Route> {
             "revoke one of the caller's tokens",
         ),
         route(Get, "/api/v1/me", "accounts", "the caller").ok(user),
+        route(
+            Post,
+            "/api/v1/webhooks",
+            "accounts",
+            "send the caller's alerts to a webhook (https, public address)",
+        )
+        .json(s.of::<NewWebhook>())
+        .created(s.of::<WebhookView>())
+        .errors(&[409, 422]),
+        route(Get, "/api/v1/webhooks", "accounts", "the caller's webhooks")
+            .ok(s.of::<WebhookList>()),
+        route(
+            Delete,
+            "/api/v1/webhooks/{id}",
+            "accounts",
+            "remove one of the caller's webhooks",
+        ),
         route(
             Get,
             "/api/v1/alerts",

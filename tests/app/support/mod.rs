@@ -4,6 +4,7 @@ pub mod client;
 pub mod fixtures;
 pub mod live;
 pub mod openapi;
+pub mod receiver;
 pub mod smtp;
 pub mod uploads;
 pub mod webdriver;

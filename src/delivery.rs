@@ -76,7 +76,7 @@ pub fn deliver_due(
     for d in &due {
         let body = message(config, d);
         let body = serde_json::to_vec(&body).unwrap_or_default();
-        let headers = [("X-Grognard-Delivery", d.id.0.to_string())];
+        let headers = [("X-Grognard-Delivery", d.key.clone())];
         match out.post(&d.url, &headers, &body) {
             Ok(a) if (200..300).contains(&a.status) => webhooks::delivered(conn, d)?,
             Ok(a) => {
@@ -104,7 +104,8 @@ pub fn deliver_due(
             Err(SendError::NotPublic(e)) => {
                 webhooks::failed(conn, d, &e, Next::GiveUp, s.webhook_failures)?;
             }
-            Err(SendError::Failed(e)) => {
+            Err(e @ (SendError::Failed(_) | SendError::Busy)) => {
+                let e = e.to_string();
                 webhooks::failed(conn, d, &e, retry(d, s.attempts), s.webhook_failures)?;
             }
         }

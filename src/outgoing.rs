@@ -5,6 +5,7 @@
 
 use crate::config::PushSettings;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+use std::sync::Arc;
 use std::time::Duration;
 use ureq::unversioned::resolver::{DefaultResolver, ResolvedSocketAddrs, Resolver};
 use ureq::unversioned::transport::{DefaultConnector, NextTimeout};
@@ -115,13 +116,22 @@ pub enum SendError {
     /// Timeout, refused connection, a broken answer: may be retried.
     #[error("{0}")]
     Failed(String),
+    /// Too many addresses being checked at once: the caller may try again shortly.
+    #[error("too many addresses are being checked; try again in a moment")]
+    Busy,
 }
+
+/// Addresses checked at once at most: each holds a thread of its own while its name resolves
+/// (a player cannot pile up threads with names that never answer).
+const CHECKS: usize = 16;
 
 /// The client of outgoing requests.
 pub struct Outgoing {
     agent: ureq::Agent,
     allow_private: bool,
     answer_limit: u64,
+    timeout: Duration,
+    checks: Arc<tokio::sync::Semaphore>,
 }
 
 impl Outgoing {
@@ -141,12 +151,16 @@ impl Outgoing {
             agent: ureq::Agent::with_parts(config, DefaultConnector::default(), resolver),
             allow_private: s.allow_private,
             answer_limit: s.answer_limit,
+            timeout: Duration::from_secs(s.timeout_seconds.max(1)),
+            checks: Arc::new(tokio::sync::Semaphore::new(CHECKS)),
         }
     }
 
     /// Whether a URL may be registered: `https` (or `http` with `allow_private`), a host, and
-    /// every address it resolves to now public. Checked again at each connection.
-    pub fn check(&self, url: &str) -> Result<(), SendError> {
+    /// every address it resolves to now public. Checked again at each connection. The name is
+    /// resolved on a thread of its own, waited for `timeout_seconds` at most, so that a name
+    /// slow to resolve holds neither a worker nor the database's threads.
+    pub async fn check(&self, url: &str) -> Result<(), SendError> {
         let uri: ureq::http::Uri = url
             .parse()
             .map_err(|_| SendError::NotPublic("not a URL".into()))?;
@@ -177,11 +191,30 @@ impl Outgoing {
         let host = authority
             .host()
             .trim_start_matches('[')
-            .trim_end_matches(']');
-        let addrs: Vec<std::net::SocketAddr> =
-            std::net::ToSocketAddrs::to_socket_addrs(&(host, port))
-                .map_err(|_| SendError::NotPublic("the host cannot be found".into()))?
-                .collect();
+            .trim_end_matches(']')
+            .to_string();
+        // Held by the resolving thread until the name resolves, even after the wait ends: at
+        // most `CHECKS` such threads live at once.
+        let permit = self
+            .checks
+            .clone()
+            .try_acquire_owned()
+            .map_err(|_| SendError::Busy)?;
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        std::thread::Builder::new()
+            .name("resolve".into())
+            .spawn(move || {
+                let _permit = permit;
+                let _ = tx.send(std::net::ToSocketAddrs::to_socket_addrs(&(
+                    host.as_str(),
+                    port,
+                )));
+            })
+            .map_err(|e| SendError::Failed(e.to_string()))?;
+        let addrs: Vec<std::net::SocketAddr> = match tokio::time::timeout(self.timeout, rx).await {
+            Ok(Ok(Ok(found))) => found.collect(),
+            _ => return Err(SendError::NotPublic("the host cannot be found".into())),
+        };
         if addrs.is_empty() || (!self.allow_private && addrs.iter().any(|a| !is_public(a.ip()))) {
             return Err(SendError::NotPublic(NOT_PUBLIC.into()));
         }

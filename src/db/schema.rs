@@ -402,6 +402,7 @@ diesel::table! {
         due_at -> BigInt,
         attempts -> Integer,
         claimed_until -> Nullable<BigInt>,
+        key -> Text,
     }
 }
 

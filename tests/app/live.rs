@@ -17,6 +17,17 @@ fn named<'a>(heard: &'a [Heard], event: &str) -> Vec<&'a Value> {
         .collect()
 }
 
+/// The events of `s` until a `seen` that shows company `id` (within 10 s).
+fn until_seen(s: &Live, id: i64) -> Vec<Heard> {
+    s.until("seen", |d| {
+        d["companies"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["id"] == id)
+    })
+}
+
 /// Whether any `seen` among `heard` names company `id`.
 fn sees(heard: &[Heard], id: i64) -> bool {
     named(heard, "seen").iter().any(|d| {
@@ -143,13 +154,7 @@ both!(an_enemy_moving_in_the_fog_says_nothing, |b| {
     a.put(foe, 6, 2);
     let r = a.act(&mut red, foe, "move", json!({"path": [[5, 2]]}));
     assert_eq!(r.status, 200, "{}", r.body);
-    let heard = s.until("seen", |d| {
-        d["companies"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|c| c["id"] == foe)
-    });
+    let heard = until_seen(&s, foe);
     let seen = named(&heard, "seen");
     let c = seen.last().unwrap()["companies"]
         .as_array()
@@ -321,13 +326,7 @@ both!(the_ids_tell_nothing_of_what_happened_out_of_sight, |b| {
     }
     let r = a.act(&mut blue, mine, "move", json!({"path": [[3, 2]]}));
     assert_eq!(r.status, 200, "{}", r.body);
-    let heard = s.until("seen", |d| {
-        d["companies"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|c| c["id"] == mine)
-    });
+    let heard = until_seen(&s, mine);
     // The burst ends (its id on its last message) with the move's report.
     let heard = [heard, s.drain(QUIET)].concat();
     let after = Live::last_id(&heard).unwrap();
@@ -548,13 +547,7 @@ fn two_processes_behind_nginx_share_the_stream() {
     assert_eq!(r.status, 200, "{}", r.body);
     // `until` waits 10 s, under the 20 s keep-alive: an event held in nginx's buffer until the
     // next write pushed it out would not come in time.
-    let heard = s.until("seen", |d| {
-        d["companies"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|c| c["id"] == foe)
-    });
+    let heard = until_seen(&s, foe);
     assert!(heard.iter().any(|h| h.id.is_some()));
     let _ = std::fs::remove_dir_all(&dir);
 }

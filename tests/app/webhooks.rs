@@ -34,6 +34,13 @@ both!(a_webhook_must_be_a_public_https_address, |b| {
         assert_eq!(res.status, 422, "{url}: {}", res.body);
         assert_eq!(res.json()["error"]["code"], "not_public", "{url}");
     }
+    // Too long: refused before its host is looked up.
+    let long = format!("https://example.org/{}", "a".repeat(2000));
+    let res = blue.post_json("/api/v1/webhooks", json!({ "url": long }));
+    assert_eq!(res.status, 422, "{}", res.body);
+    assert_eq!(res.json()["error"]["code"], "invalid");
+    let res = blue.post_json("/api/v1/webhooks", json!({ "address": r.url("/hook") }));
+    assert_eq!(res.status, 422, "{}", res.body);
     assert_eq!(a.app.count("SELECT COUNT(*) FROM webhooks"), 0);
     // One written while private addresses were allowed is checked again when it is used: the
     // loopback receiver hears nothing.
@@ -79,6 +86,18 @@ both!(an_attack_reaches_the_defender_s_webhook_once, |b| {
     );
     let res = red.json("DELETE", &format!("/api/v1/webhooks/{id}"), None);
     assert_eq!(res.status, 404, "another player's webhook");
+    // Three per player at most.
+    for n in 0..3 {
+        let res = red.post_json(
+            "/api/v1/webhooks",
+            json!({ "url": r.url(&format!("/red/{n}")) }),
+        );
+        assert_eq!(res.status, 201, "{n}: {}", res.body);
+    }
+    let res = red.post_json("/api/v1/webhooks", json!({ "url": r.url("/red/3") }));
+    assert_eq!(res.status, 409, "{}", res.body);
+    assert_eq!(res.json()["error"]["code"], "conflict");
+    a.exec("DELETE FROM webhooks WHERE url LIKE '%/red/%'");
 
     let res = a.act(&mut red, foe, "volley", json!({ "target": inf }));
     assert_eq!(res.status, 200, "{}", res.body);
@@ -153,6 +172,13 @@ both!(
             got.iter().all(|g| g.body == got[0].body),
             "the same alert each time"
         );
+        // The delivery's key is the same on each try, and random: not a count of deliveries.
+        let key = got[0].header("x-grognard-delivery").unwrap().to_string();
+        assert_eq!(key.len(), 32, "{key}");
+        assert!(key.bytes().all(|b| b.is_ascii_hexdigit()), "{key}");
+        assert!(got
+            .iter()
+            .all(|g| g.header("x-grognard-delivery") == Some(key.as_str())));
         assert_eq!(a.app.count("SELECT COUNT(*) FROM deliveries"), 0);
 
         // Three failures in a row: it is turned off, its player told on the site, and nothing
@@ -162,6 +188,11 @@ both!(
             volley(&mut red);
         }
         assert_eq!(deliver(&a, LATER), 3);
+        let keys: std::collections::HashSet<String> = r.received()[3..]
+            .iter()
+            .map(|g| g.header("x-grognard-delivery").unwrap().to_string())
+            .collect();
+        assert_eq!(keys.len(), 3, "each alert its own key");
         let hooks = blue.get_json("/api/v1/webhooks").json();
         assert!(hooks["webhooks"][0]["disabled_at"].is_number(), "{hooks}");
         assert_eq!(hooks["webhooks"][0]["failures"], 3);

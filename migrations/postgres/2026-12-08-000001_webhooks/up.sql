@@ -18,7 +18,9 @@ CREATE TABLE deliveries (
     webhook_id INTEGER REFERENCES webhooks (id) ON DELETE CASCADE,
     due_at BIGINT NOT NULL,
     attempts INTEGER NOT NULL DEFAULT 0,
-    claimed_until BIGINT
+    claimed_until BIGINT,
+    -- Sent with the delivery (random: an id would count every player's deliveries).
+    key TEXT NOT NULL
 );
 CREATE INDEX deliveries_due ON deliveries (due_at);
 CREATE INDEX deliveries_by_webhook ON deliveries (webhook_id);

@@ -24,13 +24,23 @@ pub struct Webhook {
     pub last_error: Option<String>,
 }
 
-/// Adds a webhook for `user` (its URL already checked), within `limit` per user.
-pub fn add(conn: &mut DbConnection, user: UserId, url: &str, limit: usize) -> GameResult<Webhook> {
+/// A webhook's address as given, trimmed and within its length: read before anything is done
+/// with it (its host is then resolved).
+pub fn parse_url(given: &str) -> GameResult<String> {
+    let url = given.trim();
     if url.len() > URL_MAX {
         return Err(GameError::Invalid(
             format!("a webhook's address is at most {URL_MAX} characters").into(),
         ));
     }
+    Ok(url.to_string())
+}
+
+/// Adds a webhook for `user` (its URL read by `parse_url` and checked), within `limit` per
+/// user.
+pub fn add(conn: &mut DbConnection, user: UserId, url: &str, limit: usize) -> GameResult<Webhook> {
+    let url = parse_url(url)?;
+    let url = url.as_str();
     db::write(conn, |conn| {
         let held: i64 = webhooks::table
             .filter(webhooks::user_id.eq(user))
@@ -95,6 +105,8 @@ pub fn enqueue(conn: &mut DbConnection, user: UserId, alert: AlertId, now: i64) 
                 deliveries::alert_id.eq(alert),
                 deliveries::webhook_id.eq(Some(w)),
                 deliveries::due_at.eq(now),
+                // A row id would count the deliveries of every player.
+                deliveries::key.eq(crate::game::accounts::secret::random_hex(16)),
             ))
             .execute(conn)?;
     }
@@ -105,6 +117,8 @@ pub fn enqueue(conn: &mut DbConnection, user: UserId, alert: AlertId, now: i64) 
 #[derive(Clone, Debug)]
 pub struct Due {
     pub id: DeliveryId,
+    /// Sent with it, the same on each try: the receiver may tell a retry from a new alert.
+    pub key: String,
     pub attempts: i32,
     pub webhook: WebhookId,
     pub url: String,
@@ -143,7 +157,7 @@ pub fn claim(conn: &mut DbConnection, now: i64, lease: i64, limit: i64) -> GameR
             .set(deliveries::claimed_until.eq(Some(now + lease)))
             .execute(conn)?;
         type Row = (
-            (DeliveryId, i32),
+            (DeliveryId, String, i32),
             (WebhookId, String),
             (UserId, WorldId, Option<EventId>, String, String, String),
             Option<String>,
@@ -154,7 +168,7 @@ pub fn claim(conn: &mut DbConnection, now: i64, lease: i64, limit: i64) -> GameR
             .filter(deliveries::id.eq_any(&ids))
             .order(deliveries::id)
             .select((
-                (deliveries::id, deliveries::attempts),
+                (deliveries::id, deliveries::key, deliveries::attempts),
                 (webhooks::id, webhooks::url),
                 (
                     alerts::user_id,
@@ -171,12 +185,13 @@ pub fn claim(conn: &mut DbConnection, now: i64, lease: i64, limit: i64) -> GameR
             .into_iter()
             .map(
                 |(
-                    (id, attempts),
+                    (id, key, attempts),
                     (webhook, url),
                     (user, world, event, kind, summary, said),
                     lang,
                 )| Due {
                     id,
+                    key,
                     attempts,
                     webhook,
                     url,

@@ -3,6 +3,7 @@
 use crate::game::news::webhooks;
 use crate::game::GameError;
 use crate::ids::WebhookId;
+use crate::outgoing::SendError;
 use crate::web::auth::ApiActor;
 use crate::web::error::ApiError;
 use crate::web::AppState;
@@ -16,14 +17,12 @@ pub async fn add_webhook(
     ApiActor(actor): ApiActor,
     body: web::Json<NewWebhook>,
 ) -> Result<HttpResponse, ApiError> {
-    let url = body.into_inner().url.trim().to_string();
-    let out = state.outgoing.clone();
-    let checked = url.clone();
-    // Resolving the name may take a while: not on a worker.
-    web::block(move || out.check(&checked))
-        .await
-        .map_err(|e| GameError::Internal(e.to_string()))?
-        .map_err(|e| GameError::NotPublic(e.to_string().into()))?;
+    let url = webhooks::parse_url(&body.into_inner().url)?;
+    match state.outgoing.check(&url).await {
+        Ok(()) => {}
+        Err(SendError::Busy) => return Err(GameError::Busy { retry_after: 5 }.into()),
+        Err(e) => return Err(GameError::NotPublic(e.to_string().into()).into()),
+    }
     let limit = state.config.settings.push.webhooks_per_user;
     let hook = state
         .db(move |conn| webhooks::add(conn, actor.user_id, &url, limit))

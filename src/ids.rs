@@ -99,6 +99,8 @@ ids!(
     AuditId,
     /// A player's webhook.
     WebhookId,
-    /// An alert waiting to go to a webhook (a row of the outbox).
+    /// An alert waiting to go to a webhook or a browser (a row of the outbox).
     DeliveryId,
+    /// A player's browser that takes pushes.
+    SubscriptionId,
 );

@@ -14,6 +14,7 @@ pub mod said;
 pub mod schedule;
 pub mod scheduler;
 pub mod web;
+pub mod webpush;
 pub mod wire;
 
 /// mimalloc for every binary built on the library (the server, the benches, the tests): a page

@@ -403,10 +403,52 @@ diesel::table! {
         attempts -> Integer,
         claimed_until -> Nullable<BigInt>,
         key -> Text,
+        subscription_id -> Nullable<Integer>,
+    }
+}
+
+diesel::table! {
+    push_keys (id) {
+        id -> Integer,
+        private_key -> Text,
+        public_key -> Text,
+        created_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    push_subscriptions (id) {
+        id -> Integer,
+        user_id -> Integer,
+        endpoint -> Text,
+        p256dh -> Text,
+        auth -> Text,
+        created_at -> BigInt,
+        failures -> Integer,
+        last_error -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    push_settings (user_id) {
+        user_id -> Integer,
+        full_ap -> Bool,
+        turn_unspent -> Bool,
+        section_lost -> Bool,
+        board -> Bool,
+        quiet_from -> Nullable<Integer>,
+        quiet_to -> Nullable<Integer>,
+        utc_offset -> Integer,
+        daily_cap -> Integer,
+        day -> BigInt,
+        sent -> Integer,
     }
 }
 
 diesel::allow_tables_to_appear_in_same_query!(
+    push_keys,
+    push_subscriptions,
+    push_settings,
     webhooks,
     deliveries,
     edges,
@@ -440,4 +482,7 @@ diesel::joinable!(gm_audit -> users (user_id));
 diesel::joinable!(webhooks -> users (user_id));
 diesel::joinable!(alerts -> users (user_id));
 diesel::joinable!(deliveries -> webhooks (webhook_id));
+diesel::joinable!(deliveries -> push_subscriptions (subscription_id));
+diesel::joinable!(push_subscriptions -> users (user_id));
+diesel::joinable!(push_settings -> users (user_id));
 diesel::joinable!(deliveries -> alerts (alert_id));

@@ -11,6 +11,7 @@ const LAYERS: &[&str] = &[
     "ids",
     "i18n",
     "said",
+    "webpush",
     "rules",
     "schedule",
     "config",

@@ -1,0 +1,4 @@
+DROP TABLE push_settings;
+ALTER TABLE deliveries DROP COLUMN subscription_id;
+DROP TABLE push_subscriptions;
+DROP TABLE push_keys;

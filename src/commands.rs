@@ -27,7 +27,29 @@ pub fn open(config: &Config) -> Result<Pool, String> {
         .map_err(|e| e.to_string())?;
     let mut conn = pool.get().map_err(|e| format!("database: {e}"))?;
     db::migrate(&mut conn).map_err(|e| e.to_string())?;
+    // Made before any request: reading the key never writes.
+    crate::game::news::push::vapid_key(&mut conn).map_err(game_err)?;
     Ok(pool)
+}
+
+/// Prints the VAPID public key, after replacing the pair when `rotate`.
+pub fn push_key(config: &Config, rotate: bool) -> CmdResult {
+    let pool = open(config)?;
+    let mut conn = pool.get().map_err(|e| e.to_string())?;
+    use crate::game::news::push;
+    if rotate {
+        let (key, ended) = push::rotate_key(&mut conn).map_err(game_err)?;
+        println!("{}", key.public_base64());
+        eprintln!("{ended} subscription(s) ended; pages subscribe again on the next visit");
+    } else {
+        println!(
+            "{}",
+            push::vapid_key(&mut conn)
+                .map_err(game_err)?
+                .public_base64()
+        );
+    }
+    Ok(())
 }
 
 fn game_err(e: GameError) -> String {

@@ -29,7 +29,7 @@ pub struct Settings {
     pub push: PushSettings,
 }
 
-/// Alerts sent away from the site: webhooks (and what sends them).
+/// Alerts sent away from the site: webhooks, pushes to browsers (and what sends them).
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct PushSettings {
@@ -48,6 +48,13 @@ pub struct PushSettings {
     pub answer_limit: u64,
     /// How often the outbox is looked at when idle.
     pub poll_ms: u64,
+    /// Browsers (push subscriptions) one player may have.
+    pub devices_per_user: usize,
+    /// Who runs the server, as push services are told (VAPID `sub`): a `mailto:` or `https:`
+    /// address. Empty: the server's public URL.
+    pub subject: String,
+    /// How long a push service keeps a push for a browser that is offline (`TTL`).
+    pub ttl_seconds: u64,
 }
 
 impl Default for PushSettings {
@@ -60,6 +67,9 @@ impl Default for PushSettings {
             timeout_seconds: 10,
             answer_limit: 65_536,
             poll_ms: 1000,
+            devices_per_user: 10,
+            subject: String::new(),
+            ttl_seconds: 86_400,
         }
     }
 }

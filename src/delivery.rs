@@ -1,14 +1,14 @@
-//! Sends what the outbox holds (`game::news::webhooks`): a thread of each server process
-//! claims the deliveries due, posts each to its webhook through `outgoing` (public addresses
-//! only), and records how it went. Failures are tried again later (429 after its
-//! `Retry-After`, 5xx and timeouts with a growing wait), a refusal for good (another 4xx) is not.
+//! Sends what the outbox holds (`game::news::outbox`): a thread of each server process claims
+//! the deliveries due, posts each to its webhook or, encrypted, to its browser's push service
+//! through `outgoing` (public addresses only), and records how it went.
 
 use crate::config::Config;
 use crate::db::Pool;
-use crate::game::news::webhooks::{self, Due, Next};
+use crate::game::news::outbox::{self, Due, Failed, Next, Target};
+use crate::game::news::push;
 use crate::i18n::Lang;
-use crate::outgoing::{Outgoing, SendError};
-use crate::wire::push::WebhookMessage;
+use crate::outgoing::{Answer, Outgoing, SendError};
+use crate::wire::push::{PushMessage, WebhookMessage};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -72,45 +72,89 @@ pub fn deliver_due(
 ) -> crate::game::GameResult<usize> {
     let s = &config.settings.push;
     let lease = (s.timeout_seconds as i64 + 5) * 2;
-    let due = webhooks::claim(conn, now, lease, BATCH)?;
+    let due = outbox::claim(conn, now, lease, BATCH)?;
+    let vapid = match due
+        .iter()
+        .any(|d| matches!(d.target, Target::Browser { .. }))
+    {
+        true => Some(push::vapid_key(conn)?),
+        false => None,
+    };
+    // Targets dropped by an answer in this batch: what else it holds for them is not sent.
+    let mut dropped = std::collections::HashSet::new();
     for d in &due {
-        let body = message(config, d);
-        let body = serde_json::to_vec(&body).unwrap_or_default();
-        let headers = [("X-Grognard-Delivery", d.key.clone())];
-        match out.post(&d.url, &headers, &body) {
-            Ok(a) if (200..300).contains(&a.status) => webhooks::delivered(conn, d)?,
-            Ok(a) => {
-                let next = match a.status {
-                    429 => Next::RetryAt(
-                        crate::db::now() + a.retry_after.unwrap_or(60).clamp(1, 3600) as i64,
-                    ),
-                    500..=599 => retry(d, s.attempts),
-                    _ => Next::GiveUp,
-                };
-                let off = webhooks::failed(
-                    conn,
-                    d,
-                    &format!("answered {}", a.status),
-                    next,
-                    s.webhook_failures,
-                )?;
-                if off {
-                    tracing::info!(
-                        webhook = d.webhook.0,
-                        "a webhook failing again and again was turned off"
-                    );
+        if dropped.contains(&d.target.key()) {
+            continue;
+        }
+        let sent = match (&d.target, &vapid) {
+            (Target::Webhook { url, .. }, _) => {
+                let body = serde_json::to_vec(&message(config, d)).unwrap_or_default();
+                let headers = [("X-Grognard-Delivery", d.key.clone())];
+                out.post(url, "application/json", &headers, &body)
+            }
+            (Target::Browser { endpoint, .. }, Some(vapid)) => match push_request(config, vapid, d)
+            {
+                Some((headers, body)) => {
+                    out.post(endpoint, "application/octet-stream", &headers, &body)
                 }
-            }
-            Err(SendError::NotPublic(e)) => {
-                webhooks::failed(conn, d, &e, Next::GiveUp, s.webhook_failures)?;
-            }
-            Err(e @ (SendError::Failed(_) | SendError::Busy)) => {
-                let e = e.to_string();
-                webhooks::failed(conn, d, &e, retry(d, s.attempts), s.webhook_failures)?;
-            }
+                None => Err(SendError::NotPublic(
+                    "the subscription's keys or endpoint do not read".into(),
+                )),
+            },
+            (Target::Browser { .. }, None) => continue,
+        };
+        if settle(conn, s, d, sent)? {
+            dropped.insert(d.target.key());
         }
     }
     Ok(due.len())
+}
+
+/// Records how a delivery went: done; the subscription gone (404, 410 from a push service);
+/// tried again later (429 after its `Retry-After`, 5xx and failures to connect with a growing
+/// wait); or given up (another answer, an address that is not public). Returns whether the
+/// target is gone (a subscription deleted, a webhook turned off).
+fn settle(
+    conn: &mut crate::db::DbConnection,
+    s: &crate::config::PushSettings,
+    d: &Due,
+    sent: Result<Answer, SendError>,
+) -> crate::game::GameResult<bool> {
+    let (error, next) = match sent {
+        Ok(a) if (200..300).contains(&a.status) => {
+            outbox::delivered(conn, d)?;
+            return Ok(false);
+        }
+        Ok(a) if matches!(d.target, Target::Browser { .. }) && matches!(a.status, 404 | 410) => {
+            outbox::gone(conn, d)?;
+            return Ok(true);
+        }
+        Ok(a) => {
+            let next = match a.status {
+                429 => Next::RetryAt(
+                    crate::db::now() + a.retry_after.unwrap_or(60).clamp(1, 3600) as i64,
+                ),
+                500..=599 => retry(d, s.attempts),
+                _ => Next::GiveUp,
+            };
+            (format!("answered {}", a.status), next)
+        }
+        Err(SendError::NotPublic(e)) => (e, Next::GiveUp),
+        Err(e @ (SendError::Failed(_) | SendError::Busy)) => (e.to_string(), retry(d, s.attempts)),
+    };
+    Ok(
+        match outbox::failed(conn, d, &error, next, s.webhook_failures)? {
+            Failed::Counted => false,
+            Failed::WebhookOff => {
+                tracing::info!("a webhook failing again and again was turned off");
+                true
+            }
+            Failed::BrowserDropped => {
+                tracing::info!("a browser's subscription failing again and again was dropped");
+                true
+            }
+        },
+    )
 }
 
 /// The next try: 30 s, 1, 2, 4 … minutes after this one, up to `attempts` in all.
@@ -121,22 +165,98 @@ fn retry(d: &Due, attempts: i32) -> Next {
     Next::RetryAt(crate::db::now() + (30i64 << d.attempts.clamp(0, 10)).min(3600))
 }
 
-/// What a webhook is sent: the alert in its player's language, with where to read it.
-pub fn message(config: &Config, d: &Due) -> WebhookMessage {
-    let lang = d.lang.as_deref().and_then(Lang::parse).unwrap_or_default();
-    let said = crate::said::stored(lang, &d.said, &d.summary);
+/// Where to read more of an alert: its report, the conversation, or the world.
+fn link(config: &Config, d: &Due) -> String {
     let base = config.settings.server.public_url.trim_end_matches('/');
-    let link = match (d.kind.as_str(), d.event) {
+    match (d.kind.as_str(), d.event) {
         (crate::game::news::alerts::MESSAGE, _) => format!("{base}/worlds/{}/messages", d.world.0),
         (_, Some(e)) => format!("{base}/worlds/{}/reports#report-{}", d.world.0, e.0),
         _ => format!("{base}/worlds/{}", d.world.0),
-    };
-    let text = format!("{said}\n{link}");
+    }
+}
+
+fn said(d: &Due) -> (Lang, String) {
+    let lang = d.lang.as_deref().and_then(Lang::parse).unwrap_or_default();
+    (lang, crate::said::stored(lang, &d.said, &d.summary))
+}
+
+/// What a webhook is sent: the alert in its player's language, with where to read it.
+pub fn message(config: &Config, d: &Due) -> WebhookMessage {
+    let (_, said) = said(d);
+    let url = link(config, d);
+    let text = format!("{said}\n{url}");
     WebhookMessage {
         content: text.clone(),
         text,
         kind: d.kind.clone(),
         world: d.world,
-        url: link,
+        url,
     }
+}
+
+/// What a browser is shown (before encryption): the alert in its player's language, where a
+/// tap leads, and a tag under which a newer push of the same kind and world replaces it.
+pub fn push_message(config: &Config, d: &Due) -> PushMessage {
+    let (lang, mut body) = said(d);
+    if d.last_of_day {
+        body.push('\n');
+        body.push_str(&crate::i18n::tr(lang, "push-daily-cap", &[]));
+    }
+    PushMessage {
+        title: "Grognard".into(),
+        body,
+        url: link(config, d),
+        kind: d.kind.clone(),
+        world: d.world,
+        tag: format!("{}-{}", d.kind, d.world.0),
+    }
+}
+
+type Headers = Vec<(&'static str, String)>;
+
+/// A push's headers and encrypted body (RFC 8030 §5, RFC 8291, RFC 8292), or None when the
+/// subscription's keys do not read.
+fn push_request(
+    config: &Config,
+    vapid: &crate::webpush::VapidKey,
+    d: &Due,
+) -> Option<(Headers, Vec<u8>)> {
+    let Target::Browser {
+        endpoint,
+        p256dh,
+        auth,
+        ..
+    } = &d.target
+    else {
+        return None;
+    };
+    let s = &config.settings.push;
+    let keys = crate::webpush::SubscriptionKeys::parse(p256dh, auth).ok()?;
+    let mut text = serde_json::to_vec(&push_message(config, d)).ok()?;
+    text.truncate(crate::webpush::PAYLOAD_MAX);
+    let body = crate::webpush::encrypt(&keys, &text)?;
+    let subject = match s.subject.trim() {
+        "" => config.settings.server.public_url.clone(),
+        given => given.to_string(),
+    };
+    // A JWT lives 12 hours (RFC 8292 allows 24).
+    let authorization = vapid.authorization(endpoint, &subject, crate::db::now() + 12 * 3600)?;
+    use crate::game::news::alerts::{ATTACKED, LOST_GROUND, TURN_SOON};
+    let (ttl, urgency) = match d.kind.as_str() {
+        // Worth nothing once the turn has come.
+        TURN_SOON => (s.ttl_seconds.min(1800), "high"),
+        ATTACKED | LOST_GROUND => (s.ttl_seconds, "high"),
+        _ => (s.ttl_seconds, "normal"),
+    };
+    let mut headers = vec![
+        ("Content-Encoding", "aes128gcm".to_string()),
+        ("Authorization", authorization),
+        ("TTL", ttl.to_string()),
+        ("Urgency", urgency.to_string()),
+    ];
+    if d.kind == TURN_SOON {
+        // A push service keeps one push of a topic: the newest turn's.
+        headers.push(("Topic", format!("turn-{}", d.world.0)));
+    }
+    Some((headers, body))
 }

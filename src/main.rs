@@ -43,6 +43,11 @@ enum Command {
     },
     /// Copy the SQLite database into a new file while the server runs (PostgreSQL: pg_dump).
     Backup { file: PathBuf },
+    /// The server's VAPID key pair for Web Push.
+    PushKey {
+        #[command(subcommand)]
+        command: PushKeyCommand,
+    },
     /// Apply one tick to a world now (it still counts exactly once).
     Tick {
         world: i32,
@@ -88,6 +93,14 @@ enum WorldCommand {
 }
 
 #[derive(Subcommand)]
+enum PushKeyCommand {
+    /// Print the public key browsers subscribe with.
+    Show,
+    /// Replace the key pair; every browser's subscription ends (pages subscribe again).
+    Rotate,
+}
+
+#[derive(Subcommand)]
 enum UserCommand {
     /// Create an account; the password is read from standard input.
     Add {
@@ -112,6 +125,10 @@ async fn main() -> ExitCode {
         Command::Migrate => commands::migrate(&config),
         Command::Rules { lang } => commands::rules(&config, &lang),
         Command::Backup { file } => commands::backup(&config, &file),
+        Command::PushKey { command } => match command {
+            PushKeyCommand::Show => commands::push_key(&config, false),
+            PushKeyCommand::Rotate => commands::push_key(&config, true),
+        },
         Command::World { command } => match command {
             WorldCommand::Demo => commands::world_demo(&config),
             WorldCommand::Import { file, name } => {

@@ -221,17 +221,16 @@ impl Outgoing {
         Ok(())
     }
 
-    /// POSTs `body` (JSON) with `headers`; reads at most the answer limit of its body.
+    /// POSTs `body` of `content_type` with `headers`; reads at most the answer limit of its
+    /// body.
     pub fn post(
         &self,
         url: &str,
+        content_type: &str,
         headers: &[(&str, String)],
         body: &[u8],
     ) -> Result<Answer, SendError> {
-        let mut req = self
-            .agent
-            .post(url)
-            .header("Content-Type", "application/json");
+        let mut req = self.agent.post(url).header("Content-Type", content_type);
         for (k, v) in headers {
             req = req.header(*k, v.as_str());
         }

@@ -352,6 +352,7 @@ said-season = The season turns to { $season }
 said-leave = { $player } goes on leave for { $days } days
 said-turn-soon = { $world }: turn { $turn } begins in { $minutes } min
 said-webhook-off = Your webhook to { $url } failed { $failures } times in a row and was turned off; add it again once it works
+push-daily-cap = More alerts today wait on the site: your daily number of notifications is reached.
 
 ## Game master and admin pages
 gm-worlds = Worlds

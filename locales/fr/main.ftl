@@ -397,6 +397,7 @@ said-season = { $season ->
 said-leave = { $player } part en permission pour { $days } jours
 said-turn-soon = { $world } : le tour { $turn } commence dans { $minutes } min
 said-webhook-off = Votre webhook vers { $url } a échoué { $failures } fois de suite et a été désactivé ; ajoutez-le de nouveau quand il fonctionnera
+push-daily-cap = Les autres alertes du jour vous attendent sur le site : votre nombre de notifications par jour est atteint.
 
 ## Game master and admin pages
 gm-worlds = Mondes

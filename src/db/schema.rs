@@ -404,6 +404,7 @@ diesel::table! {
         claimed_until -> Nullable<BigInt>,
         key -> Text,
         subscription_id -> Nullable<Integer>,
+        last_of_day -> Bool,
     }
 }
 

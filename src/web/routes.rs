@@ -160,6 +160,18 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                     "/webhooks/{id}",
                     web::delete().to(api::push::remove_webhook),
                 )
+                .route("/push/key", web::get().to(api::push::push_key))
+                .route("/push/subscriptions", web::post().to(api::push::subscribe))
+                .route(
+                    "/push/subscriptions",
+                    web::get().to(api::push::list_subscriptions),
+                )
+                .route(
+                    "/push/subscriptions/{id}",
+                    web::delete().to(api::push::unsubscribe),
+                )
+                .route("/push/settings", web::get().to(api::push::settings))
+                .route("/push/settings", web::put().to(api::push::set_settings))
                 .route("/openapi.json", web::get().to(api::description))
                 .route("/me", web::get().to(api::accounts::me))
                 .route("/alerts", web::get().to(api::accounts::alerts))

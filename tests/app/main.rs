@@ -27,6 +27,7 @@ mod openapi;
 mod options;
 mod pages;
 mod play;
+mod push;
 mod raising;
 mod routes;
 mod rulebook;

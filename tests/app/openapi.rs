@@ -79,7 +79,7 @@ fn the_description_has_every_route_and_no_other() {
     let extra: Vec<_> = described.difference(&registered).collect();
     assert!(missing.is_empty(), "routes not described: {missing:?}");
     assert!(extra.is_empty(), "described but not routed: {extra:?}");
-    assert_eq!(described.len(), 70);
+    assert_eq!(described.len(), 76);
 }
 
 /// The API's routes as docs/api.md's tables list them: `| \`METHOD /api/v1/…\``.
@@ -240,6 +240,23 @@ both!(every_route_answers_as_described, |b| {
         &format!("/api/v1/webhooks/{hook}"),
         None,
     );
+    walk.ok(&mut anyone, "GET", "/api/v1/push/key", None);
+    let phone = crate::support::receiver::Browser::new(&receiver, "phone");
+    let sub = walk.ok(
+        &mut blue,
+        "POST",
+        "/api/v1/push/subscriptions",
+        Some(phone.subscription()),
+    );
+    walk.ok(&mut blue, "GET", "/api/v1/push/subscriptions", None);
+    walk.ok(
+        &mut blue,
+        "DELETE",
+        &format!("/api/v1/push/subscriptions/{}", sub["id"].as_i64().unwrap()),
+        None,
+    );
+    let chosen = walk.ok(&mut blue, "GET", "/api/v1/push/settings", None);
+    walk.ok(&mut blue, "PUT", "/api/v1/push/settings", Some(chosen));
     walk.ok(&mut anyone, "GET", "/api/v1/worlds", None);
     walk.ok(&mut anyone, "GET", &format!("/api/v1/worlds/{w}"), None);
     walk.ok(&mut blue, "GET", &format!("/api/v1/worlds/{w}"), None);

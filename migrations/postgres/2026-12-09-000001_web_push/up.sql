@@ -22,6 +22,8 @@ CREATE INDEX push_subscriptions_by_user ON push_subscriptions (user_id);
 -- A delivery goes to a webhook or to a subscription.
 ALTER TABLE deliveries ADD COLUMN subscription_id INTEGER REFERENCES push_subscriptions (id) ON DELETE CASCADE;
 CREATE INDEX deliveries_by_subscription ON deliveries (subscription_id);
+-- The push that reached a player's daily cap says that the rest of the day waits on the site.
+ALTER TABLE deliveries ADD COLUMN last_of_day BOOLEAN NOT NULL DEFAULT FALSE;
 -- What a player wants pushed beyond the alerts, and when not: reminders, quiet hours (minutes
 -- of the day at the player's UTC offset), at most `daily_cap` pushes a local day (`day`,
 -- `sent`), the rest collapsed into one.

@@ -80,7 +80,7 @@ pub fn tell(conn: &mut DbConnection, user_id: UserId, t: &Told) -> QueryResult<(
         ))
         .returning(alerts::id)
         .get_result(conn)?;
-    super::webhooks::enqueue(conn, user_id, id, db::now())?;
+    super::outbox::enqueue(conn, user_id, id, db::now())?;
     diesel::update(users::table.find(user_id))
         .set(users::unread_alerts.eq(users::unread_alerts + 1))
         .execute(conn)?;
@@ -183,7 +183,7 @@ pub fn turn_soon(
                 .bind::<BigInt, _>(turn_at)
                 .load(conn)?;
             if let Some(w) = written.first() {
-                super::webhooks::enqueue(conn, user, w.id, now)?;
+                super::outbox::enqueue(conn, user, w.id, now)?;
                 diesel::update(users::table.find(user))
                     .set(users::unread_alerts.eq(users::unread_alerts + 1))
                     .execute(conn)?;

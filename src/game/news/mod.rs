@@ -3,5 +3,7 @@
 
 pub mod alerts;
 pub mod events;
+pub mod outbox;
+pub mod push;
 pub mod unread;
 pub mod webhooks;

@@ -1,13 +1,11 @@
 //! Where a player's alerts also go: incoming webhooks (Discord, Slack, Matrix, or anything that
-//! takes their JSON). Each alert is queued for each of its player's webhooks in the alert's own
-//! transaction (the outbox, `deliveries`); a delivery process claims what is due, sends it and
-//! deletes it, or puts it back with a later time. A webhook failing too many times in a row is
-//! turned off and its player told.
+//! takes their JSON). What they are sent goes through the outbox (`super::outbox`); a webhook
+//! failing too many times in a row is turned off there and its player told.
 
-use crate::db::schema::{alerts, deliveries, users, webhooks};
+use crate::db::schema::{deliveries, webhooks};
 use crate::db::{self, DbConnection};
 use crate::game::error::{GameError, GameResult};
-use crate::ids::{AlertId, DeliveryId, EventId, UserId, WebhookId, WorldId};
+use crate::ids::{UserId, WebhookId, WorldId};
 use diesel::prelude::*;
 
 /// Longest URL kept.
@@ -92,209 +90,43 @@ pub fn remove(conn: &mut DbConnection, user: UserId, id: WebhookId) -> GameResul
     })
 }
 
-/// Queues `alert` for each of `user`'s working webhooks, in the alert's transaction.
-pub fn enqueue(conn: &mut DbConnection, user: UserId, alert: AlertId, now: i64) -> QueryResult<()> {
-    let targets: Vec<WebhookId> = webhooks::table
-        .filter(webhooks::user_id.eq(user))
-        .filter(webhooks::disabled_at.is_null())
-        .select(webhooks::id)
-        .load(conn)?;
-    for w in targets {
-        diesel::insert_into(deliveries::table)
-            .values((
-                deliveries::alert_id.eq(alert),
-                deliveries::webhook_id.eq(Some(w)),
-                deliveries::due_at.eq(now),
-                // A row id would count the deliveries of every player.
-                deliveries::key.eq(crate::game::accounts::secret::random_hex(16)),
-            ))
-            .execute(conn)?;
-    }
-    Ok(())
-}
-
-/// A delivery claimed for sending.
-#[derive(Clone, Debug)]
-pub struct Due {
-    pub id: DeliveryId,
-    /// Sent with it, the same on each try: the receiver may tell a retry from a new alert.
-    pub key: String,
-    pub attempts: i32,
-    pub webhook: WebhookId,
-    pub url: String,
-    pub user: UserId,
-    pub world: WorldId,
-    pub event: Option<EventId>,
-    pub kind: String,
-    pub summary: String,
-    pub said: String,
-    pub lang: Option<String>,
-}
-
-/// Claims up to `limit` deliveries due at `now` for `lease` seconds: no other process takes
-/// them meanwhile (PostgreSQL skips rows another claim holds; SQLite has one writer at a time).
-/// One left claimed by a process that died is taken again when its lease ends.
-pub fn claim(conn: &mut DbConnection, now: i64, lease: i64, limit: i64) -> GameResult<Vec<Due>> {
-    db::write(conn, |conn| {
-        let free = deliveries::due_at.le(now).and(
-            deliveries::claimed_until
-                .is_null()
-                .or(deliveries::claimed_until.lt(now)),
-        );
-        let due = deliveries::table
-            .filter(free)
-            .order(deliveries::id)
-            .limit(limit)
-            .select(deliveries::id);
-        let ids: Vec<DeliveryId> = match conn {
-            DbConnection::Postgres(pg) => due.for_update().skip_locked().load(pg)?,
-            DbConnection::Sqlite(_) => due.load(conn)?,
-        };
-        if ids.is_empty() {
-            return Ok(Vec::new());
-        }
-        diesel::update(deliveries::table.filter(deliveries::id.eq_any(&ids)))
-            .set(deliveries::claimed_until.eq(Some(now + lease)))
-            .execute(conn)?;
-        type Row = (
-            (DeliveryId, String, i32),
-            (WebhookId, String),
-            (UserId, WorldId, Option<EventId>, String, String, String),
-            Option<String>,
-        );
-        let rows: Vec<Row> = deliveries::table
-            .inner_join(webhooks::table)
-            .inner_join(alerts::table.inner_join(users::table))
-            .filter(deliveries::id.eq_any(&ids))
-            .order(deliveries::id)
-            .select((
-                (deliveries::id, deliveries::key, deliveries::attempts),
-                (webhooks::id, webhooks::url),
-                (
-                    alerts::user_id,
-                    alerts::world_id,
-                    alerts::event_id,
-                    alerts::kind,
-                    alerts::summary,
-                    alerts::said,
-                ),
-                users::lang,
-            ))
-            .load(conn)?;
-        Ok(rows
-            .into_iter()
-            .map(
-                |(
-                    (id, key, attempts),
-                    (webhook, url),
-                    (user, world, event, kind, summary, said),
-                    lang,
-                )| Due {
-                    id,
-                    key,
-                    attempts,
-                    webhook,
-                    url,
-                    user,
-                    world,
-                    event,
-                    kind,
-                    summary,
-                    said,
-                    lang,
-                },
-            )
-            .collect())
-    })
-}
-
-/// The delivery went: it is done, and its webhook works.
-pub fn delivered(conn: &mut DbConnection, due: &Due) -> GameResult<()> {
-    db::write(conn, |conn| {
-        diesel::delete(deliveries::table.find(due.id)).execute(conn)?;
-        diesel::update(webhooks::table.find(due.webhook))
-            .set((
-                webhooks::failures.eq(0),
-                webhooks::last_error.eq(None::<String>),
-            ))
-            .execute(conn)?;
-        Ok(())
-    })
-}
-
-/// What to do after a failure.
-pub enum Next {
-    /// Try again at this instant.
-    RetryAt(i64),
-    /// Give this delivery up (the receiver refuses it for good, or it was tried enough).
-    GiveUp,
-}
-
-/// The delivery failed with `error`. The webhook counts one more failure in a row; at
-/// `disable_after` it is turned off (nothing more is queued for it) and its player told.
-/// Returns whether it was turned off.
-pub fn failed(
+/// Turns off a webhook that failed `failures` times in a row: nothing more is queued for it,
+/// what waited is dropped, and its player is told (once). Returns whether it was on.
+pub(super) fn turn_off(
     conn: &mut DbConnection,
-    due: &Due,
-    error: &str,
-    next: Next,
-    disable_after: i32,
-) -> GameResult<bool> {
-    let error: String = error.chars().take(300).collect();
-    db::write(conn, |conn| {
-        match next {
-            Next::RetryAt(at) => {
-                diesel::update(deliveries::table.find(due.id))
-                    .set((
-                        deliveries::due_at.eq(at),
-                        deliveries::attempts.eq(deliveries::attempts + 1),
-                        deliveries::claimed_until.eq(None::<i64>),
-                    ))
-                    .execute(conn)?;
-            }
-            Next::GiveUp => {
-                diesel::delete(deliveries::table.find(due.id)).execute(conn)?;
-            }
-        }
-        let failures: i32 = diesel::update(webhooks::table.find(due.webhook))
-            .set((
-                webhooks::failures.eq(webhooks::failures + 1),
-                webhooks::last_error.eq(Some(&error)),
-            ))
-            .returning(webhooks::failures)
-            .get_result(conn)?;
-        if failures < disable_after {
-            return Ok(false);
-        }
-        let turned_off = diesel::update(
-            webhooks::table
-                .find(due.webhook)
-                .filter(webhooks::disabled_at.is_null()),
-        )
-        .set(webhooks::disabled_at.eq(Some(db::now())))
-        .execute(conn)?;
-        diesel::delete(deliveries::table.filter(deliveries::webhook_id.eq(due.webhook)))
-            .execute(conn)?;
-        if turned_off == 0 {
-            return Ok(false);
-        }
-        let said = crate::said::Said::new("said-webhook-off")
-            .s("url", host_of(&due.url))
-            .n("failures", failures as i64);
-        crate::game::news::alerts::tell(
-            conn,
-            due.user,
-            &crate::game::news::alerts::Told {
-                world_id: due.world,
-                event_id: None,
-                kind: crate::game::news::alerts::WEBHOOK_OFF,
-                summary: &said.render(crate::i18n::Lang::En),
-                said: &said.encode(),
-                at: db::now(),
-            },
-        )?;
-        Ok(true)
-    })
+    user: UserId,
+    world: WorldId,
+    id: WebhookId,
+    url: &str,
+    failures: i32,
+) -> QueryResult<bool> {
+    let turned_off = diesel::update(
+        webhooks::table
+            .find(id)
+            .filter(webhooks::disabled_at.is_null()),
+    )
+    .set(webhooks::disabled_at.eq(Some(db::now())))
+    .execute(conn)?;
+    diesel::delete(deliveries::table.filter(deliveries::webhook_id.eq(id))).execute(conn)?;
+    if turned_off == 0 {
+        return Ok(false);
+    }
+    let said = crate::said::Said::new("said-webhook-off")
+        .s("url", host_of(url))
+        .n("failures", failures as i64);
+    super::alerts::tell(
+        conn,
+        user,
+        &super::alerts::Told {
+            world_id: world,
+            event_id: None,
+            kind: super::alerts::WEBHOOK_OFF,
+            summary: &said.render(crate::i18n::Lang::En),
+            said: &said.encode(),
+            at: db::now(),
+        },
+    )?;
+    Ok(true)
 }
 
 /// The host of a URL, to name a webhook without its secret path.

@@ -438,6 +438,52 @@ fn routes(s: &mut Schemas) -> Vec<Route> {
         ),
         route(
             Get,
+            "/api/v1/push/key",
+            "accounts",
+            "the server's VAPID public key (a browser's applicationServerKey)",
+        )
+        .public()
+        .ok(s.of::<PushKey>()),
+        route(
+            Post,
+            "/api/v1/push/subscriptions",
+            "accounts",
+            "push the caller's alerts to this browser (its PushSubscription as JSON)",
+        )
+        .json(s.of::<NewSubscriptionInput>())
+        .created(s.of::<SubscriptionView>())
+        .errors(&[409, 422]),
+        route(
+            Get,
+            "/api/v1/push/subscriptions",
+            "accounts",
+            "the caller's browsers that take pushes",
+        )
+        .ok(s.of::<SubscriptionList>()),
+        route(
+            Delete,
+            "/api/v1/push/subscriptions/{id}",
+            "accounts",
+            "stop pushing to one of the caller's browsers",
+        ),
+        route(
+            Get,
+            "/api/v1/push/settings",
+            "accounts",
+            "the caller's reminders, quiet hours and daily cap",
+        )
+        .ok(s.of::<PushSettingsView>()),
+        route(
+            Put,
+            "/api/v1/push/settings",
+            "accounts",
+            "choose reminders, quiet hours and the daily cap",
+        )
+        .json(s.of::<PushSettingsView>())
+        .ok(s.of::<PushSettingsView>())
+        .errors(&[422]),
+        route(
+            Get,
             "/api/v1/alerts",
             "accounts",
             "the caller's latest alerts, marked read",

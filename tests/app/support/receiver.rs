@@ -1,5 +1,8 @@
 //! A real local HTTP receiver, as a webhook endpoint or a push service would be: it records
-//! every request and answers the statuses it is told to, in turn (204 once they run out).
+//! every request and answers the statuses it is told to, in turn (204 once they run out). On
+//! paths under `/push/` it is a push service: a request without a valid VAPID JWT for its
+//! origin (RFC 8292) is refused with 401 and the reason kept. `Browser` plays the browser
+//! whose subscription points there and opens what was pushed to it (RFC 8291).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
@@ -11,6 +14,10 @@ pub struct Received {
     pub path: String,
     pub headers: Vec<(String, String)>,
     pub body: Vec<u8>,
+    /// Why a push service refused it (a missing or bad VAPID JWT).
+    pub refused: Option<String>,
+    /// The status it was answered.
+    pub status: u16,
 }
 
 impl Received {
@@ -77,14 +84,33 @@ impl Receiver {
                     if reader.read_exact(&mut body).is_err() {
                         return;
                     }
+                    let refused = path.starts_with("/push/").then(|| {
+                        let auth = headers
+                            .iter()
+                            .find(|(k, _)| k == "authorization")
+                            .map_or("", |(_, v)| v.as_str());
+                        grognard::webpush::verify_authorization(
+                            auth,
+                            &format!("http://127.0.0.1:{port}"),
+                            grognard::db::now(),
+                        )
+                        .err()
+                    });
+                    let refused = refused.flatten();
                     let status = {
                         let mut s = shared.lock().unwrap();
+                        let status = match refused {
+                            Some(_) => 401,
+                            None => s.answers.pop_front().unwrap_or(204),
+                        };
                         s.received.push(Received {
                             path,
                             headers,
                             body,
+                            refused,
+                            status,
                         });
-                        s.answers.pop_front().unwrap_or(204)
+                        status
                     };
                     let extra = if status == 429 {
                         "Retry-After: 1\r\n"
@@ -112,5 +138,55 @@ impl Receiver {
 
     pub fn received(&self) -> Vec<Received> {
         self.state.lock().unwrap().received.clone()
+    }
+}
+
+/// A browser subscribed to pushes at `endpoint` (a receiver's `/push/…` path), with keys of
+/// its own.
+pub struct Browser {
+    pub endpoint: String,
+    keys: grognard::webpush::BrowserKeys,
+}
+
+impl Browser {
+    pub fn new(r: &Receiver, name: &str) -> Browser {
+        Browser {
+            endpoint: r.url(&format!("/push/{name}")),
+            keys: grognard::webpush::BrowserKeys::generate(),
+        }
+    }
+
+    /// Its `PushSubscription.toJSON()`.
+    pub fn subscription(&self) -> serde_json::Value {
+        serde_json::json!({
+            "endpoint": self.endpoint,
+            "expirationTime": null,
+            "keys": {"p256dh": self.keys.p256dh(), "auth": self.keys.auth()},
+        })
+    }
+
+    /// What was pushed to it: the request was for it, signed, encrypted with `aes128gcm`
+    /// for its keys; its JSON.
+    pub fn open(&self, got: &Received) -> serde_json::Value {
+        assert!(
+            self.endpoint.ends_with(&got.path),
+            "{} is not {}",
+            got.path,
+            self.endpoint
+        );
+        assert_eq!(got.refused, None, "the push service refused it");
+        assert_eq!(got.header("content-encoding"), Some("aes128gcm"));
+        assert_eq!(got.header("content-type"), Some("application/octet-stream"));
+        let text = grognard::webpush::decrypt(&self.keys.secret, &self.keys.auth, &got.body)
+            .expect("the push opens with the browser's keys");
+        serde_json::from_slice(&text).expect("JSON")
+    }
+
+    /// Pushes to it, in order.
+    pub fn pushes(&self, r: &Receiver) -> Vec<Received> {
+        r.received()
+            .into_iter()
+            .filter(|g| self.endpoint.ends_with(&g.path))
+            .collect()
     }
 }

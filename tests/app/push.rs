@@ -1,0 +1,386 @@
+//! Web Push: a player's browsers get each alert once, signed with the server's VAPID key and
+//! encrypted for that browser alone, through a real local push service; gone subscriptions
+//! are dropped, busy services tried again; quiet hours and the daily cap hold pushes back; the
+//! fog holds everything back.
+
+use crate::both;
+use crate::support::fixtures::{arena_with, Arena};
+use crate::support::receiver::{Browser, Receiver};
+use crate::support::Client;
+use serde_json::json;
+
+/// Runs the deliveries due at `at` as the delivery thread does; how many it claimed.
+fn deliver(a: &Arena, at: i64) -> usize {
+    let out = grognard::outgoing::Outgoing::new(&a.app.config.settings.push);
+    grognard::delivery::deliver_due(&mut a.app.conn(), &a.app.config, &out, at).unwrap()
+}
+
+const LATER: i64 = 4_000_000_000;
+
+fn pushing(b: crate::support::Backend) -> Arena {
+    arena_with(b, |s| {
+        s.push.allow_private = true;
+        s.push.devices_per_user = 2;
+    })
+}
+
+fn subscribe(c: &mut Client, browser: &Browser) -> i64 {
+    let res = c.post_json("/api/v1/push/subscriptions", browser.subscription());
+    assert_eq!(res.status, 201, "{}", res.body);
+    res.json()["id"].as_i64().unwrap()
+}
+
+fn turn_soon(a: &Arena, turn_at: i64) {
+    let said = grognard::said::Said::new("said-turn-soon")
+        .s("world", "Arena")
+        .n("turn", 2)
+        .n("minutes", 30);
+    grognard::game::news::alerts::turn_soon(
+        &mut a.app.conn(),
+        grognard::ids::WorldId(a.world as i32),
+        turn_at,
+        &said,
+    )
+    .unwrap();
+}
+
+both!(
+    each_alert_reaches_the_browser_once_signed_and_encrypted,
+    |b| {
+        let a = pushing(b);
+        let r = Receiver::start();
+        let (mut blue, mut red, inf, foe) = a.facing();
+        let key = a.app.client().get_json("/api/v1/push/key").json()["key"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert_eq!(grognard::webpush::unb64(&key).unwrap().len(), 65);
+        let phone = Browser::new(&r, "blue-phone");
+        subscribe(&mut blue, &phone);
+        let list = blue.get_json("/api/v1/push/subscriptions").json();
+        assert_eq!(list["subscriptions"][0]["endpoint"], phone.endpoint);
+        assert_eq!(
+            red.get_json("/api/v1/push/subscriptions").json()["subscriptions"],
+            json!([])
+        );
+
+        // Attacked: pushed at once, urgent.
+        let res = a.act(&mut red, foe, "volley", json!({ "target": inf }));
+        assert_eq!(res.status, 200, "{}", res.body);
+        assert_eq!(deliver(&a, grognard::db::now()), 1);
+        assert_eq!(deliver(&a, LATER), 0, "sent once");
+        let got = phone.pushes(&r);
+        assert_eq!(got.len(), 1, "{got:?}");
+        let shown = phone.open(&got[0]);
+        assert_eq!(shown["kind"], "attacked");
+        assert_eq!(shown["world"], a.world);
+        assert!(
+            shown["body"]
+                .as_str()
+                .unwrap()
+                .contains("Feinde fired a volley at Ligne"),
+            "{shown}"
+        );
+        assert!(
+            shown["url"].as_str().unwrap().contains("/reports#report-"),
+            "{shown}"
+        );
+        assert_eq!(got[0].header("urgency"), Some("high"));
+        assert_eq!(got[0].header("ttl"), Some("86400"));
+        // Signed with the key the pages subscribe with.
+        let signed = got[0].header("authorization").unwrap();
+        assert!(signed.ends_with(&format!("k={key}")), "{signed}");
+        // The push service sees only ciphertext.
+        assert!(!String::from_utf8_lossy(&got[0].body).contains("Feinde"));
+
+        // A message: normal urgency, opens the conversation.
+        let res = a.say(&mut red, "blue_player", "Surrender, Ligne");
+        assert_eq!(res.status, 201, "{}", res.body);
+        assert_eq!(deliver(&a, LATER), 1);
+        let got = phone.pushes(&r);
+        let shown = phone.open(&got[1]);
+        assert_eq!(shown["kind"], "message");
+        assert!(
+            shown["url"].as_str().unwrap().ends_with("/messages"),
+            "{shown}"
+        );
+        assert_eq!(got[1].header("urgency"), Some("normal"));
+
+        // The turn is near: to both players, kept by the push service until the turn at most,
+        // under one topic per world.
+        let red_tablet = Browser::new(&r, "red-tablet");
+        subscribe(&mut red, &red_tablet);
+        turn_soon(&a, grognard::db::now() + 1800);
+        turn_soon(&a, grognard::db::now() + 1800);
+        assert_eq!(deliver(&a, LATER), 2, "once per player");
+        let blue_turn = phone.pushes(&r)[2].clone();
+        assert_eq!(phone.open(&blue_turn)["kind"], "turn_soon");
+        assert_eq!(blue_turn.header("ttl"), Some("1800"));
+        assert_eq!(
+            blue_turn.header("topic"),
+            Some(format!("turn-{}", a.world).as_str())
+        );
+        let red_turn = red_tablet.pushes(&r);
+        assert_eq!(red_turn.len(), 1);
+        assert_eq!(red_tablet.open(&red_turn[0])["kind"], "turn_soon");
+        // One browser's push does not open with another's keys.
+        assert!(std::panic::catch_unwind(|| red_tablet.open(&blue_turn)).is_err());
+        assert!(r.received().iter().all(|g| g.refused.is_none()));
+        assert_eq!(a.app.count("SELECT COUNT(*) FROM deliveries"), 0);
+    }
+);
+
+both!(subscriptions_are_checked_owned_and_bounded, |b| {
+    let a = pushing(b);
+    let r = Receiver::start();
+    let mut blue = a.blue.clone();
+    let mut red = a.red.clone();
+    let phone = Browser::new(&r, "phone");
+    let good = phone.subscription();
+    let mut bad_key = good.clone();
+    bad_key["keys"]["p256dh"] = json!(grognard::webpush::b64(&[4u8; 65]));
+    let mut bad_auth = good.clone();
+    bad_auth["keys"]["auth"] = json!("c2hvcnQ");
+    let mut no_keys = good.clone();
+    no_keys.as_object_mut().unwrap().remove("keys");
+    let mut ftp = good.clone();
+    ftp["endpoint"] = json!("ftp://127.0.0.1/push/x");
+    let mut long = good.clone();
+    long["endpoint"] = json!(r.url(&format!("/push/{}", "a".repeat(1000))));
+    for body in [bad_key, bad_auth, no_keys, ftp, long, json!({}), json!([1])] {
+        let res = blue.post_json("/api/v1/push/subscriptions", body.clone());
+        assert_eq!(res.status, 422, "{body}: {}", res.body);
+    }
+    assert_eq!(a.app.count("SELECT COUNT(*) FROM push_subscriptions"), 0);
+    // Without credentials.
+    let res = a
+        .app
+        .client()
+        .post_json("/api/v1/push/subscriptions", good.clone());
+    assert_eq!(res.status, 401, "{}", res.body);
+
+    let id = subscribe(&mut blue, &phone);
+    // Sent again (the page does on each visit): the same row.
+    assert_eq!(subscribe(&mut blue, &phone), id);
+    assert_eq!(a.app.count("SELECT COUNT(*) FROM push_subscriptions"), 1);
+    // Another player cannot end it.
+    let res = red.json("DELETE", &format!("/api/v1/push/subscriptions/{id}"), None);
+    assert_eq!(res.status, 404, "{}", res.body);
+    // Two devices per player here: a third is refused.
+    subscribe(&mut blue, &Browser::new(&r, "tablet"));
+    let res = blue.post_json(
+        "/api/v1/push/subscriptions",
+        Browser::new(&r, "laptop").subscription(),
+    );
+    assert_eq!(res.status, 409, "{}", res.body);
+    assert_eq!(res.json()["error"]["code"], "conflict");
+    // The same browser, now logged in as Red: it is Red's, and Blue's pushes stop there.
+    assert_eq!(subscribe(&mut red, &phone), id);
+    let blue_has = blue.get_json("/api/v1/push/subscriptions").json();
+    assert_eq!(
+        blue_has["subscriptions"].as_array().unwrap().len(),
+        1,
+        "{blue_has}"
+    );
+    let res = red.json("DELETE", &format!("/api/v1/push/subscriptions/{id}"), None);
+    assert_eq!(res.status, 204);
+    assert_eq!(a.app.count("SELECT COUNT(*) FROM push_subscriptions"), 1);
+});
+
+both!(
+    a_loopback_push_service_is_refused_when_private_addresses_are_off,
+    |b| {
+        let a = crate::support::fixtures::arena(b);
+        let r = Receiver::start();
+        let mut blue = a.blue.clone();
+        let phone = Browser::new(&r, "phone");
+        let res = blue.post_json("/api/v1/push/subscriptions", phone.subscription());
+        assert_eq!(res.status, 422, "{}", res.body);
+        assert_eq!(res.json()["error"]["code"], "not_public");
+        // One written while they were allowed is checked again at sending: nothing is sent.
+        a.exec(&format!(
+            "INSERT INTO push_subscriptions (user_id, endpoint, p256dh, auth, created_at) \
+         SELECT id, '{}', '{}', '{}', 0 FROM users WHERE username = 'blue_player'",
+            phone.endpoint,
+            phone.subscription()["keys"]["p256dh"].as_str().unwrap(),
+            phone.subscription()["keys"]["auth"].as_str().unwrap(),
+        ));
+        let (_, mut red, inf, foe) = a.facing();
+        let res = a.act(&mut red, foe, "volley", json!({ "target": inf }));
+        assert_eq!(res.status, 200, "{}", res.body);
+        assert_eq!(deliver(&a, LATER), 1);
+        assert!(r.received().is_empty(), "{:?}", r.received());
+        assert_eq!(a.app.count("SELECT COUNT(*) FROM deliveries"), 0);
+    }
+);
+
+both!(
+    busy_services_are_retried_and_gone_subscriptions_dropped,
+    |b| {
+        let a = pushing(b);
+        let r = Receiver::start();
+        let (mut blue, mut red, inf, foe) = a.facing();
+        let phone = Browser::new(&r, "phone");
+        subscribe(&mut blue, &phone);
+        let volley = |red: &mut Client| {
+            let res = a.act(red, foe, "volley", json!({ "target": inf }));
+            assert_eq!(res.status, 200, "{}", res.body);
+        };
+        // 429, then 503: tried again each time (not before its time), then delivered (201).
+        r.answer(&[429, 503, 201]);
+        volley(&mut red);
+        let now = grognard::db::now();
+        assert_eq!(deliver(&a, now), 1);
+        assert_eq!(deliver(&a, now), 0, "not before Retry-After");
+        assert_eq!(deliver(&a, LATER), 1);
+        assert_eq!(deliver(&a, LATER), 1);
+        let got = phone.pushes(&r);
+        assert_eq!(
+            got.iter().map(|g| g.status).collect::<Vec<_>>(),
+            [429, 503, 201]
+        );
+        let opened: Vec<_> = got.iter().map(|g| phone.open(g)).collect();
+        assert!(opened.iter().all(|o| o == &opened[0]), "the same alert");
+        assert_eq!(a.app.count("SELECT COUNT(*) FROM deliveries"), 0);
+        assert_eq!(
+            a.app
+                .count("SELECT CAST(failures AS BIGINT) AS n FROM push_subscriptions"),
+            0,
+            "reset by the push that went"
+        );
+        // 410 Gone: the subscription is deleted with what waited for it.
+        r.answer(&[410]);
+        volley(&mut red);
+        volley(&mut red);
+        assert_eq!(deliver(&a, LATER), 2);
+        assert_eq!(phone.pushes(&r).len(), 4, "the second was dropped with it");
+        assert_eq!(a.app.count("SELECT COUNT(*) FROM push_subscriptions"), 0);
+        assert_eq!(a.app.count("SELECT COUNT(*) FROM deliveries"), 0);
+        // And 404 as well.
+        subscribe(&mut blue, &phone);
+        r.answer(&[404]);
+        volley(&mut red);
+        assert_eq!(deliver(&a, LATER), 1);
+        assert_eq!(a.app.count("SELECT COUNT(*) FROM push_subscriptions"), 0);
+    }
+);
+
+both!(quiet_hours_and_the_daily_cap_hold_pushes_back, |b| {
+    let a = pushing(b);
+    let r = Receiver::start();
+    let (mut blue, mut red, inf, foe) = a.facing();
+    let phone = Browser::new(&r, "phone");
+    subscribe(&mut blue, &phone);
+    let volley = |red: &mut Client| {
+        let res = a.act(red, foe, "volley", json!({ "target": inf }));
+        assert_eq!(res.status, 200, "{}", res.body);
+    };
+    let defaults = blue.get_json("/api/v1/push/settings").json();
+    assert_eq!(defaults["daily_cap"], 20);
+    assert_eq!(defaults["quiet_hours"], json!(null));
+
+    // Bad settings are refused and change nothing.
+    for bad in [
+        json!({"quiet_hours": {"from": "25:00", "to": "07:00"}}),
+        json!({"quiet_hours": {"from": "22:00", "to": "22:00"}}),
+        json!({"quiet_hours": {"from": "22:00"}}),
+        json!({"utc_offset": 2000}),
+        json!({"daily_cap": 0}),
+        json!({"reminders": {"everything": true}}),
+    ] {
+        let res = blue.json("PUT", "/api/v1/push/settings", Some(bad.clone()));
+        assert_eq!(res.status, 422, "{bad}: {}", res.body);
+    }
+    assert_eq!(blue.get_json("/api/v1/push/settings").json(), defaults);
+
+    // Quiet now, for the hour around this minute (at UTC+2): the push waits until it ends.
+    let now = grognard::db::now();
+    let local = (now + 7200).rem_euclid(86_400) / 60;
+    let hhmm = |m: i64| format!("{:02}:{:02}", m.rem_euclid(1440) / 60, m.rem_euclid(60));
+    let chosen = json!({
+        "reminders": {"board": true},
+        "quiet_hours": {"from": hhmm(local - 30), "to": hhmm(local + 30)},
+        "utc_offset": 120,
+        "daily_cap": 2,
+    });
+    let res = blue.json("PUT", "/api/v1/push/settings", Some(chosen.clone()));
+    assert_eq!(res.status, 200, "{}", res.body);
+    assert_eq!(res.json()["quiet_hours"], chosen["quiet_hours"]);
+    assert_eq!(res.json()["reminders"]["board"], true);
+    volley(&mut red);
+    assert_eq!(deliver(&a, grognard::db::now()), 0, "quiet");
+    let due = a.app.count("SELECT MIN(due_at) AS n FROM deliveries");
+    assert!(
+        (now + 29 * 60..=now + 31 * 60).contains(&due),
+        "{due} is when the quiet ends, about {now} + 30 min"
+    );
+    assert_eq!(deliver(&a, LATER), 1);
+
+    // The second push of the day is the last: it says so; the third is not pushed (it waits
+    // on the site, as every alert does).
+    let res = blue.json(
+        "PUT",
+        "/api/v1/push/settings",
+        Some(json!({"daily_cap": 2, "utc_offset": 120})),
+    );
+    assert_eq!(res.status, 200, "{}", res.body);
+    volley(&mut red);
+    volley(&mut red);
+    assert_eq!(deliver(&a, LATER), 1);
+    let got = phone.pushes(&r);
+    assert_eq!(got.len(), 2);
+    assert!(!phone.open(&got[0])["body"]
+        .as_str()
+        .unwrap()
+        .contains("daily"));
+    let last = phone.open(&got[1]);
+    assert!(
+        last["body"]
+            .as_str()
+            .unwrap()
+            .contains("More alerts today wait on the site"),
+        "{last}"
+    );
+    let alerts = blue.get_json("/api/v1/alerts").json();
+    assert_eq!(
+        alerts["alerts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|al| al["kind"] == "attacked")
+            .count(),
+        3,
+        "every alert is on the site"
+    );
+});
+
+both!(an_enemy_moving_in_the_fog_pushes_nothing, |b| {
+    let a = pushing(b);
+    let r = Receiver::start();
+    let mut blue = a.blue.clone();
+    let mut red = a.red.clone();
+    let mine = a.raise(&mut blue, "infantry", "Scouts");
+    let foe = a.raise(&mut red, "infantry", "Far away");
+    a.put(mine, 2, 2);
+    a.put(foe, 12, 8);
+    let phone = Browser::new(&r, "phone");
+    subscribe(&mut blue, &phone);
+    let res = a.act(&mut red, foe, "move", json!({"path": [[11, 8]]}));
+    assert_eq!(res.status, 200, "{}", res.body);
+    assert_eq!(deliver(&a, LATER), 0);
+    assert!(r.received().is_empty(), "{:?}", r.received());
+});
+
+both!(rotating_the_vapid_key_ends_every_subscription, |b| {
+    let a = pushing(b);
+    let r = Receiver::start();
+    let mut blue = a.blue.clone();
+    let before = a.app.client().get_json("/api/v1/push/key").json()["key"].clone();
+    subscribe(&mut blue, &Browser::new(&r, "phone"));
+    let (key, ended) = grognard::game::news::push::rotate_key(&mut a.app.conn()).unwrap();
+    assert_eq!(ended, 1);
+    let after = a.app.client().get_json("/api/v1/push/key").json()["key"].clone();
+    assert_ne!(before, after);
+    assert_eq!(after, key.public_base64());
+    assert_eq!(a.app.count("SELECT COUNT(*) FROM push_subscriptions"), 0);
+});

@@ -707,7 +707,125 @@
     swap(url.toString());
   }
 
+  // "Notifications on this device" (account and alerts pages): registers the service worker
+  // that shows pushes, and subscribes this browser (or stops) as the player switches; says why
+  // when it cannot. The server hears of the subscription on each visit: a rotated key or
+  // another account logged in here ended or moved it there.
+  function pushSwitch() {
+    var box = document.getElementById("push");
+    var input = document.getElementById("push-switch");
+    var said = document.getElementById("push-state");
+    if (!box || !input || !said) return;
+    function show(state) {
+      box.setAttribute("data-state", state);
+      said.textContent = box.getAttribute("data-words-" + state) || "";
+      input.checked = state === "on";
+      input.disabled = state === "working" || state === "unsupported";
+    }
+    if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
+      show("unsupported");
+      return;
+    }
+    var csrf = box.getAttribute("data-csrf") || "";
+    function api(method, path, body) {
+      return fetch(path, {
+        method: method,
+        credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+        body: body ? JSON.stringify(body) : undefined,
+      }).then(function (res) {
+        if (!res.ok) throw new Error(method + " " + path + ": " + res.status);
+        return res.status === 204 ? null : res.json();
+      });
+    }
+    function bytes(b64) {
+      var text = atob(b64.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((b64.length + 3) % 4));
+      var out = new Uint8Array(text.length);
+      for (var i = 0; i < text.length; i++) out[i] = text.charCodeAt(i);
+      return out;
+    }
+    function serverKey() {
+      return api("GET", "/api/v1/push/key").then(function (j) { return bytes(j.key); });
+    }
+    function sameKey(sub, key) {
+      var had = sub.options && sub.options.applicationServerKey;
+      if (!had) return true;
+      had = new Uint8Array(had);
+      if (had.length !== key.length) return false;
+      for (var i = 0; i < key.length; i++) if (had[i] !== key[i]) return false;
+      return true;
+    }
+    // A browser whose push service cannot be reached may never answer: it is given 10 s.
+    function within(promise) {
+      return Promise.race([promise, new Promise(function (_, fail) {
+        setTimeout(function () { fail(new Error("no answer")); }, 10000);
+      })]);
+    }
+    function subscribe(reg, key) {
+      return within(reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key }))
+        .then(function (sub) { return api("POST", "/api/v1/push/subscriptions", sub.toJSON()); });
+    }
+    function turnOn(reg) {
+      show("working");
+      within(Promise.resolve(Notification.requestPermission()))
+        .then(function (permission) {
+          if (permission !== "granted") {
+            show(permission === "denied" ? "denied" : "off");
+            return;
+          }
+          return serverKey()
+            .then(function (key) { return subscribe(reg, key); })
+            .then(function () { show("on"); });
+        })
+        .catch(function () { show("failed"); });
+    }
+    function turnOff(reg) {
+      show("working");
+      reg.pushManager
+        .getSubscription()
+        .then(function (sub) {
+          if (!sub) return;
+          return api("GET", "/api/v1/push/subscriptions")
+            .then(function (list) {
+              return Promise.all(list.subscriptions.filter(function (s) {
+                return s.endpoint === sub.endpoint;
+              }).map(function (s) {
+                return api("DELETE", "/api/v1/push/subscriptions/" + s.id);
+              }));
+            })
+            .then(function () { return sub.unsubscribe(); });
+        })
+        .then(function () { show("off"); }, function () { show("off"); });
+    }
+    navigator.serviceWorker
+      .register("/static/sw.js", { scope: "/static/" })
+      .then(function (reg) {
+        box.setAttribute("data-sw", "registered");
+        input.addEventListener("change", function () {
+          if (input.checked) turnOn(reg);
+          else turnOff(reg);
+        });
+        return reg.pushManager.getSubscription().then(function (sub) {
+          if (!sub) {
+            show(Notification.permission === "denied" ? "denied" : "off");
+            return;
+          }
+          return serverKey()
+            .then(function (key) {
+              if (sameKey(sub, key)) return api("POST", "/api/v1/push/subscriptions", sub.toJSON());
+              return sub.unsubscribe().then(function () { return subscribe(reg, key); });
+            })
+            .then(function () { show("on"); });
+        });
+      })
+      .catch(function () {
+        if (box.getAttribute("data-sw") !== "registered") show("unsupported");
+        else show("failed");
+      });
+  }
+
   ready(function () {
+    pushSwitch();
     pinch();
     document.addEventListener("click", onClick);
     document.addEventListener("submit", onSubmit);

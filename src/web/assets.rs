@@ -24,6 +24,12 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("../../static/editor.js"),
     ),
     (
+        // The service worker that shows pushes; registered by its plain name, which stays.
+        "sw.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../static/sw.js"),
+    ),
+    (
         "pick.svg",
         "image/svg+xml",
         include_str!("../../static/pick.svg"),

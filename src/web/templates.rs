@@ -37,6 +37,7 @@ const TEMPLATES: &[(&str, &str)] = templates!(
     "partials/legend.html",
     "partials/first_day.html",
     "partials/live.html",
+    "partials/push_switch.html",
 );
 
 /// `{{ ts | datetime }}`: a UNIX time as `YYYY-MM-DD HH:MM UTC`.

@@ -1251,3 +1251,121 @@ both!(the_world_page_follows_the_world_live, |b| {
 both!(the_world_page_follows_the_world_live_on_a_phone, |b| {
     following_the_world(b, 390, 844);
 });
+
+/// The state the notifications switch shows, and its words.
+fn push_state(br: &Browser) -> (String, String) {
+    let v = br.script(
+        "var b = document.getElementById('push'); \
+         return b ? [b.getAttribute('data-state'), document.getElementById('push-state').textContent, b.getAttribute('data-sw')] : null;",
+    );
+    let sw = v[2].as_str().unwrap_or("");
+    (
+        format!(
+            "{}{}",
+            v[0].as_str().unwrap_or(""),
+            if sw.is_empty() { "" } else { "+sw" }
+        ),
+        v[1].as_str().unwrap_or("").to_string(),
+    )
+}
+
+/// Waits for the switch to show `want`, saying what it showed instead.
+fn wait_push(br: &Browser, secs: u64, what: &str, want: &str) {
+    let started = std::time::Instant::now();
+    loop {
+        let (state, words) = push_state(br);
+        if state == want {
+            return;
+        }
+        assert!(
+            started.elapsed().as_secs() < secs,
+            "{what}: {state} ({words}), not {want}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
+/// "Notifications on this device": the switch registers the service worker and, in a browser
+/// without a push service (headless Chromium has none), says so rather than pretending, in
+/// English and French, on the account and alerts pages.
+fn the_notifications_switch(b: crate::support::Backend, width: u32, height: u32) {
+    let app = TestApp::spawn(b);
+    fixtures::player(&app, "pusher");
+    let base = &app.base;
+    let shots = format!("screenshots-push-{b:?}-{width}x{height}").to_lowercase();
+    let br = Browser::start_sized(&shots, width, height);
+    log_in(&br, base, "pusher");
+    br.goto(&format!("{base}/account"));
+    wait_push(&br, 10, "the service worker registers", "off+sw");
+    assert_eq!(push_state(&br).1, "Off on this device.");
+    br.script("document.getElementById('push').scrollIntoView();");
+    br.screenshot("account-off");
+    assert!(no_sideways_scroll(&br), "account at {width}");
+    let switch_height = br
+        .script(
+            "return document.querySelector('#push label.switch').getBoundingClientRect().height;",
+        )
+        .as_f64()
+        .unwrap();
+    assert!(
+        switch_height >= 44.0,
+        "the switch is {switch_height} px high"
+    );
+
+    // Notifications allowed, but no push service: it says so, and the server keeps nothing.
+    br.cdp(
+        "Browser.grantPermissions",
+        json!({"permissions": ["notifications"], "origin": base}),
+    );
+    br.click("#push-switch");
+    wait_push(&br, 20, "the switch gives up", "failed+sw");
+    assert_eq!(
+        push_state(&br).1,
+        "Notifications could not be turned on: this browser has no push service here."
+    );
+    assert_eq!(
+        br.script("return document.getElementById('push-switch').checked;"),
+        false
+    );
+    br.screenshot("account-failed");
+    assert_eq!(app.count("SELECT COUNT(*) FROM push_subscriptions"), 0);
+
+    // Blocked in the browser: the switch says where to look.
+    br.cdp(
+        "Browser.setPermission",
+        json!({"permission": {"name": "notifications"}, "setting": "denied", "origin": base}),
+    );
+    br.goto(&format!("{base}/alerts"));
+    wait_push(&br, 10, "the alerts page's switch", "denied+sw");
+    assert_eq!(
+        push_state(&br).1,
+        "Notifications are blocked for this site in the browser's settings."
+    );
+
+    // In French.
+    br.cdp(
+        "Browser.grantPermissions",
+        json!({"permissions": ["notifications"], "origin": base}),
+    );
+    br.goto(&format!("{base}/lang/fr"));
+    br.goto(&format!("{base}/alerts"));
+    wait_push(&br, 10, "the switch in French", "off+sw");
+    assert_eq!(push_state(&br).1, "Désactivées sur cet appareil.");
+    br.click("#push-switch");
+    wait_push(&br, 20, "the switch gives up in French", "failed+sw");
+    assert_eq!(
+        push_state(&br).1,
+        "Impossible d'activer les notifications : ce navigateur n'a pas de service de push ici."
+    );
+    br.script("document.getElementById('push').scrollIntoView();");
+    br.screenshot("alerts-fr-failed");
+    assert!(no_sideways_scroll(&br), "alerts at {width}");
+}
+
+both!(the_notifications_switch_in_the_browser, |b| {
+    the_notifications_switch(b, 1280, 900);
+});
+
+both!(the_notifications_switch_on_a_phone, |b| {
+    the_notifications_switch(b, 390, 844);
+});

@@ -55,6 +55,9 @@ pub struct PushSettings {
     pub subject: String,
     /// How long a push service keeps a push for a browser that is offline (`TTL`).
     pub ttl_seconds: u64,
+    /// How long before a turn the players who asked are reminded of action points it would
+    /// waste (`turn_unspent`).
+    pub unspent_minutes: i64,
 }
 
 impl Default for PushSettings {
@@ -70,6 +73,7 @@ impl Default for PushSettings {
             devices_per_user: 10,
             subject: String::new(),
             ttl_seconds: 86_400,
+            unspent_minutes: 30,
         }
     }
 }

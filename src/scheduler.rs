@@ -87,7 +87,7 @@ fn log_tick(
 /// `scheduler.turn_soon_minutes` (once per player and turn).
 pub fn alert_turns_soon(conn: &mut DbConnection, config: &Config, now: i64) -> GameResult<usize> {
     let lead = config.settings.scheduler.turn_soon_minutes * 60;
-    if lead <= 0 {
+    if lead <= 0 && config.settings.push.unspent_minutes <= 0 {
         return Ok(0);
     }
     let mut told = 0;
@@ -99,6 +99,12 @@ pub fn alert_turns_soon(conn: &mut DbConnection, config: &Config, now: i64) -> G
         let Some(next) = next_due(&config.turn_schedule, last.turn, w.schedule_anchor) else {
             continue;
         };
+        // Those who asked are reminded of action points the turn would waste.
+        let unspent = config.settings.push.unspent_minutes * 60;
+        if next > now && next - now <= unspent {
+            let minutes = (next - now + 59) / 60;
+            crate::game::news::reminders::turn_unspent(conn, &config.rules, w.id, next, minutes)?;
+        }
         if next > now && next - now <= lead {
             let minutes = (next - now + 59) / 60;
             let said = crate::said::Said::new("said-turn-soon")

@@ -684,6 +684,16 @@ messages-report-reason = Why?
 messages-report-send = Report to the game masters
 messages-reply = Reply in private
 messages-older = Older messages
+said-full-ap = { $count ->
+    [one] { $names } is
+   *[other] { $count } companies ({ $names }) are
+} at full action points
+said-turn-unspent = The turn begins in { $minutes } min and { $count ->
+    [one] { $names } would lose
+   *[other] { $count } companies ({ $names }) would lose
+} action points to it
+said-section-lost = Your nation lost a section of { $castle }: { $section }
+said-board = { $player } wrote on your nation's board
 said-message-from = { $player } sent you a message
 said-announcement = { $player } (game master) spoke to the whole world
 what-player = player

@@ -729,6 +729,16 @@ messages-report-reason = Pourquoi ?
 messages-report-send = Signaler aux maîtres du jeu
 messages-reply = Répondre en privé
 messages-older = Messages plus anciens
+said-full-ap = { $count ->
+    [one] { $names } a
+   *[other] { $count } compagnies ({ $names }) ont
+} tous leurs points d'action
+said-turn-unspent = Le tour commence dans { $minutes } min et { $count ->
+    [one] { $names } y perdrait
+   *[other] { $count } compagnies ({ $names }) y perdraient
+} des points d'action
+said-section-lost = Votre nation a perdu une section de { $castle } : { $section }
+said-board = { $player } a écrit sur le tableau de votre nation
 said-message-from = { $player } vous a envoyé un message
 said-announcement = { $player } (maître du jeu) s'adresse à tout le monde
 what-player = joueur

@@ -630,22 +630,6 @@ fn token(app: &crate::support::TestApp, name: &str) -> crate::support::client::C
     c
 }
 
-fn turn(a: &Arena, at: i64) {
-    let rs = a.app.config.rules.clone();
-    assert!(
-        grognard::game::time::ticks::apply(
-            &mut a.app.conn(),
-            &rs,
-            grognard::ids::WorldId(a.world as i32),
-            grognard::game::time::ticks::TickKind::Turn,
-            at,
-            false,
-        )
-        .unwrap()
-        .applied
-    );
-}
-
 /// The holders of the arena castle's sections as `who` reads them, by section name.
 fn holders(
     a: &Arena,
@@ -689,7 +673,7 @@ both!(
         a.put(tour, 9, 4);
         a.put(pres, 3, 1);
         let start = grognard::db::now();
-        turn(&a, start);
+        a.turn(start);
         let mut anyone = a.app.client();
         let seen_by_blue = holders(&a, &mut blue);
         assert_eq!(
@@ -708,7 +692,7 @@ both!(
         // What Blue saw at the turn stands until the next: moving off or up changes nothing.
         a.put(pres, 10, 5);
         assert_eq!(holders(&a, &mut blue), seen_by_blue);
-        turn(&a, start + 10);
+        a.turn(start + 10);
         let after = holders(&a, &mut blue);
         assert_eq!(holder_of(&after, "tower 4"), "Red", "{after:?}");
         assert_eq!(holder_of(&after, "tower 1"), serde_json::Value::Null);
@@ -985,3 +969,54 @@ both!(a_courtyards_quarter_is_named_in_the_pages_language, |b| {
     );
     assert!(!fr.contains("cour NW"), "{fr}");
 });
+
+both!(
+    a_player_who_asked_is_told_when_the_nation_loses_a_section,
+    |b| {
+        let a = arena(b);
+        castle(&a);
+        let mut gm = gm_api(&a.app, "arbitre");
+        for (x, y) in [(5, 2), (9, 2), (5, 4), (9, 4)] {
+            let r = gm.json(
+                "PUT",
+                &format!("/api/v1/worlds/{}/cells/{x}/{y}", a.world),
+                Some(json!({"castle": "Fort"})),
+            );
+            assert_eq!(r.status, 200, "{}", r.body);
+        }
+        let (mut blue, mut red) = (a.blue.clone(), a.red.clone());
+        let r = red.json(
+            "PUT",
+            "/api/v1/push/settings",
+            Some(json!({"reminders": {"section_lost": true}})),
+        );
+        assert_eq!(r.status, 200, "{}", r.body);
+        let garde = a.raise(&mut red, "infantry", "Garde");
+        let pres = a.raise(&mut blue, "infantry", "Pres");
+        a.put(garde, 5, 2);
+        a.put(pres, 12, 8);
+        let start = grognard::db::now();
+        a.turn(start);
+        let lost = |who: &mut crate::support::client::Client| -> Vec<String> {
+            who.get_json("/api/v1/alerts").json()["alerts"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|al| al["kind"] == "section_lost")
+                .map(|al| al["summary"].as_str().unwrap().to_string())
+                .collect()
+        };
+        assert!(lost(&mut red).is_empty(), "held, not lost");
+        // Blue takes the tower's place: at the next turn Red lost it, and is told once.
+        a.put(garde, 12, 9);
+        a.put(pres, 5, 2);
+        a.turn(start + 10);
+        assert_eq!(
+            lost(&mut red),
+            ["Your nation lost a section of Fort: tower 1"]
+        );
+        a.turn(start + 20);
+        assert_eq!(lost(&mut red).len(), 1, "not told again");
+        assert!(lost(&mut blue).is_empty(), "Blue did not ask, nor lose");
+    }
+);

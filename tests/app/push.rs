@@ -384,3 +384,89 @@ both!(rotating_the_vapid_key_ends_every_subscription, |b| {
     assert_eq!(after, key.public_base64());
     assert_eq!(a.app.count("SELECT COUNT(*) FROM push_subscriptions"), 0);
 });
+
+fn alerts_of(c: &mut Client, kind: &str) -> Vec<String> {
+    c.get_json("/api/v1/alerts").json()["alerts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|al| al["kind"] == kind)
+        .map(|al| al["summary"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn ask(c: &mut Client, reminders: serde_json::Value) {
+    let res = c.json(
+        "PUT",
+        "/api/v1/push/settings",
+        Some(json!({ "reminders": reminders })),
+    );
+    assert_eq!(res.status, 200, "{}", res.body);
+}
+
+both!(reminders_reach_only_those_who_asked, |b| {
+    let a = pushing(b);
+    let r = Receiver::start();
+    let mut blue = a.blue.clone();
+    let mut red = a.red.clone();
+    let mut comrade = a.join("comrade", "Blue");
+    ask(&mut blue, json!({"full_ap": true, "turn_unspent": true}));
+    ask(&mut comrade, json!({"board": true}));
+    let phone = Browser::new(&r, "blue-phone");
+    subscribe(&mut blue, &phone);
+    // Infantry: 24 action points at most, 6 a turn.
+    let ligne = a.raise(&mut blue, "infantry", "Ligne");
+    let garde = a.raise(&mut blue, "infantry", "Garde");
+    let feinde = a.raise(&mut red, "infantry", "Feinde");
+    a.set(ligne, "ap = 20");
+    a.set(garde, "ap = 10");
+    a.set(feinde, "ap = 20");
+
+    // The turn near: Ligne would lose 2 of its 6; Garde none.
+    let rs = a.app.config.rules.clone();
+    let w = grognard::ids::WorldId(a.world as i32);
+    let turn_at = grognard::db::now() + 1800;
+    let told = |at| {
+        grognard::game::news::reminders::turn_unspent(&mut a.app.conn(), &rs, w, at, 30).unwrap()
+    };
+    assert_eq!(told(turn_at), 1, "Blue only: Red did not ask");
+    assert_eq!(told(turn_at), 0, "once per turn");
+    assert_eq!(
+        alerts_of(&mut blue, "turn_unspent"),
+        ["The turn begins in 30 min and Ligne would lose action points to it"]
+    );
+    assert!(alerts_of(&mut red, "turn_unspent").is_empty());
+
+    // At the turn Ligne reaches its 24: told; Garde (16) not.
+    a.turn(turn_at);
+    assert_eq!(
+        alerts_of(&mut blue, "full_ap"),
+        ["Ligne is at full action points"]
+    );
+    assert!(alerts_of(&mut red, "full_ap").is_empty(), "Red did not ask");
+    // Already full, it is not told again (and Garde, at 22, not yet).
+    a.turn(turn_at + 10);
+    assert_eq!(alerts_of(&mut blue, "full_ap").len(), 1);
+
+    // The board: the comrade who asked is told; not the author, not the other nation.
+    let res = blue.post_json(
+        &format!("/api/v1/worlds/{}/messages", a.world),
+        json!({"to": "nation", "body": "Hold the ridge"}),
+    );
+    assert_eq!(res.status, 201, "{}", res.body);
+    assert_eq!(
+        alerts_of(&mut comrade, "board"),
+        ["blue_player wrote on your nation's board"]
+    );
+    assert!(alerts_of(&mut blue, "board").is_empty());
+    assert!(alerts_of(&mut red, "board").is_empty());
+
+    // And pushed like any alert.
+    assert_eq!(deliver(&a, LATER), 2);
+    let kinds: Vec<_> = phone
+        .pushes(&r)
+        .iter()
+        .map(|g| phone.open(g)["kind"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(kinds, ["turn_unspent", "full_ap"]);
+});

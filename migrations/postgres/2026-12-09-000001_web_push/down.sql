@@ -1,3 +1,5 @@
+DROP INDEX alerts_turn_once;
+CREATE UNIQUE INDEX alerts_turn_once ON alerts (user_id, world_id, at) WHERE kind = 'turn_soon';
 DROP TABLE push_settings;
 ALTER TABLE deliveries DROP COLUMN last_of_day;
 ALTER TABLE deliveries DROP COLUMN subscription_id;

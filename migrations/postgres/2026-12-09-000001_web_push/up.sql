@@ -40,3 +40,8 @@ CREATE TABLE push_settings (
     day BIGINT NOT NULL DEFAULT 0,
     sent INTEGER NOT NULL DEFAULT 0
 );
+-- Alerts told once per player and turn: the turn near, and the reminder of action points it
+-- would waste.
+DROP INDEX alerts_turn_once;
+CREATE UNIQUE INDEX alerts_turn_once ON alerts (user_id, world_id, kind, at)
+    WHERE kind IN ('turn_soon', 'turn_unspent');

@@ -1,3 +1,5 @@
+DROP INDEX alerts_turn_once;
+CREATE UNIQUE INDEX alerts_turn_once ON alerts (user_id, world_id, at) WHERE kind = 'turn_soon';
 DROP TABLE push_settings;
 DROP INDEX deliveries_by_subscription;
 -- SQLite drops no column that a foreign key names: the outbox is rebuilt without it.

@@ -25,6 +25,13 @@ pub const MESSAGE: &str = "message";
 pub const ANNOUNCEMENT: &str = "announcement";
 /// One of the player's webhooks kept failing and was turned off.
 pub const WEBHOOK_OFF: &str = "webhook_off";
+/// Reminders, told only to players who asked for them (`push::Settings`): companies at their
+/// full action points after a turn; the turn near with action points it would waste; a castle
+/// section of the nation lost; a message on the nation's board.
+pub const FULL_AP: &str = "full_ap";
+pub const TURN_UNSPENT: &str = "turn_unspent";
+pub const SECTION_LOST: &str = "section_lost";
+pub const BOARD: &str = "board";
 
 #[derive(Clone, Debug, Queryable, Selectable)]
 #[diesel(table_name = alerts)]
@@ -165,34 +172,52 @@ pub fn turn_soon(
             )
             .select(players::user_id)
             .load(conn)?;
+        let once = Told {
+            world_id,
+            event_id: None,
+            kind: TURN_SOON,
+            summary: &summary,
+            said: &said,
+            // The turn's instant: the unique index keeps it to one per player and turn.
+            at: turn_at,
+        };
         let mut told = 0;
         for user in due {
-            // The unique index on (user, world, at) for this kind keeps it to one.
-            let sql = if conn.is_sqlite() {
-                "INSERT INTO alerts (user_id, world_id, kind, summary, said, at) \
-                 VALUES (?, ?, 'turn_soon', ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id"
-            } else {
-                "INSERT INTO alerts (user_id, world_id, kind, summary, said, at) \
-                 VALUES ($1, $2, 'turn_soon', $3, $4, $5) ON CONFLICT DO NOTHING RETURNING id"
-            };
-            let written: Vec<Written> = diesel::sql_query(sql)
-                .bind::<Integer, _>(user)
-                .bind::<Integer, _>(world_id)
-                .bind::<Text, _>(&summary)
-                .bind::<Text, _>(&said)
-                .bind::<BigInt, _>(turn_at)
-                .load(conn)?;
-            if let Some(w) = written.first() {
-                super::outbox::enqueue(conn, user, w.id, now)?;
-                diesel::update(users::table.find(user))
-                    .set(users::unread_alerts.eq(users::unread_alerts + 1))
-                    .execute(conn)?;
-                live::note(conn, Some(world_id), LiveTopic::Alert, Some(user), None)?;
+            if tell_once(conn, user, &once, now)? {
                 told += 1;
             }
         }
         Ok(told)
     })
+}
+
+/// Tells one user unless they were told this kind for this world and instant already (the
+/// unique index of once-a-turn alerts), in the caller's transaction: whether it was told.
+pub fn tell_once(conn: &mut DbConnection, user: UserId, t: &Told, now: i64) -> QueryResult<bool> {
+    let sql = if conn.is_sqlite() {
+        "INSERT INTO alerts (user_id, world_id, kind, summary, said, at) \
+         VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id"
+    } else {
+        "INSERT INTO alerts (user_id, world_id, kind, summary, said, at) \
+         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING RETURNING id"
+    };
+    let written: Vec<Written> = diesel::sql_query(sql)
+        .bind::<Integer, _>(user)
+        .bind::<Integer, _>(t.world_id)
+        .bind::<Text, _>(t.kind)
+        .bind::<Text, _>(t.summary)
+        .bind::<Text, _>(t.said)
+        .bind::<BigInt, _>(t.at)
+        .load(conn)?;
+    let Some(w) = written.first() else {
+        return Ok(false);
+    };
+    super::outbox::enqueue(conn, user, w.id, now)?;
+    diesel::update(users::table.find(user))
+        .set(users::unread_alerts.eq(users::unread_alerts + 1))
+        .execute(conn)?;
+    live::note(conn, Some(t.world_id), LiveTopic::Alert, Some(user), None)?;
+    Ok(true)
 }
 
 /// A user's latest alerts, newest first; seeing them marks them read.

@@ -5,5 +5,6 @@ pub mod alerts;
 pub mod events;
 pub mod outbox;
 pub mod push;
+pub mod reminders;
 pub mod unread;
 pub mod webhooks;

@@ -280,7 +280,7 @@ fn in_order_of_ids(conn: &mut DbConnection, world_id: WorldId) -> QueryResult<()
 }
 
 /// A private message's recipient is told (and its badge counts it); an announcement tells
-/// every player of the world. The board tells nobody: a nation talks all day.
+/// every player of the world. The board tells only those who asked (a nation talks all day).
 fn tell_readers(
     conn: &mut DbConnection,
     actor: &Actor,
@@ -312,6 +312,23 @@ fn tell_readers(
                 .load(conn)?;
             let said = Said::new("said-announcement").s("player", &actor.username);
             (alerts::ANNOUNCEMENT, said, everyone)
+        }
+        (To::Nation, _) => {
+            // The board tells nobody but those who asked (a nation talks all day).
+            let me = access::require_player(conn, actor, world_id)?;
+            let blocked_by: Vec<UserId> = blocks::table
+                .filter(blocks::blocked_id.eq(actor.user_id))
+                .select(blocks::user_id)
+                .load(conn)?;
+            crate::game::news::reminders::board(
+                conn,
+                world_id,
+                me.nation_id,
+                (actor.user_id, &actor.username),
+                &blocked_by,
+                now,
+            )?;
+            return Ok(());
         }
         _ => return Ok(()),
     };

@@ -268,6 +268,23 @@ impl Arena {
         (blue, red, inf, foe)
     }
 
+    /// Applies the arena's turn of instant `at` (as the scheduler does).
+    pub fn turn(&self, at: i64) {
+        let rs = self.app.config.rules.clone();
+        assert!(
+            grognard::game::time::ticks::apply(
+                &mut self.app.conn(),
+                &rs,
+                grognard::ids::WorldId(self.world as i32),
+                grognard::game::time::ticks::TickKind::Turn,
+                at,
+                false,
+            )
+            .unwrap()
+            .applied
+        );
+    }
+
     /// Puts a company on a cell (test set-up, straight in the database).
     pub fn put(&self, company: i64, x: i32, y: i32) {
         self.exec(&format!(

@@ -10,6 +10,7 @@ use crate::db::schema::{companies, players, ticks, worlds};
 use crate::db::{self, DbConnection};
 use crate::game::error::{GameError, GameResult};
 use crate::game::news::events;
+use crate::game::news::reminders;
 use crate::ids::WorldId;
 use crate::rules::ruleset::Ruleset;
 use crate::rules::Season;
@@ -403,12 +404,16 @@ fn finish_turn(
             return Ok(None);
         }
         let (turn, season) = current_turn(c, world_id)?;
+        let held = reminders::holders(c, world_id)?;
         let mut rows = 0i64;
         for sql in world_turn_statements(rs) {
             rows += diesel::sql_query(c.numbered(&sql))
                 .bind::<Integer, _>(world_id)
                 .execute(c)? as i64;
         }
+        // The sections' holders just moved: those who asked are told of their nation's losses.
+        let now_held = reminders::holders(c, world_id)?;
+        reminders::sections_lost(c, world_id, &held, &now_held, at)?;
         // Who saw the sections' holders just written: told to them until the next turn.
         crate::game::maps::castles::record_sightings(c, rs, world_id, grid)?;
         crate::game::time::dice::next_turn(c, world_id, turn)?;
@@ -455,12 +460,15 @@ fn turn_companies(
             .filter(players::leave_until.gt(at)),
     ))
     .get_result(conn)?;
+    // Read before the turn is given: who will have reached full action points with it.
+    let reached = reminders::reaching_full_ap(conn, rs, world_id, (through, upto), at)?;
     let sql = conn.numbered(&companies_turn_statement(rs, conn, grid, at, on_leave));
     let rows = diesel::sql_query(sql)
         .bind::<Integer, _>(world_id)
         .bind::<Integer, _>(through)
         .bind::<Integer, _>(upto)
         .execute(conn)? as i64;
+    reminders::tell_full_ap(conn, world_id, reached, at)?;
     diesel::update(ticks::table.find((world_id, TickKind::Turn.as_str(), at)))
         .set((
             ticks::companies_through.eq(upto),

@@ -405,31 +405,10 @@ both!(a_revoked_token_or_a_logout_closes_its_streams, |b| {
     );
 });
 
-use crate::support::{free_port, KillOnDrop};
-
-fn wait_for(port: u16, what: &str) {
-    let started = std::time::Instant::now();
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(started.elapsed().as_secs() < 30, "{what} never listened");
-        std::thread::sleep(Duration::from_millis(100));
-    }
-}
+use crate::support::{free_port, wait_for, KillOnDrop};
 
 fn serve(url: &str, port: u16) -> KillOnDrop {
-    KillOnDrop(
-        std::process::Command::new(env!("CARGO_BIN_EXE_grognard"))
-            .arg("--config")
-            .arg(crate::support::config_dir())
-            .arg("serve")
-            .env("DATABASE_URL", url)
-            .env("GROGNARD__SERVER__BIND", format!("127.0.0.1:{port}"))
-            .env("GROGNARD__SCHEDULER__ENABLED", "false")
-            .env("RUST_LOG", "warn")
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .expect("serve"),
-    )
+    crate::support::serve(url, port, &[])
 }
 
 // A server told to stop (SIGTERM, as a service manager does) ends its live streams first, as

@@ -25,6 +25,7 @@ mod live;
 mod maps;
 mod openapi;
 mod options;
+mod outbox;
 mod pages;
 mod play;
 mod push;

@@ -179,6 +179,36 @@ impl Drop for KillOnDrop {
     }
 }
 
+/// Waits until something listens on `port` (a child server), 30 s at most.
+pub fn wait_for(port: u16, what: &str) {
+    let started = std::time::Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(started.elapsed().as_secs() < 30, "{what} never listened");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
+/// A `grognard serve` process on the database `url`, listening on `port`, its scheduler off,
+/// with more settings as environment variables (`GROGNARD__PUSH__POLL_MS`…); killed (SIGKILL)
+/// when dropped.
+pub fn serve(url: &str, port: u16, env: &[(&str, &str)]) -> KillOnDrop {
+    KillOnDrop(
+        std::process::Command::new(env!("CARGO_BIN_EXE_grognard"))
+            .arg("--config")
+            .arg(config_dir())
+            .arg("serve")
+            .env("DATABASE_URL", url)
+            .env("GROGNARD__SERVER__BIND", format!("127.0.0.1:{port}"))
+            .env("GROGNARD__SCHEDULER__ENABLED", "false")
+            .env("RUST_LOG", "warn")
+            .envs(env.iter().copied())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("serve"),
+    )
+}
+
 /// A free local port (bound then released, for a child server).
 pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")

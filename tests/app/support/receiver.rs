@@ -37,6 +37,8 @@ impl Received {
 struct State {
     received: Vec<Received>,
     answers: std::collections::VecDeque<u16>,
+    /// How long the next requests' answers wait, in turn.
+    delays: std::collections::VecDeque<std::time::Duration>,
 }
 
 pub struct Receiver {
@@ -97,8 +99,9 @@ impl Receiver {
                         .err()
                     });
                     let refused = refused.flatten();
-                    let status = {
+                    let (status, delay) = {
                         let mut s = shared.lock().unwrap();
+                        let delay = s.delays.pop_front();
                         let status = match refused {
                             Some(_) => 401,
                             None => s.answers.pop_front().unwrap_or(204),
@@ -110,8 +113,11 @@ impl Receiver {
                             refused,
                             status,
                         });
-                        status
+                        (status, delay)
                     };
+                    if let Some(d) = delay {
+                        std::thread::sleep(d);
+                    }
                     let extra = if status == 429 {
                         "Retry-After: 1\r\n"
                     } else {
@@ -134,6 +140,12 @@ impl Receiver {
     /// The next requests are answered with these statuses, in turn.
     pub fn answer(&self, statuses: &[u16]) {
         self.state.lock().unwrap().answers.extend(statuses);
+    }
+
+    /// The next requests are answered only after these waits, in turn (after they are
+    /// recorded: `received` shows them while they wait).
+    pub fn delay(&self, waits: &[std::time::Duration]) {
+        self.state.lock().unwrap().delays.extend(waits);
     }
 
     pub fn received(&self) -> Vec<Received> {

@@ -38,7 +38,7 @@ fn alerts(a: &Arena, n: usize) {
     );
     let mut conn = a.app.conn();
     for i in 0..n {
-        let said = grognard::said::Said::new("said-message-from").s("player", &format!("p{i}"));
+        let said = grognard::said::Said::new("said-message-from").s("player", format!("p{i}"));
         grognard::game::news::alerts::tell(
             &mut conn,
             user,

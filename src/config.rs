@@ -48,6 +48,8 @@ pub struct PushSettings {
     pub answer_limit: u64,
     /// How often the outbox is looked at when idle.
     pub poll_ms: u64,
+    /// Delivery threads of each server process.
+    pub senders: usize,
     /// Browsers (push subscriptions) one player may have.
     pub devices_per_user: usize,
     /// Who runs the server, as push services are told (VAPID `sub`): a `mailto:` or `https:`
@@ -70,6 +72,7 @@ impl Default for PushSettings {
             timeout_seconds: 10,
             answer_limit: 65_536,
             poll_ms: 1000,
+            senders: 2,
             devices_per_user: 10,
             subject: String::new(),
             ttl_seconds: 86_400,

@@ -59,21 +59,24 @@ fn public_bytes(secret: &SecretKey) -> Vec<u8> {
 #[derive(Clone)]
 pub struct VapidKey {
     secret: SecretKey,
+    /// The public key, base64url: worked out once (it costs a scalar multiplication).
+    public: String,
 }
 
 impl VapidKey {
+    fn of(secret: SecretKey) -> VapidKey {
+        let public = b64(&public_bytes(&secret));
+        VapidKey { secret, public }
+    }
+
     pub fn generate() -> VapidKey {
-        VapidKey {
-            secret: random_secret(),
-        }
+        VapidKey::of(random_secret())
     }
 
     /// From its private scalar in base64url (as `private_base64` writes it).
     pub fn from_base64(text: &str) -> Option<VapidKey> {
         let bytes = unb64(text)?;
-        SecretKey::from_slice(&bytes)
-            .ok()
-            .map(|secret| VapidKey { secret })
+        SecretKey::from_slice(&bytes).ok().map(VapidKey::of)
     }
 
     pub fn private_base64(&self) -> String {
@@ -82,7 +85,7 @@ impl VapidKey {
 
     /// The public key as browsers take it (`applicationServerKey`): the uncompressed point.
     pub fn public_base64(&self) -> String {
-        b64(&public_bytes(&self.secret))
+        self.public.clone()
     }
 
     /// The `Authorization` header for a push to `endpoint`: `vapid t=<JWT>, k=<public key>`,
@@ -97,7 +100,7 @@ impl VapidKey {
         Some(format!(
             "vapid t={signed}.{}, k={}",
             b64(&signature.to_bytes()),
-            self.public_base64()
+            self.public
         ))
     }
 }

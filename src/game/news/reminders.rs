@@ -8,7 +8,7 @@ use super::push::{self, Reminder};
 use crate::db::schema::{castle_sections, castles, companies, players, push_settings};
 use crate::db::{self, DbConnection};
 use crate::i18n::Lang;
-use crate::ids::{NationId, UserId, WorldId};
+use crate::ids::{NationId, PlayerId, UserId, WorldId};
 use crate::rules::ruleset::Ruleset;
 use crate::rules::Kind;
 use crate::said::Said;
@@ -18,19 +18,42 @@ use std::collections::BTreeMap;
 /// Names listed in one reminder at most (the count says the rest).
 const NAMES: usize = 5;
 
-/// The companies with ids in `(through, upto]` of players who asked for `reminder`, not on
-/// leave at `at`: (user, name, kind, action points).
-fn companies_of_askers(
+/// The players of a world whose accounts asked for `reminder` (read once per turn: most ask
+/// for none, and a turn then costs nothing more).
+pub fn askers(
     conn: &mut DbConnection,
     world: WorldId,
+    reminder: Reminder,
+) -> QueryResult<Vec<PlayerId>> {
+    let q = players::table
+        .inner_join(push_settings::table.on(push_settings::user_id.eq(players::user_id)))
+        .filter(players::world_id.eq(world))
+        .select(players::id)
+        .into_boxed();
+    match reminder {
+        Reminder::FullAp => q.filter(push_settings::full_ap).load(conn),
+        Reminder::TurnUnspent => q.filter(push_settings::turn_unspent).load(conn),
+        Reminder::SectionLost => q.filter(push_settings::section_lost).load(conn),
+        Reminder::Board => q.filter(push_settings::board).load(conn),
+    }
+}
+
+/// The companies of `askers` with ids in `(through, upto]`, their players not on leave at
+/// `at`: (user, name, kind, action points).
+fn companies_of(
+    conn: &mut DbConnection,
+    world: WorldId,
+    askers: &[PlayerId],
     (through, upto): (i32, i32),
     at: i64,
-    reminder: Reminder,
 ) -> QueryResult<Vec<(UserId, String, String, i32)>> {
-    let q = companies::table
+    if askers.is_empty() {
+        return Ok(Vec::new());
+    }
+    companies::table
         .inner_join(players::table)
-        .inner_join(push_settings::table.on(push_settings::user_id.eq(players::user_id)))
         .filter(companies::world_id.eq(world))
+        .filter(companies::player_id.eq_any(askers))
         .filter(companies::id.gt(through))
         .filter(companies::id.le(upto))
         .filter(
@@ -45,25 +68,22 @@ fn companies_of_askers(
             companies::kind,
             companies::ap,
         ))
-        .into_boxed();
-    match reminder {
-        Reminder::FullAp => q.filter(push_settings::full_ap).load(conn),
-        Reminder::TurnUnspent => q.filter(push_settings::turn_unspent).load(conn),
-        Reminder::SectionLost | Reminder::Board => Ok(Vec::new()),
-    }
+        .load(conn)
 }
 
-/// Who of the players of companies `(through, upto]` reach their full action points with the
-/// turn of `at` (read before the turn is given), by user: the names.
+/// Who of `askers` (`askers(…, FullAp)`), by user, have companies among `(through, upto]` that
+/// reach their full action points with the turn of `at` (read before the turn is given): the
+/// names.
 pub fn reaching_full_ap(
     conn: &mut DbConnection,
     rs: &Ruleset,
     world: WorldId,
+    askers: &[PlayerId],
     span: (i32, i32),
     at: i64,
 ) -> QueryResult<BTreeMap<UserId, Vec<String>>> {
     let mut by_user: BTreeMap<UserId, Vec<String>> = BTreeMap::new();
-    for (user, name, kind, ap) in companies_of_askers(conn, world, span, at, Reminder::FullAp)? {
+    for (user, name, kind, ap) in companies_of(conn, world, askers, span, at)? {
         let Ok(kind) = kind.parse::<Kind>() else {
             continue;
         };
@@ -144,10 +164,8 @@ pub fn turn_unspent(
     db::write(conn, |conn| {
         let now = db::now();
         let mut by_user: BTreeMap<UserId, Vec<String>> = BTreeMap::new();
-        let all = (0, i32::MAX);
-        for (user, name, kind, ap) in
-            companies_of_askers(conn, world, all, turn_at, Reminder::TurnUnspent)?
-        {
+        let askers = askers(conn, world, Reminder::TurnUnspent)?;
+        for (user, name, kind, ap) in companies_of(conn, world, &askers, (0, i32::MAX), turn_at)? {
             let Ok(kind) = kind.parse::<Kind>() else {
                 continue;
             };

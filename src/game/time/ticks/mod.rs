@@ -360,6 +360,8 @@ fn finish_turn(
         .find(world_id)
         .select(worlds::grid)
         .first(conn)?;
+    // Whose companies' full action points are told of (most turns: nobody's).
+    let askers = reminders::askers(conn, world_id, crate::game::news::push::Reminder::FullAp)?;
     let mut longest = Duration::ZERO;
     // Up to the last id the turn covers, in case that company is gone: the rest of the turn
     // is then left with no company to turn.
@@ -376,7 +378,7 @@ fn finish_turn(
                 None => Ok(false),
                 Some((through, _)) if through >= upto => Ok(true),
                 Some((through, _)) => {
-                    turn_companies(c, rs, (world_id, grid), at, through, upto)?;
+                    turn_companies(c, rs, (world_id, grid), &askers, at, (through, upto))?;
                     Ok(true)
                 }
             }
@@ -450,9 +452,9 @@ fn turn_companies(
     conn: &mut DbConnection,
     rs: &Ruleset,
     (world_id, grid): (WorldId, crate::rules::Grid),
+    askers: &[crate::ids::PlayerId],
     at: i64,
-    through: i32,
-    upto: i32,
+    (through, upto): (i32, i32),
 ) -> GameResult<()> {
     let on_leave: bool = diesel::select(diesel::dsl::exists(
         players::table
@@ -461,7 +463,7 @@ fn turn_companies(
     ))
     .get_result(conn)?;
     // Read before the turn is given: who will have reached full action points with it.
-    let reached = reminders::reaching_full_ap(conn, rs, world_id, (through, upto), at)?;
+    let reached = reminders::reaching_full_ap(conn, rs, world_id, askers, (through, upto), at)?;
     let sql = conn.numbered(&companies_turn_statement(rs, conn, grid, at, on_leave));
     let rows = diesel::sql_query(sql)
         .bind::<Integer, _>(world_id)

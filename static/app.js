@@ -652,7 +652,11 @@
     // The server opens the next pages of a narrow screen on the nearest zoom, and on a wider
     // one draws as many cells as the map has room for (from the next page on: this one is
     // not drawn again, which would shift it under the reader's eyes).
-    document.cookie = "grognard_narrow=" + (narrow() ? "1; max-age=31536000" : "; max-age=0") + "; path=/; SameSite=Lax";
+    // Written only when it changes: a page whose cookies change while it loads is kept out of
+    // the browser's back-forward cache.
+    if (narrow() !== /(?:^|;\s*)grognard_narrow=1/.test(document.cookie)) {
+      document.cookie = "grognard_narrow=" + (narrow() ? "1; max-age=31536000" : "; max-age=0") + "; path=/; SameSite=Lax";
+    }
     rememberSpace();
     window.addEventListener("resize", rememberSpace);
     centreMap();

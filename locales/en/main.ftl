@@ -285,7 +285,7 @@ report-stream = stream
 account-title = Your account
 account-role = Role: { $role }
 tokens-title = API tokens
-tokens-intro = Tokens let your own tools use the <a href="#api">JSON API</a> with <code>Authorization: Bearer &lt;token&gt;</code>.
+tokens-intro = Tokens let your own tools use the <a href="/api/v1/openapi.json">JSON API</a> with <code>Authorization: Bearer &lt;token&gt;</code>.
 token-new = New token (copy it now, it will not be shown again):
 col-name = name
 col-created = created

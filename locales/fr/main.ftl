@@ -285,7 +285,7 @@ report-stream = flux
 account-title = Votre compte
 account-role = Rôle : { $role }
 tokens-title = Jetons d'API
-tokens-intro = Les jetons permettent à vos propres outils d'utiliser l'<a href="#api">API JSON</a> avec <code>Authorization: Bearer &lt;jeton&gt;</code>.
+tokens-intro = Les jetons permettent à vos propres outils d'utiliser l'<a href="/api/v1/openapi.json">API JSON</a> avec <code>Authorization: Bearer &lt;jeton&gt;</code>.
 token-new = Nouveau jeton (copiez-le maintenant, il ne sera plus affiché) :
 col-name = nom
 col-created = créé le

@@ -470,3 +470,79 @@ both!(reminders_reach_only_those_who_asked, |b| {
         .collect();
     assert_eq!(kinds, ["turn_unspent", "full_ap"]);
 });
+
+both!(every_kind_of_alert_is_pushed_once, |b| {
+    let a = arena_with(b, |s| {
+        s.push.allow_private = true;
+        s.push.webhook_failures = 1;
+    });
+    let r = Receiver::start();
+    let (mut blue, mut red, inf, foe) = a.facing();
+    let res = blue.json(
+        "PUT",
+        "/api/v1/push/settings",
+        Some(json!({"daily_cap": 200})),
+    );
+    assert_eq!(res.status, 200, "{}", res.body);
+    let phone = Browser::new(&r, "phone");
+    subscribe(&mut blue, &phone);
+    let mut gm = crate::support::fixtures::gm_api(&a.app, "arbitre");
+    // Attacked.
+    let res = a.act(&mut red, foe, "volley", json!({ "target": inf }));
+    assert_eq!(res.status, 200, "{}", res.body);
+    // Ground lost.
+    a.paint(9, 5, "mine", Some("Blue"), None);
+    a.put(foe, 8, 5);
+    let res = a.act(&mut red, foe, "move", json!({"path": [[9, 5]]}));
+    assert_eq!(res.status, 200, "{}", res.body);
+    // A message, an announcement, the turn near.
+    assert_eq!(a.say(&mut red, "blue_player", "Yield").status, 201);
+    assert_eq!(a.say(&mut gm, "world", "Armistice at noon").status, 201);
+    turn_soon(&a, grognard::db::now() + 1800);
+    // A webhook failing once (the limit here) is turned off, and its player told.
+    let broken = Receiver::start();
+    broken.answer(&[500]);
+    let res = blue.post_json("/api/v1/webhooks", json!({ "url": broken.url("/hook") }));
+    assert_eq!(res.status, 201, "{}", res.body);
+    a.put(foe, 7, 5);
+    let res = a.act(&mut red, foe, "volley", json!({ "target": inf }));
+    assert_eq!(res.status, 200, "{}", res.body);
+    while deliver(&a, LATER) > 0 {}
+    // The campaign's end.
+    let res = gm.post_json(&format!("/api/v1/worlds/{}/end", a.world), json!({}));
+    assert_eq!(res.status, 200, "{}", res.body);
+    while deliver(&a, LATER) > 0 {}
+
+    let mut pushed: std::collections::BTreeMap<String, usize> = Default::default();
+    for p in phone.pushes(&r) {
+        *pushed
+            .entry(phone.open(&p)["kind"].as_str().unwrap().to_string())
+            .or_default() += 1;
+    }
+    let told: std::collections::BTreeMap<String, usize> = blue.get_json("/api/v1/alerts").json()
+        ["alerts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .fold(Default::default(), |mut m, al| {
+            *m.entry(al["kind"].as_str().unwrap().to_string())
+                .or_default() += 1;
+            m
+        });
+    assert_eq!(pushed, told, "each alert pushed once");
+    for kind in [
+        "attacked",
+        "lost_ground",
+        "message",
+        "announcement",
+        "turn_soon",
+        "webhook_off",
+        "campaign_over",
+    ] {
+        assert!(
+            pushed.contains_key(kind),
+            "{kind} was not pushed: {pushed:?}"
+        );
+    }
+    assert_eq!(pushed["attacked"], 2);
+});

@@ -828,8 +828,15 @@
       });
   }
 
+  // The reminders' form sends this browser's offset from UTC, for its quiet hours.
+  function utcOffset() {
+    var field = document.getElementById("utc-offset");
+    if (field) field.value = String(-new Date().getTimezoneOffset());
+  }
+
   ready(function () {
     pushSwitch();
+    utcOffset();
     pinch();
     document.addEventListener("click", onClick);
     document.addEventListener("submit", onSubmit);

@@ -21,6 +21,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/logout", web::post().to(pages::login::logout))
         .route("/account", web::get().to(pages::account::index))
         .route("/account/alerts", web::post().to(pages::alerts::set_mail))
+        .route("/account/push", web::post().to(pages::alerts::set_push))
         .route("/alerts", web::get().to(pages::alerts::index))
         .route("/rules", web::get().to(pages::rules::index))
         .route("/lang/{code}", web::get().to(pages::lang::choose))

@@ -1328,6 +1328,14 @@ fn the_notifications_switch(b: crate::support::Backend, width: u32, height: u32)
         false
     );
     br.screenshot("account-failed");
+    // The reminders' form below it carries this browser's offset from UTC.
+    assert_eq!(
+        br.script("return document.getElementById('utc-offset').value === String(-new Date().getTimezoneOffset());"),
+        true
+    );
+    br.script("document.getElementById('reminders').scrollIntoView();");
+    br.screenshot("account-reminders");
+    assert!(no_sideways_scroll(&br), "reminders at {width}");
     assert_eq!(app.count("SELECT COUNT(*) FROM push_subscriptions"), 0);
 
     // Blocked in the browser: the switch says where to look.

@@ -546,3 +546,61 @@ both!(every_kind_of_alert_is_pushed_once, |b| {
     }
     assert_eq!(pushed["attacked"], 2);
 });
+
+both!(the_account_page_sets_reminders_and_quiet_hours, |b| {
+    let app = crate::support::TestApp::spawn(b);
+    let mut c = crate::support::fixtures::player(&app, "page_player");
+    let page = c.get("/account");
+    assert_eq!(page.status, 200);
+    assert!(
+        page.body.contains("action=\"/account/push\""),
+        "{}",
+        page.body
+    );
+    let csrf = page.csrf();
+    let setting = |col: &str| {
+        app.count(&format!(
+            "SELECT CAST({col} AS BIGINT) AS n FROM push_settings s JOIN users u ON u.id = s.user_id \
+             WHERE u.username = 'page_player'"
+        ))
+    };
+    let r = c.post_form(
+        "/account/push",
+        &[
+            ("csrf", &csrf),
+            ("board", "on"),
+            ("quiet_from", "22:30"),
+            ("quiet_to", "07:00"),
+            ("utc_offset", "-300"),
+            ("daily_cap", "5"),
+        ],
+    );
+    assert_eq!(r.status, 303, "{}", r.body);
+    assert_eq!(setting("quiet_from"), 22 * 60 + 30);
+    assert_eq!(setting("quiet_to"), 7 * 60);
+    assert_eq!(setting("utc_offset"), -300);
+    assert_eq!(setting("daily_cap"), 5);
+    assert_eq!(
+        app.count(
+            "SELECT COUNT(*) FROM push_settings WHERE board AND NOT full_ap AND NOT turn_unspent"
+        ),
+        1
+    );
+    let page = c.get("/account?push=1");
+    assert!(page.body.contains("value=\"22:30\""), "{}", page.body);
+    assert!(page.body.contains("name=\"board\" value=\"on\" checked"));
+    // Half of the quiet hours, a cap out of range, a word for a number: refused, unchanged.
+    for bad in [
+        vec![("quiet_from", "22:30")],
+        vec![("daily_cap", "0")],
+        vec![("daily_cap", "many")],
+        vec![("utc_offset", "9999")],
+    ] {
+        let mut fields = vec![("csrf", csrf.as_str())];
+        fields.extend(bad.iter().copied());
+        let r = c.post_form("/account/push", &fields);
+        assert_eq!(r.status, 422, "{bad:?}: {}", r.body);
+    }
+    assert_eq!(setting("daily_cap"), 5);
+    assert_eq!(setting("quiet_from"), 22 * 60 + 30);
+});

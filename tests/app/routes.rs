@@ -42,6 +42,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("GET", "/rules"),
     ("GET", "/lang/{code}"),
     ("POST", "/account/alerts"),
+    ("POST", "/account/push"),
     ("GET", "/unsubscribe/{token}"),
     ("POST", "/unsubscribe/{token}"),
     ("GET", "/gm/worlds"),

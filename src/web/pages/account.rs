@@ -41,6 +41,7 @@ struct Notice {
     flash: Option<String>,
     error: Option<String>,
     mail_saved: bool,
+    push_saved: bool,
 }
 
 async fn show(
@@ -49,8 +50,12 @@ async fn show(
     notice: Notice,
 ) -> Result<HttpResponse, PageError> {
     let actor = viewer.require()?;
-    let list = state
-        .db(move |conn| tokens::list(conn, actor.user_id))
+    let (list, push) = state
+        .db(move |conn| {
+            let list = tokens::list(conn, actor.user_id)?;
+            let push = crate::game::news::push::settings(conn, actor.user_id)?;
+            Ok::<_, crate::game::GameError>((list, push))
+        })
         .await?;
     let user = viewer.session.as_ref().map(|s| &s.user);
     Ok(page(state, viewer, "account.html", |ctx| {
@@ -61,6 +66,12 @@ async fn show(
         );
         ctx.insert("alert_mail", &user.is_some_and(|u| u.alert_mail));
         ctx.insert("mail_saved", &notice.mail_saved);
+        ctx.insert("push", &crate::wire::push::PushSettingsView::from(push));
+        ctx.insert("push_saved", &notice.push_saved);
+        ctx.insert(
+            "unspent_minutes",
+            &state.config.settings.push.unspent_minutes,
+        );
         ctx.insert("mail_minutes", &state.config.settings.mail.every_minutes);
         ctx.insert("created", &notice.created);
         ctx.insert("flash", &notice.flash);
@@ -72,6 +83,7 @@ async fn show(
 pub struct AccountQuery {
     pub changed: Option<String>,
     pub mail: Option<String>,
+    pub push: Option<String>,
 }
 
 pub async fn index(
@@ -85,6 +97,7 @@ pub async fn index(
             .as_ref()
             .map(|_| crate::i18n::tr(viewer.lang, "password-changed", &[])),
         mail_saved: q.mail.is_some(),
+        push_saved: q.push.is_some(),
         ..Notice::default()
     };
     show(&state, &viewer, notice).await

@@ -77,6 +77,80 @@ pub async fn set_mail(
     Ok(see_other("/account?mail=1"))
 }
 
+#[derive(Deserialize)]
+pub struct PushForm {
+    pub csrf: Option<String>,
+    /// Ticked boxes send `on`.
+    pub full_ap: Option<String>,
+    pub turn_unspent: Option<String>,
+    pub section_lost: Option<String>,
+    pub board: Option<String>,
+    /// `HH:MM`, both or neither.
+    pub quiet_from: Option<String>,
+    pub quiet_to: Option<String>,
+    /// Minutes east of UTC, as the page's script reads the browser's time zone.
+    pub utc_offset: Option<String>,
+    pub daily_cap: Option<String>,
+}
+
+impl PushForm {
+    /// The form as the API's settings, read by the same checks.
+    fn settings(self) -> Result<crate::wire::push::PushSettingsView, GameError> {
+        use crate::wire::push::{PushSettingsView, QuietHours, Reminders};
+        let given = |v: Option<String>| v.map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
+        let number = |v: Option<String>, default: i32, what: &str| match given(v) {
+            None => Ok(default),
+            Some(s) => s
+                .parse::<i32>()
+                .map_err(|_| GameError::Invalid(format!("{what} is a whole number").into())),
+        };
+        let quiet_hours = match (given(self.quiet_from), given(self.quiet_to)) {
+            (None, None) => None,
+            (from, to) => Some(QuietHours {
+                from: from.unwrap_or_default(),
+                to: to.unwrap_or_default(),
+            }),
+        };
+        Ok(PushSettingsView {
+            reminders: Reminders {
+                full_ap: self.full_ap.is_some(),
+                turn_unspent: self.turn_unspent.is_some(),
+                section_lost: self.section_lost.is_some(),
+                board: self.board.is_some(),
+            },
+            quiet_hours,
+            utc_offset: number(self.utc_offset, 0, "utc_offset")?,
+            daily_cap: number(
+                self.daily_cap,
+                crate::game::news::push::DAILY_CAP,
+                "daily_cap",
+            )?,
+        })
+    }
+}
+
+/// The player's reminders, quiet hours and daily cap of notifications (as
+/// `PUT /api/v1/push/settings`).
+pub async fn set_push(
+    state: web::Data<AppState>,
+    post: SignedPost<PushForm>,
+) -> Result<HttpResponse, PageError> {
+    let SignedPost {
+        viewer,
+        actor,
+        form,
+        ..
+    } = post;
+    let chosen = match form.settings().and_then(|s| s.parse()) {
+        Ok(s) => s,
+        Err(err) => return super::forms::refused_page(&state, &viewer, &err, Some("/account")),
+    };
+    state
+        .db(move |conn| crate::game::news::push::set_settings(conn, actor.user_id, chosen))
+        .await?;
+    Ok(see_other("/account?push=1#reminders"))
+}
+
 /// The link of every alert mail: one click and no more mail (also what mail clients post for
 /// `List-Unsubscribe-Post`). The token is the only credential: no session, no CSRF token.
 pub async fn unsubscribe(
@@ -93,3 +167,4 @@ pub async fn unsubscribe(
     })?)
 }
 crate::signed_fields!(MailForm);
+crate::signed_fields!(PushForm);

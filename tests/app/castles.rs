@@ -32,6 +32,22 @@ fn castle(a: &Arena) {
     }
 }
 
+/// The castle of `castle`, named "Fort" by a game master, so that its sections are worked
+/// out: the game master's client.
+fn castle_named(a: &Arena) -> crate::support::client::Client {
+    castle(a);
+    let mut gm = gm_api(&a.app, "arbitre");
+    for (x, y) in [(5, 2), (9, 2), (5, 4), (9, 4)] {
+        let r = gm.json(
+            "PUT",
+            &format!("/api/v1/worlds/{}/cells/{x}/{y}", a.world),
+            Some(json!({"castle": "Fort"})),
+        );
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
+    gm
+}
+
 fn owner_is(a: &Arena, x: i32, y: i32, nation: &str) -> bool {
     a.cell_owner(x, y) == a.nation(nation)
 }
@@ -653,17 +669,7 @@ both!(
     a_holder_is_told_to_its_nation_and_to_those_that_saw_it_at_the_turn,
     |b| {
         let a = arena(b);
-        castle(&a);
-        let mut gm = gm_api(&a.app, "arbitre");
-        // The castle drawn by the game master, so that its sections are worked out.
-        for (x, y) in [(5, 2), (9, 2), (5, 4), (9, 4)] {
-            let r = gm.json(
-                "PUT",
-                &format!("/api/v1/worlds/{}/cells/{x}/{y}", a.world),
-                Some(json!({"castle": "Fort"})),
-            );
-            assert_eq!(r.status, 200, "{}", r.body);
-        }
+        let mut gm = castle_named(&a);
         let (mut blue, mut red) = (a.blue.clone(), a.red.clone());
         // Red on two towers; Blue's company two cells from the first, six from the other.
         let garde = a.raise(&mut red, "infantry", "Garde");
@@ -974,16 +980,7 @@ both!(
     a_player_who_asked_is_told_when_the_nation_loses_a_section,
     |b| {
         let a = arena(b);
-        castle(&a);
-        let mut gm = gm_api(&a.app, "arbitre");
-        for (x, y) in [(5, 2), (9, 2), (5, 4), (9, 4)] {
-            let r = gm.json(
-                "PUT",
-                &format!("/api/v1/worlds/{}/cells/{x}/{y}", a.world),
-                Some(json!({"castle": "Fort"})),
-            );
-            assert_eq!(r.status, 200, "{}", r.body);
-        }
+        castle_named(&a);
         let (mut blue, mut red) = (a.blue.clone(), a.red.clone());
         let r = red.json(
             "PUT",

@@ -55,6 +55,18 @@ fn alerts(a: &Arena, n: usize) {
     }
 }
 
+/// A receiver that is both Blue's webhook (`/hook`) and the push service of Blue's browser.
+fn both_ways(a: &Arena) -> (Receiver, Browser, crate::support::Client) {
+    let r = Receiver::start();
+    let mut blue = a.blue.clone();
+    let res = blue.post_json("/api/v1/webhooks", json!({ "url": r.url("/hook") }));
+    assert_eq!(res.status, 201, "{}", res.body);
+    let phone = Browser::new(&r, "phone");
+    let res = blue.post_json("/api/v1/push/subscriptions", phone.subscription());
+    assert_eq!(res.status, 201, "{}", res.body);
+    (r, phone, blue)
+}
+
 /// The webhook requests received, by delivery key.
 fn by_key(got: &[Received]) -> HashMap<String, usize> {
     let mut keys = HashMap::new();
@@ -70,13 +82,7 @@ both!(
     a_delivery_cut_by_a_kill_is_sent_again_and_nothing_else_twice,
     |b| {
         let a = arena_with(b, |s| s.push.allow_private = true);
-        let r = Receiver::start();
-        let mut blue = a.blue.clone();
-        let res = blue.post_json("/api/v1/webhooks", json!({ "url": r.url("/hook") }));
-        assert_eq!(res.status, 201, "{}", res.body);
-        let phone = Browser::new(&r, "phone");
-        let res = blue.post_json("/api/v1/push/subscriptions", phone.subscription());
-        assert_eq!(res.status, 201, "{}", res.body);
+        let (r, phone, _) = both_ways(&a);
         alerts(&a, 3);
         assert_eq!(a.app.count("SELECT COUNT(*) FROM deliveries"), 6);
 
@@ -139,13 +145,7 @@ both!(
     two_processes_share_the_outbox_and_send_each_delivery_once,
     |b| {
         let a = arena_with(b, |s| s.push.allow_private = true);
-        let r = Receiver::start();
-        let mut blue = a.blue.clone();
-        let res = blue.post_json("/api/v1/webhooks", json!({ "url": r.url("/hook") }));
-        assert_eq!(res.status, 201, "{}", res.body);
-        let phone = Browser::new(&r, "phone");
-        let res = blue.post_json("/api/v1/push/subscriptions", phone.subscription());
-        assert_eq!(res.status, 201, "{}", res.body);
+        let (r, phone, mut blue) = both_ways(&a);
         let res = blue.json(
             "PUT",
             "/api/v1/push/settings",

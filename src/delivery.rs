@@ -93,8 +93,19 @@ pub fn deliver_due(
     };
     // Targets dropped by an answer in this batch: what else it holds for them is not sent.
     let mut dropped = std::collections::HashSet::new();
+    // The claim ends at `now + lease`: a send that could outlast it is left to whoever takes
+    // the delivery next, so that no two threads ever send it at once.
+    let last_start = now + lease - s.timeout_seconds as i64 - 1;
     for d in &due {
+        if crate::db::now() > last_start {
+            break;
+        }
         if dropped.contains(&d.target.key()) {
+            continue;
+        }
+        // The turn near, or the points it would waste, told after the turn: worth nothing.
+        if is_turn_kind(&d.kind) && d.at <= now {
+            outbox::dropped(conn, d)?;
             continue;
         }
         let sent = match (&d.target, &vapid) {
@@ -103,16 +114,17 @@ pub fn deliver_due(
                 let headers = [("X-Grognard-Delivery", d.key.clone())];
                 out.post(url, "application/json", &headers, &body)
             }
-            (Target::Browser { endpoint, .. }, Some(vapid)) => match push_request(config, vapid, d)
-            {
-                Some((headers, body)) => {
-                    out.post(endpoint, "application/octet-stream", &headers, &body)
+            (Target::Browser { endpoint, .. }, Some(vapid)) => {
+                match push_request(config, vapid, d, now) {
+                    Some((headers, body)) => {
+                        out.post(endpoint, "application/octet-stream", &headers, &body)
+                    }
+                    None => Err(SendError::NotPublic(
+                        "the subscription's keys or endpoint do not read".into(),
+                    )),
                 }
-                None => Err(SendError::NotPublic(
-                    "the subscription's keys or endpoint do not read".into(),
-                )),
-            },
-            (Target::Browser { .. }, None) => continue,
+            }
+            (Target::Browser { .. }, None) => Err(SendError::Failed("no VAPID key".into())),
         };
         if settle(conn, s, d, sent)? {
             dropped.insert(d.target.key());
@@ -131,7 +143,8 @@ fn settle(
     d: &Due,
     sent: Result<Answer, SendError>,
 ) -> crate::game::GameResult<bool> {
-    let (error, next) = match sent {
+    let browser = matches!(d.target, Target::Browser { .. });
+    let (error, next, lasting) = match sent {
         Ok(a) if (200..300).contains(&a.status) => {
             outbox::delivered(conn, d)?;
             return Ok(false);
@@ -141,20 +154,27 @@ fn settle(
             return Ok(true);
         }
         Ok(a) => {
-            let next = match a.status {
-                429 => Next::RetryAt(
-                    crate::db::now() + a.retry_after.unwrap_or(60).clamp(1, 3600) as i64,
+            let (next, lasting) = match a.status {
+                429 => (
+                    Next::RetryAt(
+                        crate::db::now() + a.retry_after.unwrap_or(60).clamp(1, 3600) as i64,
+                    ),
+                    false,
                 ),
-                500..=599 => retry(d, s.attempts),
-                _ => Next::GiveUp,
+                500..=599 => (retry(d, s.attempts), false),
+                _ => (Next::GiveUp, true),
             };
-            (format!("answered {}", a.status), next)
+            (format!("answered {}", a.status), next, lasting)
         }
-        Err(SendError::NotPublic(e)) => (e, Next::GiveUp),
-        Err(e @ (SendError::Failed(_) | SendError::Busy)) => (e.to_string(), retry(d, s.attempts)),
+        Err(SendError::NotPublic(e)) => (e, Next::GiveUp, true),
+        Err(e @ (SendError::Failed(_) | SendError::Busy)) => {
+            (e.to_string(), retry(d, s.attempts), false)
+        }
     };
+    // A webhook counts every failure in a row; a browser only a push service's refusal.
+    let lasting = lasting || !browser;
     Ok(
-        match outbox::failed(conn, d, &error, next, s.webhook_failures)? {
+        match outbox::failed(conn, d, &error, (next, lasting), s.webhook_failures)? {
             Failed::Counted => false,
             Failed::WebhookOff => {
                 tracing::info!("a webhook failing again and again was turned off");
@@ -180,7 +200,9 @@ fn retry(d: &Due, attempts: i32) -> Next {
 fn link(config: &Config, d: &Due) -> String {
     let base = config.settings.server.public_url.trim_end_matches('/');
     match (d.kind.as_str(), d.event) {
-        (crate::game::news::alerts::MESSAGE, _) => format!("{base}/worlds/{}/messages", d.world.0),
+        (crate::game::news::alerts::MESSAGE | crate::game::news::alerts::BOARD, _) => {
+            format!("{base}/worlds/{}/messages", d.world.0)
+        }
         (_, Some(e)) => format!("{base}/worlds/{}/reports#report-{}", d.world.0, e.0),
         _ => format!("{base}/worlds/{}", d.world.0),
     }
@@ -208,7 +230,9 @@ pub fn message(config: &Config, d: &Due) -> WebhookMessage {
 /// What a browser is shown (before encryption): the alert in its player's language, where a
 /// tap leads, and a tag under which a newer push of the same kind and world replaces it.
 pub fn push_message(config: &Config, d: &Due) -> PushMessage {
-    let (lang, mut body) = said(d);
+    let (lang, said) = said(d);
+    // Far within a push's 3,993 bytes, so that the JSON is never cut.
+    let mut body: String = said.chars().take(1000).collect();
     if d.last_of_day {
         body.push('\n');
         body.push_str(&crate::i18n::tr(lang, "push-daily-cap", &[]));
@@ -231,6 +255,7 @@ fn push_request(
     config: &Config,
     vapid: &crate::webpush::VapidKey,
     d: &Due,
+    now: i64,
 ) -> Option<(Headers, Vec<u8>)> {
     let Target::Browser {
         endpoint,
@@ -243,18 +268,15 @@ fn push_request(
     };
     let s = &config.settings.push;
     let keys = crate::webpush::SubscriptionKeys::parse(p256dh, auth).ok()?;
-    let mut text = serde_json::to_vec(&push_message(config, d)).ok()?;
-    text.truncate(crate::webpush::PAYLOAD_MAX);
+    let text = serde_json::to_vec(&push_message(config, d)).ok()?;
     let body = crate::webpush::encrypt(&keys, &text)?;
-    let subject = match s.subject.trim() {
-        "" => config.settings.server.public_url.clone(),
-        given => given.to_string(),
-    };
+    let subject = subject(config);
     let authorization = signed(vapid, endpoint, &subject)?;
     use crate::game::news::alerts::{ATTACKED, LOST_GROUND, TURN_SOON};
+    let until_turn = (d.at - now).max(1) as u64;
     let (ttl, urgency) = match d.kind.as_str() {
         // Worth nothing once the turn has come.
-        TURN_SOON => (s.ttl_seconds.min(1800), "high"),
+        k if is_turn_kind(k) => (s.ttl_seconds.min(until_turn), "high"),
         ATTACKED | LOST_GROUND => (s.ttl_seconds, "high"),
         _ => (s.ttl_seconds, "normal"),
     };
@@ -264,9 +286,14 @@ fn push_request(
         ("TTL", ttl.to_string()),
         ("Urgency", urgency.to_string()),
     ];
-    if d.kind == TURN_SOON {
+    if is_turn_kind(&d.kind) {
         // A push service keeps one push of a topic: the newest turn's.
-        headers.push(("Topic", format!("turn-{}", d.world.0)));
+        let topic = if d.kind == TURN_SOON {
+            "turn"
+        } else {
+            "unspent"
+        };
+        headers.push(("Topic", format!("{topic}-{}", d.world.0)));
     }
     Some((headers, body))
 }
@@ -312,4 +339,30 @@ fn lower_priority() {
         let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
         libc::setpriority(libc::PRIO_PROCESS, tid, 10);
     }
+}
+
+/// The alerts about a turn to come, useless once it has: their alert's instant is the turn's.
+fn is_turn_kind(kind: &str) -> bool {
+    use crate::game::news::alerts::{TURN_SOON, TURN_UNSPENT};
+    kind == TURN_SOON || kind == TURN_UNSPENT
+}
+
+/// Who runs the server, as push services are told (RFC 8292 asks for a `mailto:` or `https:`
+/// address, and some services refuse anything else): `[push] subject`, else the public URL
+/// when it is `https`, else the address the mails come from.
+fn subject(config: &Config) -> String {
+    let given = config.settings.push.subject.trim();
+    if !given.is_empty() {
+        return given.to_string();
+    }
+    let url = config.settings.server.public_url.trim();
+    if url.starts_with("https://") {
+        return url.to_string();
+    }
+    let from = config.settings.mail.from.as_str();
+    let address = from
+        .rsplit_once('<')
+        .map_or(from, |(_, a)| a.trim_end_matches('>'))
+        .trim();
+    format!("mailto:{address}")
 }

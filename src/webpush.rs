@@ -20,8 +20,9 @@ use sha2::Sha256;
 const HEADER_LEN: usize = 86;
 const TAG_LEN: usize = 16;
 const RECORD_SIZE: u32 = 4096;
-/// The most a payload may hold: one record, its tag and delimiter paid for.
-pub const PAYLOAD_MAX: usize = RECORD_SIZE as usize - TAG_LEN - 1;
+/// The most a payload may hold: push services take 4096 bytes of body, header, tag and
+/// delimiter included (RFC 8291 §4).
+pub const PAYLOAD_MAX: usize = 4096 - HEADER_LEN - TAG_LEN - 1;
 /// Payloads are padded to a multiple of this, so their length tells little of their text.
 const PAD_TO: usize = 128;
 

@@ -112,7 +112,8 @@ both!(
         subscribe(&mut red, &red_tablet);
         turn_soon(&a, grognard::db::now() + 1800);
         turn_soon(&a, grognard::db::now() + 1800);
-        assert_eq!(deliver(&a, LATER), 2, "once per player");
+        // Delivered before the turn (after it, it would be worth nothing and is dropped).
+        assert_eq!(deliver(&a, grognard::db::now()), 2, "once per player");
         let blue_turn = phone.pushes(&r)[2].clone();
         assert_eq!(phone.open(&blue_turn)["kind"], "turn_soon");
         assert_eq!(blue_turn.header("ttl"), Some("1800"));
@@ -182,9 +183,28 @@ both!(subscriptions_are_checked_owned_and_bounded, |b| {
         1,
         "{blue_has}"
     );
+    // Another account with the endpoint but other keys would take a stranger's device.
+    let mut stranger = a.join("stranger", "Red");
+    let mut forged = phone.subscription();
+    forged["keys"] = Browser::new(&r, "other").subscription()["keys"].clone();
+    let res = stranger.post_json("/api/v1/push/subscriptions", forged);
+    assert_eq!(res.status, 409, "{}", res.body);
+    // Moving a browser counts in the receiving account's devices.
+    subscribe(&mut stranger, &Browser::new(&r, "s1"));
+    subscribe(&mut stranger, &Browser::new(&r, "s2"));
+    let res = stranger.post_json("/api/v1/push/subscriptions", phone.subscription());
+    assert_eq!(res.status, 409, "{}", res.body);
+    assert_eq!(
+        a.app.count(&format!(
+            "SELECT COUNT(*) FROM push_subscriptions s JOIN users u ON u.id = s.user_id \
+             WHERE u.username = 'red_player' AND s.id = {id}"
+        )),
+        1,
+        "still Red's"
+    );
     let res = red.json("DELETE", &format!("/api/v1/push/subscriptions/{id}"), None);
     assert_eq!(res.status, 204);
-    assert_eq!(a.app.count("SELECT COUNT(*) FROM push_subscriptions"), 1);
+    assert_eq!(a.app.count("SELECT COUNT(*) FROM push_subscriptions"), 3);
 });
 
 both!(
@@ -324,8 +344,9 @@ both!(quiet_hours_and_the_daily_cap_hold_pushes_back, |b| {
         Some(json!({"daily_cap": 2, "utc_offset": 120})),
     );
     assert_eq!(res.status, 200, "{}", res.body);
-    volley(&mut red);
-    volley(&mut red);
+    for body in ["Yield", "Yield!"] {
+        assert_eq!(a.say(&mut red, "blue_player", body).status, 201);
+    }
     assert_eq!(deliver(&a, LATER), 1);
     let got = phone.pushes(&r);
     assert_eq!(got.len(), 2);
@@ -347,7 +368,7 @@ both!(quiet_hours_and_the_daily_cap_hold_pushes_back, |b| {
             .as_array()
             .unwrap()
             .iter()
-            .filter(|al| al["kind"] == "attacked")
+            .filter(|al| al["kind"] != "turn_soon")
             .count(),
         3,
         "every alert is on the site"
@@ -436,6 +457,8 @@ both!(reminders_reach_only_those_who_asked, |b| {
         ["The turn begins in 30 min and Ligne would lose action points to it"]
     );
     assert!(alerts_of(&mut red, "turn_unspent").is_empty());
+    // Pushed before the turn (after it, it would be worth nothing).
+    assert_eq!(deliver(&a, grognard::db::now()), 1);
 
     // At the turn Ligne reaches its 24: told; Garde (16) not.
     a.turn(turn_at);
@@ -462,7 +485,7 @@ both!(reminders_reach_only_those_who_asked, |b| {
     assert!(alerts_of(&mut red, "board").is_empty());
 
     // And pushed like any alert.
-    assert_eq!(deliver(&a, LATER), 2);
+    assert_eq!(deliver(&a, LATER), 1);
     let kinds: Vec<_> = phone
         .pushes(&r)
         .iter()
@@ -507,11 +530,11 @@ both!(every_kind_of_alert_is_pushed_once, |b| {
     a.put(foe, 7, 5);
     let res = a.act(&mut red, foe, "volley", json!({ "target": inf }));
     assert_eq!(res.status, 200, "{}", res.body);
-    while deliver(&a, LATER) > 0 {}
+    while deliver(&a, grognard::db::now()) > 0 {}
     // The campaign's end.
     let res = gm.post_json(&format!("/api/v1/worlds/{}/end", a.world), json!({}));
     assert_eq!(res.status, 200, "{}", res.body);
-    while deliver(&a, LATER) > 0 {}
+    while deliver(&a, grognard::db::now()) > 0 {}
 
     let mut pushed: std::collections::BTreeMap<String, usize> = Default::default();
     for p in phone.pushes(&r) {
@@ -603,4 +626,92 @@ both!(the_account_page_sets_reminders_and_quiet_hours, |b| {
     }
     assert_eq!(setting("daily_cap"), 5);
     assert_eq!(setting("quiet_from"), 22 * 60 + 30);
+});
+
+both!(
+    a_busy_push_service_keeps_the_subscription_a_refusing_one_ends_it,
+    |b| {
+        let a = pushing(b);
+        let r = Receiver::start();
+        let (mut blue, mut red, inf, foe) = a.facing();
+        let res = blue.json(
+            "PUT",
+            "/api/v1/push/settings",
+            Some(json!({"daily_cap": 200})),
+        );
+        assert_eq!(res.status, 200, "{}", res.body);
+        let phone = Browser::new(&r, "phone");
+        subscribe(&mut blue, &phone);
+        let volleys = |red: &mut Client, n: usize| {
+            for _ in 0..n {
+                a.set(foe, "ap = 24");
+                let res = a.act(red, foe, "volley", json!({ "target": inf }));
+                assert_eq!(res.status, 200, "{}", res.body);
+            }
+        };
+        // Down for a while (503 six times, more than the five failures that end a subscription):
+        // the pushes wait to be tried again, the subscription stays.
+        r.answer(&[503; 6]);
+        volleys(&mut red, 6);
+        assert_eq!(deliver(&a, LATER), 6);
+        assert_eq!(a.app.count("SELECT COUNT(*) FROM push_subscriptions"), 1);
+        assert_eq!(a.app.count("SELECT COUNT(*) FROM deliveries"), 6);
+        assert_eq!(deliver(&a, LATER + 7200), 6, "tried again, and through");
+        assert_eq!(a.app.count("SELECT COUNT(*) FROM deliveries"), 0);
+        // Refused for good five times in a row (403): it ends.
+        r.answer(&[403; 5]);
+        volleys(&mut red, 5);
+        assert_eq!(deliver(&a, LATER + 7200), 5);
+        assert_eq!(a.app.count("SELECT COUNT(*) FROM push_subscriptions"), 0);
+    }
+);
+
+both!(the_turn_near_told_after_the_turn_is_not_pushed, |b| {
+    let a = pushing(b);
+    let r = Receiver::start();
+    let mut blue = a.blue.clone();
+    let phone = Browser::new(&r, "phone");
+    subscribe(&mut blue, &phone);
+    // Quiet for the next hour: the turn, a minute away, has come before they end.
+    let now = grognard::db::now();
+    let local = now.rem_euclid(86_400) / 60;
+    let hhmm = |m: i64| format!("{:02}:{:02}", m.rem_euclid(1440) / 60, m.rem_euclid(60));
+    let res = blue.json(
+        "PUT",
+        "/api/v1/push/settings",
+        Some(json!({"quiet_hours": {"from": hhmm(local - 1), "to": hhmm(local + 60)}})),
+    );
+    assert_eq!(res.status, 200, "{}", res.body);
+    turn_soon(&a, now + 60);
+    assert_eq!(a.app.count("SELECT COUNT(*) FROM deliveries"), 1);
+    assert_eq!(deliver(&a, LATER), 1);
+    assert!(r.received().is_empty(), "{:?}", r.received());
+    assert_eq!(a.app.count("SELECT COUNT(*) FROM deliveries"), 0);
+    assert_eq!(alerts_of(&mut blue, "turn_soon").len(), 1, "on the site");
+});
+
+both!(the_daily_cap_never_silences_an_attack, |b| {
+    let a = pushing(b);
+    let r = Receiver::start();
+    let (mut blue, mut red, inf, foe) = a.facing();
+    let res = blue.json(
+        "PUT",
+        "/api/v1/push/settings",
+        Some(json!({"daily_cap": 1})),
+    );
+    assert_eq!(res.status, 200, "{}", res.body);
+    let phone = Browser::new(&r, "phone");
+    subscribe(&mut blue, &phone);
+    // The enemy writes first, using up the day's one push; its next message waits on the site.
+    assert_eq!(a.say(&mut red, "blue_player", "Yield").status, 201);
+    assert_eq!(a.say(&mut red, "blue_player", "Yield!").status, 201);
+    let res = a.act(&mut red, foe, "volley", json!({ "target": inf }));
+    assert_eq!(res.status, 200, "{}", res.body);
+    while deliver(&a, LATER) > 0 {}
+    let kinds: Vec<String> = phone
+        .pushes(&r)
+        .iter()
+        .map(|p| phone.open(p)["kind"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(kinds, ["message", "attacked"]);
 });

@@ -87,7 +87,7 @@ pub fn tell(conn: &mut DbConnection, user_id: UserId, t: &Told) -> QueryResult<(
         ))
         .returning(alerts::id)
         .get_result(conn)?;
-    super::outbox::enqueue(conn, user_id, id, db::now())?;
+    super::outbox::enqueue(conn, user_id, (id, t.kind), db::now())?;
     diesel::update(users::table.find(user_id))
         .set(users::unread_alerts.eq(users::unread_alerts + 1))
         .execute(conn)?;
@@ -212,7 +212,7 @@ pub fn tell_once(conn: &mut DbConnection, user: UserId, t: &Told, now: i64) -> Q
     let Some(w) = written.first() else {
         return Ok(false);
     };
-    super::outbox::enqueue(conn, user, w.id, now)?;
+    super::outbox::enqueue(conn, user, (w.id, t.kind), now)?;
     diesel::update(users::table.find(user))
         .set(users::unread_alerts.eq(users::unread_alerts + 1))
         .execute(conn)?;

@@ -10,9 +10,14 @@ use crate::game::error::GameResult;
 use crate::ids::{AlertId, DeliveryId, EventId, SubscriptionId, UserId, WebhookId, WorldId};
 use diesel::prelude::*;
 
-/// Queues `alert` for each of `user`'s working webhooks and browsers, in the alert's
-/// transaction. Pushes follow the player's quiet hours and daily cap (`push::plan`).
-pub fn enqueue(conn: &mut DbConnection, user: UserId, alert: AlertId, now: i64) -> QueryResult<()> {
+/// Queues `alert` (of `kind`) for each of `user`'s working webhooks and browsers, in the
+/// alert's transaction. Pushes follow the player's quiet hours and daily cap (`push::plan`).
+pub fn enqueue(
+    conn: &mut DbConnection,
+    user: UserId,
+    (alert, kind): (AlertId, &str),
+    now: i64,
+) -> QueryResult<()> {
     let hooks: Vec<WebhookId> = webhooks::table
         .filter(webhooks::user_id.eq(user))
         .filter(webhooks::disabled_at.is_null())
@@ -28,7 +33,7 @@ pub fn enqueue(conn: &mut DbConnection, user: UserId, alert: AlertId, now: i64) 
     if browsers.is_empty() {
         return Ok(());
     }
-    let Some(plan) = push::plan(conn, user, now)? else {
+    let Some(plan) = push::plan(conn, user, now, kind)? else {
         return Ok(());
     };
     for b in browsers {
@@ -98,6 +103,8 @@ pub struct Due {
     pub world: WorldId,
     pub event: Option<EventId>,
     pub kind: String,
+    /// The alert's instant (for the turn near: the turn's).
+    pub at: i64,
     pub summary: String,
     pub said: String,
     pub lang: Option<String>,
@@ -132,7 +139,15 @@ pub fn claim(conn: &mut DbConnection, now: i64, lease: i64, limit: i64) -> GameR
             (DeliveryId, String, i32, bool),
             Option<(WebhookId, String)>,
             Option<(SubscriptionId, String, String, String)>,
-            (UserId, WorldId, Option<EventId>, String, String, String),
+            (
+                UserId,
+                WorldId,
+                Option<EventId>,
+                String,
+                i64,
+                String,
+                String,
+            ),
             Option<String>,
         );
         let rows: Vec<Row> = deliveries::table
@@ -161,6 +176,7 @@ pub fn claim(conn: &mut DbConnection, now: i64, lease: i64, limit: i64) -> GameR
                     alerts::world_id,
                     alerts::event_id,
                     alerts::kind,
+                    alerts::at,
                     alerts::summary,
                     alerts::said,
                 ),
@@ -174,7 +190,7 @@ pub fn claim(conn: &mut DbConnection, now: i64, lease: i64, limit: i64) -> GameR
                     (id, key, attempts, last_of_day),
                     hook,
                     browser,
-                    (user, world, event, kind, summary, said),
+                    (user, world, event, kind, at, summary, said),
                     lang,
                 )| {
                     let target = match (hook, browser) {
@@ -198,6 +214,7 @@ pub fn claim(conn: &mut DbConnection, now: i64, lease: i64, limit: i64) -> GameR
                         world,
                         event,
                         kind,
+                        at,
                         summary,
                         said,
                         lang,
@@ -244,6 +261,12 @@ pub fn gone(conn: &mut DbConnection, due: &Due) -> GameResult<()> {
     Ok(())
 }
 
+/// The delivery is given up unsent (it would come too late to be of use).
+pub fn dropped(conn: &mut DbConnection, due: &Due) -> GameResult<()> {
+    diesel::delete(deliveries::table.find(due.id)).execute(conn)?;
+    Ok(())
+}
+
 /// What to do after a failure.
 pub enum Next {
     /// Try again at this instant.
@@ -263,14 +286,15 @@ pub enum Failed {
     BrowserDropped,
 }
 
-/// The delivery failed with `error`. Its target counts one more failure in a row; at
-/// `give_up_after` a webhook is turned off (its player told) and a browser's subscription
-/// deleted, with what waited for it.
+/// The delivery failed with `error`. A webhook counts one more failure in a row, and at
+/// `give_up_after` is turned off (its player told). A browser's subscription counts only
+/// `lasting` refusals (a push service saying no to this subscription, not one busy or down
+/// for a while), and at `give_up_after` is deleted with what waited for it.
 pub fn failed(
     conn: &mut DbConnection,
     due: &Due,
     error: &str,
-    next: Next,
+    (next, lasting): (Next, bool),
     give_up_after: i32,
 ) -> GameResult<Failed> {
     let error: String = error.chars().take(300).collect();
@@ -291,13 +315,18 @@ pub fn failed(
         }
         match &due.target {
             Target::Webhook { id, url } => {
-                let failures: i32 = diesel::update(webhooks::table.find(*id))
+                // Removed meanwhile: nothing to count.
+                let Some(failures): Option<i32> = diesel::update(webhooks::table.find(*id))
                     .set((
                         webhooks::failures.eq(webhooks::failures + 1),
                         webhooks::last_error.eq(Some(&error)),
                     ))
                     .returning(webhooks::failures)
-                    .get_result(conn)?;
+                    .get_result(conn)
+                    .optional()?
+                else {
+                    return Ok(Failed::Counted);
+                };
                 if failures < give_up_after {
                     return Ok(Failed::Counted);
                 }
@@ -310,13 +339,14 @@ pub fn failed(
             Target::Browser { id, .. } => {
                 let failures: Option<i32> = diesel::update(push_subscriptions::table.find(*id))
                     .set((
-                        push_subscriptions::failures.eq(push_subscriptions::failures + 1),
+                        push_subscriptions::failures
+                            .eq(push_subscriptions::failures + i32::from(lasting)),
                         push_subscriptions::last_error.eq(Some(&error)),
                     ))
                     .returning(push_subscriptions::failures)
                     .get_result(conn)
                     .optional()?;
-                if failures.is_none_or(|f| f < give_up_after) {
+                if !lasting || failures.is_none_or(|f| f < give_up_after) {
                     return Ok(Failed::Counted);
                 }
                 diesel::delete(deliveries::table.filter(deliveries::subscription_id.eq(*id)))

@@ -114,8 +114,10 @@ impl NewSubscription {
 }
 
 /// Keeps `user`'s browser subscription. A browser has one subscription per site: the same
-/// endpoint sent again (new keys, or another account now logged in on that browser) replaces
-/// the old row, and what still waited for its former account is dropped.
+/// endpoint sent again by its owner takes the new keys; sent by another account logged in on
+/// that browser (the same keys: only the browser has them), it becomes that account's, within
+/// its devices, and what still waited for the former account is dropped. The same endpoint
+/// with other keys from another account is refused: it would take a stranger's device.
 pub fn subscribe(
     conn: &mut DbConnection,
     user: UserId,
@@ -123,20 +125,21 @@ pub fn subscribe(
     limit: usize,
 ) -> GameResult<Subscription> {
     db::write(conn, |conn| {
-        let existing: Option<(SubscriptionId, UserId)> = push_subscriptions::table
+        let existing: Option<(SubscriptionId, UserId, String, String)> = push_subscriptions::table
             .filter(push_subscriptions::endpoint.eq(&new.endpoint))
-            .select((push_subscriptions::id, push_subscriptions::user_id))
+            .select((
+                push_subscriptions::id,
+                push_subscriptions::user_id,
+                push_subscriptions::p256dh,
+                push_subscriptions::auth,
+            ))
             .first(conn)
             .optional()?;
+        let taken = || GameError::Conflict("this push endpoint is another account's".into());
         let id = match existing {
-            Some((id, owner)) => {
-                if owner != user {
-                    diesel::delete(deliveries::table.filter(deliveries::subscription_id.eq(id)))
-                        .execute(conn)?;
-                }
+            Some((id, owner, ..)) if owner == user => {
                 diesel::update(push_subscriptions::table.find(id))
                     .set((
-                        push_subscriptions::user_id.eq(user),
                         push_subscriptions::p256dh.eq(&new.p256dh),
                         push_subscriptions::auth.eq(&new.auth),
                         push_subscriptions::failures.eq(0),
@@ -145,26 +148,42 @@ pub fn subscribe(
                     .execute(conn)?;
                 id
             }
-            None => {
-                let held: i64 = push_subscriptions::table
-                    .filter(push_subscriptions::user_id.eq(user))
-                    .count()
-                    .get_result(conn)?;
-                if held as usize >= limit {
-                    return Err(GameError::Conflict(
-                        format!("at most {limit} devices per player; remove one first").into(),
-                    ));
-                }
-                diesel::insert_into(push_subscriptions::table)
-                    .values((
+            Some((id, _, p256dh, auth)) if p256dh == new.p256dh && auth == new.auth => {
+                within_devices(conn, user, limit)?;
+                diesel::delete(deliveries::table.filter(deliveries::subscription_id.eq(id)))
+                    .execute(conn)?;
+                diesel::update(push_subscriptions::table.find(id))
+                    .set((
                         push_subscriptions::user_id.eq(user),
-                        push_subscriptions::endpoint.eq(&new.endpoint),
-                        push_subscriptions::p256dh.eq(&new.p256dh),
-                        push_subscriptions::auth.eq(&new.auth),
-                        push_subscriptions::created_at.eq(db::now()),
+                        push_subscriptions::failures.eq(0),
+                        push_subscriptions::last_error.eq(None::<String>),
                     ))
-                    .returning(push_subscriptions::id)
-                    .get_result(conn)?
+                    .execute(conn)?;
+                id
+            }
+            Some(_) => return Err(taken()),
+            None => {
+                within_devices(conn, user, limit)?;
+                let row = (
+                    push_subscriptions::user_id.eq(user),
+                    push_subscriptions::endpoint.eq(&new.endpoint),
+                    push_subscriptions::p256dh.eq(&new.p256dh),
+                    push_subscriptions::auth.eq(&new.auth),
+                    push_subscriptions::created_at.eq(db::now()),
+                );
+                // Two tabs of one browser may send it at once: the second finds the first's.
+                crate::on_backend!(conn, c => diesel::insert_into(push_subscriptions::table)
+                    .values(row)
+                    .on_conflict_do_nothing()
+                    .execute(c))?;
+                let (id, owner): (SubscriptionId, UserId) = push_subscriptions::table
+                    .filter(push_subscriptions::endpoint.eq(&new.endpoint))
+                    .select((push_subscriptions::id, push_subscriptions::user_id))
+                    .first(conn)?;
+                if owner != user {
+                    return Err(taken());
+                }
+                id
             }
         };
         Ok(push_subscriptions::table
@@ -172,6 +191,20 @@ pub fn subscribe(
             .select(Subscription::as_select())
             .first(conn)?)
     })
+}
+
+/// Refuses a device past `limit` for `user`.
+fn within_devices(conn: &mut DbConnection, user: UserId, limit: usize) -> GameResult<()> {
+    let held: i64 = push_subscriptions::table
+        .filter(push_subscriptions::user_id.eq(user))
+        .count()
+        .get_result(conn)?;
+    if held as usize >= limit {
+        return Err(GameError::Conflict(
+            format!("at most {limit} devices per player; remove one first").into(),
+        ));
+    }
+    Ok(())
 }
 
 /// A user's subscriptions, oldest first.
@@ -318,9 +351,23 @@ pub struct Plan {
     pub last_of_day: bool,
 }
 
+/// Alerts the daily cap never holds back (they are counted): an enemy's messages must not
+/// silence the attack that follows them.
+const ALWAYS: &[&str] = &[
+    super::alerts::ATTACKED,
+    super::alerts::LOST_GROUND,
+    super::alerts::TURN_SOON,
+];
+
 /// Counts one more push of `user`'s day (in the alert's transaction) and says when it goes:
-/// after quiet hours, and not at all past the daily cap (the push that reaches it says so).
-pub(super) fn plan(conn: &mut DbConnection, user: UserId, now: i64) -> QueryResult<Option<Plan>> {
+/// after quiet hours, and, past the daily cap, not at all (the push that reaches it says so)
+/// unless it is of a kind that always goes.
+pub(super) fn plan(
+    conn: &mut DbConnection,
+    user: UserId,
+    now: i64,
+    kind: &str,
+) -> QueryResult<Option<Plan>> {
     let row: Option<(Settings, i64, i32)> = push_settings::table
         .find(user)
         .select((
@@ -333,7 +380,8 @@ pub(super) fn plan(conn: &mut DbConnection, user: UserId, now: i64) -> QueryResu
     let (s, day, sent) = row.unwrap_or_else(|| (Settings::default(), 0, 0));
     let today = s.local_day(now);
     let sent = if day == today { sent } else { 0 };
-    if sent >= s.daily_cap {
+    let always = ALWAYS.contains(&kind);
+    if sent >= s.daily_cap && !always {
         return Ok(None);
     }
     let counted = (
@@ -348,7 +396,7 @@ pub(super) fn plan(conn: &mut DbConnection, user: UserId, now: i64) -> QueryResu
         .execute(c))?;
     Ok(Some(Plan {
         due_at: now + s.quiet_wait(now) * 60,
-        last_of_day: sent + 1 == s.daily_cap,
+        last_of_day: sent + 1 == s.daily_cap && !always,
     }))
 }
 

@@ -47,28 +47,32 @@ fn companies_of(
     (through, upto): (i32, i32),
     at: i64,
 ) -> QueryResult<Vec<(UserId, String, String, i32)>> {
-    if askers.is_empty() {
-        return Ok(Vec::new());
+    let mut found = Vec::new();
+    // In groups: SQLite binds at most 32,766 values to a statement.
+    for group in askers.chunks(5000) {
+        found.extend(
+            companies::table
+                .inner_join(players::table)
+                .filter(companies::world_id.eq(world))
+                .filter(companies::player_id.eq_any(group))
+                .filter(companies::id.gt(through))
+                .filter(companies::id.le(upto))
+                .filter(
+                    players::leave_until
+                        .is_null()
+                        .or(players::leave_until.le(at)),
+                )
+                .order(companies::id)
+                .select((
+                    players::user_id,
+                    companies::name,
+                    companies::kind,
+                    companies::ap,
+                ))
+                .load::<(UserId, String, String, i32)>(conn)?,
+        );
     }
-    companies::table
-        .inner_join(players::table)
-        .filter(companies::world_id.eq(world))
-        .filter(companies::player_id.eq_any(askers))
-        .filter(companies::id.gt(through))
-        .filter(companies::id.le(upto))
-        .filter(
-            players::leave_until
-                .is_null()
-                .or(players::leave_until.le(at)),
-        )
-        .order(companies::id)
-        .select((
-            players::user_id,
-            companies::name,
-            companies::kind,
-            companies::ap,
-        ))
-        .load(conn)
+    Ok(found)
 }
 
 /// Who of `askers` (`askers(…, FullAp)`), by user, have companies among `(through, upto]` that
@@ -161,10 +165,15 @@ pub fn turn_unspent(
     turn_at: i64,
     minutes: i64,
 ) -> crate::game::GameResult<usize> {
+    // Read first: the scheduler asks at every look during the half hour, and most worlds have
+    // nobody who asked (no write transaction then).
+    let askers = askers(conn, world, Reminder::TurnUnspent)?;
+    if askers.is_empty() {
+        return Ok(0);
+    }
     db::write(conn, |conn| {
         let now = db::now();
         let mut by_user: BTreeMap<UserId, Vec<String>> = BTreeMap::new();
-        let askers = askers(conn, world, Reminder::TurnUnspent)?;
         for (user, name, kind, ap) in companies_of(conn, world, &askers, (0, i32::MAX), turn_at)? {
             let Ok(kind) = kind.parse::<Kind>() else {
                 continue;

@@ -377,8 +377,9 @@ fn finish_turn(
             match progress(c, world_id, at)? {
                 None => Ok(false),
                 Some((through, _)) if through >= upto => Ok(true),
-                Some((through, _)) => {
-                    turn_companies(c, rs, (world_id, grid), &askers, at, (through, upto))?;
+                Some((through, last)) => {
+                    let span = (through, upto, last);
+                    turn_companies(c, rs, (world_id, grid), &askers, at, span)?;
                     Ok(true)
                 }
             }
@@ -454,7 +455,7 @@ fn turn_companies(
     (world_id, grid): (WorldId, crate::rules::Grid),
     askers: &[crate::ids::PlayerId],
     at: i64,
-    (through, upto): (i32, i32),
+    (through, upto, last): (i32, i32, i32),
 ) -> GameResult<()> {
     let on_leave: bool = diesel::select(diesel::dsl::exists(
         players::table
@@ -462,8 +463,13 @@ fn turn_companies(
             .filter(players::leave_until.gt(at)),
     ))
     .get_result(conn)?;
-    // Read before the turn is given: who will have reached full action points with it.
-    let reached = reminders::reaching_full_ap(conn, rs, world_id, askers, (through, upto), at)?;
+    // Who reach full action points with this turn: told once, by the turn's first chunk,
+    // for every company the turn covers, as their points stand when it begins.
+    let reached = if through == 0 {
+        reminders::reaching_full_ap(conn, rs, world_id, askers, (0, last), at)?
+    } else {
+        Default::default()
+    };
     let sql = conn.numbered(&companies_turn_statement(rs, conn, grid, at, on_leave));
     let rows = diesel::sql_query(sql)
         .bind::<Integer, _>(world_id)

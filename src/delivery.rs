@@ -103,6 +103,11 @@ pub fn deliver_due(
         if dropped.contains(&d.target.key()) {
             continue;
         }
+        // A browser that moved to another account since: not this alert's reader any more.
+        if matches!(&d.target, Target::Browser { owner, .. } if *owner != d.user) {
+            outbox::dropped(conn, d)?;
+            continue;
+        }
         // The turn near, or the points it would waste, told after the turn: worth nothing.
         if is_turn_kind(&d.kind) && d.at <= now {
             outbox::dropped(conn, d)?;

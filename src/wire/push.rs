@@ -188,6 +188,12 @@ fn default_cap() -> i32 {
 fn minutes(hhmm: &str) -> GameResult<i32> {
     let bad = || GameError::Invalid(format!("{hhmm:?} is not a time of the day HH:MM").into());
     let (h, m) = hhmm.trim().split_once(':').ok_or_else(bad)?;
+    if !(1..=2).contains(&h.len())
+        || m.len() != 2
+        || !(h.to_owned() + m).bytes().all(|b| b.is_ascii_digit())
+    {
+        return Err(bad());
+    }
     let (h, m): (i32, i32) = (h.parse().map_err(|_| bad())?, m.parse().map_err(|_| bad())?);
     if !(0..24).contains(&h) || !(0..60).contains(&m) || hhmm.len() > 5 {
         return Err(bad());

@@ -302,6 +302,8 @@ both!(quiet_hours_and_the_daily_cap_hold_pushes_back, |b| {
     // Bad settings are refused and change nothing.
     for bad in [
         json!({"quiet_hours": {"from": "25:00", "to": "07:00"}}),
+        json!({"quiet_hours": {"from": "+7:-0", "to": "07:00"}}),
+        json!({"quiet_hours": {"from": "7:5", "to": "07:00"}}),
         json!({"quiet_hours": {"from": "22:00", "to": "22:00"}}),
         json!({"quiet_hours": {"from": "22:00"}}),
         json!({"utc_offset": 2000}),

@@ -76,6 +76,8 @@ pub enum Target {
         endpoint: String,
         p256dh: String,
         auth: String,
+        /// Whose browser it is now (it may have moved since the alert was queued).
+        owner: UserId,
     },
 }
 
@@ -138,7 +140,7 @@ pub fn claim(conn: &mut DbConnection, now: i64, lease: i64, limit: i64) -> GameR
         type Row = (
             (DeliveryId, String, i32, bool),
             Option<(WebhookId, String)>,
-            Option<(SubscriptionId, String, String, String)>,
+            Option<(SubscriptionId, String, String, String, UserId)>,
             (
                 UserId,
                 WorldId,
@@ -169,6 +171,7 @@ pub fn claim(conn: &mut DbConnection, now: i64, lease: i64, limit: i64) -> GameR
                     push_subscriptions::endpoint,
                     push_subscriptions::p256dh,
                     push_subscriptions::auth,
+                    push_subscriptions::user_id,
                 )
                     .nullable(),
                 (
@@ -195,11 +198,12 @@ pub fn claim(conn: &mut DbConnection, now: i64, lease: i64, limit: i64) -> GameR
                 )| {
                     let target = match (hook, browser) {
                         (Some((id, url)), _) => Target::Webhook { id, url },
-                        (None, Some((id, endpoint, p256dh, auth))) => Target::Browser {
+                        (None, Some((id, endpoint, p256dh, auth, owner))) => Target::Browser {
                             id,
                             endpoint,
                             p256dh,
                             auth,
+                            owner,
                         },
                         // Its target went with its cascade: nothing to send.
                         (None, None) => return None,

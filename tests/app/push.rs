@@ -30,6 +30,16 @@ fn subscribe(c: &mut Client, browser: &Browser) -> i64 {
     res.json()["id"].as_i64().unwrap()
 }
 
+/// Sets a player's daily cap of pushes.
+fn daily_cap(c: &mut Client, cap: i32) {
+    let res = c.json(
+        "PUT",
+        "/api/v1/push/settings",
+        Some(json!({ "daily_cap": cap })),
+    );
+    assert_eq!(res.status, 200, "{}", res.body);
+}
+
 fn turn_soon(a: &Arena, turn_at: i64) {
     let said = grognard::said::Said::new("said-turn-soon")
         .s("world", "Arena")
@@ -503,12 +513,7 @@ both!(every_kind_of_alert_is_pushed_once, |b| {
     });
     let r = Receiver::start();
     let (mut blue, mut red, inf, foe) = a.facing();
-    let res = blue.json(
-        "PUT",
-        "/api/v1/push/settings",
-        Some(json!({"daily_cap": 200})),
-    );
-    assert_eq!(res.status, 200, "{}", res.body);
+    daily_cap(&mut blue, 200);
     let phone = Browser::new(&r, "phone");
     subscribe(&mut blue, &phone);
     let mut gm = crate::support::fixtures::gm_api(&a.app, "arbitre");
@@ -636,12 +641,7 @@ both!(
         let a = pushing(b);
         let r = Receiver::start();
         let (mut blue, mut red, inf, foe) = a.facing();
-        let res = blue.json(
-            "PUT",
-            "/api/v1/push/settings",
-            Some(json!({"daily_cap": 200})),
-        );
-        assert_eq!(res.status, 200, "{}", res.body);
+        daily_cap(&mut blue, 200);
         let phone = Browser::new(&r, "phone");
         subscribe(&mut blue, &phone);
         let volleys = |red: &mut Client, n: usize| {
@@ -696,12 +696,7 @@ both!(the_daily_cap_never_silences_an_attack, |b| {
     let a = pushing(b);
     let r = Receiver::start();
     let (mut blue, mut red, inf, foe) = a.facing();
-    let res = blue.json(
-        "PUT",
-        "/api/v1/push/settings",
-        Some(json!({"daily_cap": 1})),
-    );
-    assert_eq!(res.status, 200, "{}", res.body);
+    daily_cap(&mut blue, 1);
     let phone = Browser::new(&r, "phone");
     subscribe(&mut blue, &phone);
     // The enemy writes first, using up the day's one push; its next message waits on the site.

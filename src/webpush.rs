@@ -94,8 +94,12 @@ impl VapidKey {
     pub fn authorization(&self, endpoint: &str, subject: &str, expires: i64) -> Option<String> {
         let aud = audience(endpoint)?;
         let header = b64(br#"{"typ":"JWT","alg":"ES256"}"#);
-        let claims = serde_json::json!({ "aud": aud, "exp": expires, "sub": subject });
-        let claims = b64(claims.to_string().as_bytes());
+        let claims = VapidClaims {
+            aud,
+            exp: expires,
+            sub: subject.to_string(),
+        };
+        let claims = b64(&serde_json::to_vec(&claims).ok()?);
         let signed = format!("{header}.{claims}");
         let signature: Signature = SigningKey::from(&self.secret).sign(signed.as_bytes());
         Some(format!(
@@ -265,8 +269,8 @@ impl BrowserKeys {
     }
 }
 
-/// The claims of a VAPID JWT that checked out.
-#[derive(Debug, serde::Deserialize)]
+/// The claims of a VAPID JWT: what the server signs, and what a check finds.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub struct VapidClaims {
     pub aud: String,
     pub exp: i64,

@@ -30,6 +30,14 @@ fn subscribe(c: &mut Client, browser: &Browser) -> i64 {
     res.json()["id"].as_i64().unwrap()
 }
 
+/// The arena's two companies facing each other, and Blue's phone subscribed to `r`.
+fn facing_with_phone(a: &Arena, r: &Receiver) -> (Client, Client, i64, i64, Browser) {
+    let (mut blue, red, inf, foe) = a.facing();
+    let phone = Browser::new(r, "phone");
+    subscribe(&mut blue, &phone);
+    (blue, red, inf, foe, phone)
+}
+
 /// Sets a player's daily cap of pushes.
 fn daily_cap(c: &mut Client, cap: i32) {
     let res = c.json(
@@ -249,9 +257,7 @@ both!(
     |b| {
         let a = pushing(b);
         let r = Receiver::start();
-        let (mut blue, mut red, inf, foe) = a.facing();
-        let phone = Browser::new(&r, "phone");
-        subscribe(&mut blue, &phone);
+        let (mut blue, mut red, inf, foe, phone) = facing_with_phone(&a, &r);
         let volley = |red: &mut Client| {
             let res = a.act(red, foe, "volley", json!({ "target": inf }));
             assert_eq!(res.status, 200, "{}", res.body);
@@ -298,9 +304,7 @@ both!(
 both!(quiet_hours_and_the_daily_cap_hold_pushes_back, |b| {
     let a = pushing(b);
     let r = Receiver::start();
-    let (mut blue, mut red, inf, foe) = a.facing();
-    let phone = Browser::new(&r, "phone");
-    subscribe(&mut blue, &phone);
+    let (mut blue, mut red, inf, foe, phone) = facing_with_phone(&a, &r);
     let volley = |red: &mut Client| {
         let res = a.act(red, foe, "volley", json!({ "target": inf }));
         assert_eq!(res.status, 200, "{}", res.body);

@@ -5,7 +5,7 @@ use crate::db::{self, Pool};
 use crate::game::{accounts, maps::worlds, GameError};
 use crate::ids::WorldId;
 use crate::web::{AppState, Application};
-use std::io::Read;
+use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::sync::Arc;
 
@@ -186,6 +186,96 @@ pub fn tick(config: &Config, world_id: i32, kind: &str) -> CmdResult {
         out.duration_ms,
         out.orders_held_ms
     );
+    if kind == crate::game::time::ticks::TickKind::Turn {
+        let played =
+            crate::game::bots::play_world(&mut conn, &Arc::new(config.clone()), WorldId(world_id))
+                .map_err(game_err)?;
+        if played.bots > 0 {
+            println!(
+                "bots: {} played, {} raised, {} orders ({} refused)",
+                played.bots, played.raised, played.orders, played.refused
+            );
+        }
+    }
+    Ok(())
+}
+
+/// `bot add WORLD NATION [--level L]`: prints the bot's name.
+pub fn bot_add(config: &Config, world_id: i32, nation: &str, level: &str) -> CmdResult {
+    let level = crate::game::bots::parse_level(level).map_err(game_err)?;
+    let pool = open(config)?;
+    let mut conn = pool.get().map_err(|e| e.to_string())?;
+    let seated =
+        crate::game::bots::seat(&mut conn, WorldId(world_id), nation, level).map_err(game_err)?;
+    println!("{}", seated.name);
+    Ok(())
+}
+
+/// `bot list WORLD`: one line per bot, `name nation level companies`.
+pub fn bot_list(config: &Config, world_id: i32) -> CmdResult {
+    let pool = open(config)?;
+    let mut conn = pool.get().map_err(|e| e.to_string())?;
+    worlds::get(&mut conn, WorldId(world_id)).map_err(game_err)?;
+    for b in crate::game::bots::list(&mut conn, WorldId(world_id)).map_err(game_err)? {
+        println!(
+            "{}\t{}\t{}\t{} companies",
+            b.name, b.nation, b.level, b.companies
+        );
+    }
+    Ok(())
+}
+
+/// `bot remove WORLD NAME`.
+pub fn bot_remove(config: &Config, world_id: i32, name: &str) -> CmdResult {
+    let pool = open(config)?;
+    let mut conn = pool.get().map_err(|e| e.to_string())?;
+    crate::game::bots::unseat(&mut conn, WorldId(world_id), name).map_err(game_err)?;
+    println!("bot {name} removed from world {world_id}");
+    Ok(())
+}
+
+/// `simulate`: a campaign of bots on a throwaway database (docs/maps.md).
+pub fn simulate(
+    config: &Config,
+    map: Option<&std::path::Path>,
+    generate: Option<&str>,
+    (nations, turns, seed, levels, runs): (usize, i32, u64, &str, usize),
+) -> CmdResult {
+    use crate::game::bots::simulate::{self as sim, MapSource};
+    let source = match (map, generate) {
+        (Some(file), _) => MapSource::File(
+            std::fs::read_to_string(file)
+                .map_err(|e| format!("reading {}: {e}", file.display()))?,
+        ),
+        (None, Some(size)) => {
+            let (w, h) = size
+                .split_once(['x', 'X'])
+                .and_then(|(w, h)| Some((w.trim().parse().ok()?, h.trim().parse().ok()?)))
+                .ok_or_else(|| format!("--generate wants WIDTHxHEIGHT, not `{size}`"))?;
+            MapSource::Generate {
+                width: w,
+                height: h,
+            }
+        }
+        (None, None) => return Err("give --map FILE or --generate WxH".into()),
+    };
+    let levels = levels
+        .split(',')
+        .map(crate::game::bots::parse_level)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(game_err)?;
+    let options = sim::Options {
+        map: source,
+        nations,
+        turns,
+        seed,
+        levels,
+        runs,
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    sim::run(config, &options, &mut out).map_err(game_err)?;
+    out.flush().map_err(|e| e.to_string())?;
     Ok(())
 }
 

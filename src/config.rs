@@ -27,6 +27,51 @@ pub struct Settings {
     pub live: LiveSettings,
     #[serde(default)]
     pub push: PushSettings,
+    #[serde(default)]
+    pub bots: BotSettings,
+    #[serde(default)]
+    pub demo: DemoSettings,
+}
+
+/// Bots (game::bots, docs/rules.md §14).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct BotSettings {
+    /// A bot's orders are given in transactions of at most about this long, so that players'
+    /// orders never wait much longer for them.
+    pub chunk_ms: u64,
+    /// Orders one company is given in a turn at most.
+    pub orders_per_company: usize,
+    /// Companies a bot raises in a turn at most.
+    pub raise_per_turn: usize,
+    /// A player who asked for it and gave no order for this many turns is away: the nation's
+    /// bot holds their companies.
+    pub away_turns: i32,
+}
+
+impl Default for BotSettings {
+    fn default() -> Self {
+        BotSettings {
+            chunk_ms: 40,
+            orders_per_company: 3,
+            raise_per_turn: 2,
+            away_turns: 4,
+        }
+    }
+}
+
+/// The demo worlds a fresh server makes.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DemoSettings {
+    /// The demo worlds' second nation is played by a `normal` bot.
+    pub bot: bool,
+}
+
+impl Default for DemoSettings {
+    fn default() -> Self {
+        DemoSettings { bot: true }
+    }
 }
 
 /// Alerts sent away from the site: webhooks, pushes to browsers (and what sends them).

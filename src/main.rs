@@ -48,12 +48,60 @@ enum Command {
         #[command(subcommand)]
         command: PushKeyCommand,
     },
-    /// Apply one tick to a world now (it still counts exactly once).
+    /// Apply one tick to a world now (it still counts exactly once); after a turn, the bots
+    /// of the world play it.
     Tick {
         world: i32,
         #[arg(long, value_parser = ["turn", "season"])]
         kind: String,
     },
+    /// Seat, list and remove bots (players of a nation played by the server).
+    Bot {
+        #[command(subcommand)]
+        command: BotCommand,
+    },
+    /// Run a whole campaign of bots on a throwaway database, one line per turn, and how it
+    /// ended; with `--runs R`, over R seeds, with win rates.
+    Simulate {
+        /// A map file (JSON).
+        #[arg(
+            long,
+            conflicts_with = "generate",
+            required_unless_present = "generate"
+        )]
+        map: Option<PathBuf>,
+        /// A generated map of this size, `WxH`.
+        #[arg(long)]
+        generate: Option<String>,
+        /// Nations of a generated map.
+        #[arg(long, default_value_t = 2)]
+        nations: usize,
+        #[arg(long, default_value_t = 200)]
+        turns: i32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// `easy`, `normal` or `hard`; a comma list gives each nation its own, in the map's
+        /// order (the last plays the rest).
+        #[arg(long, default_value = "normal")]
+        level: String,
+        #[arg(long, default_value_t = 1)]
+        runs: usize,
+    },
+}
+
+#[derive(Subcommand)]
+enum BotCommand {
+    /// Seat a bot in a nation of a world; prints its name.
+    Add {
+        world: i32,
+        nation: String,
+        #[arg(long, default_value = "normal", value_parser = ["easy", "normal", "hard"])]
+        level: String,
+    },
+    /// The bots of a world.
+    List { world: i32 },
+    /// Stop a bot (its companies stay, and give no more orders).
+    Remove { world: i32, name: String },
 }
 
 #[derive(Subcommand)]
@@ -161,6 +209,29 @@ async fn main() -> ExitCode {
             UserCommand::Add { name, role } => commands::user_add(&config, &name, &role),
         },
         Command::Tick { world, kind } => commands::tick(&config, world, &kind),
+        Command::Bot { command } => match command {
+            BotCommand::Add {
+                world,
+                nation,
+                level,
+            } => commands::bot_add(&config, world, &nation, &level),
+            BotCommand::List { world } => commands::bot_list(&config, world),
+            BotCommand::Remove { world, name } => commands::bot_remove(&config, world, &name),
+        },
+        Command::Simulate {
+            map,
+            generate,
+            nations,
+            turns,
+            seed,
+            level,
+            runs,
+        } => commands::simulate(
+            &config,
+            map.as_deref(),
+            generate.as_deref(),
+            (nations, turns, seed, &level, runs),
+        ),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

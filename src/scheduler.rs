@@ -31,8 +31,9 @@ impl SchedulerHandle {
     }
 }
 
-/// Applies every due tick of every unpaused world once; returns how many were applied.
-pub fn run_once(conn: &mut DbConnection, config: &Config, now: i64) -> GameResult<usize> {
+/// Applies every due tick of every unpaused world once, then lets the bots play the turns they
+/// have not played yet; returns how many ticks were applied.
+pub fn run_once(conn: &mut DbConnection, config: &Arc<Config>, now: i64) -> GameResult<usize> {
     let cap = config.max_catch_up() as usize;
     let mut applied = 0;
     for w in worlds::list(conn)? {
@@ -62,6 +63,19 @@ pub fn run_once(conn: &mut DbConnection, config: &Config, now: i64) -> GameResul
         }
     }
     alert_turns_soon(conn, config, now)?;
+    // A bot's failure must not hold the ticks of the next pass up: it is told and tried again.
+    match crate::game::bots::play_all(conn, config) {
+        Ok(p) if p.bots > 0 => tracing::info!(
+            bots = p.bots,
+            raised = p.raised,
+            orders = p.orders,
+            refused = p.refused,
+            longest_chunk_ms = p.longest_chunk_ms,
+            "bots played"
+        ),
+        Ok(_) => {}
+        Err(e) => tracing::error!(error = %e, "bots failed"),
+    }
     Ok(applied)
 }
 

@@ -375,6 +375,21 @@ where
     ended.unwrap_or_else(|p| std::panic::resume_unwind(p))
 }
 
+/// Runs `f` in a savepoint of the open transaction (a transaction of its own outside one): an
+/// `Err` undoes what `f` wrote and nothing else. For work that goes on after a refusal, such as
+/// a bot giving its companies' orders one after another in one transaction.
+pub fn savepoint<T, E, F>(conn: &mut DbConnection, f: F) -> Result<T, E>
+where
+    F: FnOnce(&mut DbConnection) -> Result<T, E>,
+    E: From<diesel::result::Error>,
+{
+    if !in_transaction(conn) {
+        return write(conn, f);
+    }
+    Tm::begin_transaction(conn).map_err(E::from)?;
+    end_level(conn, f).unwrap_or_else(|p| std::panic::resume_unwind(p))
+}
+
 thread_local! {
     /// This thread's open transaction wrote to the live log (`db::live`).
     static ANNOUNCED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };

@@ -157,6 +157,10 @@ pub struct User {
     pub lang: Option<String>,
     /// Private messages not yet read (game::talk), for the header's badge.
     pub unread_messages: i32,
+    /// Played by the server (game::bots): no one logs into it.
+    pub bot: bool,
+    /// While away, the nation's bot holds this player's companies (docs/rules.md §13).
+    pub hand_to_bot: bool,
 }
 
 #[derive(Clone, Debug, Queryable, Selectable, Identifiable)]

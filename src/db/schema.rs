@@ -130,6 +130,8 @@ diesel::table! {
         unsubscribe_token -> Nullable<Text>,
         lang -> Nullable<Text>,
         unread_messages -> Integer,
+        bot -> Bool,
+        hand_to_bot -> Bool,
     }
 }
 
@@ -446,7 +448,22 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    bots (player_id) {
+        player_id -> Integer,
+        world_id -> Integer,
+        level -> Text,
+        turn -> Integer,
+        last_company -> Integer,
+        done -> Bool,
+        created_at -> BigInt,
+    }
+}
+
+diesel::joinable!(bots -> players (player_id));
+
 diesel::allow_tables_to_appear_in_same_query!(
+    bots,
     push_keys,
     push_subscriptions,
     push_settings,

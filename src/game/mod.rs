@@ -3,6 +3,7 @@
 //! those before it: `accounts` → `news` → `maps` → `time` → `play` → `gm` → `talk` → `campaign`.
 
 pub mod accounts;
+pub mod bots;
 pub mod campaign;
 pub mod error;
 pub mod gm;

@@ -121,6 +121,15 @@ named_enum!(
 );
 
 named_enum!(
+    /// How well a bot plays (docs/rules.md §14).
+    BotLevel {
+        Easy => "easy",
+        Normal => "normal",
+        Hard => "hard",
+    }
+);
+
+named_enum!(
     /// The two seasons; move costs depend on them.
     Season {
         Summer => "summer",

@@ -16,6 +16,9 @@ pub struct Actor {
     pub user_id: UserId,
     pub username: String,
     pub role: Role,
+    /// The orders are the nation's bot's, holding the companies of this player while away
+    /// (docs/rules.md §14): they do not count as the player's turns played.
+    pub held: bool,
 }
 
 impl Actor {
@@ -24,6 +27,7 @@ impl Actor {
             user_id: u.id,
             username: u.username.clone(),
             role: role_of(u),
+            held: false,
         }
     }
 

@@ -107,7 +107,13 @@ pub fn execute(
             Order::Ram { at } => ctx.ram(conn, at)?,
             Order::BuildSiegeTower { at } => ctx.build_siege_tower(conn, at)?,
         };
-        crate::game::play::scores::record(conn, &w, &player, event.target_user_id, &report)?;
+        crate::game::play::scores::record(
+            conn,
+            &w,
+            (&player, actor.held),
+            event.target_user_id,
+            &report,
+        )?;
         let summary = event.summary.clone();
         if let Some(bit) = crate::game::play::first_steps::bit_of_event(event.kind) {
             crate::game::play::first_steps::tick(conn, &player, bit)?;

@@ -55,17 +55,20 @@ pub fn gains(report: &Report) -> (Gain, Gain) {
 }
 
 /// Adds an order's gains: to the actor's row (counting this turn as played the first time it
-/// orders in it) and to the defender's, found by its user in the world. A move that captures
-/// nothing in a turn already counted writes nothing.
+/// orders in it, unless the order is the nation's bot's holding the player's companies: `held`)
+/// and to the defender's, found by its user in the world. A move that captures nothing in a
+/// turn already counted writes nothing.
 pub fn record(
     conn: &mut DbConnection,
     w: &World,
-    player: &Player,
+    (player, held): (&Player, bool),
     defender_user: Option<UserId>,
     report: &Report,
 ) -> GameResult<()> {
     let (mine, theirs) = gains(report);
-    if !mine.is_zero() || player.played_turn != w.turn {
+    // Held orders leave the turn uncounted: the player stays away, and held.
+    let turn = if held { player.played_turn } else { w.turn };
+    if !mine.is_zero() || player.played_turn != turn {
         // The turn is counted against the row as it is when written: two orders of the same
         // player at once count it once.
         let sql = conn.numbered(
@@ -79,7 +82,7 @@ pub fn record(
             .bind::<BigInt, _>(mine.lost)
             .bind::<Integer, _>(mine.captures)
             .bind::<BigInt, _>(mine.xp)
-            .bind::<Integer, _>(w.turn)
+            .bind::<Integer, _>(turn)
             .bind::<Integer, _>(player.id)
             .execute(conn)?;
     }

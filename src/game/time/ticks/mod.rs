@@ -154,6 +154,11 @@ pub fn refuse_during_turn(conn: &mut DbConnection, world_id: WorldId) -> GameRes
     Ok(())
 }
 
+/// Whether a turn of the world is being applied (or was left half-applied by a stopped process).
+pub fn turn_running(conn: &mut DbConnection, world_id: WorldId) -> GameResult<bool> {
+    Ok(pending_turn(conn, world_id)?.is_some())
+}
+
 /// The instant of the world's turn being applied, if one is.
 fn pending_turn(conn: &mut DbConnection, world_id: WorldId) -> QueryResult<Option<i64>> {
     ticks::table

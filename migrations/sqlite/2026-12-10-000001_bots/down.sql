@@ -1,0 +1,3 @@
+DROP TABLE bots;
+ALTER TABLE users DROP COLUMN hand_to_bot;
+ALTER TABLE users DROP COLUMN bot;

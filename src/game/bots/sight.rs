@@ -1,0 +1,289 @@
+//! What a bot knows of its world in a turn: the map (every cell is public), its nation's
+//! companies, and the enemy companies its nation sees, by the same tests as the map a person
+//! of that nation is shown (`rules::vision`). Nothing else is read into it: a bot cannot
+//! target, count or head for a company its nation cannot see. Read once at the start of the
+//! bot's turn and kept up to date with what its own orders change.
+
+use crate::db::models::World;
+use crate::db::DbConnection;
+use crate::game::error::GameResult;
+use crate::game::maps::cells::{self, WorldCells};
+use crate::game::play::load;
+use crate::ids::NationId;
+use crate::rules::movement::{captures_on_entry, Capture};
+use crate::rules::ruleset::Flag;
+use crate::rules::state::{Area, CompanyId, Unit};
+use crate::rules::vision::{self, Observer};
+use crate::rules::{Pos, Ruleset, Terrain};
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+/// The side of the squares the objectives are filed under, for the nearest-first search.
+const TILE: i32 = 16;
+
+pub struct Sight {
+    pub nation: NationId,
+    cells: Arc<WorldCells>,
+    /// The nation's companies and the enemy companies it sees, by cell.
+    units: HashMap<Pos, Unit>,
+    at: HashMap<CompanyId, Pos>,
+    /// Seen enemy companies whose players are on leave: they may not be attacked.
+    pub untouchable: HashSet<CompanyId>,
+    /// Cells whose entry takes something (a mine, a town's church, a breached fort, an enemy
+    /// wall): where the bot's companies head.
+    pub objectives: Spots,
+    /// The castle walls among the objectives, which war machines and horses cannot take.
+    pub walls: HashSet<Pos>,
+    /// The nation's own towns, forts and healing ground: where worn companies fall back.
+    pub refuges: Spots,
+    /// Some objective is an enemy castle: sappers and guns are worth raising.
+    pub castles: bool,
+}
+
+impl Sight {
+    /// The sight of `nation` in `w` now.
+    pub fn load(
+        conn: &mut DbConnection,
+        rs: &Ruleset,
+        w: &World,
+        nation: NationId,
+    ) -> GameResult<Sight> {
+        let cells = cells::of(conn, w)?;
+        let whole = (0, 0, w.width - 1, w.height - 1);
+        let placed = load::companies_around(conn, w.id, w.height, whole, None)?;
+        let terrain_at = |p: Pos| cells.get(p).map_or(Terrain::Plain, |c| c.terrain);
+        let observers: Vec<Observer> = placed
+            .iter()
+            .filter(|p| p.nation_id == nation)
+            .map(|p| {
+                let at = Pos::new(p.company.x, p.company.y);
+                Observer {
+                    pos: at,
+                    perception: vision::perception(rs, p.company.kind, terrain_at(at)),
+                    grid: w.grid,
+                }
+            })
+            .collect();
+        let seen_cells = vision::Sight::of(&observers, whole);
+        let own: HashMap<Pos, i32> = observers.iter().map(|o| (o.pos, o.perception)).collect();
+        let now = crate::db::now();
+        let mut sight = Sight {
+            nation,
+            units: HashMap::with_capacity(placed.len()),
+            at: HashMap::with_capacity(placed.len()),
+            untouchable: HashSet::new(),
+            objectives: Spots::default(),
+            walls: HashSet::new(),
+            refuges: Spots::default(),
+            castles: false,
+            cells: cells.clone(),
+        };
+        for p in &placed {
+            let unit = load::unit_of(p);
+            if p.nation_id != nation {
+                let hidden = vision::is_hidden(rs, &unit, terrain_at(unit.pos));
+                let seen = if hidden {
+                    // Only from close by, as `vision::sees_unit` has it.
+                    let near = rs.combat.hidden_visible_at;
+                    w.bounds().within(unit.pos, near).any(|q| {
+                        own.get(&q)
+                            .is_some_and(|seeing| w.grid.distance(q, unit.pos) <= *seeing)
+                    })
+                } else {
+                    seen_cells.sees(unit.pos)
+                };
+                if !seen {
+                    continue;
+                }
+                if crate::rules::leave::on_leave(p.leave_until, now) {
+                    sight.untouchable.insert(unit.id);
+                }
+            }
+            sight.put(unit);
+        }
+        for (p, c) in cells.rect(whole.0, whole.1, whole.2, whole.3) {
+            let takes = captures_on_entry(rs, nation.0, p, c);
+            if !takes.is_empty() {
+                sight.objectives.add(p);
+                if takes.iter().any(|t| matches!(t, Capture::Castle { .. })) {
+                    sight.walls.insert(p);
+                    sight.castles = true;
+                }
+            }
+            if crate::rules::bot::refuge(rs, c.terrain, c.owner, nation.0) {
+                sight.refuges.add(p);
+            }
+        }
+        Ok(sight)
+    }
+
+    fn put(&mut self, u: Unit) {
+        self.at.insert(u.id, u.pos);
+        self.units.insert(u.pos, u);
+    }
+
+    /// The company as the bot last knew it.
+    pub fn unit(&self, id: CompanyId) -> Option<&Unit> {
+        self.at.get(&id).and_then(|p| self.units.get(p))
+    }
+
+    /// The bot's nation's companies, by id.
+    pub fn own(&self) -> Vec<&Unit> {
+        let mut v: Vec<&Unit> = self
+            .units
+            .values()
+            .filter(|u| u.nation == self.nation.0)
+            .collect();
+        v.sort_by_key(|u| u.id);
+        v
+    }
+
+    /// A company after an order: where it stands now, or gone (`None`). A company the nation
+    /// did not see is never put in.
+    pub fn update(&mut self, id: CompanyId, after: Option<Unit>) {
+        if let Some(p) = self.at.remove(&id) {
+            self.units.remove(&p);
+        }
+        if let Some(u) = after {
+            self.put(u);
+        }
+    }
+
+    /// The company standing on `p`, as the bot knows it.
+    pub fn unit_at(&self, p: Pos) -> Option<&Unit> {
+        self.units.get(&p)
+    }
+
+    pub fn cell_terrain(&self, p: Pos) -> Option<Terrain> {
+        self.cells.get(p).map(|c| c.terrain)
+    }
+
+    /// Whether a company standing on `p` must stay to keep what it holds: castle ground of its
+    /// nation (a section is held only while companies stand on it), or a mine, a town's church
+    /// or a fort of its own with a seen enemy company within `near` cells. Elsewhere what it
+    /// took stays taken when it walks on.
+    pub fn worth_holding(&self, rs: &Ruleset, w: &World, p: Pos, near: i32) -> bool {
+        self.cells.get(p).is_some_and(|c| {
+            let t = rs.terrain(c.terrain);
+            if c.owner != Some(self.nation.0) {
+                return false;
+            }
+            if c.in_castle(rs) {
+                return true;
+            }
+            let keeps = t.has(Flag::CapturedOnEntry)
+                || t.has(Flag::TownCentre)
+                || t.has(Flag::OwnNationOnly);
+            keeps
+                && self
+                    .nearest_enemy(w, p)
+                    .is_some_and(|e| w.grid.distance(p, e) <= near)
+        })
+    }
+
+    /// The window of `radius` cells around `at` with the companies the nation knows in it.
+    pub fn window(&self, w: &World, at: Pos, radius: i32) -> Area {
+        let (x0, y0, x1, y1) = (at.x - radius, at.y - radius, at.x + radius, at.y + radius);
+        let mut area = self.cells.area(w, x0, y0, x1, y1);
+        for y in y0.max(0)..=y1.min(w.height - 1) {
+            for x in x0.max(0)..=x1.min(w.width - 1) {
+                if let Some(u) = self.units.get(&Pos::new(x, y)) {
+                    area.place(u.clone());
+                }
+            }
+        }
+        area
+    }
+
+    /// The nearest seen enemy company to `from` that may be attacked.
+    pub fn nearest_enemy(&self, w: &World, from: Pos) -> Option<Pos> {
+        self.units
+            .values()
+            .filter(|u| u.nation != self.nation.0 && !self.untouchable.contains(&u.id))
+            .map(|u| (w.grid.distance(from, u.pos), u.pos))
+            .min()
+            .map(|(_, p)| p)
+    }
+}
+
+/// Whether the world has castle walls of another nation for `nation` to take.
+pub fn castles_to_take(
+    conn: &mut DbConnection,
+    rs: &Ruleset,
+    w: &World,
+    nation: NationId,
+) -> GameResult<bool> {
+    let cells = cells::of(conn, w)?;
+    Ok(cells
+        .rect(0, 0, w.width - 1, w.height - 1)
+        .into_iter()
+        .any(|(_, c)| {
+            rs.terrain(c.terrain).has(Flag::Wall) && c.owner.is_some_and(|o| o != nation.0)
+        }))
+}
+
+/// Cells filed by the square of the map they lie in, for the nearest to a cell.
+#[derive(Default)]
+pub struct Spots {
+    tiles: HashMap<(i32, i32), Vec<Pos>>,
+    count: usize,
+}
+
+impl Spots {
+    pub fn add(&mut self, p: Pos) {
+        self.tiles
+            .entry((p.x.div_euclid(TILE), p.y.div_euclid(TILE)))
+            .or_default()
+            .push(p);
+        self.count += 1;
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// The nearest cell to `from` (by `distance`) that `ok` accepts; ties go to the lowest
+    /// cell, so that the same sight always gives the same answer.
+    pub fn nearest(
+        &self,
+        from: Pos,
+        distance: impl Fn(Pos, Pos) -> i32,
+        ok: impl Fn(Pos) -> bool,
+    ) -> Option<Pos> {
+        if self.count == 0 {
+            return None;
+        }
+        let (tx, ty) = (from.x.div_euclid(TILE), from.y.div_euclid(TILE));
+        let span = self
+            .tiles
+            .keys()
+            .map(|(x, y)| (x - tx).abs().max((y - ty).abs()))
+            .max()
+            .unwrap_or(0);
+        let mut best: Option<(i32, Pos)> = None;
+        for ring in 0..=span {
+            // Every cell of a farther ring is at least about this far, on squares or hexes
+            // (where a step may cross half a column).
+            if best.is_some_and(|(d, _)| d < (ring - 1) * TILE / 2) {
+                break;
+            }
+            for x in tx - ring..=tx + ring {
+                for y in ty - ring..=ty + ring {
+                    if (x - tx).abs().max((y - ty).abs()) != ring {
+                        continue;
+                    }
+                    for &p in self.tiles.get(&(x, y)).into_iter().flatten() {
+                        if !ok(p) {
+                            continue;
+                        }
+                        let d = distance(from, p);
+                        if best.is_none_or(|b| (d, p) < b) {
+                            best = Some((d, p));
+                        }
+                    }
+                }
+            }
+        }
+        best.map(|(_, p)| p)
+    }
+}

@@ -1,0 +1,475 @@
+//! When bots act (docs/rules.md §14): once per turn, after the turn is applied. A bot first
+//! raises what its treasury allows, then orders its companies in id order, a chunk of them per
+//! transaction of about `[bots] chunk_ms`, so that players' orders never wait long for it. Its
+//! row in `bots` records the turn it plays and the last company ordered, in the transaction
+//! that gives the orders: whichever process plays the next chunk (two may take turns at it)
+//! starts after it, and each company is ordered once a turn.
+
+use super::sight::Sight;
+use crate::config::Config;
+use crate::db::group::Group;
+use crate::db::models::{Company, World};
+use crate::db::schema::{bots, companies, players, users};
+use crate::db::{self, DbConnection};
+use crate::game::error::GameResult;
+use crate::game::maps::worlds;
+use crate::game::play::access::Actor;
+use crate::game::play::orders::{self, Order};
+use crate::game::play::{self as play, load};
+use crate::ids::{CompanyId, NationId, PlayerId, UserId, WorldId};
+use crate::rules::bot::{self as engine, BotLevel, Choice, Mode, Plan};
+use crate::rules::{Kind, Pos};
+use diesel::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// What the bots of a pass did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Played {
+    /// Bots that played a turn (or the rest of one).
+    pub bots: usize,
+    pub raised: usize,
+    pub orders: usize,
+    /// Orders the order code refused (the bot's sight was out of date, or an unseen company
+    /// stood in the way): the bot moves on to its next company.
+    pub refused: usize,
+    /// The longest transaction of orders, which players' orders may have waited for.
+    pub longest_chunk_ms: i64,
+}
+
+impl Played {
+    fn add(&mut self, o: Played) {
+        self.bots += o.bots;
+        self.raised += o.raised;
+        self.orders += o.orders;
+        self.refused += o.refused;
+        self.longest_chunk_ms = self.longest_chunk_ms.max(o.longest_chunk_ms);
+    }
+}
+
+/// Lets the bots of every world play their turn, where they have not yet.
+pub fn play_all(conn: &mut DbConnection, config: &Arc<Config>) -> GameResult<Played> {
+    let mut all = Played::default();
+    let worlds: Vec<WorldId> = bots::table
+        .select(bots::world_id)
+        .distinct()
+        .order(bots::world_id)
+        .load(conn)?;
+    for w in worlds {
+        all.add(play_world(conn, config, w)?);
+    }
+    Ok(all)
+}
+
+/// A bot's row, as a pass reads it.
+struct Seat {
+    player_id: PlayerId,
+    user_id: UserId,
+    username: String,
+    nation_id: NationId,
+    level: BotLevel,
+}
+
+/// Lets the bots of one world play the world's current turn, where they have not yet. A paused
+/// world, an ended campaign or a turn being applied waits.
+pub fn play_world(
+    conn: &mut DbConnection,
+    config: &Arc<Config>,
+    world_id: WorldId,
+) -> GameResult<Played> {
+    let mut out = Played::default();
+    let w = worlds::get(conn, world_id)?;
+    if w.paused || w.ended() || crate::game::time::ticks::turn_running(conn, world_id)? {
+        return Ok(out);
+    }
+    let due: Vec<(PlayerId, UserId, String, NationId, String)> = bots::table
+        .inner_join(players::table.inner_join(users::table))
+        .filter(bots::world_id.eq(world_id))
+        .filter(bots::turn.lt(w.turn).or(bots::done.eq(false)))
+        .order(bots::player_id)
+        .select((
+            bots::player_id,
+            players::user_id,
+            users::username,
+            players::nation_id,
+            bots::level,
+        ))
+        .load(conn)?;
+    for (player_id, user_id, username, nation_id, level) in due {
+        let seat = Seat {
+            player_id,
+            user_id,
+            username,
+            nation_id,
+            level: level.parse().unwrap_or(BotLevel::Normal),
+        };
+        out.add(play_bot(conn, config, &w, &seat)?);
+    }
+    Ok(out)
+}
+
+/// Where a bot stands in the world's turn, read with its row locked.
+fn claim(conn: &mut DbConnection, player_id: PlayerId) -> GameResult<(i32, i32, bool)> {
+    // Taking the row's lock first: another process's chunk of the same bot waits here.
+    diesel::update(bots::table.find(player_id))
+        .set(bots::turn.eq(bots::turn))
+        .execute(conn)?;
+    Ok(bots::table
+        .find(player_id)
+        .select((bots::turn, bots::last_company, bots::done))
+        .first(conn)?)
+}
+
+fn play_bot(
+    conn: &mut DbConnection,
+    config: &Arc<Config>,
+    w: &World,
+    seat: &Seat,
+) -> GameResult<Played> {
+    let rs = &config.rules;
+    let settings = &config.settings.bots;
+    let actor = Actor {
+        user_id: seat.user_id,
+        username: seat.username.clone(),
+        role: crate::rules::names::Role::Player,
+        held: false,
+    };
+    let mut out = Played::default();
+    // A new turn: the bot raises first, in the transaction that claims the turn.
+    let started = db::write(conn, |conn| -> GameResult<bool> {
+        let (turn, _, done) = claim(conn, seat.player_id)?;
+        if turn > w.turn || (turn == w.turn && done) {
+            return Ok(false);
+        }
+        if turn < w.turn {
+            diesel::update(bots::table.find(seat.player_id))
+                .set((
+                    bots::turn.eq(w.turn),
+                    bots::last_company.eq(0),
+                    bots::done.eq(false),
+                ))
+                .execute(conn)?;
+            out.raised = raise(conn, config, w, seat, &actor)?;
+        }
+        Ok(true)
+    })?;
+    if !started {
+        return Ok(out);
+    }
+    out.bots = 1;
+    let mut sight = Sight::load(conn, rs, w, seat.nation_id)?;
+    let mut taken: HashSet<Pos> = HashSet::new();
+    let mut struck: HashMap<i32, i32> = HashMap::new();
+    let group = Group::default();
+    let owners = owners(conn, config, w, seat)?;
+    loop {
+        let chunk = Instant::now();
+        let more = db::write(conn, |conn| -> GameResult<bool> {
+            let (turn, last, done) = claim(conn, seat.player_id)?;
+            if turn != w.turn || done {
+                return Ok(false);
+            }
+            let ids: Vec<(CompanyId, PlayerId)> = companies::table
+                .filter(companies::player_id.eq_any(owners.keys().copied().collect::<Vec<_>>()))
+                .filter(companies::id.gt(CompanyId(last)))
+                .order(companies::id)
+                .select((companies::id, companies::player_id))
+                .limit(256)
+                .load(conn)?;
+            let mut reached = last;
+            let mut finished = ids.len() < 256;
+            for (i, (id, owner)) in ids.iter().enumerate() {
+                if i > 0 && chunk.elapsed().as_millis() as u64 >= settings.chunk_ms {
+                    finished = false;
+                    break;
+                }
+                let (actor, mode) = &owners[owner];
+                let mut turn = Turn {
+                    config,
+                    w,
+                    level: seat.level,
+                    mode: *mode,
+                    actor,
+                    group: &group,
+                    sight: &mut sight,
+                    taken: &mut taken,
+                    struck: &mut struck,
+                    out: &mut out,
+                };
+                turn.company(conn, *id)?;
+                reached = id.0;
+                if i + 1 == ids.len() && ids.len() == 256 {
+                    finished = false;
+                }
+            }
+            diesel::update(bots::table.find(seat.player_id))
+                .set((bots::last_company.eq(reached), bots::done.eq(finished)))
+                .execute(conn)?;
+            Ok(!finished)
+        })?;
+        out.longest_chunk_ms = out.longest_chunk_ms.max(chunk.elapsed().as_millis() as i64);
+        if !more {
+            break;
+        }
+    }
+    Ok(out)
+}
+
+/// The players whose companies the bot orders, and how: its own, played to win; those of its
+/// nation's players away who asked for it, only held (the nation's first bot holds them).
+fn owners(
+    conn: &mut DbConnection,
+    config: &Config,
+    w: &World,
+    seat: &Seat,
+) -> GameResult<HashMap<PlayerId, (Actor, Mode)>> {
+    let own = Actor {
+        user_id: seat.user_id,
+        username: seat.username.clone(),
+        role: crate::rules::names::Role::Player,
+        held: false,
+    };
+    let mut out = HashMap::from([(seat.player_id, (own, Mode::Play))]);
+    let first: Option<PlayerId> = bots::table
+        .inner_join(players::table)
+        .filter(bots::world_id.eq(w.id))
+        .filter(players::nation_id.eq(seat.nation_id))
+        .select(diesel::dsl::min(bots::player_id))
+        .first(conn)?;
+    if first != Some(seat.player_id) {
+        return Ok(out);
+    }
+    let away_since = w.turn - config.settings.bots.away_turns;
+    let now = db::now();
+    let away: Vec<(PlayerId, UserId, String, Option<i64>)> = players::table
+        .inner_join(users::table)
+        .filter(players::world_id.eq(w.id))
+        .filter(players::nation_id.eq(seat.nation_id))
+        .filter(users::hand_to_bot.eq(true))
+        .filter(users::bot.eq(false))
+        .filter(players::played_turn.le(away_since))
+        .select((
+            players::id,
+            users::id,
+            users::username,
+            players::leave_until,
+        ))
+        .load(conn)?;
+    for (player_id, user_id, username, leave_until) in away {
+        // On leave the companies are frozen: nothing to hold.
+        if crate::rules::leave::on_leave(leave_until, now) {
+            continue;
+        }
+        let actor = Actor {
+            user_id,
+            username,
+            role: crate::rules::names::Role::Player,
+            held: true,
+        };
+        out.insert(player_id, (actor, Mode::Hold));
+    }
+    Ok(out)
+}
+
+/// A bot's own random stream for `purpose` in the world's current turn: from the world's seed,
+/// so that a campaign of bots replays exactly.
+fn stream(w: &World, player: PlayerId, purpose: u64) -> ChaCha20Rng {
+    let mut rng = ChaCha20Rng::seed_from_u64(w.rng_seed as u64 ^ 0x626f_7473);
+    rng.set_stream(((player.0 as u64) << 8) | purpose);
+    rng.set_word_pos((w.turn.max(0) as u128) << 16);
+    rng
+}
+
+/// Raises what the treasury allows, up to `[bots] raise_per_turn`, kinds chosen for the map.
+fn raise(
+    conn: &mut DbConnection,
+    config: &Config,
+    w: &World,
+    seat: &Seat,
+    actor: &Actor,
+) -> GameResult<usize> {
+    let rs = &config.rules;
+    let mut rng = stream(w, seat.player_id, 0);
+    let mut have: HashMap<Kind, i32> = HashMap::new();
+    let kinds: Vec<Kind> = companies::table
+        .filter(companies::player_id.eq(seat.player_id))
+        .select(companies::kind)
+        .load(conn)?;
+    for k in kinds {
+        *have.entry(k).or_default() += 1;
+    }
+    let castles = super::sight::castles_to_take(conn, rs, w, seat.nation_id)?;
+    let mut raised = 0;
+    for i in 0..config.settings.bots.raise_per_turn {
+        let roll = rng.random_range(0..100);
+        let kind = engine::kind_to_raise(seat.level, &have, castles, roll);
+        let name = format!("{} {}.{}", kind.as_str(), w.turn.max(0), i + 1);
+        let made = db::savepoint(conn, |conn| {
+            play::raise(conn, rs, actor, w.id, kind.as_str(), &name)
+        });
+        match made {
+            Ok(_) => {
+                raised += 1;
+                *have.entry(kind).or_default() += 1;
+            }
+            Err(_) => break,
+        }
+    }
+    Ok(raised)
+}
+
+/// One company's orders of a bot's turn.
+struct Turn<'a> {
+    config: &'a Arc<Config>,
+    w: &'a World,
+    level: BotLevel,
+    mode: Mode,
+    actor: &'a Actor,
+    group: &'a Group,
+    sight: &'a mut Sight,
+    taken: &'a mut HashSet<Pos>,
+    struck: &'a mut HashMap<i32, i32>,
+    out: &'a mut Played,
+}
+
+impl Turn<'_> {
+    fn company(&mut self, conn: &mut DbConnection, id: CompanyId) -> GameResult<()> {
+        let rs = &self.config.rules;
+        let Some(start) = self.sight.unit(id.0).cloned() else {
+            return Ok(());
+        };
+        let keep_ap = match self.level {
+            BotLevel::Easy => start.ap / 2,
+            _ => 0,
+        };
+        let goal = self.goal(&start);
+        let refuge =
+            self.sight
+                .refuges
+                .nearest(start.pos, |a, b| self.w.grid.distance(a, b), |_| true);
+        for _ in 0..self.config.settings.bots.orders_per_company {
+            let Some(me) = self.sight.unit(id.0).cloned() else {
+                break;
+            };
+            let spare = (me.ap - keep_ap).max(0);
+            let step = rs.cheapest_step(self.w.season).max(1);
+            let reach = rs.kind(me.kind).volley.map_or(1, |v| v.range) + 2;
+            let radius = (spare / step + 1).clamp(reach, 14);
+            let area = self.sight.window(self.w, me.pos, radius);
+            let plan = Plan {
+                rs,
+                area: &area,
+                level: self.level,
+                mode: self.mode,
+                goal,
+                refuge,
+                untouchable: &self.sight.untouchable,
+                struck: &*self.struck,
+                keep_ap,
+            };
+            let Some(choice) = engine::choose(&plan, &me) else {
+                break;
+            };
+            let target = match &choice {
+                Choice::Volley(p) | Choice::Melee(p) => self.sight.unit_at(*p).map(|u| (u.id, *p)),
+                _ => None,
+            };
+            let order = match choice {
+                Choice::Volley(_) | Choice::Melee(_) => {
+                    let Some((t, _)) = target else { break };
+                    if matches!(choice, Choice::Volley(_)) {
+                        Order::Volley {
+                            target: CompanyId(t),
+                        }
+                    } else {
+                        Order::Melee {
+                            target: CompanyId(t),
+                        }
+                    }
+                }
+                Choice::Heal => Order::Heal,
+                Choice::Move(path) => Order::MovePath(path),
+                Choice::Ram(at) => Order::Ram { at },
+                Choice::Bombard(at) => Order::Bombard { at },
+                Choice::BuildSiegeTower(at) => Order::BuildSiegeTower { at },
+            };
+            let (config, actor, group) = (self.config, self.actor, self.group);
+            let done = db::savepoint(conn, |conn| {
+                orders::execute(conn, group, config, actor, id, order)
+            });
+            match done {
+                Ok(outcome) => {
+                    self.out.orders += 1;
+                    let after = outcome.company.map(|c| self.unit_of(&c, me.nation));
+                    self.sight.update(id.0, after);
+                    if let Some((t, at)) = target {
+                        *self.struck.entry(t).or_default() += 1;
+                        let now = standing(conn, self.w.id, at)?;
+                        let seen = now.filter(|c| c.id.0 == t).map(|c| {
+                            let nation = self.sight.unit(t).map_or(0, |u| u.nation);
+                            self.unit_of(&c, nation)
+                        });
+                        self.sight.update(t, seen);
+                    }
+                }
+                Err(_) => {
+                    self.out.refused += 1;
+                    break;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn unit_of(&self, c: &Company, nation: i32) -> crate::rules::state::Unit {
+        load::unit_of(&load::Placed {
+            company: c.clone(),
+            nation_id: NationId(nation),
+            user_id: UserId(0),
+            leave_until: None,
+        })
+    }
+
+    /// Where the company heads this turn: it stays on ground worth holding; else the nearest
+    /// objective no other company of the bot took this turn (walls only for those who climb);
+    /// else the nearest seen enemy.
+    fn goal(&mut self, me: &crate::rules::state::Unit) -> Option<Pos> {
+        let rs = &self.config.rules;
+        if self.mode == Mode::Hold {
+            return None;
+        }
+        if self.sight.worth_holding(rs, self.w, me.pos, 4) && !self.taken.contains(&me.pos) {
+            self.taken.insert(me.pos);
+            return Some(me.pos);
+        }
+        let climbs = rs.kind(me.kind).class == crate::rules::names::Class::Foot;
+        let grid = self.w.grid;
+        let (taken, walls) = (&*self.taken, &self.sight.walls);
+        let found = self.sight.objectives.nearest(
+            me.pos,
+            |a, b| grid.distance(a, b),
+            |p| !taken.contains(&p) && (climbs || !walls.contains(&p)),
+        );
+        match found {
+            Some(p) => {
+                self.taken.insert(p);
+                Some(p)
+            }
+            None => self.sight.nearest_enemy(self.w, me.pos),
+        }
+    }
+}
+
+/// The company standing on a cell now, if any.
+fn standing(conn: &mut DbConnection, world: WorldId, at: Pos) -> GameResult<Option<Company>> {
+    Ok(companies::table
+        .filter(companies::world_id.eq(world))
+        .filter(companies::x.eq(at.x))
+        .filter(companies::y.eq(at.y))
+        .select(Company::as_select())
+        .first(conn)
+        .optional()?)
+}

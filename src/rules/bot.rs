@@ -1,0 +1,403 @@
+//! How a bot's company chooses its next order (docs/rules.md §14), pure: it reads only the
+//! window of the world its nation sees ([`vision::as_seen_by`]) and asks the very rule
+//! functions an order runs (`combat::volley`, `siege::ram`, `movement::enter`…) what each
+//! choice would give, with every die at its mean. The game layer (`game::bots`) gives the
+//! chosen order through the same code as a person's and asks again with the company as the
+//! order left it.
+
+use super::combat::{self, Battle};
+use super::dice::{Draw, Roll};
+use super::movement;
+use super::names::{Kind, Terrain};
+use super::ruleset::{Ability, Flag, Ruleset};
+use super::siege;
+use super::state::{Area, CompanyId, Unit};
+use super::vision;
+use super::Pos;
+use std::collections::{BinaryHeap, HashMap, HashSet};
+
+pub use super::names::BotLevel;
+
+/// What the bot does with a company: play the campaign, or only hold it (an absent player's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Raise, take and hold, attack where the dice favour it, storm castles.
+    Play,
+    /// Defend, heal and keep out of traps; never head for anything.
+    Hold,
+}
+
+/// One order of a bot's company, as the order code takes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Choice {
+    Volley(Pos),
+    Melee(Pos),
+    Heal,
+    /// The cells to walk through, the company's own excluded.
+    Move(Vec<Pos>),
+    Ram(Pos),
+    Bombard(Pos),
+    BuildSiegeTower(Pos),
+}
+
+/// What the game layer tells the evaluator beyond the window.
+pub struct Plan<'a> {
+    pub rs: &'a Ruleset,
+    /// The window around the company, as its nation sees it.
+    pub area: &'a Area,
+    pub level: BotLevel,
+    pub mode: Mode,
+    /// Where the company is headed: the nearest objective left to it (a mine, a town's church,
+    /// a castle section), or a seen enemy.
+    pub goal: Option<Pos>,
+    /// The nearest friendly town or fort, to fall back to.
+    pub refuge: Option<Pos>,
+    /// Companies that may not be attacked (their players on leave).
+    pub untouchable: &'a HashSet<CompanyId>,
+    /// Enemy companies the nation's other companies attacked this turn, and how often.
+    pub struck: &'a HashMap<CompanyId, i32>,
+    /// Action points the company keeps (an easy bot spends only half of its turn's).
+    pub keep_ap: i32,
+}
+
+/// Dice that always roll the middle of their range: what an action gives on average.
+#[derive(Default)]
+pub struct Mean {
+    draws: Vec<Draw>,
+}
+
+impl Roll for Mean {
+    fn roll(&mut self, label: &str, min: i32, max: i32) -> i32 {
+        let value = if max <= min { min } else { (min + max + 1) / 2 };
+        self.draws.push(Draw {
+            label: label.to_string(),
+            min,
+            max,
+            value,
+        });
+        value
+    }
+
+    fn draws(&self) -> &[Draw] {
+        &self.draws
+    }
+}
+
+/// The expected outcome of an attack, by the rules' own functions with mean dice.
+pub fn expect(rs: &Ruleset, area: &Area, me: &Unit, at: Pos, volley: bool) -> Option<Battle> {
+    let mut dice = Mean::default();
+    if volley {
+        combat::volley(rs, area, me, at, &mut dice).ok()
+    } else {
+        combat::melee(rs, area, me, at, &mut dice).ok()
+    }
+}
+
+/// Whether a company is worn out: under half its strength, or its morale under a third of the
+/// most, with wounded to heal.
+pub fn worn(rs: &Ruleset, me: &Unit) -> bool {
+    let full = rs.kind(me.kind).full_strength;
+    me.wounded > 0 && (me.men * 2 < full || me.morale * 3 < rs.combat.morale_max)
+}
+
+/// The next order for `me`, or none when it should stay where it is this turn.
+pub fn choose(plan: &Plan, me: &Unit) -> Option<Choice> {
+    let spare = me.ap - plan.keep_ap;
+    if spare <= 0 {
+        return None;
+    }
+    let threatened = threat(plan, me);
+    // Worn out: heal where it stands unless an enemy is upon it, else fall back first.
+    if worn(plan.rs, me) {
+        let on = plan.area.cell(me.pos)?;
+        let healing = super::actions::heal(plan.rs, me, on).is_ok();
+        if healing && !threatened && spare >= plan.rs.actions.heal {
+            return Some(Choice::Heal);
+        }
+        if let Some(step) = plan.refuge.and_then(|r| toward(plan, me, r, spare)) {
+            return Some(Choice::Move(step));
+        }
+        if healing && spare >= plan.rs.actions.heal {
+            return Some(Choice::Heal);
+        }
+    }
+    if let Some(attack) = best_attack(plan, me, spare) {
+        return Some(attack);
+    }
+    if plan.mode == Mode::Hold {
+        // Holding: only out of a fight it would lose.
+        if threatened {
+            if let Some(step) = plan.refuge.and_then(|r| toward(plan, me, r, spare)) {
+                return Some(Choice::Move(step));
+            }
+        }
+        return None;
+    }
+    if let Some(siege) = siege_work(plan, me, spare) {
+        return Some(siege);
+    }
+    let goal = plan.goal?;
+    if goal == me.pos {
+        return None;
+    }
+    toward(plan, me, goal, spare).map(Choice::Move)
+}
+
+/// A seen enemy next to the company that would win a melee against it.
+fn threat(plan: &Plan, me: &Unit) -> bool {
+    let (rs, area) = (plan.rs, plan.area);
+    area.bounds.neighbours(me.pos).any(|p| {
+        area.unit_at(p).is_some_and(|e| {
+            e.nation != me.nation
+                && expect(
+                    rs,
+                    area,
+                    &Unit {
+                        ap: 99,
+                        ..e.clone()
+                    },
+                    me.pos,
+                    false,
+                )
+                .is_some_and(|b| b.defender.losses > b.attacker.losses)
+        })
+    })
+}
+
+/// How much a level asks of an attack: the enemy's losses against its own, in tenths.
+fn edge(level: BotLevel) -> i32 {
+    match level {
+        BotLevel::Easy => 15,
+        BotLevel::Normal => 12,
+        BotLevel::Hard => 10,
+    }
+}
+
+/// The attack with the best expected balance of losses that the level accepts.
+fn best_attack(plan: &Plan, me: &Unit, spare: i32) -> Option<Choice> {
+    let (rs, area) = (plan.rs, plan.area);
+    let k = rs.kind(me.kind);
+    let reach = k
+        .volley
+        .map_or(1, |v| combat::reach(rs, area, me, v.range))
+        .max(1);
+    let mut targets: Vec<&Unit> = area
+        .units()
+        .filter(|e| e.nation != me.nation && !plan.untouchable.contains(&e.id))
+        .filter(|e| area.bounds.distance(me.pos, e.pos) <= reach)
+        .filter(|e| vision::nation_sees(rs, area, me.nation, e))
+        .collect();
+    targets.sort_by_key(|e| e.id);
+    let mut best: Option<(i64, Choice)> = None;
+    for e in targets {
+        let struck = plan.struck.get(&e.id).copied().unwrap_or(0);
+        // An easy bot never joins an attack another company made this turn.
+        if plan.level == BotLevel::Easy && struck > 0 {
+            continue;
+        }
+        for volley in [true, false] {
+            let cost = if volley {
+                k.volley.map(|a| a.cost)
+            } else {
+                k.melee.map(|a| a.cost)
+            };
+            if cost.is_none_or(|c| c > spare) {
+                continue;
+            }
+            let Some(b) = expect(rs, area, me, e.pos, volley) else {
+                continue;
+            };
+            let (dealt, taken) = (b.defender.losses as i64, b.attacker.losses as i64);
+            if dealt <= 0 || dealt * 10 < taken * edge(plan.level) as i64 {
+                continue;
+            }
+            let mut score = dealt * 4 - taken * 3;
+            if b.defender.destroyed {
+                score += 100;
+            }
+            // Hard bots finish what their other companies began.
+            if plan.level == BotLevel::Hard {
+                score += 20 * struck as i64;
+            }
+            let choice = if volley {
+                Choice::Volley(e.pos)
+            } else {
+                Choice::Melee(e.pos)
+            };
+            if best.as_ref().is_none_or(|(s, _)| score > *s) {
+                best = Some((score, choice));
+            }
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+/// Work on an enemy castle in reach: ram its gate, bombard its walls, build a siege tower.
+fn siege_work(plan: &Plan, me: &Unit, spare: i32) -> Option<Choice> {
+    let (rs, area) = (plan.rs, plan.area);
+    let k = rs.kind(me.kind);
+    let near_goal = plan
+        .goal
+        .is_some_and(|g| area.bounds.distance(me.pos, g) <= 6);
+    if !near_goal {
+        return None;
+    }
+    let mut around: Vec<Pos> = area.bounds.neighbours(me.pos).collect();
+    around.sort();
+    if k.can(Ability::Ram) && spare >= rs.castle.ram_cost {
+        for &p in &around {
+            if siege::ram(rs, area, me, p, &mut Mean::default()).is_ok() {
+                return Some(Choice::Ram(p));
+            }
+        }
+    }
+    if k.can(Ability::Bombard) && spare >= rs.actions.bombard {
+        let range = k.volley.map_or(1, |v| combat::reach(rs, area, me, v.range));
+        let mut walls: Vec<Pos> = area
+            .positions()
+            .filter(|p| area.bounds.distance(me.pos, *p) <= range)
+            .filter(|p| {
+                area.cell(*p).is_some_and(|c| {
+                    c.owner.is_some_and(|o| o != me.nation)
+                        && rs.terrain(c.terrain).structure.is_some()
+                        && c.structure.unwrap_or(0) > 0
+                })
+            })
+            .collect();
+        // The weakest first: a breach opens the castle soonest.
+        walls.sort_by_key(|p| (area.cell(*p).and_then(|c| c.structure), *p));
+        for p in walls {
+            if siege::bombard(rs, area, me, p, &mut Mean::default()).is_ok() {
+                return Some(Choice::Bombard(p));
+            }
+        }
+    }
+    if k.can(Ability::BuildSiegeTower) && spare >= rs.castle.siege_tower_cost {
+        let mut spots = vec![me.pos];
+        spots.extend(around);
+        for p in spots {
+            let building = area.cell(p).is_some_and(|c| c.siege.is_some());
+            let done = area.cell(p).is_some_and(|c| c.siege_tower(rs));
+            if done {
+                continue;
+            }
+            // Finish a tower begun before starting another.
+            if (building || p == me.pos) && siege::build_siege_tower(rs, area, me, p).is_ok() {
+                return Some(Choice::BuildSiegeTower(p));
+            }
+        }
+    }
+    None
+}
+
+/// The path, within `spare` action points, to the reachable cell nearest `goal` (the goal
+/// itself when it can be reached); none when no step brings the company closer.
+pub fn toward(plan: &Plan, me: &Unit, goal: Pos, spare: i32) -> Option<Vec<Pos>> {
+    let (rs, area) = (plan.rs, plan.area);
+    let start_cell = area.cell(me.pos)?;
+    let here = area.bounds.distance(me.pos, goal);
+    // Dijkstra over the window: cost so far, then the cell; ties broken by position so that the
+    // same window always gives the same path.
+    let mut best: HashMap<Pos, (i32, Pos)> = HashMap::new();
+    let mut heap = BinaryHeap::new();
+    heap.push(std::cmp::Reverse((0, me.pos)));
+    best.insert(me.pos, (0, me.pos));
+    // Climbs and steps down a wall's outside: a move of their own single step.
+    let mut single: Vec<(Pos, i32)> = Vec::new();
+    for n in area.bounds.neighbours(me.pos) {
+        let Some(c) = area.cell(n) else { continue };
+        if area.unit_at(n).is_some() {
+            continue;
+        }
+        if let Ok(e) = movement::enter(rs, area.season, me, (me.pos, start_cell), (n, c), true) {
+            if e.ends_move && e.cost <= spare {
+                single.push((n, e.cost));
+            }
+        }
+    }
+    while let Some(std::cmp::Reverse((cost, p))) = heap.pop() {
+        if best.get(&p).is_some_and(|(c, _)| *c < cost) {
+            continue;
+        }
+        let Some(cell) = area.cell(p) else { continue };
+        if p != me.pos && rs.terrain(cell.terrain).has(Flag::StopsMovement) {
+            continue;
+        }
+        for n in area.bounds.neighbours(p) {
+            let Some(c) = area.cell(n) else { continue };
+            if area.unit_at(n).is_some() {
+                continue;
+            }
+            let Ok(e) = movement::enter(rs, area.season, me, (p, cell), (n, c), false) else {
+                continue;
+            };
+            if e.ends_move {
+                continue;
+            }
+            let next = cost + e.cost;
+            if next > spare || best.get(&n).is_some_and(|(c, _)| *c <= next) {
+                continue;
+            }
+            best.insert(n, (next, p));
+            heap.push(std::cmp::Reverse((next, n)));
+        }
+    }
+    let distance = |p: Pos| area.bounds.distance(p, goal);
+    let walked = best
+        .iter()
+        .filter(|(p, _)| **p != me.pos)
+        .map(|(p, (c, _))| (distance(*p), *c, *p))
+        .min();
+    let climbed = single.iter().map(|(p, c)| (distance(*p), *c, *p)).min();
+    let (d, _, to) = match (walked, climbed) {
+        (Some(w), Some(c)) => w.min(c),
+        (Some(w), None) => w,
+        (None, Some(c)) => c,
+        (None, None) => return None,
+    };
+    if d >= here {
+        return None;
+    }
+    if single.iter().any(|(p, _)| *p == to) && walked.is_none_or(|w| w.2 != to) {
+        return Some(vec![to]);
+    }
+    let mut path = vec![to];
+    let mut at = to;
+    while let Some((_, from)) = best.get(&at) {
+        if *from == me.pos {
+            break;
+        }
+        path.push(*from);
+        at = *from;
+    }
+    path.reverse();
+    Some(path)
+}
+
+/// The kind of company to raise next: sappers and guns where there is a castle to take, else
+/// the line with cavalry and (hard bots) voltigeurs to screen it; `roll` is 0–99.
+pub fn kind_to_raise(level: BotLevel, have: &HashMap<Kind, i32>, castles: bool, roll: i32) -> Kind {
+    let count = |k: Kind| have.get(&k).copied().unwrap_or(0);
+    let total: i32 = have.values().sum();
+    if castles && level != BotLevel::Easy {
+        if count(Kind::Sappers) * 6 < total.max(1) {
+            return Kind::Sappers;
+        }
+        if count(Kind::Artillery) * 6 < total.max(1) {
+            return Kind::Artillery;
+        }
+    }
+    match (level, roll) {
+        (BotLevel::Hard, 0..=24) => Kind::Voltigeurs,
+        (_, 0..=29) => Kind::Cavalry,
+        _ => Kind::Infantry,
+    }
+}
+
+/// Whether a cell is a fall-back for `nation`: its own town, fort or castle ground.
+pub fn refuge(rs: &Ruleset, terrain: Terrain, owner: Option<i32>, nation: i32) -> bool {
+    owner == Some(nation)
+        && (rs.terrain(terrain).has(Flag::TownCentre)
+            || rs.terrain(terrain).has(Flag::OwnNationOnly)
+            || rs.terrain(terrain).heal_bonus > 0)
+}

@@ -76,7 +76,18 @@ pub fn world_demo(config: &Config) -> CmdResult {
     let mut conn = pool.get().map_err(|e| e.to_string())?;
     let id = worlds::import_text(&mut conn, &config.rules, &demo_text(config), None)
         .map_err(game_err)?;
+    demo_bot(&mut conn, config, id)?;
     println!("{id}");
+    Ok(())
+}
+
+/// Seats the demo world's bot, unless `[demo] bot` is off.
+fn demo_bot(conn: &mut db::DbConnection, config: &Config, world: WorldId) -> CmdResult {
+    if config.settings.demo.bot {
+        if let Some(b) = crate::game::bots::seat_demo(conn, world).map_err(game_err)? {
+            tracing::info!(world = world.0, bot = %b.name, nation = %b.nation, "seated the demo bot");
+        }
+    }
     Ok(())
 }
 
@@ -140,12 +151,14 @@ pub async fn serve(config: Config) -> CmdResult {
             worlds::ensure_demo(&mut conn, &config.rules, &demo_text(&config)).map_err(game_err)?
         {
             tracing::info!(world = id.0, "created the demo world");
+            demo_bot(&mut conn, &config, id)?;
             let hex = std::fs::read_to_string(config.dir.join("worlds/demo-hex.json"))
                 .unwrap_or_else(|_| worlds::DEMO_HEX_MAP.to_string());
             if let Some(id) =
                 worlds::ensure_hex_demo(&mut conn, &config.rules, &hex).map_err(game_err)?
             {
                 tracing::info!(world = id.0, "created the hex demo world");
+                demo_bot(&mut conn, &config, id)?;
             }
         }
     }

@@ -492,6 +492,7 @@ error-banned = this account is banned
 error-wrong-password = wrong username or password
 error-no-such = no such { $what }
 what-world = world
+what-bot = bot
 what-company = company
 what-company-of-yours = company of yours
 what-regiment-of-your-nation = regiment of your nation
@@ -502,6 +503,8 @@ error-join-first = join this world with a nation first
 error-turn-running = a turn is being applied to this world; try again in a moment
 error-joined = you have already joined this world
 error-no-nation = no nation `{ $nation }` in this world
+error-bot-level = unknown bot level `{ $level }` (easy, normal or hard)
+error-bot-name = no free name for another bot of this nation
 error-control = a { $what } cannot hold control characters
 error-name-length = a { $what } has 1 to { $max } characters
 what-company-name = company name
@@ -757,3 +760,23 @@ editor-rampart-tool = ramparts: click a side
 channel-private = a private message
 channel-nation = the nation's board
 channel-world = the whole world
+
+## Bots
+bot-mark = (computer)
+bot-title = played by the server
+world-bots = { $nations } { $count ->
+    [one] is
+   *[other] are
+} played by the computer.
+away-title = While you are away
+away-opt-in = When I give no order for { $turns } turns, my nation's bot holds my companies
+away-note = It only defends, heals and keeps them out of traps; it never heads anywhere nor spends the treasury. Your first order takes them back. A nation without a bot holds nothing.
+editor-bots = Bots
+editor-no-bots = No nation is played by the computer.
+editor-bot-nation = Nation of the new bot
+editor-bot-level = Level of the new bot
+editor-bot-add = Seat a bot
+editor-bot-remove = Stop
+bot-level-easy = easy
+bot-level-normal = normal
+bot-level-hard = hard

@@ -537,6 +537,7 @@ error-banned = ce compte est banni
 error-wrong-password = nom d'utilisateur ou mot de passe incorrect
 error-no-such = { $what } n'existe pas
 what-world = ce monde
+what-bot = bot
 what-company = cette compagnie
 what-company-of-yours = cette compagnie (parmi les vôtres)
 what-regiment-of-your-nation = ce régiment (dans votre nation)
@@ -547,6 +548,8 @@ error-join-first = rejoignez d'abord ce monde avec une nation
 error-turn-running = un tour est en cours d'application dans ce monde ; réessayez dans un instant
 error-joined = vous avez déjà rejoint ce monde
 error-no-nation = pas de nation « { $nation } » dans ce monde
+error-bot-level = niveau de bot inconnu « { $level } » (easy, normal ou hard)
+error-bot-name = plus de nom libre pour un autre bot de cette nation
 error-control = un { $what } ne peut pas contenir de caractères de contrôle
 error-name-length = un { $what } compte de 1 à { $max } caractères
 what-company-name = nom de compagnie
@@ -802,3 +805,23 @@ editor-rampart-tool = remparts : cliquer un côté
 channel-private = un message privé
 channel-nation = le tableau de la nation
 channel-world = tout le monde
+
+## Bots
+bot-mark = (ordinateur)
+bot-title = joué par le serveur
+world-bots = { $nations } { $count ->
+    [one] est jouée
+   *[other] sont jouées
+} par l'ordinateur.
+away-title = Pendant votre absence
+away-opt-in = Si je ne donne aucun ordre pendant { $turns } tours, le bot de ma nation tient mes compagnies
+away-note = Il se contente de défendre, de soigner et de les garder hors des pièges ; il ne les mène nulle part et ne dépense pas le trésor. Votre premier ordre vous les rend. Une nation sans bot ne tient rien.
+editor-bots = Bots
+editor-no-bots = Aucune nation n'est jouée par l'ordinateur.
+editor-bot-nation = Nation du nouveau bot
+editor-bot-level = Niveau du nouveau bot
+editor-bot-add = Installer un bot
+editor-bot-remove = Arrêter
+bot-level-easy = facile
+bot-level-normal = normal
+bot-level-hard = difficile

@@ -22,6 +22,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/account", web::get().to(pages::account::index))
         .route("/account/alerts", web::post().to(pages::alerts::set_mail))
         .route("/account/push", web::post().to(pages::alerts::set_push))
+        .route("/account/away", web::post().to(pages::alerts::set_away))
         .route("/alerts", web::get().to(pages::alerts::index))
         .route("/rules", web::get().to(pages::rules::index))
         .route("/lang/{code}", web::get().to(pages::lang::choose))
@@ -117,6 +118,11 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/gm/worlds/{w}/edges", web::post().to(pages::gm::edit_edge))
         .route("/gm/worlds/{w}/undo", web::post().to(pages::gm::undo))
         .route("/gm/worlds/{w}/spawn", web::post().to(pages::gm::spawn))
+        .route("/gm/worlds/{w}/bots", web::post().to(pages::gm::add_bot))
+        .route(
+            "/gm/worlds/{w}/bots/remove",
+            web::post().to(pages::gm::remove_bot),
+        )
         .route("/gm/worlds/{w}/export", web::get().to(pages::gm::export))
         .route("/gm/worlds/{w}/audit", web::get().to(pages::gm::audit_page))
         .route(
@@ -229,6 +235,12 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 )
                 .route("/worlds/{w}", web::patch().to(api::gm::patch_world))
                 .route("/worlds/{w}/ticks", web::post().to(api::gm::tick))
+                .route("/worlds/{w}/bots", web::post().to(api::gm::add_bot))
+                .route("/worlds/{w}/bots", web::get().to(api::gm::list_bots))
+                .route(
+                    "/worlds/{w}/bots/{name}",
+                    web::delete().to(api::gm::remove_bot),
+                )
                 .route("/worlds/{w}/end", web::post().to(api::campaign::end))
                 .route("/worlds/{w}/next", web::post().to(api::campaign::next))
                 .route("/worlds/{w}/castles", web::get().to(api::campaign::castles))

@@ -165,6 +165,8 @@ pub struct RankRow {
     /// whose nation the caller is not told: the order would tell who stands with whom.
     pub rank: Option<i64>,
     pub player: String,
+    /// Played by the server (docs/rules.md §14).
+    pub bot: bool,
     /// None unless the player is of the caller's nation.
     pub nation: Option<String>,
     pub color: Option<String>,
@@ -182,6 +184,7 @@ impl From<&scores::RankRow> for RankRow {
         RankRow {
             rank: r.rank,
             player: r.player.clone(),
+            bot: r.bot,
             nation: r.nation.clone(),
             color: r.color.clone(),
             inflicted: r.inflicted,

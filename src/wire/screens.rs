@@ -55,6 +55,8 @@ pub struct WorldScreenAnswer {
     /// Whether the player may raise a company now; null unless they play in the world.
     pub raise: Option<RaiseView>,
     pub next_turn_at: Option<String>,
+    /// The nations a bot (a player played by the server) plays, by name.
+    pub bots: Vec<String>,
 }
 
 impl WorldScreenAnswer {
@@ -83,6 +85,7 @@ impl WorldScreenAnswer {
             first_day: s.first_day.map(FirstSteps::of),
             raise: s.raise.as_ref().map(|r| RaiseView::of_api(lang, r)),
             next_turn_at: rfc3339(s.next_turn),
+            bots: s.bots,
         }
     }
 }

@@ -6,6 +6,7 @@ mod support;
 
 mod accounts;
 mod alerts;
+mod bots;
 mod browser;
 mod caches;
 mod campaign;

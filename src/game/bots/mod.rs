@@ -137,6 +137,15 @@ pub fn seat(
     })
 }
 
+/// The demo worlds' enemy (`[demo] bot`): a `normal` bot in the world's second nation.
+pub fn seat_demo(conn: &mut DbConnection, world_id: WorldId) -> GameResult<Option<Seated>> {
+    let nations = worlds::nations_of(conn, world_id)?;
+    match nations.get(1) {
+        Some(n) => seat(conn, world_id, &n.id.to_string(), BotLevel::Normal).map(Some),
+        None => Ok(None),
+    }
+}
+
 /// A game master seats a bot (`POST /api/v1/worlds/{w}/bots`, the editor's panel).
 pub fn add(
     conn: &mut DbConnection,

@@ -58,6 +58,9 @@ pub struct RankRow {
     pub rank: Option<i64>,
     #[diesel(sql_type = Text)]
     pub player: String,
+    /// Played by the server (docs/rules.md §14).
+    #[diesel(sql_type = diesel::sql_types::Bool)]
+    pub bot: bool,
     /// None unless the player is of the caller's nation.
     #[diesel(sql_type = Nullable<Text>)]
     pub nation: Option<String>,
@@ -137,7 +140,7 @@ pub fn rankings(
            SELECT {rank} AS rank, \
              ROW_NUMBER() OVER (ORDER BY {order}, p.id) AS place, \
              COUNT(*) OVER () AS total, \
-             u.username AS player, \
+             u.username AS player, u.bot AS bot, \
              CASE WHEN {told} THEN n.name END AS nation, \
              CASE WHEN {told} THEN n.color END AS color, \
              p.ranked_inflicted AS inflicted, p.ranked_lost AS lost, \

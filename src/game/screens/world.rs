@@ -123,6 +123,8 @@ pub struct WorldScreen {
     pub raise: Option<Result<(), GameError>>,
     /// When the next turn runs (Unix seconds).
     pub next_turn: Option<i64>,
+    /// The nations a bot plays (docs/rules.md §14), by name.
+    pub bots: Vec<String>,
 }
 
 pub fn screen(
@@ -183,7 +185,9 @@ pub fn screen(
     });
     // The next turn only: one query, not one per kind of tick.
     let next_turn = crate::game::time::clock::next_turn(conn, config, w)?;
+    let bots = crate::game::bots::nations_played(conn, w.id)?;
     Ok(WorldScreen {
+        bots,
         map,
         markers,
         cell,

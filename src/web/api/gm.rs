@@ -74,3 +74,44 @@ pub async fn tick(
         orders_held_ms: out.orders_held_ms,
     }))
 }
+
+/// `POST /api/v1/worlds/{w}/bots`: 201 with the bot's name.
+pub async fn add_bot(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    path: web::Path<WorldId>,
+    body: web::Json<NewBot>,
+) -> Result<HttpResponse, ApiError> {
+    let wid = path.into_inner();
+    let body = body.into_inner();
+    let seated = state
+        .db(move |conn| crate::game::bots::add(conn, &actor, wid, &body.nation, &body.level))
+        .await?;
+    Ok(HttpResponse::Created().json(BotView::from(seated)))
+}
+
+pub async fn list_bots(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    path: web::Path<WorldId>,
+) -> Result<HttpResponse, ApiError> {
+    let wid = path.into_inner();
+    let bots = state
+        .db(move |conn| crate::game::bots::list_for(conn, &actor, wid))
+        .await?;
+    Ok(HttpResponse::Ok().json(BotList {
+        bots: bots.into_iter().map(BotView::from).collect(),
+    }))
+}
+
+pub async fn remove_bot(
+    state: web::Data<AppState>,
+    ApiActor(actor): ApiActor,
+    path: web::Path<(WorldId, String)>,
+) -> Result<HttpResponse, ApiError> {
+    let (wid, name) = path.into_inner();
+    state
+        .db(move |conn| crate::game::bots::remove(conn, &actor, wid, &name))
+        .await?;
+    Ok(HttpResponse::NoContent().finish())
+}

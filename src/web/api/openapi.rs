@@ -801,6 +801,28 @@ fn routes(s: &mut Schemas) -> Vec<Route> {
         .created(s.of::<TickAnswer>())
         .errors(&[409]),
         route(
+            Post,
+            "/api/v1/worlds/{w}/bots",
+            "game masters",
+            "seat a bot (a player played by the server) in a nation",
+        )
+        .json(s.of::<NewBot>())
+        .created(s.of::<BotView>())
+        .errors(&[409, 422]),
+        route(
+            Get,
+            "/api/v1/worlds/{w}/bots",
+            "game masters",
+            "the bots seated in a world",
+        )
+        .ok(s.of::<BotList>()),
+        route(
+            Delete,
+            "/api/v1/worlds/{w}/bots/{name}",
+            "game masters",
+            "stop a bot (its companies stay, and give no more orders)",
+        ),
+        route(
             Put,
             "/api/v1/worlds/{w}/cells/{x}/{y}",
             "game masters",

@@ -42,6 +42,7 @@ struct Notice {
     error: Option<String>,
     mail_saved: bool,
     push_saved: bool,
+    away_saved: bool,
 }
 
 async fn show(
@@ -66,6 +67,9 @@ async fn show(
         );
         ctx.insert("alert_mail", &user.is_some_and(|u| u.alert_mail));
         ctx.insert("mail_saved", &notice.mail_saved);
+        ctx.insert("hand_to_bot", &user.is_some_and(|u| u.hand_to_bot));
+        ctx.insert("away_saved", &notice.away_saved);
+        ctx.insert("away_turns", &state.config.settings.bots.away_turns);
         ctx.insert("push", &crate::wire::push::PushSettingsView::from(push));
         ctx.insert("push_saved", &notice.push_saved);
         ctx.insert(
@@ -84,6 +88,7 @@ pub struct AccountQuery {
     pub changed: Option<String>,
     pub mail: Option<String>,
     pub push: Option<String>,
+    pub away: Option<String>,
 }
 
 pub async fn index(
@@ -98,6 +103,7 @@ pub async fn index(
             .map(|_| crate::i18n::tr(viewer.lang, "password-changed", &[])),
         mail_saved: q.mail.is_some(),
         push_saved: q.push.is_some(),
+        away_saved: q.away.is_some(),
         ..Notice::default()
     };
     show(&state, &viewer, notice).await

@@ -78,6 +78,34 @@ pub async fn set_mail(
 }
 
 #[derive(Deserialize)]
+pub struct AwayForm {
+    pub csrf: Option<String>,
+    /// A ticked box sends `on`.
+    pub hand: Option<String>,
+}
+
+/// Whether the nation's bot holds the player's companies while they are away (docs/rules.md
+/// §14).
+pub async fn set_away(
+    state: web::Data<AppState>,
+    post: SignedPost<AwayForm>,
+) -> Result<HttpResponse, PageError> {
+    let SignedPost { actor, form, .. } = post;
+    let on = match form.hand.as_deref() {
+        None => false,
+        Some("on") => true,
+        Some(other) => {
+            let err = GameError::Invalid(format!("`hand` is `on` or absent, not `{other}`").into());
+            return super::forms::refused_page(&state, &post.viewer, &err, Some("/account"));
+        }
+    };
+    state
+        .db(move |conn| crate::game::bots::set_hand_to_bot(conn, actor.user_id, on))
+        .await?;
+    Ok(see_other("/account?away=1#away"))
+}
+
+#[derive(Deserialize)]
 pub struct PushForm {
     pub csrf: Option<String>,
     /// Ticked boxes send `on`.
@@ -168,3 +196,4 @@ pub async fn unsubscribe(
 }
 crate::signed_fields!(MailForm);
 crate::signed_fields!(PushForm);
+crate::signed_fields!(AwayForm);

@@ -316,7 +316,7 @@ pub async fn editor_page(
     let zoom = q.zoom.unwrap_or(2);
     let st = state.clone();
     let selected = q.cell.as_deref().and_then(parse_cell);
-    let (w, nations, towns, pm, info, vp) = state
+    let (w, nations, towns, pm, info, vp, bots) = state
         .db(move |conn| {
             let w = worlds::get(conn, wid)?;
             let centre = (q.x.unwrap_or(w.width / 2), q.y.unwrap_or(w.height / 2));
@@ -344,6 +344,7 @@ pub async fn editor_page(
                 pm,
                 info,
                 vp,
+                crate::game::bots::list(conn, wid)?,
             ))
         })
         .await?;
@@ -401,6 +402,14 @@ pub async fn editor_page(
                 &towns.iter().map(|t| t.name.clone()).collect::<Vec<_>>(),
             );
             ctx.insert("cell", &info);
+            ctx.insert(
+                "bots",
+                &bots
+                    .iter()
+                    .cloned()
+                    .map(crate::wire::gm::BotView::from)
+                    .collect::<Vec<_>>(),
+            );
             ctx.insert("sides", w.grid.sides());
             ctx.insert("edges", &edges);
             ctx.insert(
@@ -530,6 +539,9 @@ pub struct SimpleForm {
     pub back: Option<String>,
     pub nation: Option<String>,
     pub at: Option<String>,
+    /// A bot's level, or its name.
+    pub level: Option<String>,
+    pub name: Option<String>,
 }
 
 pub async fn undo(
@@ -559,6 +571,35 @@ pub async fn spawn(
     submit(&state, post, back, move |conn, _, actor, f| {
         let nation = f.nation.unwrap_or_default();
         editor::set_spawn(conn, actor, wid, &nation, at).map(|_| ())
+    })
+    .await
+}
+
+/// The editor's bots panel: seat a bot in a nation.
+pub async fn add_bot(
+    state: web::Data<AppState>,
+    path: web::Path<WorldId>,
+    post: SignedPost<SimpleForm>,
+) -> Result<HttpResponse, PageError> {
+    let wid = path.into_inner();
+    let back = editor_back(&post, wid)?;
+    submit(&state, post, back, move |conn, _, actor, f| {
+        let (nation, level) = (f.nation.unwrap_or_default(), f.level.unwrap_or_default());
+        crate::game::bots::add(conn, actor, wid, &nation, &level).map(|_| ())
+    })
+    .await
+}
+
+/// The editor's bots panel: stop a bot.
+pub async fn remove_bot(
+    state: web::Data<AppState>,
+    path: web::Path<WorldId>,
+    post: SignedPost<SimpleForm>,
+) -> Result<HttpResponse, PageError> {
+    let wid = path.into_inner();
+    let back = editor_back(&post, wid)?;
+    submit(&state, post, back, move |conn, _, actor, f| {
+        crate::game::bots::remove(conn, actor, wid, &f.name.unwrap_or_default())
     })
     .await
 }

@@ -422,6 +422,13 @@ fn render(
             &l.next_turn.map(crate::web::templates::format_time),
         );
         ctx.insert("viewport", &vp);
+        let bots: Vec<String> = l
+            .bots
+            .iter()
+            .map(|n| crate::i18n::proper_name(viewer.lang, n))
+            .collect();
+        ctx.insert("bot_nations", &bots.join(", "));
+        ctx.insert("bot_count", &bots.len());
         // The view a click on the map keeps: the form's hidden fields.
         ctx.insert("view", &view);
     })

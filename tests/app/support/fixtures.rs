@@ -285,6 +285,55 @@ impl Arena {
         );
     }
 
+    /// Seats a bot in `nation` through the API, as a game master; returns its name.
+    pub fn seat_bot(&self, nation: &str, level: &str) -> String {
+        let mut gm = gm_api(&self.app, "bot_keeper");
+        let r = gm.post_json(
+            &format!("/api/v1/worlds/{}/bots", self.world),
+            json!({"nation": nation, "level": level}),
+        );
+        assert_eq!(r.status, 201, "{}", r.body);
+        r.json()["name"].as_str().unwrap().to_string()
+    }
+
+    /// Lets the bots of the arena's world play its turn, as the scheduler does after one.
+    pub fn bots_play(&self) -> grognard::game::bots::Played {
+        grognard::game::bots::play_world(
+            &mut self.app.conn(),
+            &self.app.config,
+            grognard::ids::WorldId(self.world as i32),
+        )
+        .unwrap()
+    }
+
+    /// The events of `kind` in the arena's world given by the account `user`.
+    pub fn events_by(&self, kind: &str, user: &str) -> i64 {
+        self.app.count(&format!(
+            "SELECT COUNT(*) FROM events e JOIN users u ON u.id = e.actor_user_id \
+             WHERE e.world_id = {} AND e.kind = '{kind}' AND u.username = '{user}'",
+            self.world
+        ))
+    }
+
+    /// The ids of the companies of the account `user` in the arena's world, oldest first.
+    pub fn companies_of(&self, user: &str) -> Vec<i64> {
+        let n = self.app.count(&format!(
+            "SELECT COUNT(*) FROM companies c JOIN players p ON p.id = c.player_id \
+             JOIN users u ON u.id = p.user_id WHERE c.world_id = {} AND u.username = '{user}'",
+            self.world
+        ));
+        (0..n)
+            .map(|i| {
+                self.app.count(&format!(
+                    "SELECT CAST(c.id AS BIGINT) AS n FROM companies c JOIN players p ON p.id = c.player_id \
+                     JOIN users u ON u.id = p.user_id WHERE c.world_id = {} AND u.username = '{user}' \
+                     ORDER BY c.id LIMIT 1 OFFSET {i}",
+                    self.world
+                ))
+            })
+            .collect()
+    }
+
     /// Puts a company on a cell (test set-up, straight in the database).
     pub fn put(&self, company: i64, x: i32, y: i32) {
         self.exec(&format!(

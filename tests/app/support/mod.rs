@@ -200,6 +200,7 @@ pub fn serve(url: &str, port: u16, env: &[(&str, &str)]) -> KillOnDrop {
             .env("DATABASE_URL", url)
             .env("GROGNARD__SERVER__BIND", format!("127.0.0.1:{port}"))
             .env("GROGNARD__SCHEDULER__ENABLED", "false")
+            .env("GROGNARD__DEMO__BOT", "false")
             .env("RUST_LOG", "warn")
             .envs(env.iter().copied())
             .stdout(std::process::Stdio::null())

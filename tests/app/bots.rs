@@ -1,0 +1,402 @@
+//! Bots (docs/rules.md §14): seated by game masters, playing each turn once through the same
+//! order code as a person, from what their nation sees; absent players held; the simulator.
+
+use crate::both;
+use crate::support::fixtures::*;
+use crate::support::*;
+use serde_json::json;
+use std::time::{Duration, Instant};
+
+both!(
+    a_game_master_seats_lists_and_removes_bots_and_no_one_else_may,
+    |b| {
+        let a = arena(b);
+        let w = a.world;
+        let mut blue = a.blue.clone();
+        let r = blue.post_json(
+            &format!("/api/v1/worlds/{w}/bots"),
+            json!({"nation": "Red", "level": "hard"}),
+        );
+        assert_eq!(r.status, 403, "{}", r.body);
+        let mut gm = gm_api(&a.app, "gm_bots");
+        for (body, code) in [
+            (json!({"nation": "Red", "level": "godlike"}), "invalid"),
+            (json!({"nation": "Atlantis"}), "invalid"),
+            (json!({"nation": "Red", "extra": 1}), "invalid"),
+        ] {
+            let r = gm.post_json(&format!("/api/v1/worlds/{w}/bots"), body.clone());
+            assert_eq!(
+                (r.status, r.code().as_str()),
+                (422, code),
+                "{body}: {}",
+                r.body
+            );
+        }
+        assert_eq!(a.app.count("SELECT COUNT(*) FROM bots"), 0);
+        let r = gm.post_json(
+            &format!("/api/v1/worlds/{w}/bots"),
+            json!({"nation": "Red", "level": "hard"}),
+        );
+        assert_eq!(r.status, 201, "{}", r.body);
+        assert_eq!(r.json()["name"], "Red-bot");
+        assert_eq!(r.json()["bot"], true);
+        // A second bot of the nation takes the next free name.
+        let r = gm.post_json(
+            &format!("/api/v1/worlds/{w}/bots"),
+            json!({"nation": "Red"}),
+        );
+        assert_eq!(
+            (r.status, r.json()["name"].as_str()),
+            (201, Some("Red-bot2"))
+        );
+        let list = gm.get_json(&format!("/api/v1/worlds/{w}/bots")).json();
+        let bots = list["bots"].as_array().unwrap();
+        assert_eq!(bots.len(), 2);
+        assert_eq!(
+            (bots[0]["nation"].as_str(), bots[0]["level"].as_str()),
+            (Some("Red"), Some("hard"))
+        );
+        assert_eq!(
+            blue.get_json(&format!("/api/v1/worlds/{w}/bots")).status,
+            403
+        );
+        assert_eq!(gm.get_json("/api/v1/worlds/9999/bots").status, 404);
+        // No password opens a bot's account.
+        let mut c = a.app.client();
+        for pw in ["!", "", "Red-bot"] {
+            let r = login(&mut c, "Red-bot", pw);
+            assert_ne!(r.status, 303, "logged in as a bot with `{pw}`");
+        }
+        // Removing: an unknown name is not found; a bot's is gone from the list.
+        let gone = gm.json("DELETE", &format!("/api/v1/worlds/{w}/bots/Blue-bot"), None);
+        assert_eq!(gone.status, 404, "{}", gone.body);
+        let r = gm.json("DELETE", &format!("/api/v1/worlds/{w}/bots/red-bot2"), None);
+        assert_eq!(r.status, 204, "{}", r.body);
+        let list = gm.get_json(&format!("/api/v1/worlds/{w}/bots")).json();
+        assert_eq!(list["bots"].as_array().unwrap().len(), 1);
+        // Both stay players of Red, marked as bots in the rankings once a turn has ranked them.
+        a.turn(grognard::db::now());
+        let rows = blue
+            .get_json(&format!("/api/v1/worlds/{w}/rankings"))
+            .json();
+        let bots: Vec<&str> = rows["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["bot"] == true)
+            .map(|r| r["player"].as_str().unwrap())
+            .collect();
+        assert_eq!(bots, ["Red-bot", "Red-bot2"]);
+        let page = blue.get(&format!("/worlds/{w}/standings"));
+        assert!(page.body.contains("(computer)"), "the standings mark bots");
+    }
+);
+
+both!(
+    a_bot_raises_moves_and_captures_through_the_order_code_once_a_turn,
+    |b| {
+        let a = arena(b);
+        a.paint(12, 9, "mine", None, None);
+        let bot = a.seat_bot("Red", "normal");
+        let played = a.bots_play();
+        assert_eq!((played.bots, played.raised), (1, 2), "{played:?}");
+        assert_eq!(a.companies_of(&bot).len(), 2);
+        assert_eq!(a.events_by("raise", &bot), 2);
+        assert!(a.events_by("move", &bot) >= 1);
+        // Raised at 100 each from Red's treasury; the mine three cells from Red's spawn taken.
+        assert_eq!(
+            a.app
+                .count("SELECT CAST(treasury AS BIGINT) AS n FROM nations WHERE name = 'Red'"),
+            800
+        );
+        assert_eq!(a.cell_owner(12, 9), a.nation("Red"));
+        // Once a turn: asked again, it gives nothing more.
+        let before = a.state();
+        assert_eq!(a.bots_play(), grognard::game::bots::Played::default());
+        assert_eq!(a.state(), before);
+        // The world page says who plays Red.
+        let page = a.app.client().get(&format!("/worlds/{}", a.world));
+        assert!(
+            page.body.contains("Red is played by the computer."),
+            "{}",
+            page.body
+        );
+    }
+);
+
+both!(
+    a_bot_fires_where_the_dice_favour_it_and_never_at_what_its_nation_cannot_see,
+    |b| {
+        let a = arena(b);
+        let bot = a.seat_bot("Red", "normal");
+        a.bots_play();
+        let mine = a.companies_of(&bot);
+        a.set(mine[0], "kind = 'infantry', men = 200, x = 5, y = 5");
+        a.set(mine[1], "kind = 'infantry', men = 200, x = 15, y = 0");
+        let mut blue = a.blue.clone();
+        let hid = a.raise(&mut blue, "voltigeurs", "Caches");
+        a.put(hid, 7, 5);
+        // Voltigeurs in fields are seen from one cell only (docs/rules.md §5): two cells off,
+        // Red does not see them, and its bot neither fires at them nor heads for them.
+        a.paint(7, 5, "fields", None, None);
+        let unseen = a
+            .blue
+            .clone()
+            .get_json(&format!("/api/v1/companies/{hid}"))
+            .json();
+        assert_eq!(unseen["men"], 120);
+        a.turn(grognard::db::now());
+        a.bots_play();
+        assert_eq!(a.events_by("volley", &bot) + a.events_by("melee", &bot), 0);
+        assert_eq!(
+            a.position(mine[0]),
+            (5, 5),
+            "it headed for a company it cannot see"
+        );
+        // In the open the same voltigeurs are seen, and the line fires: 200 men against 120 with
+        // no protection, nothing shot back.
+        a.paint(7, 5, "plain", None, None);
+        a.turn(grognard::db::now() + 10);
+        a.bots_play();
+        assert!(a.events_by("volley", &bot) >= 1);
+        let men = a.app.count(&format!(
+            "SELECT CAST(COALESCE(SUM(men), 0) AS BIGINT) AS n FROM companies WHERE id = {hid}"
+        ));
+        assert!(men < 120, "the volleys hit: {men}");
+    }
+);
+
+both!(
+    a_bot_rams_an_enemy_gate_and_climbs_its_wall_by_ladder,
+    |b| {
+        let a = arena(b);
+        let bot = a.seat_bot("Red", "normal");
+        a.bots_play();
+        let mine = a.companies_of(&bot);
+        // Blue's wall along x = 8 with its gate at (8, 5).
+        for y in 3..=7 {
+            a.paint(8, y, "wall", Some("Blue"), Some(20));
+        }
+        a.paint(8, 5, "gate", Some("Blue"), Some(20));
+        a.set(mine[0], "kind = 'infantry', men = 200, x = 9, y = 5");
+        a.set(mine[1], "kind = 'voltigeurs', men = 120, x = 9, y = 3");
+        a.turn(grognard::db::now());
+        a.bots_play();
+        assert!(a.events_by("ram", &bot) >= 1, "the infantry rams the gate");
+        let gate = a.app.count(&format!(
+        "SELECT CAST(structure AS BIGINT) AS n FROM cells WHERE world_id = {} AND x = 8 AND y = 5",
+        a.world
+    ));
+        assert!(gate < 20, "the gate lost structure: {gate}");
+        // The voltigeurs climbed the wall next to them by ladder, which takes it.
+        assert_eq!(a.position(mine[1]), (8, 3));
+        assert_eq!(a.cell_owner(8, 3), a.nation("Red"));
+    }
+);
+
+both!(removing_a_bot_stops_its_orders, |b| {
+    let a = arena(b);
+    a.paint(0, 9, "mine", None, None);
+    let bot = a.seat_bot("Red", "normal");
+    a.bots_play();
+    let mut gm = gm_api(&a.app, "bot_remover");
+    let r = gm.json(
+        "DELETE",
+        &format!("/api/v1/worlds/{}/bots/{bot}", a.world),
+        None,
+    );
+    assert_eq!(r.status, 204, "{}", r.body);
+    a.turn(grognard::db::now());
+    let before = a.events_by("move", &bot);
+    assert_eq!(a.bots_play().bots, 0);
+    assert_eq!(a.events_by("move", &bot), before);
+    // Its companies stay in the world, its player's.
+    assert_eq!(a.companies_of(&bot).len(), 2);
+});
+
+both!(
+    the_demo_worlds_bot_raises_and_moves_from_the_first_turns,
+    |b| {
+        let app = TestApp::spawn(b);
+        let world = grognard::ids::WorldId(1);
+        let seated = grognard::game::bots::seat_demo(&mut app.conn(), world)
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            (seated.nation.as_str(), seated.name.as_str()),
+            ("Russia", "Russia-bot")
+        );
+        let start = grognard::db::now();
+        for turn in 0..3 {
+            grognard::game::bots::play_world(&mut app.conn(), &app.config, world).unwrap();
+            grognard::game::time::ticks::apply(
+                &mut app.conn(),
+                &app.config.rules,
+                world,
+                grognard::game::time::ticks::TickKind::Turn,
+                start + turn,
+                false,
+            )
+            .unwrap();
+        }
+        let moved = app.count(
+            "SELECT COUNT(*) FROM events e JOIN users u ON u.id = e.actor_user_id \
+         WHERE e.world_id = 1 AND e.kind = 'move' AND u.username = 'Russia-bot' AND e.turn <= 2",
+        );
+        assert!(moved >= 2, "the demo's bot moved {moved} times by turn 3");
+        let page = app.client().get("/worlds/1");
+        assert!(page.body.contains("Russia is played by the computer."));
+        let fr = app
+            .client()
+            .get_with("/worlds/1", &[("Accept-Language", "fr")]);
+        assert!(fr.body.contains("Russie est jouée par l"), "{}", fr.body);
+    }
+);
+
+both!(
+    an_absent_players_companies_are_held_by_the_bot_and_given_back_on_return,
+    |b| {
+        let a = arena(b);
+        a.seat_bot("Red", "normal");
+        let mut red = a.red.clone();
+        let garde = a.raise(&mut red, "infantry", "Garde");
+        a.set(garde, "men = 80, wounded = 60, x = 10, y = 5");
+        a.paint(5, 5, "mine", None, None);
+        // The opt-in, through the account page's form.
+        let mut web = player(&a.app, "red_web");
+        let csrf = web.get("/account").csrf();
+        let r = web.post_form("/account/away", &[("csrf", &csrf), ("hand", "maybe")]);
+        assert_eq!(r.status, 422, "{}", r.body);
+        let r = web.post_form("/account/away", &[("csrf", &csrf), ("hand", "on")]);
+        assert_eq!(r.status, 303, "{}", r.body);
+        assert_eq!(
+            a.app
+                .count("SELECT COUNT(*) FROM users WHERE username = 'red_web' AND hand_to_bot"),
+            1
+        );
+        a.exec("UPDATE users SET hand_to_bot = TRUE WHERE username = 'red_player'");
+        let start = grognard::db::now();
+        // Four turns without an order (`[bots] away_turns`): Red's player is away.
+        for t in 0..4 {
+            a.turn(start + t);
+        }
+        a.set(garde, "men = 80, wounded = 60, ap = 24");
+        a.bots_play();
+        // Held: healed, as the player's own order; kept where it stood, away from the mine.
+        let healed = a.events_by("heal", "red_player");
+        assert!(healed >= 1);
+        assert_eq!(a.position(garde), (10, 5));
+        let played = |sql: &str| a.app.count(sql);
+        assert_eq!(
+        played("SELECT CAST(p.played_turn AS BIGINT) AS n FROM players p JOIN users u ON u.id = p.user_id WHERE u.username = 'red_player'"),
+        -1,
+        "held orders count no turn as played"
+    );
+        // Back: the player's first order takes the company back.
+        let r = a.act(&mut red, garde, "move", json!({"path": [[10, 6]]}));
+        assert_eq!(r.status, 200, "{}", r.body);
+        a.turn(start + 10);
+        a.set(garde, "men = 80, wounded = 60, ap = 24");
+        a.bots_play();
+        assert_eq!(
+            a.events_by("heal", "red_player"),
+            healed,
+            "held after the player came back"
+        );
+        assert_eq!(a.position(garde), (10, 6));
+    }
+);
+
+both!(bots_play_each_turn_once_with_two_processes, |b| {
+    let a = arena(b);
+    let bot = a.seat_bot("Red", "normal");
+    a.bots_play();
+    let mine = a.companies_of(&bot);
+    for (i, c) in mine.iter().enumerate() {
+        a.set(*c, &format!("x = 15, y = {}, ap = 0", 9 - i as i32));
+    }
+    for y in [0, 2, 4, 6, 8] {
+        a.paint(0, y, "mine", None, None);
+    }
+    a.turn(grognard::db::now());
+    let url = a.app.db.url.clone();
+    let env = [
+        ("GROGNARD__SCHEDULER__ENABLED", "true"),
+        ("GROGNARD__SCHEDULER__TURN", "0 0 0 1 1 *"),
+        ("GROGNARD__SCHEDULER__POLL_MS", "50"),
+        ("GROGNARD__BOTS__ORDERS_PER_COMPANY", "1"),
+        ("GROGNARD__BOTS__CHUNK_MS", "0"),
+    ];
+    let (p1, p2) = (free_port(), free_port());
+    let _one = serve(&url, p1, &env);
+    let _two = serve(&url, p2, &env);
+    let started = Instant::now();
+    while a
+        .app
+        .count("SELECT COUNT(*) FROM bots WHERE turn = 1 AND done")
+        < 1
+    {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the bot never played turn 1"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // Time for a second playing to show, had there been one.
+    std::thread::sleep(Duration::from_millis(500));
+    let companies = a.companies_of(&bot);
+    assert_eq!(companies.len(), 3, "one company raised in turn 1, not two");
+    for c in companies {
+        let orders = a.app.count(&format!(
+            "SELECT COUNT(*) FROM events WHERE world_id = {} AND turn = 1 AND company_id = {c} \
+             AND kind <> 'raise'",
+            a.world
+        ));
+        assert_eq!(
+            orders, 1,
+            "company {c} was ordered {orders} times in turn 1"
+        );
+    }
+});
+
+#[test]
+fn a_campaign_of_bots_on_borodino_always_ends_and_hard_beats_easy() {
+    use grognard::game::bots::simulate::{run, MapSource, Options};
+    use grognard::rules::bot::BotLevel;
+    let dir = config_dir();
+    let config = grognard::config::Config::load(&dir).unwrap();
+    let options = Options {
+        map: MapSource::File(grognard::game::maps::worlds::DEMO_MAP.to_string()),
+        nations: 2,
+        turns: 200,
+        seed: 1,
+        levels: vec![BotLevel::Hard, BotLevel::Easy],
+        runs: 20,
+    };
+    let mut out = Vec::new();
+    let endings = run(&config, &options, &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(endings.len(), 20);
+    for e in &endings {
+        assert!(
+            ["points", "towns", "last_turn"].contains(&e.reason.as_str()) && e.turn <= 200,
+            "{e:?}"
+        );
+    }
+    let hard = endings
+        .iter()
+        .filter(|e| e.winner.as_deref() == Some("France"))
+        .count();
+    assert!(hard > 10, "hard France won {hard} of 20:\n{text}");
+    assert_eq!(text.matches("result: ").count(), 20);
+    assert!(text.lines().last().unwrap().starts_with("runs: 20  wins: "));
+    // The same arguments print the same lines.
+    let again = Options {
+        runs: 2,
+        ..options.clone()
+    };
+    let (mut one, mut two) = (Vec::new(), Vec::new());
+    run(&config, &again, &mut one).unwrap();
+    run(&config, &again, &mut two).unwrap();
+    assert_eq!(one, two);
+}

@@ -30,7 +30,7 @@ const LAYERS: &[&str] = &[
 /// are everyone's.
 const ROOMS: &[&str] = &[
     "error", "workers", "accounts", "news", "maps", "time", "play", "gm", "talk", "campaign",
-    "screens",
+    "bots", "screens",
 ];
 
 /// (module path of each file, its text without comments and test modules).

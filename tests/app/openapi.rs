@@ -79,7 +79,7 @@ fn the_description_has_every_route_and_no_other() {
     let extra: Vec<_> = described.difference(&registered).collect();
     assert!(missing.is_empty(), "routes not described: {missing:?}");
     assert!(extra.is_empty(), "described but not routed: {extra:?}");
-    assert_eq!(described.len(), 76);
+    assert_eq!(described.len(), 79);
 }
 
 /// The API's routes as docs/api.md's tables list them: `| \`METHOD /api/v1/…\``.
@@ -463,6 +463,19 @@ both!(every_route_answers_as_described, |b| {
         "POST",
         &format!("/api/v1/worlds/{w}/ticks"),
         Some(json!({"kind": "turn"})),
+    );
+    walk.ok(
+        &mut gm,
+        "POST",
+        &format!("/api/v1/worlds/{w}/bots"),
+        Some(json!({"nation": "Red", "level": "easy"})),
+    );
+    walk.ok(&mut gm, "GET", &format!("/api/v1/worlds/{w}/bots"), None);
+    walk.ok(
+        &mut gm,
+        "DELETE",
+        &format!("/api/v1/worlds/{w}/bots/Red-bot"),
+        None,
     );
     walk.ok(
         &mut anyone,

@@ -24,6 +24,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("POST", "/login"),
     ("POST", "/logout"),
     ("GET", "/account"),
+    ("POST", "/account/away"),
     ("POST", "/account/tokens"),
     ("POST", "/account/password"),
     ("POST", "/account/tokens/{id}/revoke"),
@@ -54,6 +55,8 @@ const ROUTES: &[(&str, &str)] = &[
     ("POST", "/gm/worlds/{w}/edges"),
     ("POST", "/gm/worlds/{w}/undo"),
     ("POST", "/gm/worlds/{w}/spawn"),
+    ("POST", "/gm/worlds/{w}/bots"),
+    ("POST", "/gm/worlds/{w}/bots/remove"),
     ("GET", "/gm/worlds/{w}/export"),
     ("GET", "/gm/worlds/{w}/audit"),
     ("POST", "/gm/companies/{c}"),
@@ -97,6 +100,9 @@ const ROUTES: &[(&str, &str)] = &[
     ("GET", "/api/v1/worlds/{w}/dice/{turn}"),
     ("PATCH", "/api/v1/worlds/{w}"),
     ("POST", "/api/v1/worlds/{w}/ticks"),
+    ("POST", "/api/v1/worlds/{w}/bots"),
+    ("GET", "/api/v1/worlds/{w}/bots"),
+    ("DELETE", "/api/v1/worlds/{w}/bots/{name}"),
     ("POST", "/api/v1/worlds/{w}/end"),
     ("POST", "/api/v1/worlds/{w}/next"),
     ("GET", "/api/v1/worlds/{w}/castles"),
@@ -230,6 +236,7 @@ fn fingerprint(a: &crate::support::Arena) -> Vec<i64> {
         "companies",
         "events",
         "ticks",
+        "bots",
         "gm_audit",
         "messages",
         "message_reports",
@@ -296,6 +303,7 @@ fn concrete(path: &str, p: &[String; 8]) -> String {
         .replace("{code}", &p[7])
         .replace("{player}", &p[7])
         .replace("{side}", &p[7])
+        .replace("{name}", &p[7])
         // A well-formed unsubscribe token that is nobody's.
         .replace("{token}", &"ab".repeat(24))
 }

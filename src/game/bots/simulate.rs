@@ -72,8 +72,10 @@ pub fn run(config: &Config, o: &Options, out: &mut impl Write) -> GameResult<Vec
             settings,
             ..config.clone()
         });
-        let pool = crate::commands::open(&config).map_err(GameError::Internal)?;
+        let pool = crate::db::open_pool(&config.settings.database.url, 1, 30_000)
+            .map_err(|e| GameError::Internal(e.to_string()))?;
         let mut conn = pool.get().map_err(|e| GameError::Internal(e.to_string()))?;
+        crate::db::migrate(&mut conn).map_err(|e| GameError::Internal(e.to_string()))?;
         if o.runs > 1 {
             write_line(out, &format!("run {} seed {seed}", run + 1))?;
         }

@@ -252,7 +252,7 @@ pub fn simulate(
     config: &Config,
     map: Option<&std::path::Path>,
     generate: Option<&str>,
-    (nations, turns, seed, levels, runs): (usize, i32, u64, &str, usize),
+    (nations, turns, seed, levels, runs, points): (usize, i32, u64, &str, usize, Option<i64>),
 ) -> CmdResult {
     use crate::game::bots::simulate::{self as sim, MapSource};
     let source = match (map, generate) {
@@ -284,6 +284,7 @@ pub fn simulate(
         seed,
         levels,
         runs,
+        points,
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());

@@ -86,6 +86,9 @@ enum Command {
         level: String,
         #[arg(long, default_value_t = 1)]
         runs: usize,
+        /// The points that win, in place of the map's.
+        #[arg(long)]
+        points: Option<i64>,
     },
 }
 
@@ -226,11 +229,12 @@ async fn main() -> ExitCode {
             seed,
             level,
             runs,
+            points,
         } => commands::simulate(
             &config,
             map.as_deref(),
             generate.as_deref(),
-            (nations, turns, seed, &level, runs),
+            (nations, turns, seed, &level, runs, points),
         ),
     };
     match result {

@@ -64,7 +64,12 @@ pub fn run_once(conn: &mut DbConnection, config: &Arc<Config>, now: i64) -> Game
     }
     alert_turns_soon(conn, config, now)?;
     // A bot's failure must not hold the ticks of the next pass up: it is told and tried again.
-    match crate::game::bots::play_all(conn, config) {
+    // Nor a bot's panic: it is told, and the scheduler goes on.
+    let played = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        crate::game::bots::play_all(conn, config)
+    }))
+    .unwrap_or_else(|_| Err(crate::game::GameError::Internal("a bot panicked".into())));
+    match played {
         Ok(p) if p.bots > 0 => tracing::info!(
             bots = p.bots,
             raised = p.raised,

@@ -115,6 +115,12 @@ pub fn lost_batches() -> u64 {
     LOST_BATCHES.load(Ordering::Acquire)
 }
 
+/// Says that a transaction of several orders, written outside a group (a bot's chunk), was not
+/// committed: what was read inside it may never have existed.
+pub fn note_lost_batch() {
+    LOST_BATCHES.fetch_add(1, Ordering::AcqRel);
+}
+
 impl Group {
     /// Runs `f` in a write transaction shared with the orders queued beside it (SQLite,
     /// outside any transaction), or alone as `db::write` does. `f` must use only the

@@ -121,17 +121,21 @@ pub fn choose(plan: &Plan, me: &Unit) -> Option<Choice> {
             return Some(Choice::Heal);
         }
     }
-    if let Some(attack) = best_attack(plan, me, spare) {
-        return Some(attack);
-    }
     if plan.mode == Mode::Hold {
-        // Holding: only out of a fight it would lose.
+        // Holding: it strikes only at an enemy upon it that would win a melee, else gets out
+        // of the fight.
         if threatened {
+            if let Some(attack) = best_attack(plan, me, spare, true) {
+                return Some(attack);
+            }
             if let Some(step) = plan.refuge.and_then(|r| toward(plan, me, r, spare)) {
                 return Some(Choice::Move(step));
             }
         }
         return None;
+    }
+    if let Some(attack) = best_attack(plan, me, spare, false) {
+        return Some(attack);
     }
     if let Some(siege) = siege_work(plan, me, spare) {
         return Some(siege);
@@ -173,8 +177,9 @@ fn edge(level: BotLevel) -> i32 {
     }
 }
 
-/// The attack with the best expected balance of losses that the level accepts.
-fn best_attack(plan: &Plan, me: &Unit, spare: i32) -> Option<Choice> {
+/// The attack with the best expected balance of losses that the level accepts (`adjacent`:
+/// on a company next to it only).
+fn best_attack(plan: &Plan, me: &Unit, spare: i32, adjacent: bool) -> Option<Choice> {
     let (rs, area) = (plan.rs, plan.area);
     let k = rs.kind(me.kind);
     let reach = k
@@ -184,7 +189,7 @@ fn best_attack(plan: &Plan, me: &Unit, spare: i32) -> Option<Choice> {
     let mut targets: Vec<&Unit> = area
         .units()
         .filter(|e| e.nation != me.nation && !plan.untouchable.contains(&e.id))
-        .filter(|e| area.bounds.distance(me.pos, e.pos) <= reach)
+        .filter(|e| area.bounds.distance(me.pos, e.pos) <= if adjacent { 1 } else { reach })
         .filter(|e| vision::nation_sees(rs, area, me.nation, e))
         .collect();
     targets.sort_by_key(|e| e.id);
@@ -297,11 +302,12 @@ pub fn toward(plan: &Plan, me: &Unit, goal: Pos, spare: i32) -> Option<Vec<Pos>>
     let start_cell = area.cell(me.pos)?;
     let here = area.bounds.distance(me.pos, goal);
     // Dijkstra over the window: cost so far, then the cell; ties broken by position so that the
-    // same window always gives the same path.
-    let mut best: HashMap<Pos, (i32, Pos)> = HashMap::new();
+    // same window always gives the same path. `best[slot]`: (cost, the cell it came from).
+    let start = area.slot(me.pos)?;
+    let mut best: Vec<(i32, Pos)> = vec![(i32::MAX, me.pos); area.slots()];
     let mut heap = BinaryHeap::new();
     heap.push(std::cmp::Reverse((0, me.pos)));
-    best.insert(me.pos, (0, me.pos));
+    best[start] = (0, me.pos);
     // Climbs and steps down a wall's outside: a move of their own single step.
     let mut single: Vec<(Pos, i32)> = Vec::new();
     for n in area.bounds.neighbours(me.pos) {
@@ -315,16 +321,23 @@ pub fn toward(plan: &Plan, me: &Unit, goal: Pos, spare: i32) -> Option<Vec<Pos>>
             }
         }
     }
+    let mut reached: Vec<Pos> = Vec::new();
     while let Some(std::cmp::Reverse((cost, p))) = heap.pop() {
-        if best.get(&p).is_some_and(|(c, _)| *c < cost) {
+        let Some(slot) = area.slot(p) else { continue };
+        if best[slot].0 < cost {
             continue;
+        }
+        if p != me.pos {
+            reached.push(p);
         }
         let Some(cell) = area.cell(p) else { continue };
         if p != me.pos && rs.terrain(cell.terrain).has(Flag::StopsMovement) {
             continue;
         }
         for n in area.bounds.neighbours(p) {
-            let Some(c) = area.cell(n) else { continue };
+            let (Some(c), Some(ns)) = (area.cell(n), area.slot(n)) else {
+                continue;
+            };
             if area.unit_at(n).is_some() {
                 continue;
             }
@@ -335,18 +348,17 @@ pub fn toward(plan: &Plan, me: &Unit, goal: Pos, spare: i32) -> Option<Vec<Pos>>
                 continue;
             }
             let next = cost + e.cost;
-            if next > spare || best.get(&n).is_some_and(|(c, _)| *c <= next) {
+            if next > spare || best[ns].0 <= next {
                 continue;
             }
-            best.insert(n, (next, p));
+            best[ns] = (next, p);
             heap.push(std::cmp::Reverse((next, n)));
         }
     }
     let distance = |p: Pos| area.bounds.distance(p, goal);
-    let walked = best
+    let walked = reached
         .iter()
-        .filter(|(p, _)| **p != me.pos)
-        .map(|(p, (c, _))| (distance(*p), *c, *p))
+        .filter_map(|p| area.slot(*p).map(|i| (distance(*p), best[i].0, *p)))
         .min();
     let climbed = single.iter().map(|(p, c)| (distance(*p), *c, *p)).min();
     let (d, _, to) = match (walked, climbed) {
@@ -363,12 +375,12 @@ pub fn toward(plan: &Plan, me: &Unit, goal: Pos, spare: i32) -> Option<Vec<Pos>>
     }
     let mut path = vec![to];
     let mut at = to;
-    while let Some((_, from)) = best.get(&at) {
-        if *from == me.pos {
+    while let Some(&(_, from)) = area.slot(at).map(|i| &best[i]) {
+        if from == me.pos || path.len() > best.len() {
             break;
         }
-        path.push(*from);
-        at = *from;
+        path.push(from);
+        at = from;
     }
     path.reverse();
     Some(path)

@@ -158,6 +158,16 @@ impl Area {
             .then(|| (dy * self.width + dx) as usize)
     }
 
+    /// Where `p` lies among the window's cells, row by row (for tables kept beside the area).
+    pub fn slot(&self, p: Pos) -> Option<usize> {
+        self.index(p)
+    }
+
+    /// How many cells the window holds.
+    pub fn slots(&self) -> usize {
+        self.cells.len()
+    }
+
     /// Whether `p` is inside the loaded window.
     pub fn covers(&self, p: Pos) -> bool {
         self.index(p).is_some()

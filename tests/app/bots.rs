@@ -372,6 +372,7 @@ fn a_campaign_of_bots_on_borodino_always_ends_and_hard_beats_easy() {
         seed: 1,
         levels: vec![BotLevel::Hard, BotLevel::Easy],
         runs: 20,
+        points: None,
     };
     let mut out = Vec::new();
     let endings = run(&config, &options, &mut out).unwrap();

@@ -107,7 +107,15 @@ pub fn seat(
                 users::bot.eq(true),
             ))
             .returning(users::id)
-            .get_result(conn)?;
+            .get_result(conn)
+            .map_err(|e| match e {
+                // Another game master seated a bot of the same name at this very moment.
+                diesel::result::Error::DatabaseError(
+                    diesel::result::DatabaseErrorKind::UniqueViolation,
+                    _,
+                ) => GameError::Conflict(Said::new("error-bot-name").into()),
+                other => other.into(),
+            })?;
         let player_id: PlayerId = diesel::insert_into(players::table)
             .values((
                 players::world_id.eq(world_id),
@@ -226,6 +234,7 @@ pub fn nations_played(conn: &mut DbConnection, world_id: WorldId) -> GameResult<
         .into_iter()
         .map(|s| s.nation)
         .collect();
+    names.sort();
     names.dedup();
     Ok(names)
 }

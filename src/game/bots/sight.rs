@@ -23,6 +23,8 @@ const TILE: i32 = 16;
 
 pub struct Sight {
     pub nation: NationId,
+    /// What [`as_seen`] assumes of an enemy company, by kind.
+    rules: Assumed,
     cells: Arc<WorldCells>,
     /// The nation's companies and the enemy companies it sees, by cell.
     units: HashMap<Pos, Unit>,
@@ -69,6 +71,7 @@ impl Sight {
         let now = crate::db::now();
         let mut sight = Sight {
             nation,
+            rules: Assumed::of(rs),
             units: HashMap::with_capacity(placed.len()),
             at: HashMap::with_capacity(placed.len()),
             untouchable: HashSet::new(),
@@ -98,6 +101,8 @@ impl Sight {
                 if crate::rules::leave::on_leave(p.leave_until, now) {
                     sight.untouchable.insert(unit.id);
                 }
+                sight.put(as_seen(&Assumed::of(rs), unit));
+                continue;
             }
             sight.put(unit);
         }
@@ -119,7 +124,12 @@ impl Sight {
 
     fn put(&mut self, u: Unit) {
         self.at.insert(u.id, u.pos);
-        self.units.insert(u.pos, u);
+        // A company known to stand there before (out of date) is known no more.
+        if let Some(old) = self.units.insert(u.pos, u) {
+            if self.at.get(&old.id) == Some(&old.pos) && self.units[&old.pos].id != old.id {
+                self.at.remove(&old.id);
+            }
+        }
     }
 
     /// The company as the bot last knew it.
@@ -138,13 +148,20 @@ impl Sight {
         v
     }
 
-    /// A company after an order: where it stands now, or gone (`None`). A company the nation
-    /// did not see is never put in.
+    /// A company after an order: where it stands now, or gone (`None`). An enemy's figures
+    /// are taken as a person of the nation sees them ([`as_seen`]).
     pub fn update(&mut self, id: CompanyId, after: Option<Unit>) {
         if let Some(p) = self.at.remove(&id) {
-            self.units.remove(&p);
+            if self.units.get(&p).is_some_and(|u| u.id == id) {
+                self.units.remove(&p);
+            }
         }
         if let Some(u) = after {
+            let u = if u.nation == self.nation.0 {
+                u
+            } else {
+                as_seen(&self.rules, u)
+            };
             self.put(u);
         }
     }
@@ -203,6 +220,42 @@ impl Sight {
             .map(|u| (w.grid.distance(from, u.pos), u.pos))
             .min()
             .map(|(_, p)| p)
+    }
+}
+
+/// An enemy company's figures as the nation knows them: its kind, where it stands and whether
+/// it fired of late show on the map; its men, wounded, action points, morale and experience do
+/// not (only a player's own companies show them), so a bot assumes a fresh company: full
+/// strength, no wounded, full action points, the morale of a new one.
+pub fn as_seen(a: &Assumed, u: Unit) -> Unit {
+    let k = a.kinds.get(&u.kind).copied().unwrap_or((u.men, u.ap));
+    Unit {
+        men: k.0,
+        wounded: 0,
+        ap: k.1,
+        morale: a.morale,
+        xp: 0,
+        ..u
+    }
+}
+
+/// What a bot assumes of an enemy company it sees: by kind, the full strength and action
+/// points; the morale of a company just raised.
+#[derive(Clone)]
+pub struct Assumed {
+    kinds: HashMap<crate::rules::Kind, (i32, i32)>,
+    morale: i32,
+}
+
+impl Assumed {
+    pub fn of(rs: &Ruleset) -> Assumed {
+        Assumed {
+            kinds: crate::rules::Kind::ALL
+                .iter()
+                .map(|k| (*k, (rs.kind(*k).full_strength, rs.kind(*k).max_ap)))
+                .collect(),
+            morale: rs.limits.raise_morale,
+        }
     }
 }
 
@@ -267,11 +320,15 @@ impl Spots {
             if best.is_some_and(|(d, _)| d < (ring - 1) * TILE / 2) {
                 break;
             }
-            for x in tx - ring..=tx + ring {
-                for y in ty - ring..=ty + ring {
-                    if (x - tx).abs().max((y - ty).abs()) != ring {
-                        continue;
-                    }
+            // The squares of the ring's edge only: its top and bottom rows, then the columns
+            // between them.
+            let rows = (-ring..=ring).flat_map(|d| [(d, -ring), (d, ring)]);
+            let cols = (1 - ring..ring).flat_map(|d| [(-ring, d), (ring, d)]);
+            let mut edge: Vec<(i32, i32)> = rows.chain(cols).collect();
+            edge.dedup();
+            for (dx, dy) in edge {
+                let (x, y) = (tx + dx, ty + dy);
+                {
                     for &p in self.tiles.get(&(x, y)).into_iter().flatten() {
                         if !ok(p) {
                             continue;

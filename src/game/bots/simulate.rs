@@ -37,6 +37,8 @@ pub struct Options {
     /// The level of each nation's bot in the map's order; the last one plays the rest.
     pub levels: Vec<BotLevel>,
     pub runs: usize,
+    /// The points that win, in place of the map's or the ruleset's.
+    pub points: Option<i64>,
 }
 
 /// How one campaign ended.
@@ -136,6 +138,11 @@ fn campaign(
     diesel::update(worlds::table.find(world_id))
         .set(worlds::victory_end_turn.eq(Some(o.turns)))
         .execute(conn)?;
+    if let Some(points) = o.points {
+        diesel::update(worlds::table.find(world_id))
+            .set(worlds::victory_points.eq(Some(points)))
+            .execute(conn)?;
+    }
     let nations = world_rows::nations_of(conn, world_id)?;
     for (i, n) in nations.iter().enumerate() {
         let level = o.levels[i.min(o.levels.len() - 1)];

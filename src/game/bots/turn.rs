@@ -59,7 +59,11 @@ pub fn play_all(conn: &mut DbConnection, config: &Arc<Config>) -> GameResult<Pla
         .order(bots::world_id)
         .load(conn)?;
     for w in worlds {
-        all.add(play_world(conn, config, w)?);
+        // One world's failure leaves the others' bots to play.
+        match play_world(conn, config, w) {
+            Ok(p) => all.add(p),
+            Err(e) => tracing::error!(world = w.0, error = %e, "bots failed"),
+        }
     }
     Ok(all)
 }
@@ -88,6 +92,7 @@ pub fn play_world(
     let due: Vec<(PlayerId, UserId, String, NationId, String)> = bots::table
         .inner_join(players::table.inner_join(users::table))
         .filter(bots::world_id.eq(world_id))
+        .filter(users::banned.eq(false))
         .filter(bots::turn.lt(w.turn).or(bots::done.eq(false)))
         .order(bots::player_id)
         .select((
@@ -106,27 +111,58 @@ pub fn play_world(
             nation_id,
             level: level.parse().unwrap_or(BotLevel::Normal),
         };
-        out.add(play_bot(conn, config, &w, &seat)?);
+        out.add(play_bot(conn, config, world_id, &seat)?);
     }
     Ok(out)
 }
 
-/// Where a bot stands in the world's turn, read with its row locked.
-fn claim(conn: &mut DbConnection, player_id: PlayerId) -> GameResult<(i32, i32, bool)> {
+/// Where a bot stands, read with its row locked, and the world as it is now.
+struct Claim {
+    /// The turn the bot plays or played last, the last company it ordered in it, and whether
+    /// it is done with it.
+    turn: i32,
+    last: i32,
+    done: bool,
+    world: World,
+    /// The world takes orders now: not paused, its campaign going on, no turn being applied.
+    open: bool,
+}
+
+/// The bot's row, locked; none once the bot is removed.
+fn claim(
+    conn: &mut DbConnection,
+    player_id: PlayerId,
+    world_id: WorldId,
+) -> GameResult<Option<Claim>> {
     // Taking the row's lock first: another process's chunk of the same bot waits here.
-    diesel::update(bots::table.find(player_id))
+    let here = diesel::update(bots::table.find(player_id))
         .set(bots::turn.eq(bots::turn))
         .execute(conn)?;
-    Ok(bots::table
+    if here == 0 {
+        return Ok(None);
+    }
+    let (turn, last, done) = bots::table
         .find(player_id)
         .select((bots::turn, bots::last_company, bots::done))
-        .first(conn)?)
+        .first(conn)?;
+    // Read under the lock: a turn applied since the pass began is seen here, and the bot's
+    // orders stop rather than go on into the next turn as this one's.
+    let world = worlds::get(conn, world_id)?;
+    let open =
+        !world.paused && !world.ended() && !crate::game::time::ticks::turn_running(conn, world_id)?;
+    Ok(Some(Claim {
+        turn,
+        last,
+        done,
+        world,
+        open,
+    }))
 }
 
 fn play_bot(
     conn: &mut DbConnection,
     config: &Arc<Config>,
-    w: &World,
+    world_id: WorldId,
     seat: &Seat,
 ) -> GameResult<Played> {
     let rs = &config.rules;
@@ -138,13 +174,21 @@ fn play_bot(
         held: false,
     };
     let mut out = Played::default();
+    // Read outside the write lock: what kinds are worth raising.
+    let castles = {
+        let w = worlds::get(conn, world_id)?;
+        super::sight::castles_to_take(conn, rs, &w, seat.nation_id)?
+    };
     // A new turn: the bot raises first, in the transaction that claims the turn.
-    let started = db::write(conn, |conn| -> GameResult<bool> {
-        let (turn, _, done) = claim(conn, seat.player_id)?;
-        if turn > w.turn || (turn == w.turn && done) {
-            return Ok(false);
+    let started = db::write(conn, |conn| -> GameResult<Option<World>> {
+        let Some(c) = claim(conn, seat.player_id, world_id)? else {
+            return Ok(None);
+        };
+        let w = c.world;
+        if !c.open || c.turn > w.turn || (c.turn == w.turn && c.done) {
+            return Ok(None);
         }
-        if turn < w.turn {
+        if c.turn < w.turn {
             diesel::update(bots::table.find(seat.player_id))
                 .set((
                     bots::turn.eq(w.turn),
@@ -152,35 +196,38 @@ fn play_bot(
                     bots::done.eq(false),
                 ))
                 .execute(conn)?;
-            out.raised = raise(conn, config, w, seat, &actor)?;
+            out.raised = raise(conn, config, &w, seat, &actor, castles)?;
         }
-        Ok(true)
+        Ok(Some(w))
     })?;
-    if !started {
+    let Some(w) = started else {
         return Ok(out);
-    }
+    };
     out.bots = 1;
-    let mut sight = Sight::load(conn, rs, w, seat.nation_id)?;
+    let mut sight = Sight::load(conn, rs, &w, seat.nation_id)?;
     let mut taken: HashSet<Pos> = HashSet::new();
     let mut struck: HashMap<i32, i32> = HashMap::new();
     let group = Group::default();
-    let owners = owners(conn, config, w, seat)?;
     loop {
         let chunk = Instant::now();
-        let more = db::write(conn, |conn| -> GameResult<bool> {
-            let (turn, last, done) = claim(conn, seat.player_id)?;
-            if turn != w.turn || done {
+        let result = db::write(conn, |conn| -> GameResult<bool> {
+            let Some(c) = claim(conn, seat.player_id, world_id)? else {
+                return Ok(false);
+            };
+            if !c.open || c.turn != w.turn || c.world.turn != w.turn || c.done {
                 return Ok(false);
             }
+            // Who is away is judged again in each chunk: a player back since stops being held.
+            let owners = owners(conn, config, &w, seat)?;
             let ids: Vec<(CompanyId, PlayerId)> = companies::table
                 .filter(companies::player_id.eq_any(owners.keys().copied().collect::<Vec<_>>()))
-                .filter(companies::id.gt(CompanyId(last)))
+                .filter(companies::id.gt(CompanyId(c.last)))
                 .order(companies::id)
                 .select((companies::id, companies::player_id))
-                .limit(256)
+                .limit(CHUNK_ROWS)
                 .load(conn)?;
-            let mut reached = last;
-            let mut finished = ids.len() < 256;
+            let mut reached = c.last;
+            let mut finished = ids.len() < CHUNK_ROWS as usize;
             for (i, (id, owner)) in ids.iter().enumerate() {
                 if i > 0 && chunk.elapsed().as_millis() as u64 >= settings.chunk_ms {
                     finished = false;
@@ -189,7 +236,7 @@ fn play_bot(
                 let (actor, mode) = &owners[owner];
                 let mut turn = Turn {
                     config,
-                    w,
+                    w: &w,
                     level: seat.level,
                     mode: *mode,
                     actor,
@@ -201,22 +248,36 @@ fn play_bot(
                 };
                 turn.company(conn, *id)?;
                 reached = id.0;
-                if i + 1 == ids.len() && ids.len() == 256 {
-                    finished = false;
-                }
             }
             diesel::update(bots::table.find(seat.player_id))
                 .set((bots::last_company.eq(reached), bots::done.eq(finished)))
                 .execute(conn)?;
             Ok(!finished)
-        })?;
-        out.longest_chunk_ms = out.longest_chunk_ms.max(chunk.elapsed().as_millis() as i64);
+        });
+        let more = match result {
+            Ok(more) => more,
+            Err(e) => {
+                // Orders read inside the chunk (the world's cells after a capture) never were.
+                crate::db::group::note_lost_batch();
+                return Err(e);
+            }
+        };
+        let held = chunk.elapsed();
+        out.longest_chunk_ms = out.longest_chunk_ms.max(held.as_millis() as i64);
         if !more {
             break;
+        }
+        // As between a turn's chunks: SQLite's writer is left to the players' orders for a
+        // quarter of the time the chunk held it (ticks::apply says why).
+        if conn.is_sqlite() && !db::in_transaction(conn) {
+            std::thread::sleep(held / 4);
         }
     }
     Ok(out)
 }
+
+/// Companies read for a chunk at most (a chunk ends sooner when its time is up).
+const CHUNK_ROWS: i64 = 256;
 
 /// The players whose companies the bot orders, and how: its own, played to win; those of its
 /// nation's players away who asked for it, only held (the nation's first bot holds them).
@@ -250,6 +311,7 @@ fn owners(
         .filter(players::nation_id.eq(seat.nation_id))
         .filter(users::hand_to_bot.eq(true))
         .filter(users::bot.eq(false))
+        .filter(users::banned.eq(false))
         .filter(players::played_turn.le(away_since))
         .select((
             players::id,
@@ -290,6 +352,7 @@ fn raise(
     w: &World,
     seat: &Seat,
     actor: &Actor,
+    castles: bool,
 ) -> GameResult<usize> {
     let rs = &config.rules;
     let mut rng = stream(w, seat.player_id, 0);
@@ -301,7 +364,6 @@ fn raise(
     for k in kinds {
         *have.entry(k).or_default() += 1;
     }
-    let castles = super::sight::castles_to_take(conn, rs, w, seat.nation_id)?;
     let mut raised = 0;
     for i in 0..config.settings.bots.raise_per_turn {
         let roll = rng.random_range(0..100);
@@ -357,7 +419,8 @@ impl Turn<'_> {
             let spare = (me.ap - keep_ap).max(0);
             let step = rs.cheapest_step(self.w.season).max(1);
             let reach = rs.kind(me.kind).volley.map_or(1, |v| v.range) + 2;
-            let radius = (spare / step + 1).clamp(reach, 14);
+            // At least the reach of its volley, at most 14 cells beyond what walking needs.
+            let radius = (spare / step + 1).min(14).max(reach);
             let area = self.sight.window(self.w, me.pos, radius);
             let plan = Plan {
                 rs,

@@ -23,11 +23,17 @@ use std::sync::{Arc, Mutex};
 /// Worlds kept at once (a 1000×1000 world takes about 24 MB).
 const KEEP: usize = 4;
 
+/// Cells kept in one block of a world's copy: a copy brought up to date after a change shares
+/// every block but the changed ones with the copy it came from (a capture on a world of a
+/// million cells copied all 24 MB of it, 6 ms, on the order after it).
+const BLOCK: usize = 4096;
+
 #[derive(Clone)]
 pub struct WorldCells {
     width: i32,
     height: i32,
-    cells: Vec<Cell>,
+    /// Row by row, in blocks of [`BLOCK`] cells.
+    blocks: Vec<Arc<Vec<Cell>>>,
     /// The features of cell sides, each edge under its one name, row by row. Few (a river's
     /// ramparts): read whole with the cells, and again whenever the cells are brought up to
     /// date (an edge's change moves the world's cells on too).
@@ -37,10 +43,14 @@ pub struct WorldCells {
 impl WorldCells {
     fn from_rows(w: &World, rows: &[CellRow], edges: Vec<(Pos, Side, EdgeFeature)>) -> WorldCells {
         let (width, height) = (w.width.max(0), w.height.max(0));
+        let total = (width as usize) * (height as usize);
+        let blocks = (0..total.div_ceil(BLOCK))
+            .map(|b| Arc::new(vec![Cell::plain(); BLOCK.min(total - b * BLOCK)]))
+            .collect();
         let mut cells = WorldCells {
             width,
             height,
-            cells: vec![Cell::plain(); (width as usize) * (height as usize)],
+            blocks,
             edges,
         };
         cells.put(rows);
@@ -67,14 +77,17 @@ impl WorldCells {
     fn put(&mut self, rows: &[CellRow]) {
         for r in rows {
             if r.x >= 0 && r.y >= 0 && r.x < self.width && r.y < self.height {
-                self.cells[(r.y * self.width + r.x) as usize] = r.cell();
+                let i = (r.y * self.width + r.x) as usize;
+                Arc::make_mut(&mut self.blocks[i / BLOCK])[i % BLOCK] = r.cell();
             }
         }
     }
 
     pub fn get(&self, p: Pos) -> Option<&Cell> {
-        (p.x >= 0 && p.y >= 0 && p.x < self.width && p.y < self.height)
-            .then(|| &self.cells[(p.y * self.width + p.x) as usize])
+        (p.x >= 0 && p.y >= 0 && p.x < self.width && p.y < self.height).then(|| {
+            let i = (p.y * self.width + p.x) as usize;
+            &self.blocks[i / BLOCK][i % BLOCK]
+        })
     }
 
     /// The engine's window on the rectangle (clipped to the map).

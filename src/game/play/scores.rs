@@ -66,9 +66,24 @@ pub fn record(
     report: &Report,
 ) -> GameResult<()> {
     let (mine, theirs) = gains(report);
-    // Held orders leave the turn uncounted: the player stays away, and held.
-    let turn = if held { player.played_turn } else { w.turn };
-    if !mine.is_zero() || player.played_turn != turn {
+    if held {
+        // The nation's bot holding the player's companies: its gains are the player's, but
+        // the turn is not counted as played, and the columns that say so are left alone (a
+        // player's own order may be writing them at this very moment).
+        if !mine.is_zero() {
+            let sql = conn.numbered(
+                "UPDATE players SET inflicted = inflicted + $1, lost = lost + $2, \
+                 captures = captures + $3, xp = xp + $4 WHERE id = $5",
+            );
+            diesel::sql_query(sql)
+                .bind::<BigInt, _>(mine.inflicted)
+                .bind::<BigInt, _>(mine.lost)
+                .bind::<Integer, _>(mine.captures)
+                .bind::<BigInt, _>(mine.xp)
+                .bind::<Integer, _>(player.id)
+                .execute(conn)?;
+        }
+    } else if !mine.is_zero() || player.played_turn != w.turn {
         // The turn is counted against the row as it is when written: two orders of the same
         // player at once count it once.
         let sql = conn.numbered(
@@ -82,7 +97,7 @@ pub fn record(
             .bind::<BigInt, _>(mine.lost)
             .bind::<Integer, _>(mine.captures)
             .bind::<BigInt, _>(mine.xp)
-            .bind::<Integer, _>(turn)
+            .bind::<Integer, _>(w.turn)
             .bind::<Integer, _>(player.id)
             .execute(conn)?;
     }

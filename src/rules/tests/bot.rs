@@ -244,3 +244,23 @@ fn it_raises_sappers_and_guns_for_a_castle_and_the_line_otherwise() {
         Kind::Voltigeurs
     );
 }
+
+#[test]
+fn a_held_company_strikes_only_at_an_enemy_upon_it() {
+    let rs = rs();
+    let me = unit(1, 1, Kind::Infantry, 0, 0);
+    // A weak enemy in volley range, two cells off: a bot playing fires; one holding does not.
+    let weak = Unit {
+        men: 40,
+        ..unit(2, 2, Kind::Infantry, 2, 0)
+    };
+    let a = with(
+        map(Season::Summer, &["......"]),
+        vec![me.clone(), weak.clone()],
+    );
+    let (none, struck) = (HashSet::new(), HashMap::new());
+    let mut pl = plan(&rs, &a, BotLevel::Normal, None, &none, &struck);
+    assert_eq!(choose(&pl, &me), Some(Choice::Volley(weak.pos)));
+    pl.mode = Mode::Hold;
+    assert_eq!(choose(&pl, &me), None);
+}

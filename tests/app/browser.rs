@@ -1377,3 +1377,95 @@ both!(the_notifications_switch_in_the_browser, |b| {
 both!(the_notifications_switch_on_a_phone, |b| {
     the_notifications_switch(b, 390, 844);
 });
+
+/// A newcomer on the demo world, whose Russia the computer plays: the world page says so, and
+/// once the bot's companies have marched for a few turns, a company of the newcomer's within
+/// sight of one draws it on the map as an enemy, in the newcomer's browser.
+fn meeting_the_computer(b: crate::support::Backend, width: u32, height: u32) {
+    let app = TestApp::spawn(b);
+    let world = grognard::ids::WorldId(1);
+    grognard::game::bots::seat_demo(&mut app.conn(), world)
+        .unwrap()
+        .unwrap();
+    let shots = format!("screenshots-bots-{b:?}-{width}x{height}").to_lowercase();
+    let br = Browser::start_sized(&shots, width, height);
+    let base = &app.base;
+    br.goto(&format!("{base}/register"));
+    br.type_into("#username", "nouvelle_recrue");
+    br.type_into("#password", "a long enough password");
+    br.click("form.stack button[type=submit]");
+    br.find("form[action='/logout']");
+    br.goto(&format!("{base}/worlds/1"));
+    assert_eq!(br.text("#bots"), "Russia is played by the computer.");
+    br.click("form[action='/worlds/1/join'] button");
+    br.type_into("#raise-name", "Chasseurs");
+    br.click("form.raise button");
+    br.find("span.ap[data-company]");
+    br.screenshot("01-joined");
+    // Three turns as the scheduler gives them: the bot raises and marches after each.
+    let start = grognard::db::now();
+    for turn in 0..3 {
+        grognard::game::bots::play_world(&mut app.conn(), &app.config, world).unwrap();
+        grognard::game::time::ticks::apply(
+            &mut app.conn(),
+            &app.config.rules,
+            world,
+            grognard::game::time::ticks::TickKind::Turn,
+            start + turn,
+            false,
+        )
+        .unwrap();
+    }
+    let bot_company = app.count(
+        "SELECT CAST(MIN(c.id) AS BIGINT) AS n FROM companies c JOIN players p ON p.id = c.player_id \
+         JOIN users u ON u.id = p.user_id WHERE u.username = 'Russia-bot'",
+    );
+    let at = |c: &str| {
+        app.count(&format!(
+            "SELECT CAST({c} AS BIGINT) AS n FROM companies WHERE id = {bot_company}"
+        )) as i32
+    };
+    let (bx, by) = (at("x"), at("y"));
+    assert_ne!((bx, by), (37, 27), "the bot's company left its spawn");
+    // The newcomer's company, set down next to it on ground it may stand on, where even voltigeurs hidden
+    // in fields show (test set-up: the two sides would take many turns to meet on their own).
+    let mine = app.count(
+        "SELECT CAST(c.id AS BIGINT) AS n FROM companies c JOIN players p ON p.id = c.player_id \
+         JOIN users u ON u.id = p.user_id WHERE u.username = 'nouvelle_recrue'",
+    );
+    let spot = [(-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (1, 1), (-1, 1), (1, -1)]
+        .into_iter()
+        .map(|(dx, dy)| (bx + dx, by + dy))
+        .find(|(x, y)| {
+            app.count(&format!(
+                "SELECT COUNT(*) FROM cells WHERE world_id = 1 AND x = {x} AND y = {y} \
+                 AND terrain NOT IN ('river', 'mountain', 'wall', 'fortified_wall', 'tower', 'gate', \
+                   'fort', 'fortifications', 'building', 'courtyard') \
+                 AND NOT EXISTS (SELECT 1 FROM companies c WHERE c.world_id = 1 AND c.x = {x} AND c.y = {y})"
+            )) == 1
+        })
+        .expect("open ground near the bot's company");
+    app.exec(&format!(
+        "UPDATE companies SET x = {}, y = {} WHERE id = {mine}",
+        spot.0, spot.1
+    ));
+    br.goto(&format!("{base}/worlds/1?company={mine}"));
+    br.screenshot("02-met");
+    let class = unit_class(&br, bot_company);
+    assert!(
+        class.contains("enemy"),
+        "the bot's company is drawn as an enemy: `{class}`"
+    );
+    assert!(
+        no_sideways_scroll(&br),
+        "the page scrolls sideways at {width}"
+    );
+}
+
+both!(a_newcomer_meets_the_computers_companies, |b| {
+    meeting_the_computer(b, 1280, 900);
+});
+
+both!(a_newcomer_meets_the_computers_companies_on_a_phone, |b| {
+    meeting_the_computer(b, 390, 844);
+});

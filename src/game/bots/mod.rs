@@ -145,13 +145,20 @@ pub fn seat(
     })
 }
 
-/// The demo worlds' enemy (`[demo] bot`): a `normal` bot in the world's second nation.
+/// The demo worlds' enemy (`[demo] bot`): a `normal` bot in the world's second nation. The
+/// world is then won by points or by every town: the bot alone would otherwise take the free
+/// towns in its first turns and end a campaign no newcomer has yet played (docs/decisions.md).
 pub fn seat_demo(conn: &mut DbConnection, world_id: WorldId) -> GameResult<Option<Seated>> {
     let nations = worlds::nations_of(conn, world_id)?;
-    match nations.get(1) {
-        Some(n) => seat(conn, world_id, &n.id.to_string(), BotLevel::Normal).map(Some),
-        None => Ok(None),
-    }
+    let Some(n) = nations.get(1) else {
+        return Ok(None);
+    };
+    db::write(conn, |conn| {
+        diesel::update(crate::db::schema::worlds::table.find(world_id))
+            .set(crate::db::schema::worlds::victory_towns_share.eq(Some(1.0)))
+            .execute(conn)?;
+        seat(conn, world_id, &n.id.to_string(), BotLevel::Normal).map(Some)
+    })
 }
 
 /// A game master seats a bot (`POST /api/v1/worlds/{w}/bots`, the editor's panel).
@@ -228,15 +235,16 @@ pub fn list_for(
     list(conn, world_id)
 }
 
-/// The nations of a world a bot plays, by name, for the world page ("played by the computer").
+/// The nations of a world a bot plays, by name, for the world page ("played by the computer"):
+/// one query on the world page's path.
 pub fn nations_played(conn: &mut DbConnection, world_id: WorldId) -> GameResult<Vec<String>> {
-    let mut names: Vec<String> = list(conn, world_id)?
-        .into_iter()
-        .map(|s| s.nation)
-        .collect();
-    names.sort();
-    names.dedup();
-    Ok(names)
+    Ok(bots::table
+        .inner_join(players::table.inner_join(nations::table))
+        .filter(bots::world_id.eq(world_id))
+        .select(nations::name)
+        .distinct()
+        .order(nations::name)
+        .load(conn)?)
 }
 
 /// Stops a bot: it gives no more orders. Its player and companies stay in the world as they

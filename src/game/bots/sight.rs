@@ -106,9 +106,15 @@ impl Sight {
             }
             sight.put(unit);
         }
+        // What belongs to a nation no one plays is left alone: a bot wins nothing from an empty
+        // nation (the demo's France before anyone joins it).
+        let manned = manned_nations(conn, w)?;
         for (p, c) in cells.rect(whole.0, whole.1, whole.2, whole.3) {
             let takes = captures_on_entry(rs, nation.0, p, c);
-            if !takes.is_empty() {
+            let empty = c
+                .owner
+                .is_some_and(|o| o != nation.0 && !manned.contains(&o));
+            if !takes.is_empty() && !empty {
                 sight.objectives.add(p);
                 if takes.iter().any(|t| matches!(t, Capture::Castle { .. })) {
                     sight.walls.insert(p);
@@ -257,6 +263,18 @@ impl Assumed {
             morale: rs.limits.raise_morale,
         }
     }
+}
+
+/// The nations of a world with at least one player (a person or a bot).
+fn manned_nations(conn: &mut DbConnection, w: &World) -> GameResult<HashSet<i32>> {
+    use crate::db::schema::players;
+    use diesel::prelude::*;
+    let ids: Vec<NationId> = players::table
+        .filter(players::world_id.eq(w.id))
+        .select(players::nation_id)
+        .distinct()
+        .load(conn)?;
+    Ok(ids.into_iter().map(|n| n.0).collect())
 }
 
 /// Whether the world has castle walls of another nation for `nation` to take.

@@ -277,11 +277,23 @@ both!(
         a.exec("UPDATE users SET hand_to_bot = TRUE WHERE username = 'red_player'");
         let start = grognard::db::now();
         // Four turns without an order (`[bots] away_turns`): Red's player is away.
+        // Red's player joined long before these four turns, and gave no order in them.
+        a.exec(&format!(
+            "UPDATE players SET joined_at = {} WHERE user_id = (SELECT id FROM users WHERE username = 'red_player')",
+            start - 1000
+        ));
         for t in 0..4 {
-            a.turn(start + t);
+            a.turn(start - 10 + t);
         }
         a.set(garde, "men = 80, wounded = 60, ap = 24");
+        // Someone who joins now has not had four turns to play: not away, whatever their last
+        // order.
+        let mut late = a.join("red_late", "Red");
+        let recrue = a.raise(&mut late, "infantry", "Recrue");
+        a.set(recrue, "men = 80, wounded = 60, x = 12, y = 2");
+        a.exec("UPDATE users SET hand_to_bot = TRUE WHERE username = 'red_late'");
         a.bots_play();
+        assert_eq!(a.events_by("heal", "red_late"), 0, "a newcomer held");
         // Held: healed, as the player's own order; kept where it stood, away from the mine.
         let healed = a.events_by("heal", "red_player");
         assert!(healed >= 1);

@@ -9,7 +9,7 @@ use super::sight::Sight;
 use crate::config::Config;
 use crate::db::group::Group;
 use crate::db::models::{Company, World};
-use crate::db::schema::{bots, companies, players, users};
+use crate::db::schema::{bots, companies, players, ticks, users};
 use crate::db::{self, DbConnection};
 use crate::game::error::GameResult;
 use crate::game::maps::worlds;
@@ -305,7 +305,7 @@ fn owners(
     }
     let away_since = w.turn - config.settings.bots.away_turns;
     let now = db::now();
-    let away: Vec<(PlayerId, UserId, String, Option<i64>)> = players::table
+    let away: Vec<(PlayerId, UserId, String, Option<i64>, i64)> = players::table
         .inner_join(users::table)
         .filter(players::world_id.eq(w.id))
         .filter(players::nation_id.eq(seat.nation_id))
@@ -318,11 +318,23 @@ fn owners(
             users::id,
             users::username,
             players::leave_until,
+            players::joined_at,
         ))
         .load(conn)?;
-    for (player_id, user_id, username, leave_until) in away {
+    for (player_id, user_id, username, leave_until, joined_at) in away {
         // On leave the companies are frozen: nothing to hold.
         if crate::rules::leave::on_leave(leave_until, now) {
+            continue;
+        }
+        // A player who joined fewer than `away_turns` turns ago is not away: they have not
+        // yet had those turns to play.
+        let turns_since_joining: i64 = ticks::table
+            .filter(ticks::world_id.eq(w.id))
+            .filter(ticks::kind.eq(crate::rules::names::TickKind::Turn.as_str()))
+            .filter(ticks::scheduled_for.ge(joined_at))
+            .count()
+            .get_result(conn)?;
+        if turns_since_joining < i64::from(config.settings.bots.away_turns) {
             continue;
         }
         let actor = Actor {

@@ -226,19 +226,7 @@ both!(
             (seated.nation.as_str(), seated.name.as_str()),
             ("Russia", "Russia-bot")
         );
-        let start = grognard::db::now();
-        for turn in 0..3 {
-            grognard::game::bots::play_world(&mut app.conn(), &app.config, world).unwrap();
-            grognard::game::time::ticks::apply(
-                &mut app.conn(),
-                &app.config.rules,
-                world,
-                grognard::game::time::ticks::TickKind::Turn,
-                start + turn,
-                false,
-            )
-            .unwrap();
-        }
+        bots_and_turns(&app, world, 3);
         let moved = app.count(
             "SELECT COUNT(*) FROM events e JOIN users u ON u.id = e.actor_user_id \
          WHERE e.world_id = 1 AND e.kind = 'move' AND u.username = 'Russia-bot' AND e.turn <= 2",

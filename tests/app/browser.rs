@@ -1403,19 +1403,7 @@ fn meeting_the_computer(b: crate::support::Backend, width: u32, height: u32) {
     br.find("span.ap[data-company]");
     br.screenshot("01-joined");
     // Three turns as the scheduler gives them: the bot raises and marches after each.
-    let start = grognard::db::now();
-    for turn in 0..3 {
-        grognard::game::bots::play_world(&mut app.conn(), &app.config, world).unwrap();
-        grognard::game::time::ticks::apply(
-            &mut app.conn(),
-            &app.config.rules,
-            world,
-            grognard::game::time::ticks::TickKind::Turn,
-            start + turn,
-            false,
-        )
-        .unwrap();
-    }
+    fixtures::bots_and_turns(&app, world, 3);
     let bot_company = app.count(
         "SELECT CAST(MIN(c.id) AS BIGINT) AS n FROM companies c JOIN players p ON p.id = c.player_id \
          JOIN users u ON u.id = p.user_id WHERE u.username = 'Russia-bot'",
@@ -1427,8 +1415,9 @@ fn meeting_the_computer(b: crate::support::Backend, width: u32, height: u32) {
     };
     let (bx, by) = (at("x"), at("y"));
     assert_ne!((bx, by), (37, 27), "the bot's company left its spawn");
-    // The newcomer's company, set down next to it on ground it may stand on, where even voltigeurs hidden
-    // in fields show (test set-up: the two sides would take many turns to meet on their own).
+    // The newcomer's company, set down next to it on ground it may stand on, where even
+    // voltigeurs hidden in fields show (the two sides would take many turns to meet on their
+    // own).
     let mine = app.count(
         "SELECT CAST(c.id AS BIGINT) AS n FROM companies c JOIN players p ON p.id = c.player_id \
          JOIN users u ON u.id = p.user_id WHERE u.username = 'nouvelle_recrue'",
@@ -1445,16 +1434,22 @@ fn meeting_the_computer(b: crate::support::Backend, width: u32, height: u32) {
             )) == 1
         })
         .expect("open ground near the bot's company");
-    app.exec(&format!(
-        "UPDATE companies SET x = {}, y = {} WHERE id = {mine}",
-        spot.0, spot.1
-    ));
+    // Moved by a game master (the editor's call), so that whatever the server keeps of the
+    // map hears of it as of any change.
+    let mut gm = fixtures::gm_api(&app, "arbitre");
+    let r = gm.json(
+        "PATCH",
+        &format!("/api/v1/companies/{mine}"),
+        Some(json!({"x": spot.0, "y": spot.1})),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
     br.goto(&format!("{base}/worlds/1?company={mine}"));
     br.screenshot("02-met");
+    let drawn = br.script("return Array.from(document.querySelectorAll('#map g.unit')).map(function(u){return u.getAttribute('data-company') + ':' + u.getAttribute('class');}).join(' ');");
     let class = unit_class(&br, bot_company);
     assert!(
         class.contains("enemy"),
-        "the bot's company is drawn as an enemy: `{class}`"
+        "the bot's company {bot_company} at ({bx}, {by}), the newcomer's {mine} at {spot:?}, drawn: {drawn}"
     );
     assert!(
         no_sideways_scroll(&br),

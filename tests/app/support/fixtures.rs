@@ -86,6 +86,30 @@ pub fn gm_api(app: &TestApp, name: &str) -> Client {
     c
 }
 
+/// `turns` turns of `world` as the scheduler gives them: the bots play, then the turn is
+/// applied (at instants from now on), its dice seed then set by the test.
+pub fn bots_and_turns(app: &TestApp, world: grognard::ids::WorldId, turns: i64) {
+    let start = grognard::db::now();
+    for turn in 0..turns {
+        grognard::game::bots::play_world(&mut app.conn(), &app.config, world).unwrap();
+        grognard::game::time::ticks::apply(
+            &mut app.conn(),
+            &app.config.rules,
+            world,
+            grognard::game::time::ticks::TickKind::Turn,
+            start + turn,
+            false,
+        )
+        .unwrap();
+        // The next turn's dice from a seed of the test's, not at random: the same moves each run.
+        app.exec(&format!(
+            "UPDATE worlds SET rng_seed = {} WHERE id = {}",
+            1812 + turn,
+            world.0
+        ));
+    }
+}
+
 /// Joins world `w` through the form and raises one company; returns its id.
 pub fn join_and_raise(c: &mut Client, w: i64, nation: &str, kind: &str, name: &str) -> i64 {
     let page = c.get(&format!("/worlds/{w}"));

@@ -52,7 +52,7 @@ pub struct BotSettings {
 impl Default for BotSettings {
     fn default() -> Self {
         BotSettings {
-            chunk_ms: 40,
+            chunk_ms: 30,
             orders_per_company: 3,
             raise_per_turn: 2,
             away_turns: 4,

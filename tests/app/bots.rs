@@ -280,8 +280,18 @@ both!(
         let recrue = a.raise(&mut late, "infantry", "Recrue");
         a.set(recrue, "men = 80, wounded = 60, x = 12, y = 2");
         a.exec("UPDATE users SET hand_to_bot = TRUE WHERE username = 'red_late'");
+        // Nor is someone who joined long ago and has just raised a company.
+        let mut raiser = a.join("red_raiser", "Red");
+        a.exec(&format!(
+            "UPDATE players SET joined_at = {} WHERE user_id = (SELECT id FROM users WHERE username = 'red_raiser')",
+            start - 1000
+        ));
+        let fresh = a.raise(&mut raiser, "infantry", "Fraiche");
+        a.set(fresh, "men = 80, wounded = 60, x = 12, y = 4");
+        a.exec("UPDATE users SET hand_to_bot = TRUE WHERE username = 'red_raiser'");
         a.bots_play();
         assert_eq!(a.events_by("heal", "red_late"), 0, "a newcomer held");
+        assert_eq!(a.events_by("heal", "red_raiser"), 0, "held after raising");
         // Held: healed, as the player's own order; kept where it stood, away from the mine.
         let healed = a.events_by("heal", "red_player");
         assert!(healed >= 1);

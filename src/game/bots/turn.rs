@@ -9,7 +9,7 @@ use super::sight::Sight;
 use crate::config::Config;
 use crate::db::group::Group;
 use crate::db::models::{Company, World};
-use crate::db::schema::{bots, companies, players, ticks, users};
+use crate::db::schema::{bots, companies, events, players, ticks, users};
 use crate::db::{self, DbConnection};
 use crate::game::error::GameResult;
 use crate::game::maps::worlds;
@@ -335,6 +335,18 @@ fn owners(
             .count()
             .get_result(conn)?;
         if turns_since_joining < i64::from(config.settings.bots.away_turns) {
+            continue;
+        }
+        // Raising a company is playing too (it counts no turn as played in the scores).
+        let raised_lately: bool = diesel::select(diesel::dsl::exists(
+            events::table
+                .filter(events::world_id.eq(w.id))
+                .filter(events::actor_user_id.eq(user_id))
+                .filter(events::kind.eq(crate::rules::names::EventKind::Raise.as_str()))
+                .filter(events::turn.gt(away_since)),
+        ))
+        .get_result(conn)?;
+        if raised_lately {
             continue;
         }
         let actor = Actor {

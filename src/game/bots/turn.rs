@@ -50,8 +50,14 @@ impl Played {
     }
 }
 
-/// Lets the bots of every world play their turn, where they have not yet.
+/// How long one scheduler pass gives the bots at most: the rest is played in the next passes
+/// (a bot's row says where it stood), so that the ticks of other worlds never wait long.
+const PASS_BUDGET: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Lets the bots of every world play their turn, where they have not yet, for
+/// [`PASS_BUDGET`] at most.
 pub fn play_all(conn: &mut DbConnection, config: &Arc<Config>) -> GameResult<Played> {
+    let until = Instant::now() + PASS_BUDGET;
     let mut all = Played::default();
     let worlds: Vec<WorldId> = bots::table
         .select(bots::world_id)
@@ -60,7 +66,10 @@ pub fn play_all(conn: &mut DbConnection, config: &Arc<Config>) -> GameResult<Pla
         .load(conn)?;
     for w in worlds {
         // One world's failure leaves the others' bots to play.
-        match play_world(conn, config, w) {
+        if Instant::now() >= until {
+            break;
+        }
+        match play_until(conn, config, w, Some(until)) {
             Ok(p) => all.add(p),
             Err(e) => tracing::error!(world = w.0, error = %e, "bots failed"),
         }
@@ -83,6 +92,16 @@ pub fn play_world(
     conn: &mut DbConnection,
     config: &Arc<Config>,
     world_id: WorldId,
+) -> GameResult<Played> {
+    play_until(conn, config, world_id, None)
+}
+
+/// [`play_world`], stopping between chunks once `until` has passed.
+fn play_until(
+    conn: &mut DbConnection,
+    config: &Arc<Config>,
+    world_id: WorldId,
+    until: Option<Instant>,
 ) -> GameResult<Played> {
     let mut out = Played::default();
     let w = worlds::get(conn, world_id)?;
@@ -111,7 +130,10 @@ pub fn play_world(
             nation_id,
             level: level.parse().unwrap_or(BotLevel::Normal),
         };
-        out.add(play_bot(conn, config, world_id, &seat)?);
+        if until.is_some_and(|u| Instant::now() >= u) {
+            break;
+        }
+        out.add(play_bot(conn, config, world_id, &seat, until)?);
     }
     Ok(out)
 }
@@ -164,6 +186,7 @@ fn play_bot(
     config: &Arc<Config>,
     world_id: WorldId,
     seat: &Seat,
+    until: Option<Instant>,
 ) -> GameResult<Played> {
     let rs = &config.rules;
     let settings = &config.settings.bots;
@@ -264,7 +287,7 @@ fn play_bot(
         };
         let held = chunk.elapsed();
         out.longest_chunk_ms = out.longest_chunk_ms.max(held.as_millis() as i64);
-        if !more {
+        if !more || until.is_some_and(|u| Instant::now() >= u) {
             break;
         }
         // As between a turn's chunks: SQLite's writer is left to the players' orders for a

@@ -115,7 +115,10 @@ pub fn execute(
             &report,
         )?;
         let summary = event.summary.clone();
-        if let Some(bit) = crate::game::play::first_steps::bit_of_event(event.kind) {
+        // The first day's steps are the player's own: a bot holding their companies ticks none.
+        if let Some(bit) =
+            crate::game::play::first_steps::bit_of_event(event.kind).filter(|_| !actor.held)
+        {
             crate::game::play::first_steps::tick(conn, &player, bit)?;
         }
         let event_id = events::record(conn, event)?;

@@ -128,8 +128,10 @@ both!(
         // under one topic per world.
         let red_tablet = Browser::new(&r, "red-tablet");
         subscribe(&mut red, &red_tablet);
-        turn_soon(&a, grognard::db::now() + 1800);
-        turn_soon(&a, grognard::db::now() + 1800);
+        // Twice for the same turn (one instant: two calls straddling a second named two turns).
+        let soon = grognard::db::now() + 1800;
+        turn_soon(&a, soon);
+        turn_soon(&a, soon);
         // Delivered before the turn (after it, it would be worth nothing and is dropped).
         assert_eq!(deliver(&a, grognard::db::now()), 2, "once per player");
         let blue_turn = phone.pushes(&r)[2].clone();

@@ -33,8 +33,8 @@ pub struct Settings {
     pub demo: DemoSettings,
 }
 
-/// Bots (game::bots, docs/rules.md §14).
-#[derive(Clone, Debug, Deserialize)]
+/// Bots (game::bots, docs/rules.md §14); the rulebook prints them.
+#[derive(Clone, Debug, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct BotSettings {
     /// A bot's orders are given in transactions of at most about this long, so that players'

@@ -188,11 +188,7 @@ pub fn markdown(tera: &tera::Tera, config: &Config, lang: Lang) -> Result<String
             season: ScheduleText::of(&config.season_schedule),
         },
     );
-    let bots = &config.settings.bots;
-    ctx.insert(
-        "bots",
-        &serde_json::json!({"away_turns": bots.away_turns, "raise_per_turn": bots.raise_per_turn}),
-    );
+    ctx.insert("bots", &config.settings.bots);
     ctx.insert("lang", lang.code());
     tera.render(&template_name(lang), &ctx)
 }

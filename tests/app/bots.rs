@@ -33,6 +33,22 @@ both!(
             );
         }
         assert_eq!(a.app.count("SELECT COUNT(*) FROM bots"), 0);
+        // The editor's panel refuses the same, with its page and nothing written.
+        let mut web = user_with_role(&a.app, "gm_web", grognard::game::accounts::Role::Gm);
+        let csrf = web.get(&format!("/gm/worlds/{w}")).csrf();
+        for (nation, level) in [("Red", "godlike"), ("Atlantis", "easy")] {
+            let r = web.post_form(
+                &format!("/gm/worlds/{w}/bots"),
+                &[("csrf", &csrf), ("nation", nation), ("level", level)],
+            );
+            assert_eq!(r.status, 422, "{nation} {level}: {}", r.body);
+        }
+        let r = web.post_form(
+            &format!("/gm/worlds/{w}/bots/remove"),
+            &[("csrf", &csrf), ("name", "Nobody-bot")],
+        );
+        assert_eq!(r.status, 404, "{}", r.body);
+        assert_eq!(a.app.count("SELECT COUNT(*) FROM bots"), 0);
         let r = gm.post_json(
             &format!("/api/v1/worlds/{w}/bots"),
             json!({"nation": "Red", "level": "hard"}),

@@ -13,7 +13,7 @@ use crate::ids::NationId;
 use crate::rules::movement::{captures_on_entry, Capture};
 use crate::rules::ruleset::Flag;
 use crate::rules::state::{Area, CompanyId, Unit};
-use crate::rules::vision::{self, Observer};
+use crate::rules::vision;
 use crate::rules::{Pos, Ruleset, Terrain};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -54,18 +54,9 @@ impl Sight {
         let whole = (0, 0, w.width - 1, w.height - 1);
         let placed = load::companies_around(conn, w.id, w.height, whole, None)?;
         let terrain_at = |p: Pos| cells.get(p).map_or(Terrain::Plain, |c| c.terrain);
-        let observers: Vec<Observer> = placed
-            .iter()
-            .filter(|p| p.nation_id == nation)
-            .map(|p| {
-                let at = Pos::new(p.company.x, p.company.y);
-                Observer {
-                    pos: at,
-                    perception: vision::perception(rs, p.company.kind, terrain_at(at)),
-                    grid: w.grid,
-                }
-            })
-            .collect();
+        // The nation's eyes as the map's: the one test of what a person of the nation sees.
+        let observers =
+            crate::game::play::views::Eyes::of(rs, w, &placed, Some(nation), terrain_at).observers;
         let seen_cells = vision::Sight::of(&observers, whole);
         let own: HashMap<Pos, i32> = observers.iter().map(|o| (o.pos, o.perception)).collect();
         let now = crate::db::now();

@@ -322,13 +322,23 @@ pub fn toward(plan: &Plan, me: &Unit, goal: Pos, spare: i32) -> Option<Vec<Pos>>
         }
     }
     let mut reached: Vec<Pos> = Vec::new();
+    // No step costs less than this: from a cell with `r` AP left, the company gets at most
+    // `r / least` cells nearer the goal, and a cell that cannot come nearer than the nearest
+    // reached so far leads nowhere better.
+    let least = rs.cheapest_step(area.season).min(rs.castle.breach);
+    let mut nearest = here;
     while let Some(std::cmp::Reverse((cost, p))) = heap.pop() {
         let Some(slot) = area.slot(p) else { continue };
         if best[slot].0 < cost {
             continue;
         }
+        let d = area.bounds.distance(p, goal);
         if p != me.pos {
             reached.push(p);
+            nearest = nearest.min(d);
+        }
+        if least > 0 && d - (spare - cost) / least > nearest {
+            continue;
         }
         let Some(cell) = area.cell(p) else { continue };
         if p != me.pos && rs.terrain(cell.terrain).has(Flag::StopsMovement) {

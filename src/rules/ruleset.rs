@@ -76,6 +76,47 @@ pub enum Flag {
     CloseQuarters,
 }
 
+/// A terrain's flags, as written, and one bit per flag: [`TerrainRules::has`] is asked at
+/// every step of every path.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Flags {
+    set: BTreeSet<Flag>,
+    mask: u32,
+}
+
+impl Flags {
+    fn bit(flag: Flag) -> u32 {
+        1 << (flag as u32)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = Flag> + '_ {
+        self.set.iter().copied()
+    }
+}
+
+impl FromIterator<Flag> for Flags {
+    fn from_iter<I: IntoIterator<Item = Flag>>(flags: I) -> Flags {
+        let set: BTreeSet<Flag> = flags.into_iter().collect();
+        let mask = set.iter().fold(0, |m, f| m | Flags::bit(*f));
+        Flags { set, mask }
+    }
+}
+
+impl<'de> Deserialize<'de> for Flags {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Flags, D::Error> {
+        Ok(BTreeSet::<Flag>::deserialize(d)?.into_iter().collect())
+    }
+}
+
+impl serde::Serialize for Flags {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.set.serialize(s)
+    }
+}
+
+// One bit per flag in a u32.
+const _: () = assert!((Flag::CloseQuarters as u32) < 32);
+
 /// Abilities a kind may have beyond moving, volleying and melee.
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, utoipa::ToSchema,
@@ -121,7 +162,7 @@ pub struct TerrainRules {
     pub confidence: i32,
     pub vision: i32,
     #[serde(default)]
-    pub flags: BTreeSet<Flag>,
+    pub flags: Flags,
     #[serde(default)]
     pub impassable_to: BTreeSet<Kind>,
     #[serde(default)]
@@ -176,7 +217,7 @@ fn kind_bonuses<S: serde::Serializer>(m: &BTreeMap<Kind, i32>, s: S) -> Result<S
 
 impl TerrainRules {
     pub fn has(&self, flag: Flag) -> bool {
-        self.flags.contains(&flag)
+        self.flags.mask & Flags::bit(flag) != 0
     }
 
     pub fn ap(&self, season: Season) -> i32 {

@@ -4,7 +4,7 @@
 use super::grid::{Bounds, Pos, Side};
 use super::names::{EdgeFeature, Kind, Season, Terrain};
 use super::ruleset::{Flag, Ruleset};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 pub type NationId = i32;
 pub type TownId = i32;
@@ -124,9 +124,9 @@ pub struct Area {
     width: i32,
     height: i32,
     cells: Vec<Cell>,
-    units: HashMap<Pos, Unit>,
+    units: FxHashMap<Pos, Unit>,
     /// Features of cell sides, each edge under its one name (`Grid::canonical`).
-    edges: HashMap<(Pos, Side), EdgeFeature>,
+    edges: FxHashMap<(Pos, Side), EdgeFeature>,
 }
 
 impl Area {
@@ -142,8 +142,8 @@ impl Area {
             width,
             height,
             cells: vec![Cell::plain(); (width * height) as usize],
-            units: HashMap::new(),
-            edges: HashMap::new(),
+            units: FxHashMap::default(),
+            edges: FxHashMap::default(),
         }
     }
 

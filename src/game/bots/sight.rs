@@ -15,6 +15,7 @@ use crate::rules::ruleset::Flag;
 use crate::rules::state::{Area, CompanyId, Unit};
 use crate::rules::vision;
 use crate::rules::{Pos, Ruleset, Terrain};
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -27,15 +28,19 @@ pub struct Sight {
     rules: Assumed,
     cells: Arc<WorldCells>,
     /// The nation's companies and the enemy companies it sees, by cell.
-    units: HashMap<Pos, Unit>,
-    at: HashMap<CompanyId, Pos>,
+    units: FxHashMap<Pos, Unit>,
+    at: FxHashMap<CompanyId, Pos>,
+    /// Where [`Sight::units`] stand, filed by square for the windows.
+    placed: Spots,
+    /// Where the seen enemy companies that may be attacked stand.
+    enemies: Spots,
     /// Seen enemy companies whose players are on leave: they may not be attacked.
     pub untouchable: HashSet<CompanyId>,
     /// Cells whose entry takes something (a mine, a town's church, a breached fort, an enemy
     /// wall): where the bot's companies head.
     pub objectives: Spots,
     /// The castle walls among the objectives, which war machines and horses cannot take.
-    pub walls: HashSet<Pos>,
+    pub walls: FxHashSet<Pos>,
     /// The nation's own towns, forts and healing ground: where worn companies fall back.
     pub refuges: Spots,
     /// Some objective is an enemy castle: sappers and guns are worth raising.
@@ -63,12 +68,14 @@ impl Sight {
         let mut sight = Sight {
             nation,
             rules: Assumed::of(rs),
-            units: HashMap::with_capacity(placed.len()),
-            at: HashMap::with_capacity(placed.len()),
+            units: FxHashMap::default(),
+            at: FxHashMap::default(),
+            placed: Spots::new(w),
+            enemies: Spots::new(w),
             untouchable: HashSet::new(),
-            objectives: Spots::default(),
-            walls: HashSet::new(),
-            refuges: Spots::default(),
+            objectives: Spots::new(w),
+            walls: FxHashSet::default(),
+            refuges: Spots::new(w),
             castles: false,
             cells: cells.clone(),
         };
@@ -121,12 +128,36 @@ impl Sight {
 
     fn put(&mut self, u: Unit) {
         self.at.insert(u.id, u.pos);
+        let (pos, enemy) = (u.pos, self.attackable(&u));
         // A company known to stand there before (out of date) is known no more.
-        if let Some(old) = self.units.insert(u.pos, u) {
-            if self.at.get(&old.id) == Some(&old.pos) && self.units[&old.pos].id != old.id {
-                self.at.remove(&old.id);
+        match self.units.insert(pos, u) {
+            Some(old) => {
+                if self.at.get(&old.id) == Some(&old.pos) && self.units[&old.pos].id != old.id {
+                    self.at.remove(&old.id);
+                }
+                if self.attackable(&old) {
+                    self.enemies.remove(pos);
+                }
+            }
+            None => self.placed.add(pos),
+        }
+        if enemy {
+            self.enemies.add(pos);
+        }
+    }
+
+    /// Takes whatever company the bot knew on `p` off it.
+    fn take(&mut self, p: Pos) {
+        if let Some(old) = self.units.remove(&p) {
+            self.placed.remove(p);
+            if self.attackable(&old) {
+                self.enemies.remove(p);
             }
         }
+    }
+
+    fn attackable(&self, u: &Unit) -> bool {
+        u.nation != self.nation.0 && !self.untouchable.contains(&u.id)
     }
 
     /// The company as the bot last knew it.
@@ -150,7 +181,7 @@ impl Sight {
     pub fn update(&mut self, id: CompanyId, after: Option<Unit>) {
         if let Some(p) = self.at.remove(&id) {
             if self.units.get(&p).is_some_and(|u| u.id == id) {
-                self.units.remove(&p);
+                self.take(p);
             }
         }
         if let Some(u) = after {
@@ -190,8 +221,8 @@ impl Sight {
                 || t.has(Flag::OwnNationOnly);
             keeps
                 && self
-                    .nearest_enemy(w, p)
-                    .is_some_and(|e| w.grid.distance(p, e) <= near)
+                    .enemies
+                    .any_within(p, near, |a, b| w.grid.distance(a, b))
         })
     }
 
@@ -199,24 +230,18 @@ impl Sight {
     pub fn window(&self, w: &World, at: Pos, radius: i32) -> Area {
         let (x0, y0, x1, y1) = (at.x - radius, at.y - radius, at.x + radius, at.y + radius);
         let mut area = self.cells.area(w, x0, y0, x1, y1);
-        for y in y0.max(0)..=y1.min(w.height - 1) {
-            for x in x0.max(0)..=x1.min(w.width - 1) {
-                if let Some(u) = self.units.get(&Pos::new(x, y)) {
-                    area.place(u.clone());
-                }
+        self.placed.within(x0, y0, x1, y1, |p| {
+            if let Some(u) = self.units.get(&p) {
+                area.place(u.clone());
             }
-        }
+        });
         area
     }
 
     /// The nearest seen enemy company to `from` that may be attacked.
     pub fn nearest_enemy(&self, w: &World, from: Pos) -> Option<Pos> {
-        self.units
-            .values()
-            .filter(|u| u.nation != self.nation.0 && !self.untouchable.contains(&u.id))
-            .map(|u| (w.grid.distance(from, u.pos), u.pos))
-            .min()
-            .map(|(_, p)| p)
+        self.enemies
+            .nearest(from, |a, b| w.grid.distance(a, b), |_| true)
     }
 }
 
@@ -284,24 +309,93 @@ pub fn castles_to_take(
         }))
 }
 
-/// Cells filed by the square of the map they lie in, for the nearest to a cell.
-#[derive(Default)]
+/// Cells filed by the square of the map they lie in, for the nearest to a cell and the cells
+/// of a rectangle.
 pub struct Spots {
-    tiles: HashMap<(i32, i32), Vec<Pos>>,
+    /// Squares row by row, `cols` to a row.
+    tiles: Vec<Vec<Pos>>,
+    cols: i32,
+    rows: i32,
     count: usize,
 }
 
 impl Spots {
+    /// No cell yet, on the map of `w`.
+    pub fn new(w: &World) -> Spots {
+        let (cols, rows) = (
+            (w.width.max(1) + TILE - 1) / TILE,
+            (w.height.max(1) + TILE - 1) / TILE,
+        );
+        Spots {
+            tiles: vec![Vec::new(); (cols * rows) as usize],
+            cols,
+            rows,
+            count: 0,
+        }
+    }
+
+    /// The square `p` lies in (cells off the map go to the nearest edge square).
+    fn tile_of(&self, p: Pos) -> (i32, i32) {
+        (
+            p.x.div_euclid(TILE).clamp(0, self.cols - 1),
+            p.y.div_euclid(TILE).clamp(0, self.rows - 1),
+        )
+    }
+
+    fn tile(&self, (x, y): (i32, i32)) -> &[Pos] {
+        if x < 0 || y < 0 || x >= self.cols || y >= self.rows {
+            return &[];
+        }
+        &self.tiles[(y * self.cols + x) as usize]
+    }
+
     pub fn add(&mut self, p: Pos) {
-        self.tiles
-            .entry((p.x.div_euclid(TILE), p.y.div_euclid(TILE)))
-            .or_default()
-            .push(p);
+        let (x, y) = self.tile_of(p);
+        self.tiles[(y * self.cols + x) as usize].push(p);
         self.count += 1;
+    }
+
+    /// Takes one `p` out, if it is there.
+    pub fn remove(&mut self, p: Pos) {
+        let (x, y) = self.tile_of(p);
+        let tile = &mut self.tiles[(y * self.cols + x) as usize];
+        if let Some(i) = tile.iter().position(|q| *q == p) {
+            tile.swap_remove(i);
+            self.count -= 1;
+        }
     }
 
     pub fn is_empty(&self) -> bool {
         self.count == 0
+    }
+
+    /// Calls `f` with each cell filed within the rectangle `[x0, x1] × [y0, y1]`.
+    pub fn within(&self, x0: i32, y0: i32, x1: i32, y1: i32, mut f: impl FnMut(Pos)) {
+        let (tx0, ty0) = (x0.div_euclid(TILE), y0.div_euclid(TILE));
+        let (tx1, ty1) = (x1.div_euclid(TILE), y1.div_euclid(TILE));
+        for ty in ty0..=ty1 {
+            for tx in tx0..=tx1 {
+                for &p in self.tile((tx, ty)) {
+                    if (x0..=x1).contains(&p.x) && (y0..=y1).contains(&p.y) {
+                        f(p);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether some cell lies within `near` of `from` (by `distance`).
+    pub fn any_within(&self, from: Pos, near: i32, distance: impl Fn(Pos, Pos) -> i32) -> bool {
+        // A step covers at most one column and one row, on squares or hexes.
+        let mut found = false;
+        self.within(
+            from.x - near,
+            from.y - near,
+            from.x + near,
+            from.y + near,
+            |p| found |= distance(from, p) <= near,
+        );
+        found
     }
 
     /// The nearest cell to `from` (by `distance`) that `ok` accepts; ties go to the lowest
@@ -316,36 +410,33 @@ impl Spots {
             return None;
         }
         let (tx, ty) = (from.x.div_euclid(TILE), from.y.div_euclid(TILE));
-        let span = self
-            .tiles
-            .keys()
-            .map(|(x, y)| (x - tx).abs().max((y - ty).abs()))
+        let span = [tx, self.cols - 1 - tx, ty, self.rows - 1 - ty]
+            .into_iter()
+            .map(i32::abs)
             .max()
             .unwrap_or(0);
         let mut best: Option<(i32, Pos)> = None;
         for ring in 0..=span {
-            // Every cell of a farther ring is at least about this far, on squares or hexes
-            // (where a step may cross half a column).
-            if best.is_some_and(|(d, _)| d < (ring - 1) * TILE / 2) {
+            // A step changes a cell's column and row by one at most, on squares and hexes
+            // alike: every cell of this ring or farther is more than this far.
+            if best.is_some_and(|(d, _)| d <= (ring - 1) * TILE) {
                 break;
             }
             // The squares of the ring's edge only: its top and bottom rows, then the columns
-            // between them.
+            // between them (one square when the ring is the centre).
             let rows = (-ring..=ring).flat_map(|d| [(d, -ring), (d, ring)]);
             let cols = (1 - ring..ring).flat_map(|d| [(-ring, d), (ring, d)]);
-            let mut edge: Vec<(i32, i32)> = rows.chain(cols).collect();
-            edge.dedup();
-            for (dx, dy) in edge {
-                let (x, y) = (tx + dx, ty + dy);
-                {
-                    for &p in self.tiles.get(&(x, y)).into_iter().flatten() {
-                        if !ok(p) {
-                            continue;
-                        }
-                        let d = distance(from, p);
-                        if best.is_none_or(|b| (d, p) < b) {
-                            best = Some((d, p));
-                        }
+            for (i, (dx, dy)) in rows.chain(cols).enumerate() {
+                if ring == 0 && i > 0 {
+                    break;
+                }
+                for &p in self.tile((tx + dx, ty + dy)) {
+                    if !ok(p) {
+                        continue;
+                    }
+                    let d = distance(from, p);
+                    if best.is_none_or(|b| (d, p) < b) {
+                        best = Some((d, p));
                     }
                 }
             }

@@ -22,7 +22,8 @@ use crate::rules::{Kind, Pos};
 use diesel::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
-use std::collections::{HashMap, HashSet};
+use rustc_hash::FxHashSet;
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -228,7 +229,7 @@ fn play_bot(
     };
     out.bots = 1;
     let mut sight = Sight::load(conn, rs, &w, seat.nation_id)?;
-    let mut taken: HashSet<Pos> = HashSet::new();
+    let mut taken: FxHashSet<Pos> = FxHashSet::default();
     let mut struck: HashMap<i32, i32> = HashMap::new();
     let group = Group::default();
     loop {
@@ -439,7 +440,7 @@ struct Turn<'a> {
     actor: &'a Actor,
     group: &'a Group,
     sight: &'a mut Sight,
-    taken: &'a mut HashSet<Pos>,
+    taken: &'a mut FxHashSet<Pos>,
     struck: &'a mut HashMap<i32, i32>,
     out: &'a mut Played,
 }
@@ -557,15 +558,18 @@ impl Turn<'_> {
         }
         let climbs = rs.kind(me.kind).class == crate::rules::names::Class::Foot;
         let grid = self.w.grid;
-        let (taken, walls) = (&*self.taken, &self.sight.walls);
+        // Objectives taken this turn are out of the sight's objectives already.
+        let walls = &self.sight.walls;
         let found = self.sight.objectives.nearest(
             me.pos,
             |a, b| grid.distance(a, b),
-            |p| !taken.contains(&p) && (climbs || !walls.contains(&p)),
+            |p| climbs || !walls.contains(&p),
         );
         match found {
             Some(p) => {
+                // No other company heads for it this turn.
                 self.taken.insert(p);
+                self.sight.objectives.remove(p);
                 Some(p)
             }
             None => self.sight.nearest_enemy(self.w, me.pos),

@@ -84,6 +84,7 @@ pub fn client_addr(state: &AppState, req: &HttpRequest) -> String {
 }
 
 /// The visitor of a page: signed in or not, and the CSRF token their forms must carry.
+#[derive(Clone)]
 pub struct Viewer {
     pub session: Option<Session>,
     /// The anonymous visitor's CSRF cookie, if any (for the login and registration forms).

@@ -48,6 +48,8 @@ pub struct SignedPost<T> {
     pub form: T,
     /// The form's `back`, if it names a page of this site.
     pub back: Option<String>,
+    /// The request, for the page a refusal is shown on (its view cookies).
+    pub req: HttpRequest,
 }
 
 impl<T> SignedPost<T> {
@@ -77,6 +79,7 @@ impl<T: DeserializeOwned + SignedFields + 'static> FromRequest for SignedPost<T>
                 actor,
                 form,
                 back,
+                req,
             })
         })
     }

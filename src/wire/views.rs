@@ -569,6 +569,9 @@ pub struct NationStanding {
     /// Told as `companies` is: what a nation spends tells the companies it raises and the
     /// men it takes in.
     pub treasury: Option<i64>,
+    /// The campaign's points (docs/rules.md §11): the one ranking of the nations, by which
+    /// the list comes.
+    pub points: i64,
     pub towns: Vec<String>,
     pub mines: i64,
     pub forts: i64,
@@ -576,9 +579,11 @@ pub struct NationStanding {
     /// None for another nation than the viewer's while the campaign runs: its strength, which
     /// the fog hides (as in the history); the end publishes it.
     pub companies: Option<i64>,
-    /// The whole score, told as `companies` is, since it counts them.
+    /// The holdings weighed by `[score]` (towns, mines, fortified cells and companies), told
+    /// as `companies` is, since it counts them. Kept for the API's readers: the nations are
+    /// ranked by `points`.
     pub score: Option<i64>,
-    /// The part of the score for the ground held (towns, mines, fortified cells): public, as
+    /// The part of `score` for the ground held (towns, mines, fortified cells): public, as
     /// the map shows every cell's owner.
     pub ground_score: i64,
     /// Usernames, only for the viewer's own nation.
@@ -592,6 +597,7 @@ impl From<views::NationStanding> for NationStanding {
             name: s.nation.name,
             color: s.nation.color,
             treasury: Some(s.nation.treasury).filter(|_| s.told),
+            points: s.nation.points,
             towns: s.towns,
             mines: s.mines,
             forts: s.forts,

@@ -247,7 +247,7 @@ fn nation_lines(
         .collect()
 }
 
-/// Each nation's row of the nations page's scoreboard, in its order: name, score and
+/// Each nation's row of the nations page's scoreboard, in its order: name, campaign points and
 /// companies as printed.
 fn page_lines(body: &str) -> Vec<(String, String, String)> {
     let cell = |row: &str, class: &str| {
@@ -264,7 +264,11 @@ fn page_lines(body: &str) -> Vec<(String, String, String)> {
                 .into_iter()
                 .find(|n| row.contains(&format!("</svg> {n}</td>")))
                 .unwrap();
-            (name.to_string(), cell(row, "score"), cell(row, "companies"))
+            (
+                name.to_string(),
+                cell(row, "points"),
+                cell(row, "companies"),
+            )
         })
         .collect()
 }
@@ -300,8 +304,8 @@ both!(
         a.raise(&mut blue, "infantry", "Ligne");
         let after = nation_lines(&a, &mut red);
         assert_eq!(after, before, "Red is told nothing of Blue's raising");
-        // Level on the ground, the list keeps the nations' order: Red's companies put it ahead
-        // on the whole score, which the order would tell.
+        // Level on points (none yet), the list keeps the nations' order: never the whole
+        // score, which Red's companies put ahead and the order would tell.
         assert_eq!(
             after,
             vec![
@@ -320,8 +324,9 @@ both!(
             nation_lines(&a, &mut outsider),
             vec![line("Blue", &null, &null), line("Red", &null, &null)]
         );
-        // The page says the same, a visitor being told no nation's companies.
-        let dash = || ("—".to_string(), "—".to_string());
+        // The page says the same, a visitor being told no nation's companies; it ranks by the
+        // campaign's points (none yet: the nations' order).
+        let dash = || ("0".to_string(), "—".to_string());
         let page = |c: &mut crate::support::client::Client| {
             let r = c.get(&format!("/worlds/{w}/nations"));
             assert_eq!(r.status, 200, "{}", r.body);
@@ -334,12 +339,13 @@ both!(
         );
         assert_eq!(
             page(&mut page_red),
-            vec![row("Blue", dash()), row("Red", ("12".into(), "2".into()))]
+            vec![row("Blue", dash()), row("Red", ("0".into(), "2".into()))]
         );
         // A turn passes: still withheld.
         assert!(turn(&a, grognard::db::now()));
-        assert_eq!(nation_lines(&a, &mut red)[0], line("Blue", &null, &null));
-        // The end publishes every nation's companies and score, best score first.
+        // (Red's town earned more points than Blue's mine: Red comes first now.)
+        assert_eq!(nation_lines(&a, &mut red)[1], line("Blue", &null, &null));
+        // The end publishes every nation's companies and score, most points first.
         let mut gm = gm_api(&a.app, "arbitre");
         let r = gm.post_json(&format!("/api/v1/worlds/{w}/end"), json!({}));
         assert_eq!(r.status, 200, "{}", r.body);
@@ -350,9 +356,10 @@ both!(
         for who in [&mut red, &mut blue, &mut outsider] {
             assert_eq!(nation_lines(&a, who), published);
         }
+        // Red's Village earned 3 points in the turn, Blue's mine 1.
         let shown = vec![
-            row("Red", ("12".into(), "2".into())),
-            row("Blue", ("11".into(), "1".into())),
+            row("Red", ("3".into(), "2".into())),
+            row("Blue", ("1".into(), "1".into())),
         ];
         assert_eq!(page(&mut visitor), shown);
         assert_eq!(page(&mut page_red), shown);
@@ -938,5 +945,57 @@ both!(
         let page = gm.get(&next);
         assert_eq!(page.status, 200);
         assert!(page.body.contains("Revanche"));
+    }
+);
+
+both!(
+    the_nations_page_and_the_standings_rank_the_nations_by_the_same_points,
+    |b| {
+        // Red holds more ground as the old nations score weighed it (a town and six fort
+        // cells: 40), Blue earns more campaign points (five mines: 5 a turn against Red's 3).
+        let a = arena(b);
+        for x in 0..5 {
+            a.paint(x, 5, "mine", Some("Blue"), None);
+        }
+        for x in 8..14 {
+            a.paint(x, 2, "fort", Some("Red"), Some(15));
+        }
+        let start = grognard::db::now();
+        a.turn(start);
+        a.turn(start + 1);
+        let (blue_points, red_points) = (
+            a.app.count(&format!(
+                "SELECT CAST(points AS BIGINT) AS n FROM nations WHERE id = {}",
+                a.nation("Blue")
+            )),
+            a.app.count(&format!(
+                "SELECT CAST(points AS BIGINT) AS n FROM nations WHERE id = {}",
+                a.nation("Red")
+            )),
+        );
+        assert_eq!((blue_points, red_points), (10, 6));
+        let mut blue = a.blue.clone();
+        let api = blue.get_json(&format!("/api/v1/worlds/{}/nations", a.world));
+        let list = api.json()["nations"].as_array().unwrap().clone();
+        let order: Vec<(&str, i64)> = list
+            .iter()
+            .map(|n| (n["name"].as_str().unwrap(), n["points"].as_i64().unwrap()))
+            .collect();
+        assert_eq!(order, vec![("Blue", 10), ("Red", 6)]);
+        // The older count stays in the API, not on the pages.
+        assert!(list[1]["ground_score"].as_i64() > list[0]["ground_score"].as_i64());
+        let page = blue.get(&format!("/worlds/{}/nations", a.world));
+        assert_eq!(page.status, 200);
+        let table = &page.body[page.body.find("scoreboard").unwrap()..];
+        let (at_blue, at_red) = (table.find(" Blue<"), table.find(" Red<"));
+        assert!(
+            at_blue.unwrap() < at_red.unwrap(),
+            "Blue, most points, first"
+        );
+        assert!(table.contains("<td class=\"points\">10</td>"));
+        assert!(!page.body.to_lowercase().contains("ground score"));
+        let standings = blue.get(&format!("/worlds/{}/standings", a.world));
+        let table = &standings.body[standings.body.find("scoreboard").unwrap()..];
+        assert!(table.find(" Blue<").unwrap() < table.find(" Red<").unwrap());
     }
 );

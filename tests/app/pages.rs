@@ -98,6 +98,26 @@ fn form_back(b: Backend) {
     assert_eq!(r.status, 422);
     assert!(r.body.contains("data-code=\"not_adjacent\""));
     assert!(r.body.contains("Nothing was changed"));
+    // ... on the world page it came from, the map and the cell's panel still there: the
+    // refusal at the top of the panel, not a page of its own.
+    assert!(r.body.contains("class=\"map-wrap\""), "the map stays");
+    let panel = &r.body[r
+        .body
+        .find("id=\"cell-panel\"")
+        .expect("the cell's panel stays")..];
+    assert!(panel.contains("id=\"refused\""));
+    assert!(panel.contains("Order refused:"));
+    // A stale order (the company has no AP left for it) the same way, with its own reason.
+    let stale = c.post_form(
+        &format!("/companies/{id}/move"),
+        &[("csrf", &csrf), ("back", &back), ("path", "6,1 7,1 8,1 9,1 10,1 11,1 12,1 13,1 14,1 15,1 15,2 15,3 15,4 15,5 15,6 15,7 15,8 15,9 14,9 13,9")],
+    );
+    assert!(
+        stale.status >= 400 && stale.status < 500,
+        "{}",
+        stale.status
+    );
+    assert!(stale.body.contains("class=\"map-wrap\"") && stale.body.contains("id=\"refused\""));
     let r = c.post_form(
         &format!("/companies/{id}/move"),
         &[("csrf", &csrf), ("path", "x")],

@@ -1409,3 +1409,32 @@ both!(
         );
     }
 );
+
+both!(
+    a_mistyped_name_keeps_the_messages_page_and_offers_the_names,
+    |b| {
+        let a = arena(b);
+        let w = a.world;
+        let mut web = page_client(&a, "blue_player");
+        let r = web.get(&format!("/worlds/{w}/messages?with=red_playr"));
+        assert_eq!(r.status, 404);
+        // The whole page: the header, the board, the forms; the name said back with the nearest.
+        assert!(r.body.contains("<header class=\"top\">"));
+        assert!(r.body.contains("id=\"no-such-player\""));
+        assert!(r
+            .body
+            .contains("No player called “red_playr” plays in this world."));
+        assert!(r.body.contains(&format!(
+            "Did you mean <a href=\"/worlds/{w}/messages?with=red_player\">red_player</a>?"
+        )));
+        assert!(r
+            .body
+            .contains("<datalist id=\"player-names\"><option value=\"red_player\"></datalist>"));
+        assert!(r.body.contains("value=\"red_playr\" aria-invalid=\"true\""));
+        // Nothing like it: the list to pick from is named instead.
+        let r = web.get(&format!("/worlds/{w}/messages?with=wellington"));
+        assert_eq!(r.status, 404);
+        assert!(r.body.contains("Pick a name from the list"));
+        assert!(!r.body.contains("Did you mean"));
+    }
+);

@@ -346,9 +346,8 @@ pub struct NationStanding {
 }
 
 /// Each nation's holdings and forces as a player of `viewer_nation` (none: a visitor or
-/// someone who has not joined) may know them. While the campaign runs they come best ground
-/// score first, so that the order tells nothing of the strength withheld; once it is over,
-/// best score first.
+/// someone who has not joined) may know them, most campaign points first: the one ranking of
+/// the nations (docs/rules.md §10), public as the standings are.
 pub fn nations(
     conn: &mut DbConnection,
     rs: &Ruleset,
@@ -433,12 +432,11 @@ pub fn nations(
             members,
         });
     }
-    let id = |s: &NationStanding| s.nation.id;
-    if over {
-        out.sort_by(|a, b| b.score.cmp(&a.score).then(id(a).cmp(&id(b))));
-    } else {
-        out.sort_by(|a, b| b.ground_score.cmp(&a.ground_score).then(id(a).cmp(&id(b))));
-    }
+    out.sort_by(|a, b| {
+        (b.nation.points)
+            .cmp(&a.nation.points)
+            .then(a.nation.id.cmp(&b.nation.id))
+    });
     Ok(out)
 }
 

@@ -174,6 +174,57 @@ pub(super) fn player_named(
         .ok_or_else(|| GameError::not_found("player"))
 }
 
+/// The other people playing the player's world (no computer player), by name: whom a
+/// message may be written to. At most `limit`.
+pub fn others(conn: &mut DbConnection, player: &Player, limit: i64) -> GameResult<Vec<String>> {
+    Ok(players::table
+        .inner_join(users::table)
+        .filter(players::world_id.eq(player.world_id))
+        .filter(players::user_id.ne(player.user_id))
+        .filter(users::bot.eq(false))
+        .order(users::username_key)
+        .select(users::username)
+        .limit(limit)
+        .load(conn)?)
+}
+
+/// The names of the world's other players nearest `typed` (at most two letters changed, the
+/// closest first, at most `n`): whom a mistyped name most likely meant.
+pub fn names_like(
+    conn: &mut DbConnection,
+    player: &Player,
+    typed: &str,
+    n: usize,
+) -> GameResult<Vec<String>> {
+    let typed: Vec<char> = typed.trim().to_lowercase().chars().take(64).collect();
+    let mut near: Vec<(usize, String)> = others(conn, player, 10_000)?
+        .into_iter()
+        .filter_map(|name| {
+            let d = edits(&typed, &name.to_lowercase().chars().collect::<Vec<_>>());
+            (d <= 2).then_some((d, name))
+        })
+        .collect();
+    near.sort();
+    Ok(near.into_iter().take(n).map(|(_, name)| name).collect())
+}
+
+/// The letters to insert, remove or change to make `a` into `b` (Levenshtein).
+fn edits(a: &[char], b: &[char]) -> usize {
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let next = (diagonal + usize::from(ca != cb))
+                .min(row[j] + 1)
+                .min(row[j + 1] + 1);
+            diagonal = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
+}
+
 /// Refuses past `messages_per_window` messages in the window, saying when the next may go.
 fn check_rate(
     conn: &mut DbConnection,
@@ -767,5 +818,25 @@ pub fn newest_world(conn: &mut DbConnection, user_id: UserId) -> GameResult<Opti
             .select(players::world_id)
             .first(conn)
             .optional()?),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::edits;
+
+    #[test]
+    fn edits_count_letters_inserted_removed_or_changed() {
+        let e = |a: &str, b: &str| {
+            edits(
+                &a.chars().collect::<Vec<_>>(),
+                &b.chars().collect::<Vec<_>>(),
+            )
+        };
+        assert_eq!(e("kutuzov", "kutuzov"), 0);
+        assert_eq!(e("kutusov", "kutuzov"), 1);
+        assert_eq!(e("kutzov", "kutuzov"), 1);
+        assert_eq!(e("", "ney"), 3);
+        assert_eq!(e("murat", "ney"), 5);
     }
 }

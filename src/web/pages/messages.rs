@@ -68,7 +68,7 @@ pub async fn index(
     let q = q.into_inner();
     let me = actor.username.clone();
     let gm = actor.role.is_gm();
-    let (world, player, announcements, threads, (with, read), page_of, blocked) = state
+    let (world, player, announcements, threads, (with, read), page_of, blocked, names) = state
         .db(move |conn| {
             let w = worlds::get(conn, wid)?;
             let reader = Reader::of(conn, &actor, wid)?;
@@ -82,19 +82,42 @@ pub async fn index(
                     (None, 0),
                     None,
                     Vec::new(),
+                    Names::default(),
                 ));
             };
-            let (with, page) = match q.with.as_deref().filter(|s| !s.trim().is_empty()) {
-                Some(name) => {
-                    let (name, page, read) = messages::thread(conn, &p, name, q.before, PAGE_SIZE)?;
-                    ((Some(name), read), page)
-                }
+            let mut names = Names::default();
+            let thread = match q.with.as_deref().filter(|s| !s.trim().is_empty()) {
+                Some(name) => match messages::thread(conn, &p, name, q.before, PAGE_SIZE) {
+                    Ok((name, page, read)) => Some(((Some(name), read), page)),
+                    // A name nobody plays under: the board, saying so, with the names it
+                    // most likely meant.
+                    Err(GameError::NotFound(_)) => {
+                        names.unknown = Some(name.trim().chars().take(64).collect());
+                        names.like = messages::names_like(conn, &p, name, 3)?;
+                        None
+                    }
+                    Err(e) => return Err(e),
+                },
+                None => None,
+            };
+            let (with, page) = match thread {
+                Some(t) => t,
                 None => ((None, 0), messages::board(conn, &p, q.before, PAGE_SIZE)?),
             };
+            names.all = messages::others(conn, &p, NAMES_LISTED)?;
             // After the conversation is read, so its unread count is already gone from the list.
             let threads = messages::threads(conn, &p)?;
             let blocked = messages::blocked(conn, &actor, wid)?;
-            Ok((w, true, announcements, threads, with, Some(page), blocked))
+            Ok((
+                w,
+                true,
+                announcements,
+                threads,
+                with,
+                Some(page),
+                blocked,
+                names,
+            ))
         })
         .await?;
     let older = page_of.as_ref().and_then(|p| p.older);
@@ -113,7 +136,9 @@ pub async fn index(
         .collect();
     let threads: Vec<ThreadView> = threads.into_iter().map(ThreadView::from).collect();
     let talk = &state.config.settings.talk;
-    Ok(page(&state, &viewer, "messages.html", |ctx| {
+    let unknown = names.unknown.is_some();
+    let mut resp = page(&state, &viewer, "messages.html", |ctx| {
+        ctx.insert("names", &names);
         ctx.insert(
             "world",
             &WorldRef {
@@ -140,7 +165,25 @@ pub async fn index(
             v["messages"] = left.max(0).into();
             ctx.insert("viewer", &v);
         }
-    })?)
+    })?;
+    if unknown {
+        *resp.status_mut() = actix_web::http::StatusCode::NOT_FOUND;
+    }
+    Ok(resp)
+}
+
+/// The other players' names the page offers to write to.
+const NAMES_LISTED: i64 = 500;
+
+/// Whom the player may write to, and a name typed that nobody plays under.
+#[derive(Serialize, Default)]
+struct Names {
+    /// The world's other players (up to [`NAMES_LISTED`]), for the "write to" field.
+    all: Vec<String>,
+    /// The name asked for that no player of the world has.
+    unknown: Option<String>,
+    /// The names nearest it.
+    like: Vec<String>,
 }
 
 /// The page of a world's messages, on the board or a conversation. Only a name an account

@@ -1,7 +1,7 @@
 //! The form posts of the game pages: joining, raising, company orders and regiments. They go
 //! through the same `game::` functions as the API, then redirect to the page with the report.
 
-use super::forms::{refused_page, submit, submit_then};
+use super::forms::{refused_at, refused_page, submit, submit_then};
 use crate::game::play::orders;
 use crate::game::{play, GameError};
 use crate::ids::{CompanyId, EventId, RegimentId, WorldId};
@@ -56,7 +56,7 @@ pub async fn act(
     let back = post.back_or(format!("/companies/{id}"));
     let order = match order_input::parse(&action, &post.form.fields()) {
         Ok(o) => o,
-        Err(e) => return refused_page(&state, &post.viewer, &e, Some(&back)),
+        Err(e) => return refused_at(&state, post.viewer, &e, &back, &post.req).await,
     };
     submit_then(
         &state,

@@ -3,7 +3,7 @@
 
 use super::map_page;
 use crate::game::screens::{self, world::WorldScreen};
-use crate::game::GameResult;
+use crate::game::{GameError, GameResult};
 use crate::ids::{CompanyId, EventId, WorldId};
 use crate::rules::{Kind, Pos};
 use crate::web::auth::{Viewer, ViewerCookies};
@@ -175,8 +175,40 @@ pub async fn show(
     q: web::Query<WorldQuery>,
     req: actix_web::HttpRequest,
 ) -> Result<HttpResponse, PageError> {
-    let wid = path.into_inner();
-    let q = q.into_inner();
+    let (wid, q) = (path.into_inner(), q.into_inner());
+    page(&state, Who::Cookies(cookies), wid, q, &req, None).await
+}
+
+/// Who a world page is drawn for: read from the request's cookies, or known already (the
+/// form post it answers).
+pub enum Who {
+    Cookies(ViewerCookies),
+    Known(Viewer),
+}
+
+/// The world page at `back`, a path of this site, if it is one: its world and view.
+pub fn at_path(back: &str) -> Option<(WorldId, WorldQuery)> {
+    let rest = back.strip_prefix("/worlds/")?;
+    let (id, query) = rest.split_once('?').unwrap_or((rest, ""));
+    if id.is_empty() || !id.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let q = web::Query::<WorldQuery>::from_query(query)
+        .ok()?
+        .into_inner();
+    Some((WorldId(id.parse().ok()?), q))
+}
+
+/// The world page of `wid` for the view `q`; with `refused`, the refusal of the form just
+/// posted at the top of its panel, so that a refused order keeps the player on the map.
+pub async fn page(
+    state: &web::Data<AppState>,
+    who: Who,
+    wid: WorldId,
+    q: WorldQuery,
+    req: &actix_web::HttpRequest,
+    refused: Option<&GameError>,
+) -> Result<HttpResponse, PageError> {
     let st = state.clone();
     let (qx, qy) = (q.x, q.y);
     // Set by the page's script on a narrow screen: the nearest zoom, whose cells fit a finger.
@@ -201,7 +233,10 @@ pub async fn show(
     );
     let (viewer, (l, vp)) = state
         .db(move |conn| {
-            let viewer = cookies.resolve(conn)?;
+            let viewer = match who {
+                Who::Cookies(cookies) => cookies.resolve(conn)?,
+                Who::Known(viewer) => viewer,
+            };
             let actor = viewer.actor();
             // Spectators see the widest view; players start near their companies.
             let zoom = q.zoom.unwrap_or(match (narrow, actor.is_some()) {
@@ -239,7 +274,18 @@ pub async fn show(
         cell: l.view.cell,
         company: l.standpoint.selected,
     };
-    Ok(render(&state, &viewer, l, vp, view)?)
+    let refused = refused.map(|e| Refused {
+        code: e.code(),
+        message: crate::wire::refusals::say(viewer.lang, e),
+    });
+    Ok(render(state, &viewer, l, vp, view, refused)?)
+}
+
+/// A refused form's answer, as the world page shows it.
+#[derive(Serialize)]
+struct Refused {
+    code: &'static str,
+    message: String,
 }
 
 fn render(
@@ -248,6 +294,7 @@ fn render(
     l: WorldScreen,
     vp: Viewport,
     view: View,
+    refused: Option<Refused>,
 ) -> GameResult<HttpResponse> {
     let rs = &state.config.rules;
     let sp = &l.standpoint;
@@ -431,5 +478,6 @@ fn render(
         ctx.insert("bot_count", &bots.len());
         // The view a click on the map keeps: the form's hidden fields.
         ctx.insert("view", &view);
+        ctx.insert("refused", &refused);
     })
 }

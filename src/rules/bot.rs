@@ -5,8 +5,8 @@
 //! chosen order through the same code as a person's and asks again with the company as the
 //! order left it.
 
-use super::combat::{self, Battle};
-use super::dice::{Draw, Roll};
+use super::combat;
+use super::dice::Mean;
 use super::movement;
 use super::names::{Kind, Terrain};
 use super::ruleset::{Ability, Flag, Ruleset};
@@ -58,39 +58,6 @@ pub struct Plan<'a> {
     pub struck: &'a HashMap<CompanyId, i32>,
     /// Action points the company keeps (an easy bot spends only half of its turn's).
     pub keep_ap: i32,
-}
-
-/// Dice that always roll the middle of their range: what an action gives on average.
-#[derive(Default)]
-pub struct Mean {
-    draws: Vec<Draw>,
-}
-
-impl Roll for Mean {
-    fn roll(&mut self, label: &str, min: i32, max: i32) -> i32 {
-        let value = if max <= min { min } else { (min + max + 1) / 2 };
-        self.draws.push(Draw {
-            label: label.to_string(),
-            min,
-            max,
-            value,
-        });
-        value
-    }
-
-    fn draws(&self) -> &[Draw] {
-        &self.draws
-    }
-}
-
-/// The expected outcome of an attack, by the rules' own functions with mean dice.
-pub fn expect(rs: &Ruleset, area: &Area, me: &Unit, at: Pos, volley: bool) -> Option<Battle> {
-    let mut dice = Mean::default();
-    if volley {
-        combat::volley(rs, area, me, at, &mut dice).ok()
-    } else {
-        combat::melee(rs, area, me, at, &mut dice).ok()
-    }
 }
 
 /// Whether a company is worn out: under half its strength, or its morale under a third of the
@@ -153,7 +120,7 @@ fn threat(plan: &Plan, me: &Unit) -> bool {
     area.bounds.neighbours(me.pos).any(|p| {
         area.unit_at(p).is_some_and(|e| {
             e.nation != me.nation
-                && expect(
+                && combat::expect(
                     rs,
                     area,
                     &Unit {
@@ -209,7 +176,7 @@ fn best_attack(plan: &Plan, me: &Unit, spare: i32, adjacent: bool) -> Option<Cho
             if cost.is_none_or(|c| c > spare) {
                 continue;
             }
-            let Some(b) = expect(rs, area, me, e.pos, volley) else {
+            let Some(b) = combat::expect(rs, area, me, e.pos, volley) else {
                 continue;
             };
             let (dealt, taken) = (b.defender.losses as i64, b.attacker.losses as i64);

@@ -1,7 +1,7 @@
 //! Combat (docs/rules.md §6): volleys and melee, losses, the split into killed and wounded, morale,
 //! destruction and experience.
 
-use super::dice::{Draw, Roll};
+use super::dice::{Draw, Mean, Roll};
 use super::grid::Pos;
 use super::names::{Class, Cover, Kind, Terrain};
 use super::refusal::Refusal;
@@ -511,4 +511,15 @@ pub fn castle_notes(rs: &Ruleset, from: Option<&Cell>, to: &Cell) -> Vec<BattleN
         }
     }
     notes
+}
+
+/// The expected outcome of an attack: the rules' own functions with every die at its mean
+/// ([`Mean`]). What the attack buttons say, and what a bot weighs.
+pub fn expect(rs: &Ruleset, area: &Area, me: &Unit, at: Pos, ranged: bool) -> Option<Battle> {
+    let mut dice = Mean::default();
+    if ranged {
+        volley(rs, area, me, at, &mut dice).ok()
+    } else {
+        melee(rs, area, me, at, &mut dice).ok()
+    }
 }

@@ -36,6 +36,29 @@ pub trait Roll {
     }
 }
 
+/// Dice that always roll the middle of their range: what an action gives on average.
+#[derive(Default)]
+pub struct Mean {
+    draws: Vec<Draw>,
+}
+
+impl Roll for Mean {
+    fn roll(&mut self, label: &str, min: i32, max: i32) -> i32 {
+        let value = if max <= min { min } else { (min + max + 1) / 2 };
+        self.draws.push(Draw {
+            label: label.to_string(),
+            min,
+            max,
+            value,
+        });
+        value
+    }
+
+    fn draws(&self) -> &[Draw] {
+        &self.draws
+    }
+}
+
 /// Dice over any random generator (the game uses one seeded ChaCha stream per world).
 pub struct Dice<R> {
     rng: R,

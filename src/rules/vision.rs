@@ -161,24 +161,46 @@ pub fn nation_sees(rs: &Ruleset, area: &Area, nation: NationId, target: &Unit) -
     )
 }
 
-/// The area as `nation` knows it: the companies it does not see are left out. What a player
-/// plans with (paths, previews), so that no answer tells where an unseen enemy stands.
+/// The area as `nation` knows it: the companies it does not see are left out, and those of
+/// other nations it sees carry the figures [`assumed`] of them. What a player plans with
+/// (paths, previews, expected losses) and what a bot decides on, so that no answer tells where
+/// an unseen enemy stands or how strong a seen one is.
 pub fn as_seen_by(rs: &Ruleset, area: &Area, nation: NationId) -> Area {
     let eyes = observers(rs, area, nation);
-    let unseen: Vec<Pos> = area
-        .units()
-        .filter(|u| u.nation != nation)
-        .filter(|u| {
-            let on = area.terrain(u.pos).unwrap_or(Terrain::Plain);
-            !sees_unit(rs, &eyes, u.pos, is_hidden(rs, u, on))
-        })
-        .map(|u| u.pos)
-        .collect();
+    let mut unseen: Vec<Pos> = Vec::new();
+    let mut seen: Vec<Unit> = Vec::new();
+    for u in area.units().filter(|u| u.nation != nation) {
+        let on = area.terrain(u.pos).unwrap_or(Terrain::Plain);
+        if sees_unit(rs, &eyes, u.pos, is_hidden(rs, u, on)) {
+            seen.push(assumed(rs, u.clone()));
+        } else {
+            unseen.push(u.pos);
+        }
+    }
     let mut known = area.clone();
     for p in unseen {
         known.remove(p);
     }
+    for u in seen {
+        known.place(u);
+    }
     known
+}
+
+/// Another nation's company as a player sees it: its kind, where it stands and whether it
+/// fired of late show on the map; its men, wounded, action points, morale and experience do
+/// not (only a player's own companies show them), so it is taken to be fresh: full strength,
+/// no wounded, full action points, the morale of a company just raised.
+pub fn assumed(rs: &Ruleset, u: Unit) -> Unit {
+    let k = rs.kind(u.kind);
+    Unit {
+        men: k.full_strength,
+        wounded: 0,
+        ap: k.max_ap,
+        morale: rs.limits.raise_morale,
+        xp: 0,
+        ..u
+    }
 }
 
 /// Line of sight from `from` to `to`: the first blocking cell between them, if any. End cells

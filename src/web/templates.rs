@@ -93,6 +93,27 @@ fn proper(value: &tera::Value, args: &HashMap<String, tera::Value>) -> tera::Res
     Ok(tera::Value::String(crate::i18n::proper_name(lang, name)))
 }
 
+/// `{{ refusal | sentence }}`: a refusal said on its own, as a sentence: a capital first letter
+/// and a full stop (the messages are written to follow "Cannot move: " too).
+fn sentence(value: &tera::Value, _: &HashMap<String, tera::Value>) -> tera::Result<tera::Value> {
+    Ok(tera::Value::String(as_sentence(
+        value.as_str().unwrap_or_default(),
+    )))
+}
+
+pub fn as_sentence(s: &str) -> String {
+    let s = s.trim();
+    let mut chars = s.chars();
+    let Some(first) = chars.next() else {
+        return String::new();
+    };
+    let mut out: String = first.to_uppercase().chain(chars).collect();
+    if !out.ends_with(['.', '!', '?', '…']) {
+        out.push('.');
+    }
+    out
+}
+
 /// The name a template has in a language: `fr/world.html`.
 pub fn in_lang(lang: Lang, name: &str) -> String {
     format!("{}/{name}", lang.code())
@@ -136,6 +157,7 @@ pub fn build() -> Result<Tera, tera::Error> {
     tera.register_filter("datetime", datetime);
     tera.register_function("t", translate);
     tera.register_filter("proper", proper);
+    tera.register_filter("sentence", sentence);
     let mut all = Vec::new();
     for lang in Lang::ALL {
         for (name, text) in TEMPLATES {
@@ -181,5 +203,24 @@ mod tests {
         // Text with markup characters is escaped as the call's output would have been.
         let odd = specialise("{{ t(k=\"pan-east\", l=lang) }}", Lang::En);
         assert_eq!(odd, "East ▶");
+    }
+}
+
+#[cfg(test)]
+mod sentence_tests {
+    use super::as_sentence;
+
+    #[test]
+    fn a_refusal_alone_reads_as_a_sentence() {
+        assert_eq!(
+            as_sentence("une permission dure de 2 à 21 jours"),
+            "Une permission dure de 2 à 21 jours."
+        );
+        assert_eq!(
+            as_sentence("not enough AP (4 needed)."),
+            "Not enough AP (4 needed)."
+        );
+        assert_eq!(as_sentence("  état ?"), "État ?");
+        assert_eq!(as_sentence(""), "");
     }
 }

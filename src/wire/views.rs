@@ -21,6 +21,19 @@ pub struct Choice {
     pub ap: Option<i32>,
     pub code: Option<&'static str>,
     pub reason: Option<String>,
+    /// An attack allowed: the men it would put out of action on each side with every die at
+    /// its mean, the enemy taken as fresh (its figures are not seen).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected: Option<Expected>,
+}
+
+/// What an attack gives on average (`game::play::options::Expected`).
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq, utoipa::ToSchema)]
+pub struct Expected {
+    /// The enemy's men put out of action (killed and wounded).
+    pub inflicted: i32,
+    /// The attacker's.
+    pub suffered: i32,
 }
 
 impl Choice {
@@ -31,13 +44,26 @@ impl Choice {
                 ap: Some(*ap),
                 code: None,
                 reason: None,
+                expected: None,
             },
             Err(e) => Choice {
                 allowed: false,
                 ap: None,
                 code: Some(e.code()),
                 reason: Some(refusals::say(lang, e)),
+                expected: None,
             },
+        }
+    }
+
+    /// An attack's choice, with what it gives on average.
+    pub fn of_attack(lang: Lang, a: &options::Attack) -> Choice {
+        Choice {
+            expected: a.expected.map(|e| Expected {
+                inflicted: e.inflicted,
+                suffered: e.suffered,
+            }),
+            ..Choice::of(lang, &a.verdict)
         }
     }
 }
@@ -212,6 +238,7 @@ impl OptionsView {
                         ap: None,
                         code: Some(e.code()),
                         reason: Some(refusals::say(lang, e)),
+                        expected: None,
                     },
                     men: None,
                 },
@@ -227,8 +254,8 @@ impl OptionsView {
                     y: t.y,
                     distance: t.distance,
                     hidden: t.hidden,
-                    volley: choice(&t.volley),
-                    melee: choice(&t.melee),
+                    volley: Choice::of_attack(lang, &t.volley),
+                    melee: Choice::of_attack(lang, &t.melee),
                 })
                 .collect(),
             cell: o.cell.as_ref().map(|c| CellChoices {
@@ -238,8 +265,8 @@ impl OptionsView {
                 occupant: c.occupant.as_ref().map(Occupant::from),
                 move_to: maybe(&c.move_to),
                 path: c.path.iter().map(|p| [p.x, p.y]).collect(),
-                volley: maybe(&c.volley),
-                melee: maybe(&c.melee),
+                volley: c.volley.as_ref().map(|a| Choice::of_attack(lang, a)),
+                melee: c.melee.as_ref().map(|a| Choice::of_attack(lang, a)),
                 bombard: maybe(&c.bombard),
                 repair: maybe(&c.repair),
                 build_bridge: maybe(&c.build_bridge),

@@ -224,3 +224,111 @@ both!(the_pages_and_the_api_agree_on_what_a_company_may_do, |b| {
     let r = blue.get_json(&format!("/api/v1/companies/{me}/options?at=nowhere"));
     assert_eq!(r.status, 422);
 });
+
+/// The expected losses of `me`'s attack on the company at `at` by the rules' own function,
+/// with the target's figures as they are (`real`) or as its enemies assume them (fresh).
+fn expected_by_the_rules(
+    a: &Arena,
+    me: i64,
+    at: (i32, i32),
+    ranged: bool,
+    real: bool,
+) -> (i32, i32) {
+    use grognard::rules::{combat, vision, Pos};
+    let rs = a.app.config.rules.clone();
+    let mut conn = a.app.conn();
+    let w = grognard::game::maps::worlds::get(&mut conn, grognard::ids::WorldId(a.world as i32))
+        .unwrap();
+    let at = Pos::new(at.0, at.1);
+    let (mut area, placed) = grognard::game::play::load::window(&mut conn, &w, &[at], 3).unwrap();
+    let mine = placed.iter().find(|p| p.company.id.0 as i64 == me).unwrap();
+    let u = grognard::game::play::load::unit_of(mine);
+    if !real {
+        let foe = area.unit_at(at).unwrap().clone();
+        area.place(vision::assumed(&rs, foe));
+    }
+    let b = combat::expect(&rs, &area, &u, at, ranged).unwrap();
+    (b.defender.losses, b.attacker.losses)
+}
+
+both!(
+    the_attack_buttons_say_their_cost_and_the_losses_expected_on_what_is_seen,
+    |b| {
+        let a = arena(b);
+        let w = a.world;
+        let mut blue = a.blue.clone();
+        assert_eq!(login(&mut blue, "blue_player", PASSWORD).status, 303);
+        let mut red = a.red.clone();
+        let me = a.raise(&mut blue, "infantry", "Moi");
+        let foe = a.raise(&mut red, "infantry", "Voisin");
+        a.put(me, 5, 5);
+        a.put(foe, 6, 5);
+        // Red's company has been through a fight Blue did not see: half its men, shaken.
+        a.set(foe, "men = 100, morale = 2");
+        let o = options(&mut blue, me, Some((6, 5)));
+        let rs = a.app.config.rules.clone();
+        let inf = rs.kind(grognard::rules::Kind::Infantry);
+        for (order, ranged, cost) in [
+            (
+                "volley",
+                true,
+                rs.volley_cost(grognard::rules::Kind::Infantry),
+            ),
+            ("melee", false, inf.melee.map(|m| m.cost).unwrap()),
+        ] {
+            let choice = &o["cell"][order];
+            assert_eq!(choice["allowed"], true, "{order}: {choice}");
+            assert_eq!(choice["ap"].as_i64(), Some(cost as i64), "{order}");
+            let told = (
+                choice["expected"]["inflicted"].as_i64().unwrap() as i32,
+                choice["expected"]["suffered"].as_i64().unwrap() as i32,
+            );
+            // Reckoned on a fresh company, as the map shows it: the real figures would tell more.
+            assert_eq!(
+                told,
+                expected_by_the_rules(&a, me, (6, 5), ranged, false),
+                "{order}"
+            );
+            if !ranged {
+                // (A volley's losses do not hang on the target's men; a charge's answer does.)
+                assert_ne!(
+                    told,
+                    expected_by_the_rules(&a, me, (6, 5), ranged, true),
+                    "{order}"
+                );
+            }
+            assert!(told.0 > 0, "{order} hurts: {told:?}");
+            // The targets' list says the same.
+            let t = o["targets"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|t| t["id"] == foe)
+                .unwrap();
+            assert_eq!(t[order]["expected"], choice["expected"]);
+        }
+        // The world page's buttons: the cost on the button, the losses beside it, one name each.
+        let page = blue.get(&format!("/worlds/{w}?company={me}&cell=6,5"));
+        let volley = &o["cell"]["volley"];
+        let melee = &o["cell"]["melee"];
+        assert!(page.body.contains(&format!(
+        "<button type=\"submit\" id=\"volley-here\">Volley ({} AP)</button> <span class=\"expect\">on average they lose {}, you {}</span>",
+        volley["ap"], volley["expected"]["inflicted"], volley["expected"]["suffered"]
+    )), "{}", section(&page.body, "id=\"cell-panel\"", "</section>"));
+        assert!(page.body.contains(&format!(
+        "<button type=\"submit\" id=\"charge-here\">Charge ({} AP)</button> <span class=\"expect\">on average they lose {}, you {}</span>",
+        melee["ap"], melee["expected"]["inflicted"], melee["expected"]["suffered"]
+    )));
+        assert!(!page.body.contains(">Melee<"));
+        // The company page offers the same.
+        let page = blue.get(&format!("/companies/{me}"));
+        assert!(
+            page.body.contains(&format!(
+                "Voisin (1 away): on average they lose {}, you {}</option>",
+                volley["expected"]["inflicted"], volley["expected"]["suffered"]
+            )),
+            "{}",
+            section(&page.body, "/volley", "</form>")
+        );
+    }
+);

@@ -286,7 +286,7 @@ both!(
         // A second company of the same name is refused, and says why.
         let again = raise(&mut c, "Garde");
         assert_eq!(again.status, 409, "{}", again.body);
-        assert!(again.body.contains("you already command a company called"));
+        assert!(again.body.contains("You already command a company called"));
         assert_eq!(
             a.app.count(&format!(
                 "SELECT COUNT(*) FROM companies WHERE world_id = {w}"
@@ -355,7 +355,7 @@ both!(leave_is_taken_from_the_world_page_and_shown_there, |b| {
         &[("csrf", &csrf), ("days", "30")],
     );
     assert_eq!(r.status, 422, "{}", r.body);
-    assert!(r.body.contains("a leave lasts 2 to 21 days"), "{}", r.body);
+    assert!(r.body.contains("A leave lasts 2 to 21 days"), "{}", r.body);
     let r = c.post_form(
         &format!("/worlds/{w}/leave"),
         &[("csrf", &csrf), ("days", "soon")],
@@ -451,7 +451,7 @@ both!(
         assert!(r.body.contains("Ordre refusé"), "{}", r.body);
         assert!(
             r.body
-                .contains("data-code=\"leave_length\">une permission dure de 2 à 21 jours"),
+                .contains("data-code=\"leave_length\"><strong>Ordre refusé :</strong> Une permission dure de 2 à 21 jours."),
             "{}",
             r.body
         );
@@ -520,7 +520,7 @@ both!(errors_and_the_game_master_s_pages_speak_french_too, |b| {
     );
     assert_eq!(r.status, 422);
     assert!(
-        r.body.contains("case (4, 3) : terrain « lava » inconnu"),
+        r.body.contains("Case (4, 3) : terrain « lava » inconnu"),
         "{}",
         r.body
     );

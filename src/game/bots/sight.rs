@@ -24,8 +24,6 @@ const TILE: i32 = 16;
 
 pub struct Sight {
     pub nation: NationId,
-    /// What [`as_seen`] assumes of an enemy company, by kind.
-    rules: Assumed,
     cells: Arc<WorldCells>,
     /// The nation's companies and the enemy companies it sees, by cell.
     units: FxHashMap<Pos, Unit>,
@@ -67,7 +65,6 @@ impl Sight {
         let now = crate::db::now();
         let mut sight = Sight {
             nation,
-            rules: Assumed::of(rs),
             units: FxHashMap::default(),
             at: FxHashMap::default(),
             placed: Spots::new(w),
@@ -99,7 +96,7 @@ impl Sight {
                 if crate::rules::leave::on_leave(p.leave_until, now) {
                     sight.untouchable.insert(unit.id);
                 }
-                sight.put(as_seen(&Assumed::of(rs), unit));
+                sight.put(vision::assumed(rs, unit));
                 continue;
             }
             sight.put(unit);
@@ -177,8 +174,8 @@ impl Sight {
     }
 
     /// A company after an order: where it stands now, or gone (`None`). An enemy's figures
-    /// are taken as a person of the nation sees them ([`as_seen`]).
-    pub fn update(&mut self, id: CompanyId, after: Option<Unit>) {
+    /// are taken as a person of the nation sees them ([`vision::assumed`]).
+    pub fn update(&mut self, rs: &Ruleset, id: CompanyId, after: Option<Unit>) {
         if let Some(p) = self.at.remove(&id) {
             if self.units.get(&p).is_some_and(|u| u.id == id) {
                 self.take(p);
@@ -188,7 +185,7 @@ impl Sight {
             let u = if u.nation == self.nation.0 {
                 u
             } else {
-                as_seen(&self.rules, u)
+                vision::assumed(rs, u)
             };
             self.put(u);
         }
@@ -242,42 +239,6 @@ impl Sight {
     pub fn nearest_enemy(&self, w: &World, from: Pos) -> Option<Pos> {
         self.enemies
             .nearest(from, |a, b| w.grid.distance(a, b), |_| true)
-    }
-}
-
-/// An enemy company's figures as the nation knows them: its kind, where it stands and whether
-/// it fired of late show on the map; its men, wounded, action points, morale and experience do
-/// not (only a player's own companies show them), so a bot assumes a fresh company: full
-/// strength, no wounded, full action points, the morale of a new one.
-pub fn as_seen(a: &Assumed, u: Unit) -> Unit {
-    let k = a.kinds.get(&u.kind).copied().unwrap_or((u.men, u.ap));
-    Unit {
-        men: k.0,
-        wounded: 0,
-        ap: k.1,
-        morale: a.morale,
-        xp: 0,
-        ..u
-    }
-}
-
-/// What a bot assumes of an enemy company it sees: by kind, the full strength and action
-/// points; the morale of a company just raised.
-#[derive(Clone)]
-pub struct Assumed {
-    kinds: HashMap<crate::rules::Kind, (i32, i32)>,
-    morale: i32,
-}
-
-impl Assumed {
-    pub fn of(rs: &Ruleset) -> Assumed {
-        Assumed {
-            kinds: crate::rules::Kind::ALL
-                .iter()
-                .map(|k| (*k, (rs.kind(*k).full_strength, rs.kind(*k).max_ap)))
-                .collect(),
-            morale: rs.limits.raise_morale,
-        }
     }
 }
 

@@ -515,7 +515,7 @@ impl Turn<'_> {
                 Ok(outcome) => {
                     self.out.orders += 1;
                     let after = outcome.company.map(|c| self.unit_of(&c, me.nation));
-                    self.sight.update(id.0, after);
+                    self.sight.update(rs, id.0, after);
                     if let Some((t, at)) = target {
                         *self.struck.entry(t).or_default() += 1;
                         let now = standing(conn, self.w.id, at)?;
@@ -523,7 +523,7 @@ impl Turn<'_> {
                             let nation = self.sight.unit(t).map_or(0, |u| u.nation);
                             self.unit_of(&c, nation)
                         });
-                        self.sight.update(t, seen);
+                        self.sight.update(rs, t, seen);
                     }
                 }
                 Err(_) => {

@@ -20,6 +20,23 @@ use rand_chacha::ChaCha20Rng;
 /// Whether an order would be taken now: the AP it would cost, or why it would be refused.
 pub type Verdict = Result<i32, GameError>;
 
+/// The men an attack puts out of action on each side with every die at its mean
+/// (`combat::expect`), the enemy taken as the nation sees it (`vision::as_seen_by`: fresh,
+/// whatever it has been through).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Expected {
+    pub inflicted: i32,
+    pub suffered: i32,
+}
+
+/// An attack on a seen company: whether it would be taken now, and, when it would, what it
+/// gives on average.
+#[derive(Debug)]
+pub struct Attack {
+    pub verdict: Verdict,
+    pub expected: Option<Expected>,
+}
+
 /// A company of another nation that the player's nation sees near the company.
 #[derive(Debug)]
 pub struct Target {
@@ -30,8 +47,8 @@ pub struct Target {
     pub y: i32,
     pub distance: i32,
     pub hidden: bool,
-    pub volley: Verdict,
-    pub melee: Verdict,
+    pub volley: Attack,
+    pub melee: Attack,
 }
 
 /// The orders aimed at one cell.
@@ -46,8 +63,8 @@ pub struct CellOptions {
     /// The cheapest path there, step by step, when the move would be taken.
     pub path: Vec<Pos>,
     /// None where no company of another nation is seen on the cell.
-    pub volley: Option<Verdict>,
-    pub melee: Option<Verdict>,
+    pub volley: Option<Attack>,
+    pub melee: Option<Attack>,
     /// None where the kind cannot do it at all.
     pub bombard: Option<Verdict>,
     pub repair: Option<Verdict>,
@@ -127,7 +144,7 @@ pub fn of(
             .find(|p| p.company.id.0 == id)
             .is_some_and(|p| leave::on_leave(p.leave_until, db::now()))
     };
-    let fight = |ranged: bool, t: &Unit| -> Verdict {
+    let verdict = |ranged: bool, t: &Unit| -> Verdict {
         let mut dice = throwaway_dice();
         let battle = if ranged {
             combat::volley(rs, &area, &u, t.pos, &mut dice)
@@ -139,6 +156,19 @@ pub fn of(
             return Err(Refusal::TargetOnLeave.into());
         }
         check(Ok(cost))
+    };
+    // What the player knows of the enemies: the expected losses tell nothing more.
+    let known = vision::as_seen_by(rs, &area, u.nation);
+    let fight = |ranged: bool, t: &Unit| -> Attack {
+        let verdict = verdict(ranged, t);
+        let expected = match verdict {
+            Ok(_) => combat::expect(rs, &known, &u, t.pos, ranged).map(|b| Expected {
+                inflicted: b.defender.losses,
+                suffered: b.attacker.losses,
+            }),
+            Err(_) => None,
+        };
+        Attack { verdict, expected }
     };
     let name_of = |id: i32| {
         placed

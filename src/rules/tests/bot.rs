@@ -2,7 +2,8 @@
 //! Nation 1 is the bot's; nation 2 the enemy's (castle walls drawn belong to it).
 
 use super::support::*;
-use crate::rules::bot::{choose, expect, kind_to_raise, BotLevel, Choice, Mode, Plan};
+use crate::rules::bot::{choose, kind_to_raise, BotLevel, Choice, Mode, Plan};
+use crate::rules::combat::expect;
 use crate::rules::state::{Area, Unit};
 use crate::rules::{vision, Kind, Pos, Ruleset, Season};
 use std::collections::{HashMap, HashSet};

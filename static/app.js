@@ -341,14 +341,14 @@
 
   // Puts company `id`'s mark on the map in place of the one there (none: takes it away). A new
   // one goes where the server draws the companies: above the ground and the planned path,
-  // under the ramparts, markers, town names and panning edges.
+  // under the ramparts, markers and panning edges (the town names lie under them).
   function placeMark(map, id, mark) {
     var unit = map.querySelector('g.unit[data-company="' + id + '"]');
     var old = unit && (unit.parentNode.matches("a.unit-link") ? unit.parentNode : unit);
     if (old && mark) old.replaceWith(mark);
     else if (old) old.remove();
     else if (mark) {
-      map.insertBefore(mark, map.querySelector(":scope > path.rampart, :scope > g.marker, :scope > text.town-label, :scope > a.pan-edge, :scope > rect.path-mark"));
+      map.insertBefore(mark, map.querySelector(":scope > path.rampart, :scope > g.marker, :scope > g.hit, :scope > a.pan-edge, :scope > rect.path-mark"));
     }
   }
 

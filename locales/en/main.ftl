@@ -14,6 +14,15 @@ footer-language = Language:
 worlds-title = Worlds
 worlds-intro = Command companies of Napoleonic soldiers on a shared map. Turns come every few hours; log in once or twice a day to give your orders.
 worlds-since = Since your last visit
+yours-title = Your worlds
+yours-all = Every world
+yours-over = the campaign is over
+yours-next-turn = next turn
+yours-unread = { $n ->
+    [one] 1 unread message
+   *[other] { $n } unread messages
+}
+yours-raise = No company yet: raise one
 worlds-none = No world yet.
 worlds-turn = turn { $turn }
 worlds-paused = paused
@@ -99,12 +108,13 @@ build-bridge = Build a bridge
 ram = Ram the gate ({ $ap } AP)
 build-siege-tower = Build a siege tower here ({ $ap } AP)
 select-company = Select one of your companies to see what it can do here.
-path-label = Path (cells x,y separated by spaces)
+path-label = Path: the cells x,y one after another
 path-button = Move along the path
 path-clear = Clear
-path-help = Click cells to select them;
-path-mode = tick “build a path” to add them to the path instead:
+path-help = Picking a cell on the map shows what your company can do there;
+path-mode = tick “build a path” to add the cells you pick to this path instead:
 path-mode-box = build a path
+path-by-hand = Plan a path cell by cell
 
 ## The legend
 legend-summary = Legend: the map's marks and its terrains
@@ -282,7 +292,7 @@ report-split = { $killed } killed, { $wounded } wounded
 report-destroyed = destroyed
 report-structure = Structure { $before } → { $after } of { $max }
 report-dice = Dice:
-report-stream = stream
+report-details = How it was fought
 
 ## The account page
 account-title = Your account
@@ -592,9 +602,9 @@ cell-sees-less = A company here sees { $n } { $n ->
 first-day-title = Your first day
 first-day-join = Join a nation
 first-day-raise = Raise a company
-first-day-move = Move it: tap a cell, then “Move here”
-first-day-fog = Look into the fog: tap a shaded cell
-first-day-volley = Fire a volley at an enemy in range
+first-day-move = Move it: pick a cell on the map, then “Move here”
+first-day-fog = Look into the fog: pick a shaded cell
+first-day-volley = Fight: a volley at an enemy in range, or a charge at one next to you
 first-day-report = Read a report (Reports, at the top)
 first-day-done = done
 map-scroll-cue = Drag the map to see more of it

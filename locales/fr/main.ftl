@@ -14,6 +14,15 @@ footer-language = Langue :
 worlds-title = Mondes
 worlds-intro = Commandez des compagnies de soldats napoléoniens sur une carte partagée. Un tour passe toutes les quelques heures : connectez-vous une ou deux fois par jour pour donner vos ordres.
 worlds-since = Depuis votre dernière visite
+yours-title = Vos mondes
+yours-all = Tous les mondes
+yours-over = la campagne est finie
+yours-next-turn = prochain tour
+yours-unread = { $n ->
+    [one] 1 message non lu
+   *[other] { $n } messages non lus
+}
+yours-raise = Pas encore de compagnie : en lever une
 worlds-none = Aucun monde pour l'instant.
 worlds-turn = tour { $turn }
 worlds-paused = en pause
@@ -99,12 +108,13 @@ build-bridge = Construire un pont
 ram = Enfoncer la porte au bélier ({ $ap } PA)
 build-siege-tower = Construire une tour de siège ici ({ $ap } PA)
 select-company = Choisissez une de vos compagnies pour voir ce qu'elle peut faire ici.
-path-label = Chemin (cases x,y séparées par des espaces)
+path-label = Chemin : les cases x,y l'une après l'autre
 path-button = Suivre le chemin
 path-clear = Effacer
-path-help = Cliquez sur les cases pour les choisir ;
-path-mode = cochez « tracer un chemin » pour les ajouter plutôt au chemin :
+path-help = Choisir une case sur la carte montre ce que votre compagnie peut y faire ;
+path-mode = cochez « tracer un chemin » pour ajouter plutôt à ce chemin les cases choisies :
 path-mode-box = tracer un chemin
+path-by-hand = Tracer un chemin case par case
 
 ## La légende
 legend-summary = Légende : les marques de la carte et ses terrains
@@ -282,7 +292,7 @@ report-split = { $killed } tués, { $wounded } blessés
 report-destroyed = détruite
 report-structure = Structure { $before } → { $after } sur { $max }
 report-dice = Dés :
-report-stream = flux
+report-details = Le détail du combat
 
 ## La page du compte
 account-title = Votre compte
@@ -637,9 +647,9 @@ cell-sees-less = Une compagnie y voit { $n } { $n ->
 first-day-title = Votre première journée
 first-day-join = Rejoindre une nation
 first-day-raise = Lever une compagnie
-first-day-move = La déplacer : touchez une case, puis « S'y rendre »
-first-day-fog = Regarder dans le brouillard : touchez une case assombrie
-first-day-volley = Tirer une salve sur un ennemi à portée
+first-day-move = La déplacer : choisissez une case sur la carte, puis « S'y rendre »
+first-day-fog = Regarder dans le brouillard : choisissez une case assombrie
+first-day-volley = Combattre : une salve sur un ennemi à portée, ou une charge sur un ennemi au contact
 first-day-report = Lire un rapport (Rapports, en haut)
 first-day-done = fait
 map-scroll-cue = Faites glisser la carte pour en voir plus

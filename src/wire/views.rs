@@ -432,6 +432,41 @@ impl From<&Company> for CompanyLine {
     }
 }
 
+/// A world the player plays, as their home page opens it (`game::screens::home`).
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct YourWorldView {
+    #[schema(value_type = i32)]
+    pub id: crate::ids::WorldId,
+    pub name: String,
+    pub turn: i32,
+    pub paused: bool,
+    pub ended: bool,
+    pub nation: String,
+    pub color: String,
+    pub companies: Vec<CompanyLine>,
+    /// Private messages to the player there not yet read.
+    pub unread: i64,
+    /// When the next turn is due (unix seconds); none when paused, over or unscheduled.
+    pub next_turn_at: Option<i64>,
+}
+
+impl From<&crate::game::screens::home::YourWorld> for YourWorldView {
+    fn from(y: &crate::game::screens::home::YourWorld) -> YourWorldView {
+        YourWorldView {
+            id: y.world.id,
+            name: y.world.name.clone(),
+            turn: y.world.turn,
+            paused: y.world.paused,
+            ended: y.world.ended(),
+            nation: y.nation.name.clone(),
+            color: y.nation.color.clone(),
+            companies: y.companies.iter().map(CompanyLine::from).collect(),
+            unread: y.unread,
+            next_turn_at: y.next_turn,
+        }
+    }
+}
+
 /// One of the player's own companies in the world page's list, with the link that selects it:
 /// what the page prints of it, no more (each field is copied into the page's context).
 #[derive(Clone, Debug, Serialize)]

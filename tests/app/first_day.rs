@@ -4,6 +4,7 @@
 use crate::both;
 use crate::support::client::Client;
 use crate::support::fixtures::*;
+use serde_json::json;
 
 const FOG: i64 = 1;
 const REPORT: i64 = 2;
@@ -97,4 +98,26 @@ both!(the_pages_tick_the_report_and_the_fog, |b| {
     );
     assert_eq!(ticked(&mut c, w, "fog"), Some(true));
     assert_eq!(a.first_steps("page_player") & (FOG | REPORT), FOG | REPORT);
+});
+
+both!(a_charge_ticks_the_fight_as_a_volley_does, |b| {
+    // Cavalry fires no volley: its charge is its fight, and the checklist says so.
+    let a = arena(b);
+    let (mut blue, mut red) = (a.blue.clone(), a.red.clone());
+    let hussars = a.raise(&mut blue, "cavalry", "Hussards");
+    let foe = a.raise(&mut red, "infantry", "Ligne");
+    a.put(hussars, 5, 5);
+    a.put(foe, 6, 5);
+    let fired = grognard::game::play::first_steps::FIRED as i64;
+    assert_eq!(a.first_steps("blue_player") & fired, 0);
+    let r = a.act(&mut blue, hussars, "melee", json!({"target": foe}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(a.first_steps("blue_player") & fired, fired);
+    // The step's words name both ways.
+    let mut web = a.app.client();
+    assert_eq!(login(&mut web, "blue_player", PASSWORD).status, 303);
+    let page = web.get(&format!("/worlds/{}", a.world));
+    assert!(page
+        .body
+        .contains("Fight: a volley at an enemy in range, or a charge at one next to you"));
 });

@@ -179,7 +179,7 @@ both!(
         assert_eq!(r.status, 303);
         let page = c.get(r.header("location").unwrap());
         assert!(page.body.contains("fired a volley at"));
-        assert!(page.body.contains("class=\"dice\">Dice: volley damage"));
+        assert!(page.body.contains(">Dice: volley damage"));
         assert!(page.body.contains("(attacker)") && page.body.contains("(defender)"));
         // The reports page lists it for both nations.
         let reports = c.get(&format!("/worlds/{w}/reports"));
@@ -609,3 +609,95 @@ both!(
         );
     }
 );
+
+both!(
+    an_attack_is_reported_beside_the_map_and_drawn_where_it_struck,
+    |b| {
+        let a = arena(b);
+        let w = a.world;
+        let (mut blue, mut red) = (a.blue.clone(), a.red.clone());
+        assert_eq!(login(&mut blue, "blue_player", PASSWORD).status, 303);
+        let me = a.raise(&mut blue, "infantry", "Moi");
+        let foe = a.raise(&mut red, "infantry", "Voisin");
+        a.put(me, 5, 5);
+        a.put(foe, 6, 5);
+        let back = format!("/worlds/{w}?company={me}&cell=6,5");
+        let csrf = blue.get(&back).csrf();
+        let r = blue.post_form(
+            &format!("/companies/{me}/volley"),
+            &[
+                ("csrf", &csrf),
+                ("back", &back),
+                ("target", &foe.to_string()),
+            ],
+        );
+        assert_eq!(r.status, 303, "{}", r.body);
+        let page = blue.get(r.header("location").unwrap());
+        let losses = 200
+            - a.app.count(&format!(
+                "SELECT CAST(men AS BIGINT) AS n FROM companies WHERE id = {foe}"
+            ));
+        assert!(losses > 0);
+        // The report opens at the top of the cell's panel (the sheet on a phone), its figures
+        // folded under one line.
+        let panel = &page.body[page.body.find("id=\"cell-panel\"").unwrap()..];
+        let panel = &panel[..panel
+            .find("</section>\n  </section>")
+            .unwrap_or(panel.len())];
+        let report = panel
+            .find("id=\"last-report\"")
+            .expect("the report in the panel");
+        assert!(report < panel.find("id=\"volley-here\"").unwrap_or(usize::MAX));
+        assert!(panel
+            .contains("<details class=\"report-details\"><summary>How it was fought</summary>"));
+        assert_eq!(page.body.matches("id=\"last-report\"").count(), 1);
+        // The dice say what they rolled; where they came from is kept out of the text.
+        assert!(!page.body.contains(" @ "));
+        // The map: a ring on each side, the losses over the target's cell.
+        let hit = &page.body[page.body.find("<g class=\"hit\"").expect("the hit drawn")..];
+        let hit = &hit[..hit.find("</g>").unwrap()];
+        assert!(hit.contains("class=\"hit-from\"") && hit.contains("class=\"hit-at\""));
+        assert!(hit.contains(&format!(">−{losses}</text>")), "{hit}");
+        // Drawn above the companies, under nothing that takes clicks.
+        assert!(
+            page.body.find("<g class=\"hit\"").unwrap()
+                > page.body.find(&format!("data-company=\"{foe}\"")).unwrap()
+        );
+        // A page without a report draws none.
+        assert!(!blue.get(&back).body.contains("<g class=\"hit\""));
+    }
+);
+
+both!(a_returning_player_finds_their_worlds_first, |b| {
+    let a = arena(b);
+    let w = a.world;
+    let (mut blue, mut red) = (a.blue.clone(), a.red.clone());
+    let me = a.raise(&mut blue, "infantry", "Ligne");
+    a.put(me, 3, 4);
+    let r = a.say(&mut red, "blue_player", "Parley?");
+    assert_eq!(r.status, 201, "{}", r.body);
+    assert_eq!(login(&mut blue, "blue_player", PASSWORD).status, 303);
+    let home = blue.get("/");
+    let yours = &home.body[home
+        .body
+        .find("id=\"your-worlds\"")
+        .expect("the player's worlds")..];
+    let everyone = home.body.find("class=\"worlds\"").unwrap();
+    assert!(
+        home.body.find("id=\"your-worlds\"").unwrap() < everyone,
+        "theirs first"
+    );
+    let card = &yours[yours.find(&format!("id=\"your-world-{w}\"")).unwrap()..];
+    let card = &card[..card.find("</article>").unwrap()];
+    assert!(
+        card.contains(&format!("<a href=\"/worlds/{w}?company={me}\">Ligne</a>")),
+        "{card}"
+    );
+    assert!(card.contains("infantry · (3, 4) · 200 men"), "{card}");
+    assert!(card.contains("1 unread message"), "{card}");
+    assert!(card.contains(&format!("href=\"/worlds/{w}/messages\"")));
+    assert!(card.contains("Blue"));
+    // A visitor sees the worlds only.
+    let mut visitor = a.app.client();
+    assert!(!visitor.get("/").body.contains("id=\"your-worlds\""));
+});

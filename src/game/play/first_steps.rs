@@ -1,5 +1,5 @@
-//! A new player's first day: six steps (join, raise, move, look into the fog, fire a volley,
-//! read a report), each ticked by doing it: each leaves a bit in `players.first_steps`, set by
+//! A new player's first day: six steps (join, raise, move, look into the fog, fight with a
+//! volley or a charge, read a report), each ticked by doing it: each leaves a bit in `players.first_steps`, set by
 //! the order in its own transaction or by the use case that showed the fog (`views::player_map`)
 //! or the reports (`reports::read`), so that a player of the API ticks them as one of the pages
 //! does, and the world page reads the checklist from the player's row with no query of its own.
@@ -59,7 +59,8 @@ pub fn bit_of_event(kind: EventKind) -> Option<i32> {
     match kind {
         EventKind::Raise => Some(RAISED),
         EventKind::Move => Some(MOVED),
-        EventKind::Volley => Some(FIRED),
+        // Cavalry fights by charging: either attack is the step.
+        EventKind::Volley | EventKind::Melee => Some(FIRED),
         _ => None,
     }
 }

@@ -383,6 +383,7 @@ impl Ctx<'_> {
             draws: battle.draws,
             rng: self.rng(word),
             notes: battle.notes.clone(),
+            at: Some(at),
         });
         let mut e = self.event(
             if ranged {

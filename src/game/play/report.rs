@@ -43,6 +43,10 @@ pub struct BattleReport {
     /// What the castle's rules changed (first strike, close quarters, a siege tower).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<crate::rules::combat::BattleNote>,
+    /// The target's cell (the event's cell is the attacker's); none in reports written before
+    /// it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<crate::rules::Pos>,
 }
 
 /// A bombardment (with the dice's place) or a repair (which draws none).

@@ -4,5 +4,6 @@
 //! screen. The pages draw them and the API serves them; neither decides what they hold.
 
 pub mod company;
+pub mod home;
 pub mod live;
 pub mod world;

@@ -1,13 +1,14 @@
-//! `/`: the worlds on this server, the hall of fame of their past campaigns, and for a
-//! returning player what happened since.
+//! `/`: for a returning player their worlds first (their companies, unread messages, the next
+//! turn, what happened since), then the worlds on this server and the hall of fame of their
+//! past campaigns.
 
 use super::page;
-use crate::game::{maps::worlds, play::reports};
+use crate::game::{maps::worlds, play::reports, screens};
 use crate::ids::WorldId;
 use crate::web::auth::Viewer;
 use crate::web::error::PageError;
 use crate::web::AppState;
-use crate::wire::views::SummaryLine;
+use crate::wire::views::{SummaryLine, YourWorldView};
 use actix_web::{web, HttpResponse};
 use serde::Serialize;
 
@@ -47,7 +48,8 @@ pub async fn index(
 ) -> Result<HttpResponse, PageError> {
     let actor = viewer.actor();
     let lang = viewer.lang;
-    let (items, summary) = state
+    let st = state.clone();
+    let (items, summary, yours) = state
         .db(move |conn| {
             let mut out = Vec::new();
             for w in worlds::list(conn)? {
@@ -73,14 +75,20 @@ pub async fn index(
                     ended,
                 });
             }
-            let summary = match actor {
-                Some(a) => reports::since_last_visit(conn, &a)?
-                    .iter()
-                    .map(|e| SummaryLine::of(e, lang))
-                    .collect(),
-                None => Vec::new(),
+            let (summary, yours) = match actor {
+                Some(a) => (
+                    reports::since_last_visit(conn, &a)?
+                        .iter()
+                        .map(|e| SummaryLine::of(e, lang))
+                        .collect(),
+                    screens::home::your_worlds(conn, &st.config, &a)?
+                        .iter()
+                        .map(YourWorldView::from)
+                        .collect(),
+                ),
+                None => (Vec::new(), Vec::new()),
             };
-            Ok((out, summary))
+            Ok((out, summary, yours))
         })
         .await?;
     Ok(page(&state, &viewer, "index.html", |ctx| {
@@ -98,5 +106,6 @@ pub async fn index(
             }
         }
         ctx.insert("summary", &summary);
+        ctx.insert("yours", &yours);
     })?)
 }

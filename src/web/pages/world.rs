@@ -2,6 +2,7 @@
 //! panel and what the selected company can do there; joining and raising.
 
 use super::map_page;
+use crate::game::play::report::Report;
 use crate::game::screens::{self, world::WorldScreen};
 use crate::game::{GameError, GameResult};
 use crate::ids::{CompanyId, EventId, WorldId};
@@ -352,6 +353,16 @@ fn render(
     };
     m.pan = Some(vp.pan(sp.world.width, sp.world.height, at));
     m.edges = map::ramparts(&l.map.edges);
+    // The attack just reported, where it struck.
+    m.hit = report.as_ref().and_then(|r| match (&r.data, r.x.zip(r.y)) {
+        (Some(Report::Battle(b)), Some(from)) => b.at.map(|at| map::Hit {
+            from,
+            at: (at.x, at.y),
+            inflicted: b.defender.losses,
+            suffered: b.attacker.losses,
+        }),
+        _ => None,
+    });
     m.markers = l
         .markers
         .iter()

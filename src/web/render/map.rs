@@ -72,6 +72,18 @@ pub struct MapView {
     pub grid: Grid,
     /// Ramparts on cell sides in the view, each under its one name.
     pub edges: Vec<(i32, i32, crate::rules::Side)>,
+    /// The attack the page reports, drawn where it struck for a moment.
+    pub hit: Option<Hit>,
+}
+
+/// An attack as the map shows it just after: a ring on the attacker, the losses on the target.
+#[derive(Clone, Debug)]
+pub struct Hit {
+    pub from: (i32, i32),
+    pub at: (i32, i32),
+    /// The target's men put out of action, and the attacker's.
+    pub inflicted: i32,
+    pub suffered: i32,
 }
 
 /// The words the drawing says: a company's kind, "on leave", its men and AP, the panning
@@ -462,11 +474,7 @@ impl MapView {
             }
         }
         self.path_svg(o);
-        for u in &self.units {
-            self.unit_svg(o, u);
-        }
-        self.edges_svg(o);
-        self.markers_svg(o);
+        // Town names under the companies: a company standing in a town is not hidden by it.
         for l in &self.labels {
             o.push_str("<text class=\"town-label\"");
             attr(o, "x", l.px);
@@ -475,6 +483,12 @@ impl MapView {
             escape(o, &l.name);
             o.push_str("</text>\n");
         }
+        for u in &self.units {
+            self.unit_svg(o, u);
+        }
+        self.edges_svg(o);
+        self.markers_svg(o);
+        self.hit_svg(o);
         if let Some(p) = &self.pan {
             let (w, h) = (self.width_px, self.height_px);
             let edges = [
@@ -524,6 +538,39 @@ impl MapView {
         o.push_str("\"/>\n");
     }
 
+    /// The attack just reported: a ring round the attacker, the losses over each side's cell
+    /// (the style fades them out after a few seconds).
+    fn hit_svg(&self, o: &mut String) {
+        let Some(h) = &self.hit else { return };
+        let g = self.geo();
+        let inside = |(x, y): (i32, i32)| {
+            (self.x0..self.x0 + self.cols).contains(&x)
+                && (self.y0..self.y0 + self.rows).contains(&y)
+        };
+        let r = f64::from(self.cell) * 0.5;
+        o.push_str("<g class=\"hit\" aria-hidden=\"true\">");
+        if inside(h.from) {
+            let (cx, cy) = g.centre(h.from.0, h.from.1);
+            let _ = write!(
+                o,
+                "<circle class=\"hit-from\" cx=\"{cx}\" cy=\"{cy}\" r=\"{r:.1}\"/>"
+            );
+            if h.suffered > 0 {
+                let _ = write!(
+                    o,
+                    "<text class=\"hit-losses\" x=\"{cx}\" y=\"{:.1}\">−{}</text>",
+                    f64::from(cy) - r,
+                    h.suffered
+                );
+            }
+        }
+        if inside(h.at) {
+            let (cx, cy) = g.centre(h.at.0, h.at.1);
+            let _ = write!(o, "<circle class=\"hit-at\" cx=\"{cx}\" cy=\"{cy}\" r=\"{r:.1}\"/><text class=\"hit-losses\" x=\"{cx}\" y=\"{:.1}\">−{}</text>", f64::from(cy) - r, h.inflicted);
+        }
+        o.push_str("</g>\n");
+    }
+
     /// Markers: a pennant in the top right corner of their cell, the label as its title.
     fn markers_svg(&self, o: &mut String) {
         let c = self.cell;
@@ -544,9 +591,9 @@ impl MapView {
                     escape(&mut e, label);
                     e
                 },
-                h = c / 2,
-                w = c / 4,
-                hw = c / 8,
+                h = c * 2 / 3,
+                w = c * 2 / 5,
+                hw = c / 5,
             );
         }
     }
@@ -967,6 +1014,7 @@ fn frame(
         markers: Vec::new(),
         grid: vp.grid,
         edges: Vec::new(),
+        hit: None,
     }
 }
 
@@ -1069,6 +1117,7 @@ mod tests {
             markers: Vec::new(),
             grid: Grid::Square,
             edges: Vec::new(),
+            hit: None,
         };
         let svg = m.svg();
         let (shared, cells) = svg.split_once("</defs>\n").expect("defs");
@@ -1176,6 +1225,7 @@ mod tests {
             markers: Vec::new(),
             grid: Grid::Square,
             edges: Vec::new(),
+            hit: None,
         };
         let svg = m.svg();
         let (defs, drawn) = svg.split_once("</defs>\n").expect("defs");
@@ -1286,6 +1336,7 @@ mod tests {
             cells,
             companies: Vec::new(),
             edges: Vec::new(),
+            hit: None,
             nation_id: None,
             nations,
             towns: [(crate::ids::TownId(1), "Ulm".to_string())].into(),

@@ -231,6 +231,9 @@ pub struct SectionView {
     /// The nation holding it after the last turn, if the viewer may know it; none when no one
     /// or several were there, or when the viewer's nation neither holds it nor saw it held.
     pub holder: Option<String>,
+    /// The nation owning all its cells, as the map shows them (public): a section is held only
+    /// while companies stand on it, owned or not.
+    pub owner: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
@@ -254,6 +257,7 @@ impl CastleView {
                         kind: s.kind,
                         cells: s.cells.iter().map(|p| [p.x, p.y]).collect(),
                         holder: s.holder,
+                        owner: s.owner,
                     })
                     .collect(),
             })

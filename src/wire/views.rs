@@ -188,6 +188,13 @@ pub struct CellChoices {
     pub move_to: Option<Choice>,
     /// The cheapest path's cells, `[x, y]`, when the move would be taken.
     pub path: Vec<[i32; 2]>,
+    /// The move is a climb onto a wall or tower (it ends the move; defenders of castle ground
+    /// strike first when charged).
+    pub climb: bool,
+    /// An enemy wall, tower or gate the move cannot enter: what takes it, `gate` (ram or
+    /// bombard it), `fortified` (bombard it), `ladders` (foot companies climb it from next to
+    /// it, outside) or `hooks` (voltigeurs climb it so).
+    pub wall: Option<&'static str>,
     pub volley: Option<Choice>,
     pub melee: Option<Choice>,
     pub bombard: Option<Choice>,
@@ -265,6 +272,8 @@ impl OptionsView {
                 occupant: c.occupant.as_ref().map(Occupant::from),
                 move_to: maybe(&c.move_to),
                 path: c.path.iter().map(|p| [p.x, p.y]).collect(),
+                climb: c.climb,
+                wall: c.wall.map(|w| w.as_str()),
                 volley: c.volley.as_ref().map(|a| Choice::of_attack(lang, a)),
                 melee: c.melee.as_ref().map(|a| Choice::of_attack(lang, a)),
                 bombard: maybe(&c.bombard),

@@ -704,7 +704,8 @@ both!(
         assert_eq!(holder_of(&after, "tower 1"), serde_json::Value::Null);
         // The standings page tells a visitor no holder.
         let page = anyone.get(&format!("/worlds/{}/standings", a.world)).body;
-        assert!(!page.contains("<td class=\"holder\">Red"), "{page}");
+        // (Whose cells they are stays public, as the map shows it.)
+        assert!(!page.contains("<td class=\"holder\">Red<"), "{page}");
         // Castle points stay public.
         let s = anyone
             .get_json(&format!("/api/v1/worlds/{}/standings", a.world))
@@ -771,15 +772,15 @@ both!(many_castles_are_each_told_their_own_sections, |b| {
     assert_eq!(
         list[0],
         json!({"name": "C0", "sections": [
-            {"name": "wall 1", "kind": "wall", "cells": [[0, 0]], "holder": null},
-            {"name": "tower 1", "kind": "tower", "cells": [[0, 1]], "holder": null}]})
+            {"name": "wall 1", "kind": "wall", "cells": [[0, 0]], "holder": null, "owner": null},
+            {"name": "tower 1", "kind": "tower", "cells": [[0, 1]], "holder": null, "owner": null}]})
     );
     for (i, c) in list.iter().enumerate().take(999).skip(1) {
         let (x, y) = (i as i64 % width, 1 + i as i64 / width);
         assert_eq!(
             c,
             &json!({"name": format!("C{i}"), "sections": [
-                {"name": "tower 1", "kind": "tower", "cells": [[x, y]], "holder": null}]}),
+                {"name": "tower 1", "kind": "tower", "cells": [[x, y]], "holder": null, "owner": null}]}),
             "castle {i}"
         );
     }
@@ -965,12 +966,12 @@ both!(a_courtyards_quarter_is_named_in_the_pages_language, |b| {
     let app = crate::support::TestApp::spawn(b);
     let mut c = app.client();
     let en = c.get("/worlds/1/standings").body;
-    assert!(en.contains("courtyard NW</td>"), "{en}");
+    assert!(en.contains("courtyard NW</a></td>"), "{en}");
     let fr = c
         .get_with("/worlds/1/standings", &[("Accept-Language", "fr")])
         .body;
     assert!(
-        fr.contains("cour NO</td>") && fr.contains("cour SO</td>"),
+        fr.contains("cour NO</a></td>") && fr.contains("cour SO</a></td>"),
         "{fr}"
     );
     assert!(!fr.contains("cour NW"), "{fr}");
@@ -1017,3 +1018,74 @@ both!(
         assert!(lost(&mut blue).is_empty(), "Blue did not ask, nor lose");
     }
 );
+
+both!(a_castle_can_be_read_from_the_map_and_the_standings, |b| {
+    let a = arena(b);
+    let _gm = castle_named(&a);
+    let w = a.world;
+    let mut blue = a.blue.clone();
+    assert_eq!(
+        crate::support::fixtures::login(
+            &mut blue,
+            "blue_player",
+            crate::support::fixtures::PASSWORD
+        )
+        .status,
+        303
+    );
+    let ligne = a.raise(&mut blue, "infantry", "Ligne");
+    a.put(ligne, 6, 1);
+    // Its name on the map, over its cells.
+    let page = blue.get(&format!("/worlds/{w}?company={ligne}&cell=6,2"));
+    assert!(
+        page.body.contains("class=\"town-label castle-label\""),
+        "the castle named"
+    );
+    assert!(page.body.contains(">Fort</text>"));
+    // A climb says so, with its cost and what follows.
+    let o = blue
+        .get_json(&format!("/api/v1/companies/{ligne}/options?at=6,2"))
+        .json();
+    assert_eq!(o["cell"]["climb"], true, "{}", o["cell"]);
+    assert!(page.body.contains(&format!(
+        "Climb the wall ({} AP)",
+        o["cell"]["move_to"]["ap"]
+    )));
+    assert!(page
+        .body
+        .contains("defenders on castle ground strike first when charged"));
+    assert_eq!(o["cell"]["move_to"]["ap"], 4, "the ladder's AP");
+    // Where the move cannot go, what would: the gate rammed, the wall climbed from outside.
+    let hussards = a.raise(&mut blue, "cavalry", "Hussards");
+    a.put(hussards, 7, 0);
+    let o = blue
+        .get_json(&format!("/api/v1/companies/{hussards}/options?at=7,2"))
+        .json();
+    assert_eq!(o["cell"]["move_to"]["allowed"], false);
+    assert_eq!(o["cell"]["wall"], "gate");
+    let page = blue.get(&format!("/worlds/{w}?company={hussards}&cell=7,2"));
+    assert!(page
+        .body
+        .contains("id=\"wall-way\" data-way=\"gate\">A closed gate: sappers ram it"));
+    a.put(ligne, 2, 0);
+    let o = blue
+        .get_json(&format!("/api/v1/companies/{ligne}/options?at=6,2"))
+        .json();
+    assert_eq!(o["cell"]["move_to"]["code"], "no_path");
+    assert_eq!(o["cell"]["wall"], "ladders");
+    // A plain move is no climb.
+    let o = blue
+        .get_json(&format!("/api/v1/companies/{ligne}/options?at=3,0"))
+        .json();
+    assert_eq!(o["cell"]["climb"], false);
+    // The standings: each section a link to the map centred on it; Red's castle with no one
+    // on it says whose it is.
+    let page = blue.get(&format!("/worlds/{w}/standings"));
+    let castles = &page.body[page.body.find("id=\"castles\"").unwrap()..];
+    assert!(
+        castles.contains(&format!("href=\"/worlds/{w}?x=")),
+        "{castles}"
+    );
+    assert!(castles.contains("Red’s, no one on it"), "{castles}");
+    assert!(!castles.contains("class=\"holder\">—<"));
+});

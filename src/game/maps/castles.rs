@@ -28,6 +28,8 @@ pub struct Section {
     /// The nation holding it after the last turn, if the viewer may know it; none when no one
     /// or several were there, or when the viewer's nation neither holds it nor saw it held.
     pub holder: Option<String>,
+    /// The nation owning every cell of it (public, as the map shows owners).
+    pub owner: Option<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -79,17 +81,30 @@ pub fn of(
         ))
         .load(conn)?;
     let mut cells_of: HashMap<i32, Vec<Pos>> = HashMap::new();
-    let rows: Vec<(Option<i32>, i32, i32)> = cells::table
+    // A section's owner: the one nation owning all its cells, if there is one.
+    let mut owner_of: HashMap<i32, Option<i32>> = HashMap::new();
+    let rows: Vec<(Option<i32>, i32, i32, Option<i32>)> = cells::table
         .filter(cells::world_id.eq(world_id))
         .filter(cells::section_id.is_not_null())
         .order((cells::y, cells::x))
-        .select((cells::section_id, cells::x, cells::y))
+        .select((cells::section_id, cells::x, cells::y, cells::owner_id))
         .load(conn)?;
-    for (s, x, y) in rows {
+    for (s, x, y, owner) in rows {
         if let Some(s) = s {
             cells_of.entry(s).or_default().push(Pos::new(x, y));
+            let o = owner_of.entry(s).or_insert(owner);
+            if *o != owner {
+                *o = None;
+            }
         }
     }
+    let nation_names: HashMap<i32, String> = nations::table
+        .filter(nations::world_id.eq(world_id))
+        .select((nations::id, nations::name))
+        .load::<(NationId, String)>(conn)?
+        .into_iter()
+        .map(|(id, name)| (id.0, name))
+        .collect();
     let over = w.ended();
     let mut sections_of: HashMap<i32, Vec<Section>> = HashMap::new();
     for (id, castle, name, kind, holder_id, holder, sighted) in sections {
@@ -102,6 +117,11 @@ pub fn of(
             kind,
             cells: cells_of.remove(&id).unwrap_or_default(),
             holder: holder.filter(|_| told),
+            owner: owner_of
+                .get(&id)
+                .copied()
+                .flatten()
+                .and_then(|o| nation_names.get(&o).cloned()),
         });
     }
     Ok(names

@@ -12,7 +12,7 @@ use crate::ids::{CompanyId, NationId};
 use crate::rules::dice::Dice;
 use crate::rules::ruleset::Ability;
 use crate::rules::state::Unit;
-use crate::rules::{actions, combat, leave, siege, vision, Kind, Pos, Refusal, Ruleset};
+use crate::rules::{actions, combat, leave, movement, siege, vision, Kind, Pos, Refusal, Ruleset};
 use diesel::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
@@ -62,6 +62,11 @@ pub struct CellOptions {
     pub move_to: Option<Verdict>,
     /// The cheapest path there, step by step, when the move would be taken.
     pub path: Vec<Pos>,
+    /// The move is a climb onto a wall or tower (ladders, hooks): it ends the move there, and
+    /// the defenders of castle ground strike first when charged.
+    pub climb: bool,
+    /// An enemy wall, tower or gate that the move cannot enter: what would take it.
+    pub wall: Option<WallWay>,
     /// None where no company of another nation is seen on the cell.
     pub volley: Option<Attack>,
     pub melee: Option<Attack>,
@@ -71,6 +76,50 @@ pub struct CellOptions {
     pub build_bridge: Option<Verdict>,
     pub ram: Option<Verdict>,
     pub build_siege_tower: Option<Verdict>,
+}
+
+/// What takes an enemy castle cell that a company cannot walk into (docs/rules.md §12).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WallWay {
+    /// A closed gate: rammed by sappers, or bombarded, until it breaks.
+    Gate,
+    /// A fortified wall: never climbed, only breached by bombardment.
+    Fortified,
+    /// A wall foot companies climb by ladder from a cell next to it outside the castle, or
+    /// from a siege tower; breached by bombardment too.
+    Ladders,
+    /// A tower voltigeurs climb with hooks from next to it, outside; breached by bombardment.
+    Hooks,
+}
+
+impl WallWay {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WallWay::Gate => "gate",
+            WallWay::Fortified => "fortified",
+            WallWay::Ladders => "ladders",
+            WallWay::Hooks => "hooks",
+        }
+    }
+
+    /// The way for an enemy castle cell, if it is one that still stands.
+    fn of(rs: &Ruleset, cell: &crate::rules::state::Cell, nation: i32) -> Option<WallWay> {
+        use crate::rules::ruleset::Flag;
+        let t = rs.terrain(cell.terrain);
+        let enemy = cell.owner.is_some_and(|o| o != nation);
+        if !t.has(Flag::Wall) || !enemy || cell.is_breached(rs) {
+            return None;
+        }
+        Some(if t.has(Flag::Gate) {
+            WallWay::Gate
+        } else if t.has(Flag::Climbable) {
+            WallWay::Ladders
+        } else if t.has(Flag::Hooks) {
+            WallWay::Hooks
+        } else {
+            WallWay::Fortified
+        })
+    }
 }
 
 /// A company on the cell, as the player's nation sees it.
@@ -247,6 +296,20 @@ pub fn of(
             if !matches!(move_to, Some(Ok(_))) {
                 path.clear();
             }
+            let target_cell = area.cell(at).cloned();
+            // A one-step move onto a wall or tower from outside: a climb, said as one.
+            let climb = path.len() == 1
+                && target_cell.as_ref().is_some_and(|c| {
+                    rs.terrain(c.terrain).has(crate::rules::ruleset::Flag::Wall)
+                        && movement::enter(rs, w.season, &u, (u.pos, &here), (at, c), true)
+                            .is_ok_and(|e| e.ends_move)
+                });
+            let wall = match move_to {
+                Some(Err(_)) => target_cell
+                    .as_ref()
+                    .and_then(|c| WallWay::of(rs, c, u.nation)),
+                _ => None,
+            };
             let can = |yes: bool, v: &dyn Fn() -> Verdict| yes.then(|| check(v()));
             let bombard = can(k.can(Ability::Bombard), &|| {
                 Ok(siege::bombard(rs, &area, &u, at, &mut throwaway_dice())?.ap_cost)
@@ -284,6 +347,8 @@ pub fn of(
                 occupant,
                 move_to,
                 path,
+                climb,
+                wall,
                 volley: enemy.map(|t| fight(true, t)),
                 melee: enemy.map(|t| fight(false, t)),
                 bombard,

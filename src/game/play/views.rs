@@ -62,6 +62,9 @@ pub struct PlayerMap {
     pub nations: Vec<Nation>,
     /// The names of the towns on the rectangle's cells.
     pub towns: HashMap<TownId, String>,
+    /// The castles with cells in the rectangle: each one's name and the box of its cells
+    /// there, `(x0, y0, x1, y1)`, where the map writes the name.
+    pub castles: Vec<(String, (i32, i32, i32, i32))>,
     /// The onlooker, a player, looked into the fog: their first-day step is ticked.
     pub looked_into_fog: bool,
 }
@@ -192,6 +195,7 @@ pub fn player_map(
     } else {
         HashMap::new()
     };
+    let castles = castles_in(conn, w, &in_rect)?;
     let sight = vision::Sight::of(
         &eyes.observers,
         (
@@ -263,8 +267,41 @@ pub fn player_map(
         nation_id,
         nations,
         towns,
+        castles,
         looked_into_fog,
     })
+}
+
+/// The castles with cells among `cells`, by name, each with the box of those cells (no query
+/// where no castle is in view).
+fn castles_in(
+    conn: &mut DbConnection,
+    w: &World,
+    cells: &[(Pos, &crate::rules::state::Cell)],
+) -> GameResult<Vec<(String, (i32, i32, i32, i32))>> {
+    let mut boxes: std::collections::BTreeMap<i32, (i32, i32, i32, i32)> = Default::default();
+    for (p, c) in cells {
+        if let Some(k) = c.castle {
+            let b = boxes.entry(k).or_insert((p.x, p.y, p.x, p.y));
+            *b = (b.0.min(p.x), b.1.min(p.y), b.2.max(p.x), b.3.max(p.y));
+        }
+    }
+    if boxes.is_empty() {
+        return Ok(Vec::new());
+    }
+    let names: HashMap<i32, String> = crate::db::schema::castles::table
+        .filter(crate::db::schema::castles::world_id.eq(w.id))
+        .select((
+            crate::db::schema::castles::id,
+            crate::db::schema::castles::name,
+        ))
+        .load::<(i32, String)>(conn)?
+        .into_iter()
+        .collect();
+    Ok(boxes
+        .into_iter()
+        .filter_map(|(k, b)| names.get(&k).map(|n| (n.clone(), b)))
+        .collect())
 }
 
 /// What one nation's companies see: the one test of the map, the company page and the live

@@ -37,6 +37,8 @@ pub struct Label {
     pub name: String,
     pub px: i32,
     pub py: i32,
+    /// A castle's name rather than a town's.
+    pub castle: bool,
 }
 
 pub struct MapView {
@@ -476,7 +478,11 @@ impl MapView {
         self.path_svg(o);
         // Town names under the companies: a company standing in a town is not hidden by it.
         for l in &self.labels {
-            o.push_str("<text class=\"town-label\"");
+            o.push_str(if l.castle {
+                "<text class=\"town-label castle-label\""
+            } else {
+                "<text class=\"town-label\""
+            });
             attr(o, "x", l.px);
             attr(o, "y", l.py);
             o.push('>');
@@ -917,6 +923,18 @@ pub fn build_shown(
             }
         }
     }
+    // A castle's name over the middle of its cells in view, along their top.
+    for (name, (x0, y0, x1, _)) in &map.castles {
+        let g = vp.geometry();
+        let (left, top) = g.origin(*x0, *y0);
+        let (right, _) = g.origin(*x1, *y0);
+        labels.push(Label {
+            name: name.clone(),
+            px: (left + right + vp.cell_px) / 2,
+            py: (top - 3).max(11),
+            castle: true,
+        });
+    }
     let mut m = frame(vp, drawn, None, labels, lang);
     m.selected = selected;
     m.every_cell = false;
@@ -963,6 +981,7 @@ fn cell_view(
                 name: name.to_string(),
                 px: px + cell_px / 2,
                 py: py - 3,
+                castle: false,
             });
         }
     }
@@ -1336,10 +1355,10 @@ mod tests {
             cells,
             companies: Vec::new(),
             edges: Vec::new(),
-            hit: None,
             nation_id: None,
             nations,
             towns: [(crate::ids::TownId(1), "Ulm".to_string())].into(),
+            castles: Vec::new(),
             looked_into_fog: false,
         };
         let selected = Some((vp.x0 + 1, vp.y0 + 1));

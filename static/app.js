@@ -175,6 +175,11 @@
           if (document.getElementById("cell-panel") || r.top < 0 || r.top > window.innerHeight / 2) {
             window.scrollTo(0, window.scrollY + r.top - 4);
           }
+        } else if (w && init && init.method === "POST") {
+          // An order given from low in the side column: the map comes back into sight, with
+          // what the order did drawn on it.
+          var top = w.getBoundingClientRect().top;
+          if (top < 0) window.scrollTo(0, window.scrollY + top - 4);
         }
       });
     }).catch(function () {

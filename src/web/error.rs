@@ -128,7 +128,8 @@ pub fn error_page_in(lang: Lang, status: StatusCode, message: &str) -> String {
     };
     format!(
         "<!doctype html><html lang=\"{l}\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <title>{t} · Grognard</title><link rel=\"stylesheet\" href=\"{css}\"></head>\
+         <title>{t} · Grognard</title><link rel=\"stylesheet\" href=\"{css}\">\
+         <link rel=\"icon\" href=\"/static/favicon.svg\" type=\"image/svg+xml\"></head>\
          <body><header class=\"top\"><a class=\"brand\" href=\"/\">Grognard</a></header>\
          <main class=\"page\"><h1>{t}</h1><p class=\"error\">{m}</p><p><a href=\"/\">{b}</a></p></main></body></html>",
         l = lang.code(),

@@ -261,7 +261,13 @@ fn a_new_player_walks_through_the_first_day(b: crate::support::Backend, width: u
 
     if width >= 500 {
         // A path built by clicking cells with the box ticked: each is marked on the map and
-        // added to the path, "Clear" takes them off, and the path is followed.
+        // added to the path, "Clear" takes them off, and the path is followed. The path by
+        // hand is folded away until asked for.
+        assert_eq!(
+            br.script("return document.querySelector('details.path-by-hand').open;"),
+            false
+        );
+        br.click("details.path-by-hand summary");
         br.click("#path-mode");
         let path_value = || br.script("return document.getElementById('path').value;");
         let marks = || br.script("return document.querySelectorAll('#map .path-mark').length;");
@@ -343,11 +349,33 @@ fn a_new_player_walks_through_the_first_day(b: crate::support::Backend, width: u
     br.click_at(ex, ey);
     br.find("#cell-panel form[action$='/volley'] button");
     check("05d-enemy-cell", true);
+    // The button says what the volley costs and what it gives on average.
+    let button = br.text("#cell-panel form[action$='/volley']");
+    assert!(
+        button.starts_with("Volley (") && button.contains("on average they lose"),
+        "{button}"
+    );
     br.click("#cell-panel form[action$='/volley'] button");
     wait_for("the volley's report", &|| {
         br.script("var r = document.getElementById('last-report'); return !!r && r.textContent.indexOf('Pavlovsky') >= 0;") == true
     });
     assert_eq!(map_top(&br), top, "a volley's report does not move the map");
+    // The report where the order was given: in the cell's panel (the sheet on a phone), in
+    // sight; and the hit on the map, the losses over the target.
+    assert_eq!(
+        br.script("return !!document.querySelector('#cell-panel #last-report');"),
+        true
+    );
+    let report_top = br
+        .script("return document.getElementById('last-report').getBoundingClientRect().top;")
+        .as_f64()
+        .unwrap();
+    assert!(
+        report_top >= 0.0 && report_top < f64::from(height) - 40.0,
+        "the report in sight at {width}: {report_top}"
+    );
+    let hit = br.text("#map g.hit");
+    assert!(hit.starts_with('−'), "the losses drawn: {hit:?}");
     assert_eq!(ticked(&br, "volley"), Some(true));
     check("05e-volley", true);
 
@@ -395,6 +423,10 @@ fn a_new_player_walks_through_the_first_day(b: crate::support::Backend, width: u
     // Every other way back to the world page shows the company: the worlds list, a change of
     // language, and logging in again.
     br.goto(&format!("{base}/"));
+    // The home page opens on the player's own worlds: their company, one tap from the map.
+    br.find("#your-worlds .your-companies a[href^='/worlds/1?company=']");
+    assert!(br.text("#your-worlds").contains("1er Grenadiers"));
+    check("08a-your-worlds", false);
     br.click("main a[href='/worlds/1']");
     br.find("#map g.unit.mine");
     check("08-from-the-worlds-list", true);
@@ -467,6 +499,10 @@ fn a_new_player_walks_through_the_first_day(b: crate::support::Backend, width: u
     check("13-standings-in-french", false);
     br.click("footer a[href='/lang/en']");
     br.find("html[lang='en'] figure.chart svg");
+    // The nations, ranked by the same points: its table scrolls in its box, not the page.
+    br.click("main a[href='/worlds/1/nations']");
+    br.find("table.scoreboard td.points");
+    check("14-nations", false);
 }
 
 both!(a_new_player_plays_a_day_in_the_browser, |b| {
@@ -601,17 +637,34 @@ fn storming_the_castle(b: crate::support::Backend, width: u32, height: u32) {
     // France had no company near the wall when the turn found Russia on it: not told.
     assert_eq!(
         br.text("table.castle tr[data-section='wall 2'] td.holder"),
-        "—"
+        "Russia’s ground, no holder seen"
     );
     br.screenshot("01-standings-before");
+    // Each section leads to the map, on it.
+    br.click("table.castle tr[data-section='wall 2'] a");
+    br.find("#cell-panel");
+    assert!(br.url().contains("cell="), "{}", br.url());
+    assert!(
+        br.text("#cell-panel h2").contains("wall"),
+        "{}",
+        br.text("#cell-panel h2")
+    );
+    // The castle's name is on the map.
+    assert!(!br.text("svg#map text.castle-label").is_empty());
+    br.screenshot("01b-section-on-the-map");
 
-    // The ladder: tap the wall next to the company, then "Move here".
+    // The ladder: tap the wall next to the company, then the climb, named as one.
     br.goto(&format!("{base}/worlds/1?company={assaut}&zoom=3"));
     br.find("g.cell.t-wall");
     br.screenshot("02-before-the-walls");
     let (wx, wy) = cell_centre(&br, 29, 10);
     br.click_at(wx, wy);
     br.find("#move-here");
+    let climb = br.text("#cell-panel form[action$='/move']");
+    assert!(
+        climb.starts_with("Climb the wall (") && climb.contains("strike first"),
+        "{climb}"
+    );
     br.screenshot("03-wall-selected");
     br.click("#move-here");
     br.find("#last-report");

@@ -1086,6 +1086,9 @@ both!(a_castle_can_be_read_from_the_map_and_the_standings, |b| {
         castles.contains(&format!("href=\"/worlds/{w}?x=")),
         "{castles}"
     );
-    assert!(castles.contains("Red’s, no one on it"), "{castles}");
+    assert!(
+        castles.contains("Red’s ground, no holder seen"),
+        "{castles}"
+    );
     assert!(!castles.contains("class=\"holder\">—<"));
 });

@@ -701,3 +701,20 @@ both!(a_returning_player_finds_their_worlds_first, |b| {
     let mut visitor = a.app.client();
     assert!(!visitor.get("/").body.contains("id=\"your-worlds\""));
 });
+
+both!(
+    an_error_page_names_its_icon_and_the_world_page_has_no_stray_separator,
+    |b| {
+        let a = arena(b);
+        let mut c = a.app.client();
+        let r = c.get("/no/such/page");
+        assert_eq!(r.status, 404);
+        // Without it a browser asks for /favicon.ico, which is not there.
+        assert!(r
+            .body
+            .contains("<link rel=\"icon\" href=\"/static/favicon.svg\""));
+        let page = c.get(&format!("/worlds/{}", a.world));
+        assert!(page.body.contains("<p class=\"muted world-nav\"><a href="));
+        assert!(!page.body.contains("</span></span>\n·"));
+    }
+);

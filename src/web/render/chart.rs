@@ -154,12 +154,18 @@ pub fn chart(h: &History, figure: Figure, colors: &[(String, String)]) -> Chart 
         .into_iter()
         .map(|v| Tick { at: y(v), label: v })
         .collect();
-    for (name, color) in colors {
+    // Each line a little above or below its place, so that tied nations' lines lie side by
+    // side instead of one over the other.
+    let spread = |i: usize| (i as f64 - (colors.len() as f64 - 1.0) / 2.0) * 2.5;
+    for (i, (name, color)) in colors.iter().enumerate() {
         let mut points = String::new();
         let mut end = None;
         for t in &sampled {
             if let Some(n) = t.nations.iter().find(|n| &n.nation == name) {
-                let (px, py) = (x(t.turn as i64), y(figure.of(n)));
+                let (px, py) = (
+                    x(t.turn as i64),
+                    (y(figure.of(n)) + spread(i)).clamp(TOP, bottom),
+                );
                 if !points.is_empty() {
                     points.push(' ');
                 }
@@ -177,6 +183,14 @@ pub fn chart(h: &History, figure: Figure, colors: &[(String, String)]) -> Chart 
                 last_y: py + 5.0,
             });
         }
+    }
+    // The figures at the lines' ends: tied ones one under the other, not on top of each other.
+    let mut order: Vec<usize> = (0..c.lines.len()).collect();
+    order.sort_by(|a, b| c.lines[*a].last_y.total_cmp(&c.lines[*b].last_y));
+    for k in 1..order.len() {
+        let above = c.lines[order[k - 1]].last_y;
+        let l = &mut c.lines[order[k]];
+        l.last_y = l.last_y.max(above + 12.0);
     }
     c
 }
@@ -240,6 +254,25 @@ mod tests {
         }
         // More points lead higher: France ends above Russia.
         assert!(c.lines[0].last_y < c.lines[1].last_y);
+    }
+
+    #[test]
+    fn tied_nations_lines_and_figures_lie_side_by_side() {
+        let h = History {
+            turns: (1..=5)
+                .map(|t| turn(t, 2 * t as i64, 2 * t as i64))
+                .collect(),
+        };
+        let colors = vec![
+            ("France".to_string(), "#2b4c9b".to_string()),
+            ("Russia".to_string(), "#2e7d32".to_string()),
+        ];
+        let c = chart(&h, Figure::Points, &colors);
+        assert_ne!(
+            c.lines[0].points, c.lines[1].points,
+            "not drawn over each other"
+        );
+        assert!((c.lines[0].last_y - c.lines[1].last_y).abs() >= 12.0);
     }
 
     #[test]

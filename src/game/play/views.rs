@@ -63,8 +63,8 @@ pub struct PlayerMap {
     /// The names of the towns on the rectangle's cells.
     pub towns: HashMap<TownId, String>,
     /// The castles with cells in the rectangle: each one's name and the box of its cells
-    /// there, `(x0, y0, x1, y1)`, where the map writes the name.
-    pub castles: Vec<(String, (i32, i32, i32, i32))>,
+    /// there, where the map writes the name.
+    pub castles: Vec<(String, CellBox)>,
     /// The onlooker, a player, looked into the fog: their first-day step is ticked.
     pub looked_into_fog: bool,
 }
@@ -272,14 +272,17 @@ pub fn player_map(
     })
 }
 
+/// A box of cells, `(x0, y0, x1, y1)`.
+pub type CellBox = (i32, i32, i32, i32);
+
 /// The castles with cells among `cells`, by name, each with the box of those cells (no query
 /// where no castle is in view).
 fn castles_in(
     conn: &mut DbConnection,
     w: &World,
     cells: &[(Pos, &crate::rules::state::Cell)],
-) -> GameResult<Vec<(String, (i32, i32, i32, i32))>> {
-    let mut boxes: std::collections::BTreeMap<i32, (i32, i32, i32, i32)> = Default::default();
+) -> GameResult<Vec<(String, CellBox)>> {
+    let mut boxes: std::collections::BTreeMap<i32, CellBox> = Default::default();
     for (p, c) in cells {
         if let Some(k) = c.castle {
             let b = boxes.entry(k).or_insert((p.x, p.y, p.x, p.y));

@@ -68,7 +68,7 @@ pub async fn refused_at(
     req: &actix_web::HttpRequest,
 ) -> Result<HttpResponse, PageError> {
     if let (Some((wid, q)), false) = (world::at_path(back), internal(err)) {
-        let who = world::Who::Known(viewer.clone());
+        let who = world::Who::Known(Box::new(viewer.clone()));
         if let Ok(mut resp) = world::page(state, who, wid, q, req, Some(err)).await {
             *resp.status_mut() = status_of(err);
             return Ok(with_retry_after(resp, err));

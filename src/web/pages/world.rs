@@ -184,7 +184,7 @@ pub async fn show(
 /// form post it answers).
 pub enum Who {
     Cookies(ViewerCookies),
-    Known(Viewer),
+    Known(Box<Viewer>),
 }
 
 /// The world page at `back`, a path of this site, if it is one: its world and view.
@@ -236,7 +236,7 @@ pub async fn page(
         .db(move |conn| {
             let viewer = match who {
                 Who::Cookies(cookies) => cookies.resolve(conn)?,
-                Who::Known(viewer) => viewer,
+                Who::Known(viewer) => *viewer,
             };
             let actor = viewer.actor();
             // Spectators see the widest view; players start near their companies.

@@ -131,6 +131,18 @@ legend-structure = a yellow bar under a fort, fortifications or a castle's wall,
 legend-breach = a white crack: a breached wall or tower, or a broken gate: everyone but war machines enters (anyone through a broken gate).
 legend-siege = a siege tower: pale while it is built; from it, foot companies step onto the enemy wall next to it.
 legend-rampart = a thick brown line on a cell's side: a rampart; defenders hit through it lose no morale, and half the men in a charge.
+cell-ramparts = { $n ->
+    [one] A rampart on its { $sides } side: defenders hit through it lose no morale, and half the men in a charge.
+   *[other] Ramparts on its { $sides } sides: defenders hit through them lose no morale, and half the men in a charge.
+}
+side-N = N
+side-NE = NE
+side-E = E
+side-SE = SE
+side-S = S
+side-SW = SW
+side-W = W
+side-NW = NW
 legend-selected = red: the selected cell.
 legend-path = orange: a path being built, or the path a move would take.
 legend-rules = What each terrain does, with every number: the rules

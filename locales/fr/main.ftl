@@ -131,6 +131,18 @@ legend-structure = une barre jaune sous un fort, des fortifications ou la murail
 legend-breach = une fissure blanche : une muraille ou une tour avec une brèche, ou une porte enfoncée : tous y entrent sauf les machines de guerre (tout le monde par une porte enfoncée).
 legend-siege = une tour de siège : pâle tant qu'on la construit ; de là, les compagnies à pied passent sur la muraille ennemie voisine.
 legend-rampart = un trait brun épais sur le côté d'une case : un rempart ; les défenseurs frappés à travers lui ne perdent pas de moral, et moitié moins d'hommes dans une charge.
+cell-ramparts = { $n ->
+    [one] Un rempart sur son côté { $sides } : les défenseurs frappés à travers lui ne perdent pas de moral, et moitié moins d'hommes dans une charge.
+   *[other] Des remparts sur ses côtés { $sides } : les défenseurs frappés à travers eux ne perdent pas de moral, et moitié moins d'hommes dans une charge.
+}
+side-N = N
+side-NE = NE
+side-E = E
+side-SE = SE
+side-S = S
+side-SW = SO
+side-W = O
+side-NW = NO
 legend-selected = rouge : la case choisie.
 legend-path = orange : un chemin en cours de tracé, ou celui que prendrait un déplacement.
 legend-rules = Ce que fait chaque terrain, avec tous les chiffres : les règles

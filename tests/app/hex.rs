@@ -689,3 +689,30 @@ both!(the_map_s_layout_on_the_page_follows_the_grid_s_rules, |b| {
         }
     }
 });
+
+both!(the_cell_panel_names_a_cells_ramparts, |b| {
+    let app = TestApp::spawn(b);
+    let mut gm = gm_api(&app, "cartographer");
+    let r = import(&mut gm, &hex_map());
+    assert_eq!(r.status, 201, "{}", r.body);
+    let w = r.json()["id"].as_i64().unwrap();
+    let mut visitor = app.client();
+    // (4, 4) E and (5, 4) W are one edge, named from either cell; (4, 5) NE is (5, 4) SW.
+    let page = visitor.get(&format!("/worlds/{w}?cell=5,4"));
+    assert!(
+        page.body
+            .contains("<p id=\"cell-ramparts\">Ramparts on its W, SW sides:"),
+        "{}",
+        &page.body[page.body.find("id=\"cell-panel\"").unwrap_or(0)..]
+    );
+    let page = visitor.get(&format!("/worlds/{w}?cell=4,4"));
+    assert!(page.body.contains("A rampart on its E side:"));
+    let page = visitor.get(&format!("/worlds/{w}?cell=4,5"));
+    assert!(page.body.contains("A rampart on its NE side:"));
+    let page = visitor.get(&format!("/worlds/{w}?cell=1,1"));
+    assert!(!page.body.contains("id=\"cell-ramparts\""));
+    // The legend says what the line is.
+    assert!(page
+        .body
+        .contains("a thick brown line on a cell&#x27;s side: a rampart"));
+});

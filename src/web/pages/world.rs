@@ -462,6 +462,24 @@ fn render(
                 .map(|c| CellInfo::of(rs, sp.world.season, c)),
         );
         ctx.insert("cell_markers", &cell_markers);
+        // The selected cell's sides that carry a rampart, each edge being kept under one name.
+        let ramparts: Vec<&str> = match &l.cell {
+            Some(c) => sp
+                .world
+                .grid
+                .sides()
+                .iter()
+                .filter(|side| {
+                    let (p, s) = sp.world.grid.canonical(c.at, **side);
+                    l.map.edges.iter().any(|(q, t, f)| {
+                        *q == p && *t == s && *f == crate::rules::names::EdgeFeature::Rampart
+                    })
+                })
+                .map(|side| side.as_str())
+                .collect(),
+            None => Vec::new(),
+        };
+        ctx.insert("cell_ramparts", &ramparts);
         ctx.insert("marker_max", &state.config.settings.talk.marker_chars);
         ctx.insert("options", &options);
         ctx.insert("report", &report);

@@ -778,6 +778,17 @@ fn talking(b: crate::support::Backend, width: u32, height: u32) {
     assert!(same_document(&br));
     br.screenshot("03-the-board");
 
+    // A name mistyped: the page stays whole, says so and offers the name meant.
+    br.type_into("#with-name", "ivann");
+    br.click("form.new-thread button[type=submit]");
+    br.find("#no-such-player");
+    assert!(br.text("#no-such-player").contains("“ivann”"));
+    assert!(br.source().contains("<header class=\"top\">"));
+    assert!(no_sideways_scroll(&br));
+    br.screenshot("03b-a-name-mistyped");
+    br.click("#no-such-player a[href*='with=ivan']");
+    br.find("form.write input[name=to][value='ivan']");
+
     // A marker from the cell panel of the world page.
     br.goto(&format!("{base}/worlds/1?company={company}&zoom=3"));
     br.find("#map g.unit");

@@ -33,6 +33,7 @@ const TEMPLATES: &[(&str, &str)] = templates!(
     "gm_audit.html",
     "partials/report.html",
     "partials/map.html",
+    "partials/preview.html",
     "partials/symbols.html",
     "partials/legend.html",
     "partials/first_day.html",

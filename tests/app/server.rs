@@ -19,6 +19,21 @@ both!(home_and_world_pages_render_the_demo_map, |b| {
     assert_eq!(home.status, 200);
     assert!(home.body.contains("Borodino"));
     assert!(home.body.contains("/worlds/1"));
+    // A visitor's landing page shows the game: the demo's map, drawn as the world page draws
+    // it (its towns, its nations' ground), leading to it.
+    let figure = &home.body[home
+        .body
+        .find("<figure class=\"preview\">")
+        .expect("a picture")..];
+    let figure = &figure[..figure.find("</figure>").unwrap()];
+    assert!(figure.contains("<a href=\"/worlds/1\"><svg class=\"map preview-map\""));
+    assert!(figure.contains("aria-label=\"The map of Borodino, as it stands now\""));
+    assert!(figure.contains("class=\"town-label\""));
+    assert!(figure.contains("<g class=\"cell "));
+    assert!(
+        !figure.contains("id=\"map\""),
+        "not the world page's map, which scripts drive"
+    );
     let page = c.get("/worlds/1");
     assert_eq!(page.status, 200);
     // Plain ground is one pattern under the view; every other cell is drawn on its own.

@@ -7,6 +7,8 @@ use crate::game::{maps::worlds, play::reports, screens};
 use crate::ids::WorldId;
 use crate::web::auth::Viewer;
 use crate::web::error::PageError;
+use crate::web::render::map::{self, UnitView};
+use crate::web::render::viewport::Viewport;
 use crate::web::AppState;
 use crate::wire::views::{SummaryLine, YourWorldView};
 use actix_web::{web, HttpResponse};
@@ -49,7 +51,7 @@ pub async fn index(
     let actor = viewer.actor();
     let lang = viewer.lang;
     let st = state.clone();
-    let (items, summary, yours) = state
+    let (items, summary, yours, preview) = state
         .db(move |conn| {
             let mut out = Vec::new();
             for w in worlds::list(conn)? {
@@ -75,23 +77,28 @@ pub async fn index(
                     ended,
                 });
             }
-            let (summary, yours) = match actor {
+            let (summary, yours) = match &actor {
                 Some(a) => (
-                    reports::since_last_visit(conn, &a)?
+                    reports::since_last_visit(conn, a)?
                         .iter()
                         .map(|e| SummaryLine::of(e, lang))
                         .collect(),
-                    screens::home::your_worlds(conn, &st.config, &a)?
+                    screens::home::your_worlds(conn, &st.config, a)?
                         .iter()
                         .map(YourWorldView::from)
                         .collect(),
                 ),
                 None => (Vec::new(), Vec::new()),
             };
-            Ok((out, summary, yours))
+            // A visitor sees the game first: the map of the first world still played.
+            let preview = match (&actor, out.iter().find(|w| w.ended.is_none())) {
+                (None, Some(w)) => Some(preview_of(conn, &st, w.id)?),
+                _ => None,
+            };
+            Ok((out, summary, yours, preview))
         })
         .await?;
-    Ok(page(&state, &viewer, "index.html", |ctx| {
+    let fill = |ctx: &mut tera::Context| {
         ctx.insert("worlds", &items);
         if q.welcome.is_some() {
             if let Some(s) = &viewer.session {
@@ -107,5 +114,50 @@ pub async fn index(
         }
         ctx.insert("summary", &summary);
         ctx.insert("yours", &yours);
-    })?)
+    };
+    Ok(match preview {
+        Some((wid, name, l, vp)) => {
+            let rs = &state.config.rules;
+            let mut m = map::build_shown(rs, &vp, &l.map, false, None, lang);
+            m.units = l
+                .map
+                .companies
+                .iter()
+                .map(|s| UnitView::of(rs, &vp, s, l.map.nation(s.0.nation_id), None))
+                .collect();
+            m.edges = map::ramparts(&l.map.edges);
+            let season = l.standpoint.world.season;
+            super::map_page(&state, &viewer, "index.html", &m, season, |ctx| {
+                fill(ctx);
+                ctx.insert("preview", &(wid, name));
+            })?
+        }
+        None => page(&state, &viewer, "index.html", fill)?,
+    })
+}
+
+/// The first world's map as a visitor sees it, at the far zoom, around its middle.
+fn preview_of(
+    conn: &mut crate::db::DbConnection,
+    state: &AppState,
+    wid: WorldId,
+) -> crate::game::GameResult<(WorldId, String, screens::world::WorldScreen, Viewport)> {
+    let sp = screens::world::standpoint(conn, None, wid, None)?;
+    let w = &sp.world;
+    let name = w.name.clone();
+    let vp = Viewport::around(
+        &super::world::ZOOMS,
+        w.width,
+        w.height,
+        (w.width / 2, w.height / 2),
+        1,
+    )
+    .on(w.grid);
+    let look = screens::world::View {
+        rect: vp.rect(),
+        cell: None,
+        report: None,
+    };
+    let l = screens::world::screen(conn, &state.config, None, sp, look)?;
+    Ok((wid, name, l, vp))
 }

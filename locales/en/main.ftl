@@ -13,7 +13,7 @@ footer-language = Language:
 ## Worlds
 worlds-title = Worlds
 preview-label = The map of { $world }, as it stands now
-preview-caption = { $world } as it stands now: towns, mines, rivers and castles, each nation's ground outlined in its colour and its companies on it. Open it to look around; log in to play.
+preview-caption = { $world } as it stands now: towns, mines, rivers and castles, each nation's ground outlined in its colour. Open it to look around; log in to play.
 worlds-intro = Command companies of Napoleonic soldiers on a shared map. Turns come every few hours; log in once or twice a day to give your orders.
 worlds-since = Since your last visit
 yours-title = Your worlds

@@ -13,7 +13,7 @@ footer-language = Langue :
 ## Les mondes
 worlds-title = Mondes
 preview-label = La carte de { $world }, telle qu'elle est maintenant
-preview-caption = { $world } tel qu'il est maintenant : villes, mines, rivières et châteaux, le terrain de chaque nation cerné de sa couleur et ses compagnies dessus. Ouvrez-le pour regarder ; connectez-vous pour jouer.
+preview-caption = { $world } tel qu'il est maintenant : villes, mines, rivières et châteaux, le terrain de chaque nation cerné de sa couleur. Ouvrez-le pour regarder ; connectez-vous pour jouer.
 worlds-intro = Commandez des compagnies de soldats napoléoniens sur une carte partagée. Un tour passe toutes les quelques heures : connectez-vous une ou deux fois par jour pour donner vos ordres.
 worlds-since = Depuis votre dernière visite
 yours-title = Vos mondes

@@ -36,6 +36,17 @@ pub trait Roll {
     }
 }
 
+/// Keeps a roll among `draws` and gives its value back.
+fn record(draws: &mut Vec<Draw>, label: &str, min: i32, max: i32, value: i32) -> i32 {
+    draws.push(Draw {
+        label: label.to_string(),
+        min,
+        max,
+        value,
+    });
+    value
+}
+
 /// Dice that always roll the middle of their range: what an action gives on average.
 #[derive(Default)]
 pub struct Mean {
@@ -45,13 +56,7 @@ pub struct Mean {
 impl Roll for Mean {
     fn roll(&mut self, label: &str, min: i32, max: i32) -> i32 {
         let value = if max <= min { min } else { (min + max + 1) / 2 };
-        self.draws.push(Draw {
-            label: label.to_string(),
-            min,
-            max,
-            value,
-        });
-        value
+        record(&mut self.draws, label, min, max, value)
     }
 
     fn draws(&self) -> &[Draw] {
@@ -85,13 +90,7 @@ impl<R: RngCore> Roll for Dice<R> {
         } else {
             self.rng.random_range(min..=max)
         };
-        self.draws.push(Draw {
-            label: label.to_string(),
-            min,
-            max,
-            value,
-        });
-        value
+        record(&mut self.draws, label, min, max, value)
     }
 
     fn draws(&self) -> &[Draw] {
@@ -122,13 +121,7 @@ impl Roll for Replay {
             .pop_front()
             .map_or(min, |d| d.value)
             .clamp(min, max.max(min));
-        self.draws.push(Draw {
-            label: label.to_string(),
-            min,
-            max,
-            value,
-        });
-        value
+        record(&mut self.draws, label, min, max, value)
     }
 
     fn draws(&self) -> &[Draw] {

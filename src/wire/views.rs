@@ -194,7 +194,7 @@ pub struct CellChoices {
     /// An enemy wall, tower or gate the move cannot enter: what takes it, `gate` (ram or
     /// bombard it), `fortified` (bombard it), `ladders` (foot companies climb it from next to
     /// it, outside) or `hooks` (voltigeurs climb it so).
-    pub wall: Option<&'static str>,
+    pub wall: Option<crate::game::play::options::WallWay>,
     pub volley: Option<Choice>,
     pub melee: Option<Choice>,
     pub bombard: Option<Choice>,
@@ -273,7 +273,7 @@ impl OptionsView {
                 move_to: maybe(&c.move_to),
                 path: c.path.iter().map(|p| [p.x, p.y]).collect(),
                 climb: c.climb,
-                wall: c.wall.map(|w| w.as_str()),
+                wall: c.wall,
                 volley: c.volley.as_ref().map(|a| Choice::of_attack(lang, a)),
                 melee: c.melee.as_ref().map(|a| Choice::of_attack(lang, a)),
                 bombard: maybe(&c.bombard),

@@ -718,3 +718,37 @@ both!(
         assert!(!page.body.contains("</span></span>\n·"));
     }
 );
+
+both!(
+    a_refusal_whose_way_back_is_no_world_page_keeps_the_refusal_page,
+    |b| {
+        // The way back is the player's to write: a world that is not there, or a view it cannot
+        // read, gives the refusal page with its 4xx, never a 500, and nothing written.
+        let a = arena(b);
+        let w = a.world;
+        let mut blue = a.blue.clone();
+        assert_eq!(login(&mut blue, "blue_player", PASSWORD).status, 303);
+        let me = a.raise(&mut blue, "infantry", "Moi");
+        let before = a.state();
+        let csrf = blue.get(&format!("/worlds/{w}")).csrf();
+        for back in [
+            "/worlds/999999".to_string(),
+            format!("/worlds/{w}?company=abc"),
+            format!("/worlds/{w}?zoom=99999&x=-5"),
+            "/worlds/1x".to_string(),
+        ] {
+            let r = blue.post_form(
+                &format!("/companies/{me}/move"),
+                &[("csrf", &csrf), ("back", &back), ("path", "15,9")],
+            );
+            assert!(r.status >= 400 && r.status < 500, "{back}: {}", r.status);
+            assert!(r.body.contains("Nothing was changed"), "{back}");
+        }
+        assert_eq!(a.state(), before);
+        // A name typed with markup is said back as text.
+        let r = blue.get(&format!("/worlds/{w}/messages?with=%3Cb%3Eney%3C%2Fb%3E"));
+        assert_eq!(r.status, 404);
+        assert!(!r.body.contains("<b>ney</b>"));
+        assert!(r.body.contains("&lt;b&gt;ney&lt;&#x2F;b&gt;"));
+    }
+);

@@ -79,7 +79,8 @@ pub struct CellOptions {
 }
 
 /// What takes an enemy castle cell that a company cannot walk into (docs/rules.md §12).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
 pub enum WallWay {
     /// A closed gate: rammed by sappers, or bombarded, until it breaks.
     Gate,
@@ -93,15 +94,6 @@ pub enum WallWay {
 }
 
 impl WallWay {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            WallWay::Gate => "gate",
-            WallWay::Fortified => "fortified",
-            WallWay::Ladders => "ladders",
-            WallWay::Hooks => "hooks",
-        }
-    }
-
     /// The way for an enemy castle cell, if it is one that still stands.
     fn of(rs: &Ruleset, cell: &crate::rules::state::Cell, nation: i32) -> Option<WallWay> {
         use crate::rules::ruleset::Flag;

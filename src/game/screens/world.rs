@@ -113,6 +113,8 @@ pub struct WorldScreen {
     pub markers: Vec<Marker>,
     /// The picked cell.
     pub cell: Option<NamedCell>,
+    /// The picked cell's sides that carry a rampart.
+    pub cell_ramparts: Vec<crate::rules::Side>,
     /// What the selected company may do, the picked cell's orders judged too.
     pub options: Option<Options>,
     /// The report asked for, if the viewer may read it.
@@ -159,6 +161,22 @@ pub fn screen(
         Some(p) => views::cell_info(conn, w, p)?,
         None => None,
     };
+    // Each edge is kept under one name (`Grid::canonical`), from one of its two cells.
+    let cell_ramparts = match &cell {
+        Some(c) => w
+            .grid
+            .sides()
+            .iter()
+            .copied()
+            .filter(|side| {
+                let (p, s) = w.grid.canonical(c.at, *side);
+                map.edges.iter().any(|(q, t, f)| {
+                    (*q, *t, *f) == (p, s, crate::rules::names::EdgeFeature::Rampart)
+                })
+            })
+            .collect(),
+        None => Vec::new(),
+    };
     let options = match (actor, sp.selected, &cell) {
         (Some(a), Some(c), Some(info)) => Some(options::of(conn, rs, a, c, Some(info.at))?),
         _ => None,
@@ -191,6 +209,7 @@ pub fn screen(
         map,
         markers,
         cell,
+        cell_ramparts,
         options,
         report,
         first_day,

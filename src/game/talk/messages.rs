@@ -196,7 +196,9 @@ pub fn names_like(
     typed: &str,
     n: usize,
 ) -> GameResult<Vec<String>> {
-    let typed: Vec<char> = typed.trim().to_lowercase().chars().take(64).collect();
+    // Names are 24 letters at most: a longer text is more than two letters from any of them,
+    // and the comparisons stay bounded (24 × 26 steps a name).
+    let typed: Vec<char> = typed.trim().to_lowercase().chars().take(26).collect();
     let mut near: Vec<(usize, String)> = others(conn, player, 10_000)?
         .into_iter()
         .filter_map(|name| {

@@ -7,7 +7,7 @@ use crate::game::{maps::worlds, play::reports, screens};
 use crate::ids::WorldId;
 use crate::web::auth::Viewer;
 use crate::web::error::PageError;
-use crate::web::render::map::{self, UnitView};
+use crate::web::render::map;
 use crate::web::render::viewport::Viewport;
 use crate::web::AppState;
 use crate::wire::views::{SummaryLine, YourWorldView};
@@ -118,14 +118,7 @@ pub async fn index(
     Ok(match preview {
         Some((wid, name, l, vp)) => {
             let rs = &state.config.rules;
-            let mut m = map::build_shown(rs, &vp, &l.map, false, None, lang);
-            m.units = l
-                .map
-                .companies
-                .iter()
-                .map(|s| UnitView::of(rs, &vp, s, l.map.nation(s.0.nation_id), None))
-                .collect();
-            m.edges = map::ramparts(&l.map.edges);
+            let m = map::build_map(rs, &vp, &l.map, false, None, lang, |_| None);
             let season = l.standpoint.world.season;
             super::map_page(&state, &viewer, "index.html", &m, season, |ctx| {
                 fill(ctx);

@@ -2,14 +2,16 @@
 //! panel and what the selected company can do there; joining and raising.
 
 use super::map_page;
+use crate::game::play::load::Placed;
 use crate::game::play::report::Report;
+use crate::game::play::views::Seen;
 use crate::game::screens::{self, world::WorldScreen};
 use crate::game::{GameError, GameResult};
 use crate::ids::{CompanyId, EventId, WorldId};
 use crate::rules::{Kind, Pos};
 use crate::web::auth::{Viewer, ViewerCookies};
 use crate::web::error::PageError;
-use crate::web::render::map::{self, MapView, UnitView};
+use crate::web::render::map::{self, MapView};
 use crate::web::render::viewport::{Viewport, Zooms};
 use crate::web::AppState;
 use crate::wire::screens::FirstSteps;
@@ -305,14 +307,29 @@ fn render(
         .map(|o| OptionsView::of(rs, viewer.lang, o));
     let report = l.report.as_ref().map(|e| ReportView::of(e, viewer.lang));
     // No link per cell: the map is the image button of a form that carries the view.
-    let mut m: MapView = map::build_shown(
+    let href = |(p, seen): &(Placed, Seen)| {
+        let c = &p.company;
+        Some(if seen.mine {
+            view.with(|v| {
+                v.company = Some(c.id);
+                v.cell = None;
+            })
+        } else {
+            view.with(|v| v.cell = Some(Pos::new(c.x, c.y)))
+        })
+    };
+    let mut m: MapView = map::build_map(
         rs,
         &vp,
         &l.map,
         sp.player.is_some(),
         view.cell.map(|p| (p.x, p.y)),
         viewer.lang,
+        href,
     );
+    for u in &mut m.units {
+        u.selected = Some(u.id) == view.company;
+    }
     // The move the cell panel offers, drawn before it is given.
     if let (Some(c), Some(o)) = (
         view.company
@@ -325,25 +342,6 @@ fn render(
                 .collect();
         }
     }
-    m.units = l
-        .map
-        .companies
-        .iter()
-        .map(|s| {
-            let (c, seen) = (&s.0.company, s.1);
-            let href = if seen.mine {
-                view.with(|v| {
-                    v.company = Some(c.id);
-                    v.cell = None;
-                })
-            } else {
-                view.with(|v| v.cell = Some(Pos::new(c.x, c.y)))
-            };
-            let mut u = UnitView::of(rs, &vp, s, l.map.nation(s.0.nation_id), Some(href));
-            u.selected = Some(c.id) == view.company;
-            u
-        })
-        .collect();
     let at = |cx: i32, cy: i32, zoom: i32| {
         view.with(|v| {
             v.cx = cx;
@@ -352,7 +350,6 @@ fn render(
         })
     };
     m.pan = Some(vp.pan(sp.world.width, sp.world.height, at));
-    m.edges = map::ramparts(&l.map.edges);
     // The attack just reported, where it struck.
     m.hit = report.as_ref().and_then(|r| match (&r.data, r.x.zip(r.y)) {
         (Some(Report::Battle(b)), Some(from)) => b.at.map(|at| map::Hit {
@@ -462,24 +459,7 @@ fn render(
                 .map(|c| CellInfo::of(rs, sp.world.season, c)),
         );
         ctx.insert("cell_markers", &cell_markers);
-        // The selected cell's sides that carry a rampart, each edge being kept under one name.
-        let ramparts: Vec<&str> = match &l.cell {
-            Some(c) => sp
-                .world
-                .grid
-                .sides()
-                .iter()
-                .filter(|side| {
-                    let (p, s) = sp.world.grid.canonical(c.at, **side);
-                    l.map.edges.iter().any(|(q, t, f)| {
-                        *q == p && *t == s && *f == crate::rules::names::EdgeFeature::Rampart
-                    })
-                })
-                .map(|side| side.as_str())
-                .collect(),
-            None => Vec::new(),
-        };
-        ctx.insert("cell_ramparts", &ramparts);
+        ctx.insert("cell_ramparts", &l.cell_ramparts);
         ctx.insert("marker_max", &state.config.settings.talk.marker_chars);
         ctx.insert("options", &options);
         ctx.insert("report", &report);

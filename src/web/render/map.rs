@@ -942,6 +942,33 @@ pub fn build_shown(
     m
 }
 
+/// A player's map drawn whole: its cells (`build_shown`), its companies, each with the link
+/// `href` gives it, and its ramparts. The world page adds its own marks; the landing page's
+/// picture is this alone.
+pub fn build_map(
+    rs: &Ruleset,
+    vp: &Viewport,
+    map: &PlayerMap,
+    fog: bool,
+    selected: Option<(i32, i32)>,
+    lang: Lang,
+    href: impl Fn(
+        &(
+            crate::game::play::load::Placed,
+            crate::game::play::views::Seen,
+        ),
+    ) -> Option<String>,
+) -> MapView {
+    let mut m = build_shown(rs, vp, map, fog, selected, lang);
+    m.units = map
+        .companies
+        .iter()
+        .map(|s| UnitView::of(rs, vp, s, map.nation(s.0.nation_id), href(s)))
+        .collect();
+    m.edges = ramparts(&map.edges);
+    m
+}
+
 /// The sides the drawing marks as ramparts, of a map's edges.
 pub fn ramparts(
     edges: &[(

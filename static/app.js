@@ -101,6 +101,56 @@
     mark();
   }
 
+  // On a phone the map's box scrolls over the window the server drew: a finger that takes it
+  // to an edge with more world beyond goes on there, the next window that way drawn in place
+  // (the panning link of that side) with the cells under the finger kept where they were.
+  // Only a scroll the player made counts: the page's own scrolling never pans.
+  function panAtEdges() {
+    var wrap = document.querySelector(".map-wrap");
+    if (!wrap || !document.querySelector("form.map-pick")) return;
+    var touched = 0, timer = null;
+    var mark = function () { touched = Date.now(); };
+    ["touchstart", "touchmove", "wheel"].forEach(function (e) {
+      wrap.addEventListener(e, mark, { passive: true });
+    });
+    wrap.addEventListener("scroll", function () {
+      clearTimeout(timer);
+      timer = setTimeout(function () {
+        if (!narrow() || Date.now() - touched > 1500) return;
+        var across = wrap.scrollWidth > wrap.clientWidth, down = wrap.scrollHeight > wrap.clientHeight;
+        var at = {
+          west: across && wrap.scrollLeft <= 0,
+          east: across && wrap.scrollLeft + wrap.clientWidth >= wrap.scrollWidth - 1,
+          north: down && wrap.scrollTop <= 0,
+          south: down && wrap.scrollTop + wrap.clientHeight >= wrap.scrollHeight - 1
+        };
+        // The box may lie at two edges, one of them the world's: the other one goes on.
+        var side = null, link = null;
+        Object.keys(at).forEach(function (s) {
+          var a = at[s] && !link && document.querySelector('.pan a[data-pan="' + s + '"]');
+          if (a) { side = s; link = a; }
+        });
+        var g = layout();
+        if (!link || !g) return;
+        // The next window starts at the first column (row) in the box going east (south),
+        // ends at the last one going west (north): what the box shows stays drawn, and the
+        // box can be scrolled to keep it in place. The server puts a window's first column
+        // (cols - 1) / 2 before its centre.
+        var first = [g.x0 + Math.floor(wrap.scrollLeft / g.cell), g.y0 + Math.floor(wrap.scrollTop / g.step)];
+        var last = [g.x0 + Math.floor((wrap.scrollLeft + wrap.clientWidth - 1) / g.cell),
+          g.y0 + Math.floor((wrap.scrollTop + wrap.clientHeight - 1) / g.step)];
+        var half = [Math.floor((g.cols - 1) / 2), Math.floor((g.rows - 1) / 2)];
+        var url = new URL(link.href);
+        if (side === "east") url.searchParams.set("x", first[0] + half[0]);
+        if (side === "west") url.searchParams.set("x", last[0] - g.cols + 1 + half[0]);
+        if (side === "south") url.searchParams.set("y", first[1] + half[1]);
+        if (side === "north") url.searchParams.set("y", last[1] - g.rows + 1 + half[1]);
+        touched = 0;
+        swap(url.toString(), null, true, true);
+      }, 200);
+    }, { passive: true });
+  }
+
   // Whether the selected company (or the player's first) shows inside the map's box.
   function unitInView() {
     var wrap = document.querySelector(".map-wrap");
@@ -131,10 +181,12 @@
   }
 
   // Fetches a page of this site and puts its content in place of this one's, keeping the
-  // map's scroll and the window's; anything else than a world page is simply opened.
-  function swap(url, init, push) {
+  // map's scroll and the window's; anything else than a world page is simply opened. `panned`:
+  // the map went on past its edge, and the cells under the eyes stay where they were.
+  function swap(url, init, push, panned) {
     var wrap = document.querySelector(".map-wrap");
     var keep = wrap ? [wrap.scrollLeft, wrap.scrollTop] : null;
+    var before = panned && layout() ? Object.assign({}, layout()) : null;
     var y = window.scrollY;
     var mine = ++latest;
     document.body.classList.add("loading");
@@ -166,6 +218,13 @@
         var w = document.querySelector(".map-wrap");
         if (w && keep) { w.scrollLeft = keep[0]; w.scrollTop = keep[1]; }
         window.scrollTo(0, y);
+        var after = layout();
+        if (w && before && after && after.cell === before.cell) {
+          // The new window is drawn shifted: the box follows by as much.
+          w.scrollLeft = keep[0] + (before.x0 - after.x0) * after.cell;
+          w.scrollTop = keep[1] + (before.y0 - after.y0) * after.step;
+          return;
+        }
         if (!unitInView()) centreMap();
         // On a phone the map goes to the top of the screen when a cell is selected (its panel
         // is a sheet at the bottom) or when the map is out of sight (after an order given
@@ -653,6 +712,7 @@
       });
     }
     scrollCue();
+    panAtEdges();
     if (!first) return;
     // The server opens the next pages of a narrow screen on the nearest zoom, and on a wider
     // one draws as many cells as the map has room for (from the next page on: this one is

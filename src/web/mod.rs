@@ -226,6 +226,9 @@ pub fn security_headers(https: bool) -> DefaultHeaders {
         .add(("X-Content-Type-Options", "nosniff"))
         .add(("Referrer-Policy", "same-origin"))
         .add(("X-Frame-Options", "DENY"))
+        // The viewport's size on the next requests: a first visit's map is drawn for the room
+        // it has (pages::world::viewport_hint).
+        .add(("Accept-CH", "Sec-CH-Viewport-Width, Sec-CH-Viewport-Height"))
 }
 
 /// The machine's cores (what actix-web starts a worker for by default).

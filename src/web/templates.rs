@@ -102,6 +102,38 @@ fn sentence(value: &tera::Value, _: &HashMap<String, tera::Value>) -> tera::Resu
     )))
 }
 
+/// `{{ s.name | section(kind=s.kind, l=lang) }}`: a castle section's name as the pages say
+/// it ("wall 2", "courtyard NW"), from its stored name, whose last word is its number or
+/// quarter.
+fn section(value: &tera::Value, args: &HashMap<String, tera::Value>) -> tera::Result<tera::Value> {
+    let lang = args
+        .get("l")
+        .and_then(|v| v.as_str())
+        .and_then(Lang::parse)
+        .unwrap_or_default();
+    let kind = args
+        .get("kind")
+        .and_then(|v| v.as_str())
+        .and_then(|k| k.parse().ok())
+        .ok_or_else(|| tera::Error::msg("section: a section kind is needed"))?;
+    Ok(tera::Value::String(section_name(
+        lang,
+        kind,
+        value.as_str().unwrap_or_default(),
+    )))
+}
+
+/// A castle section's name in `lang`: its kind, then its number or its quarter.
+pub fn section_name(lang: Lang, kind: crate::rules::castle::SectionKind, name: &str) -> String {
+    let part = name.rsplit(' ').next().unwrap_or_default();
+    let kind_word = tr(lang, &format!("section-{}", kind.as_str()), &[]);
+    if kind == crate::rules::castle::SectionKind::Courtyard {
+        format!("{kind_word} {}", tr(lang, &format!("quarter-{part}"), &[]))
+    } else {
+        format!("{kind_word} {part}")
+    }
+}
+
 pub fn as_sentence(s: &str) -> String {
     let s = s.trim();
     let mut chars = s.chars();
@@ -159,6 +191,7 @@ pub fn build() -> Result<Tera, tera::Error> {
     tera.register_function("t", translate);
     tera.register_filter("proper", proper);
     tera.register_filter("sentence", sentence);
+    tera.register_filter("section", section);
     let mut all = Vec::new();
     for lang in Lang::ALL {
         for (name, text) in TEMPLATES {

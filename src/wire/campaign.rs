@@ -1,7 +1,7 @@
 //! The campaign: its end, the standings, the history, the rankings and the next campaign.
 
 use crate::game::campaign::{self, scores, Scoreboard};
-use crate::game::maps::castles::Castle;
+use crate::game::maps::castles::{Castle, Section};
 use crate::ids::{NationId, WorldId};
 use crate::rules::castle::SectionKind;
 use crate::rules::names::RankBy;
@@ -249,18 +249,37 @@ impl CastleView {
             .into_iter()
             .map(|c| CastleView {
                 name: c.name,
-                sections: c
-                    .sections
-                    .into_iter()
-                    .map(|s| SectionView {
-                        name: s.name,
-                        kind: s.kind,
-                        cells: s.cells.iter().map(|p| [p.x, p.y]).collect(),
-                        holder: s.holder,
-                        owner: s.owner,
-                    })
-                    .collect(),
+                sections: c.sections.into_iter().map(SectionView::from).collect(),
             })
             .collect()
+    }
+}
+
+impl From<Section> for SectionView {
+    fn from(s: Section) -> SectionView {
+        SectionView {
+            name: s.name,
+            kind: s.kind,
+            cells: s.cells.iter().map(|p| [p.x, p.y]).collect(),
+            holder: s.holder,
+            owner: s.owner,
+        }
+    }
+}
+
+/// The castle section of a cell picked on the world page, named in its panel.
+#[derive(Clone, Debug, Serialize)]
+pub struct CellSectionView {
+    pub castle: String,
+    #[serde(flatten)]
+    pub section: SectionView,
+}
+
+impl From<crate::game::play::views::MapSection> for CellSectionView {
+    fn from(s: crate::game::play::views::MapSection) -> CellSectionView {
+        CellSectionView {
+            castle: s.castle,
+            section: s.section.into(),
+        }
     }
 }

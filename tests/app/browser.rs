@@ -83,6 +83,21 @@ fn fogged_point(br: &Browser) -> Option<(f64, f64)> {
 
 /// Where the map's top edge is on the page (not the window): it must not move when a cell is
 /// picked, an order is given or a report shows.
+/// The colour the browser paints the ground of the first cell matching `css` with, filters
+/// included: its fill drawn through its computed filter on a canvas.
+fn painted(br: &Browser, css: &str) -> [i64; 3] {
+    let v = br.script(&format!(
+        "var bg = document.querySelector({css:?} + ' .bg'); if (!bg) return null;\
+         var cs = getComputedStyle(bg), c = document.createElement('canvas'); c.width = c.height = 1;\
+         var g = c.getContext('2d'); g.filter = cs.filter; g.fillStyle = cs.fill; g.fillRect(0, 0, 1, 1);\
+         var d = g.getImageData(0, 0, 1, 1).data; return [d[0], d[1], d[2]];"
+    ));
+    let d = v
+        .as_array()
+        .unwrap_or_else(|| panic!("no cell {css} on the map"));
+    [0, 1, 2].map(|i| d[i].as_i64().unwrap())
+}
+
 fn map_top(br: &Browser) -> f64 {
     br.script(
         "return document.querySelector('.map-wrap').getBoundingClientRect().top + window.scrollY;",
@@ -196,6 +211,15 @@ fn a_new_player_walks_through_the_first_day(b: crate::support::Backend, width: u
     assert_eq!(ticked(&br, "join"), Some(true));
     assert_eq!(ticked(&br, "raise"), Some(true));
     assert_eq!(ticked(&br, "move"), Some(false));
+    if width >= 500 {
+        // The river beyond sight is fogged, and still blue: the fog washes it out, not grey
+        // (the phone's first view, nearer, does not reach the river).
+        let [r, g, b] = painted(&br, "#map g.cell.fog.t-river");
+        assert!(
+            b - r >= 80 && b - g >= 40,
+            "a fogged river painted ({r}, {g}, {b})"
+        );
+    }
     let top = map_top(&br);
 
     // Tapping the friend's cell says why the company cannot go there, and the map stays put.
@@ -340,6 +364,53 @@ fn a_new_player_walks_through_the_first_day(b: crate::support::Backend, width: u
         }
     };
 
+    if width < 500 {
+        // Scrolled by the player to the east edge of the window drawn, the map goes on beyond
+        // it in place: the column at the box's east side stays there. And back west.
+        close_sheet();
+        let edge = "var w = document.querySelector('.map-wrap'), \
+                      g = JSON.parse(document.getElementById('map-layout').textContent); \
+                    return [g.x0, g.x0 + Math.floor((w.scrollLeft + w.clientWidth - 1) / g.cell), \
+                      g.x0 + g.cols - 1];";
+        let middle = br.script(
+            "var r = document.querySelector('.map-wrap').getBoundingClientRect(); \
+             return [r.left + r.width / 2, r.top + r.height / 2];",
+        );
+        let (bx, by) = (middle[0].as_f64().unwrap(), middle[1].as_f64().unwrap());
+        let before = br.script(edge);
+        br.wheel(bx, by, 5000.0, 0.0);
+        wait_for("the map going on east", &|| br.script(edge)[0] != before[0]);
+        let after = br.script(edge);
+        assert!(after[0].as_i64() > before[0].as_i64(), "{before} → {after}");
+        // Scrolled to its end, the box showed the window's last column: it still does.
+        assert_eq!(
+            after[1], before[2],
+            "the east column stays under the finger"
+        );
+        br.screenshot("05c2-panned-east");
+        br.wheel(bx, by, -5000.0, 0.0);
+        wait_for("the map going back west", &|| {
+            br.script(edge)[0] == before[0]
+        });
+        assert_eq!(
+            br.script("return window.grognardMark || null;"),
+            42,
+            "panning past the window did not reload the page"
+        );
+        // The box scrolled back to the company (a scroll of the page's own: it pans nothing).
+        br.script(
+            "var w = document.querySelector('.map-wrap'), u = document.querySelector('#map g.unit.mine').getBBox(); \
+             w.scrollLeft = u.x + u.width / 2 - w.clientWidth / 2; w.scrollTop = u.y + u.height / 2 - w.clientHeight / 2; return null;",
+        );
+        std::thread::sleep(std::time::Duration::from_millis(400));
+        assert_eq!(
+            br.script(edge)[0],
+            before[0],
+            "a scroll of the page's own pans nothing"
+        );
+        assert!(company_in_view(&br), "back where the company is");
+    }
+
     // The Russian is in sight and in range now: an enemy on the map, a volley from its cell.
     close_sheet();
     let class = unit_class(&br, foe);
@@ -392,6 +463,48 @@ fn a_new_player_walks_through_the_first_day(b: crate::support::Backend, width: u
         42,
         "the whole first day on the map without a reload"
     );
+
+    // Cavalry has no volley: a company of hussars raised, brought next to the Russian and
+    // charging him, the button saying its cost and what it gives on average.
+    close_sheet();
+    br.type_into("#raise-name", "2e Hussards");
+    br.script(
+        "document.querySelector('form.raise select[name=kind]').value = 'cavalry'; return null;",
+    );
+    br.click("form.raise button");
+    wait_for("the hussars in hand", &|| {
+        br.script("var h = document.querySelector('#path-panel h2'); return !!h && h.textContent.indexOf('2e Hussards') === 0;") == true
+    });
+    let (hx, hy) = cell_centre(&br, 5, 4);
+    br.click_at(hx, hy);
+    br.find("#move-here");
+    br.click("#move-here");
+    wait_for("the hussars' move", &|| {
+        br.script("var r = document.getElementById('last-report'); return !!r && r.textContent.indexOf('2e Hussards moved to (5, 4)') >= 0;") == true
+    });
+    close_sheet();
+    let (ex, ey) = cell_centre(&br, 6, 4);
+    br.click_at(ex, ey);
+    br.find("#cell-panel form[action$='/melee'] button");
+    assert_eq!(
+        br.script("return !!document.querySelector(\"#cell-panel form[action$='/volley']\");"),
+        false,
+        "cavalry fires no volley"
+    );
+    let button = br.text("#cell-panel form[action$='/melee']");
+    assert!(
+        button.starts_with("Charge (") && button.contains("on average they lose"),
+        "{button}"
+    );
+    br.click("#cell-panel form[action$='/melee'] button");
+    wait_for("the charge's report", &|| {
+        br.script("var r = document.getElementById('last-report'); return !!r && r.textContent.indexOf('2e Hussards') >= 0 && r.textContent.indexOf('Pavlovsky') >= 0;") == true
+    });
+    assert!(
+        br.text("#map g.hit").starts_with('−'),
+        "the charge's losses drawn"
+    );
+    check("05g-charge", false);
 
     // The company's own page, with every order, and the way back to the map.
     close_sheet();
@@ -649,8 +762,43 @@ fn storming_the_castle(b: crate::support::Backend, width: u32, height: u32) {
         "{}",
         br.text("#cell-panel h2")
     );
-    // The castle's name is on the map.
+    // The castle's name is on the map; the section is outlined there and named in the panel.
     assert!(!br.text("svg#map text.castle-label").is_empty());
+    assert_eq!(
+        br.text("#cell-section"),
+        "Castle Mozhaisk: wall 2 · Russia’s ground, no holder seen"
+    );
+    let outlined = br.script(
+        "var g = document.querySelectorAll('#map g.section.on'); \
+         return g.length === 1 ? [g[0].querySelector('title').textContent, \
+           getComputedStyle(g[0].querySelector('.section-line')).opacity] : g.length;",
+    );
+    assert_eq!(outlined, json!(["Castle Mozhaisk: wall 2", "1"]));
+    assert_eq!(
+        br.script("return getComputedStyle(document.querySelector('#map g.section:not(.on) .section-line')).opacity;"),
+        "0",
+        "the other sections are not outlined"
+    );
+    if width >= 500 {
+        // The pointer over a tower outlines it, and its tooltip names it.
+        let at = br.script(
+            "var g = Array.from(document.querySelectorAll('#map g.section:not(.on)')) \
+               .find(function (s) { return s.querySelector('title').textContent.indexOf('tower') >= 0; }); \
+             g.scrollIntoView({block: 'center'}); \
+             var b = g.querySelector('.section-area').getBoundingClientRect(); \
+             return [b.left + b.width / 2, b.top + b.height / 2, g.querySelector('title').textContent];",
+        );
+        br.hover_at(at[0].as_f64().unwrap(), at[1].as_f64().unwrap());
+        let hovered = br.script(
+            "var g = Array.from(document.querySelectorAll('#map g.section')).filter(function (s) { return s.matches(':hover'); }); \
+             return g.map(function (s) { return [s.querySelector('title').textContent, getComputedStyle(s.querySelector('.section-line')).opacity]; });",
+        );
+        assert_eq!(hovered, json!([[at[2].clone(), "1"]]));
+        assert!(at[2]
+            .as_str()
+            .unwrap()
+            .starts_with("Castle Mozhaisk: tower "));
+    }
     br.screenshot("01b-section-on-the-map");
 
     // The ladder: tap the wall next to the company, then the climb, named as one.

@@ -562,14 +562,6 @@ both!(
     }
 );
 
-/// The map's layout a page carries for its scripts (`#map-layout`).
-fn page_layout(body: &str) -> Value {
-    let open = "<script type=\"application/json\" id=\"map-layout\">";
-    let start = body.find(open).expect("the page carries the map's layout") + open.len();
-    let end = start + body[start..].find("</script>").unwrap();
-    serde_json::from_str(&body[start..end]).unwrap()
-}
-
 /// The cell under a point of the drawing, worked out from the layout alone as static/app.js
 /// does: of the cells that may hold it, the one whose centre is nearest.
 fn pick(l: &Value, px: f64, py: f64) -> Option<(i64, i64)> {

@@ -549,6 +549,57 @@ both!(errors_and_the_game_master_s_pages_speak_french_too, |b| {
     assert!(users.body.contains(">non banni</option>"));
 });
 
+// A first visit's map is drawn for the room the page gives it, from the viewport the browser
+// tells when asked (`Accept-CH`): a wide window's column, a phone's nearest zoom.
+both!(
+    a_first_visit_s_map_fits_the_viewport_the_browser_tells,
+    |b| {
+        let app = crate::support::TestApp::spawn(b);
+        let mut c = player(&app, "premier");
+        join_and_raise(&mut c, 1, "France", "infantry", "1er Voltigeurs");
+        let page = c.get("/worlds/1");
+        assert_eq!(
+            page.header("accept-ch"),
+            Some("Sec-CH-Viewport-Width, Sec-CH-Viewport-Height")
+        );
+        let size = |c: &mut Client, headers: &[(&str, &str)]| {
+            let l = page_layout(&c.get_with("/worlds/1?zoom=3", headers).body);
+            (
+                l["cols"].as_i64().unwrap(),
+                l["rows"].as_i64().unwrap(),
+                l["cell"].as_i64().unwrap(),
+            )
+        };
+        // Told nothing: the default window of the zoom.
+        assert_eq!(size(&mut c, &[]), (18, 12, 40));
+        // 1280×900: a column of 1280 − 17 (the scroll bar) − 32 − 16 − 340 = 875 px, 860 of
+        // them for 21 cells of 40; 900 − 160 − 24 = 716 px high, 700 of them for 17 rows.
+        let wide = [
+            ("Sec-CH-Viewport-Width", "1280"),
+            ("Sec-CH-Viewport-Height", "900"),
+        ];
+        assert_eq!(size(&mut c, &wide), (21, 17, 40));
+        // 390 px wide: a phone's window, as tall as it is wide, and the nearest zoom unasked.
+        let phone = [
+            ("Sec-CH-Viewport-Width", "390"),
+            ("Sec-CH-Viewport-Height", "844"),
+        ];
+        assert_eq!(size(&mut c, &phone), (18, 18, 40));
+        let l = page_layout(&c.get_with("/worlds/1", &phone).body);
+        assert_eq!(l["cell"], 40);
+        // Nonsense is no size: the default.
+        let odd = [
+            ("Sec-CH-Viewport-Width", "-5"),
+            ("Sec-CH-Viewport-Height", "99999999999"),
+        ];
+        assert_eq!(size(&mut c, &odd), (18, 12, 40));
+        // What the page's script measured, once it has, wins over what the browser tells.
+        c.cookies
+            .insert(grognard::web::pages::world::SPACE.into(), "1000x600".into());
+        assert_eq!(size(&mut c, &wide), (25, 15, 40));
+    }
+);
+
 /// A world page, with its style sheet and script, weighs under 60 KB as sent: on a phone the
 /// view it opens on (the nearest zoom) and the widest one; on the biggest desktop window the
 /// grown map at the default zoom and the widest.

@@ -115,6 +115,8 @@ pub struct WorldScreen {
     pub cell: Option<NamedCell>,
     /// The picked cell's sides that carry a rampart.
     pub cell_ramparts: Vec<crate::rules::Side>,
+    /// The castle section of the picked cell, as the viewer may know it.
+    pub cell_section: Option<views::MapSection>,
     /// What the selected company may do, the picked cell's orders judged too.
     pub options: Option<Options>,
     /// The report asked for, if the viewer may read it.
@@ -177,6 +179,7 @@ pub fn screen(
             .collect(),
         None => Vec::new(),
     };
+    let cell_section = cell.as_ref().and_then(|c| map.section_at(c.at)).cloned();
     let options = match (actor, sp.selected, &cell) {
         (Some(a), Some(c), Some(info)) => Some(options::of(conn, rs, a, c, Some(info.at))?),
         _ => None,
@@ -210,6 +213,7 @@ pub fn screen(
         markers,
         cell,
         cell_ramparts,
+        cell_section,
         options,
         report,
         first_day,

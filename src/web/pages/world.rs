@@ -48,6 +48,52 @@ pub fn zooms_for(space: Option<(i32, i32)>) -> Zooms {
     })
 }
 
+/// A narrow screen's windows: as many rows as columns. Its map's box is about as tall as it
+/// is wide, and a finger that pans the box past an edge of the window gets the next one
+/// shifted by what the box does not show (static/app.js): a window as tall as it is wide pans
+/// as far down as across.
+pub fn narrow_zooms() -> Zooms {
+    ZOOMS.map(|(px, cols, rows)| (px, cols, rows.max(cols)))
+}
+
+/// The browser's viewport in CSS pixels, if it tells it (Chromium's client hints, asked for by
+/// every page's `Accept-CH`): what a first visit's map is sized from, before the page's script
+/// has measured the room it has.
+fn viewport_hint(req: &actix_web::HttpRequest) -> Option<(i32, i32)> {
+    let hint = |name: &str| {
+        req.headers()
+            .get(name)?
+            .to_str()
+            .ok()?
+            .trim()
+            .parse::<i32>()
+            .ok()
+            .filter(|v| (1..=10_000).contains(v))
+    };
+    Some((
+        hint("sec-ch-viewport-width")?,
+        hint("sec-ch-viewport-height")?,
+    ))
+}
+
+/// The room the map has in a viewport, as static/style.css lays the world page out (a page
+/// at most 1,400 px wide with 1rem paddings; the map's column beside a side column of 340 px
+/// and a 1rem gap, once both fit) and as `rememberSpace` in static/app.js rounds it. The
+/// viewport counts the page's scroll bar, which the column does not have: 17 px are kept for
+/// it, or a map a few pixels too wide would scroll sideways in its box.
+fn room_in((width, height): (i32, i32)) -> (i32, i32) {
+    let page = (width - 17).min(1400) - 32;
+    let column = if page >= 600 + 16 + 340 {
+        page - 16 - 340
+    } else {
+        page
+    };
+    (
+        ((column - 2) / 20 * 20).max(20),
+        ((height - 160 - 24) / 20 * 20).max(300),
+    )
+}
+
 /// `1280x700` from the cookie; None for anything else.
 pub fn parse_space(v: &str) -> Option<(i32, i32)> {
     let (w, h) = v.split_once('x')?;
@@ -217,9 +263,12 @@ pub async fn page(
     // Set by the page's script on a narrow screen: the nearest zoom, whose cells fit a finger.
     // Before the script has said (a first visit), a phone is known by what its browser says of
     // itself: opening it on the far zoom and then drawing the page again would shift it.
-    let narrow = match req.cookie(NARROW) {
-        Some(c) => c.value() == "1",
-        None => {
+    let viewport = viewport_hint(req);
+    let narrow = match (req.cookie(NARROW), viewport) {
+        (Some(c), _) => c.value() == "1",
+        // As static/app.js's `narrow()`.
+        (None, Some((width, _))) => width < 600,
+        (None, None) => {
             let header = |name: &str| {
                 req.headers()
                     .get(name)
@@ -229,11 +278,15 @@ pub async fn page(
             header("sec-ch-ua-mobile") == "?1" || header("user-agent").contains("Mobile")
         }
     };
-    let zooms = zooms_for(
-        req.cookie(SPACE)
-            .and_then(|c| parse_space(c.value()))
-            .filter(|_| !narrow),
-    );
+    let zooms = if narrow {
+        narrow_zooms()
+    } else {
+        zooms_for(
+            req.cookie(SPACE)
+                .and_then(|c| parse_space(c.value()))
+                .or(viewport.map(room_in)),
+        )
+    };
     let (viewer, (l, vp)) = state
         .db(move |conn| {
             let viewer = match who {
@@ -460,6 +513,12 @@ fn render(
         );
         ctx.insert("cell_markers", &cell_markers);
         ctx.insert("cell_ramparts", &l.cell_ramparts);
+        ctx.insert(
+            "cell_section",
+            &l.cell_section
+                .clone()
+                .map(crate::wire::campaign::CellSectionView::from),
+        );
         ctx.insert("marker_max", &state.config.settings.talk.marker_chars);
         ctx.insert("options", &options);
         ctx.insert("report", &report);

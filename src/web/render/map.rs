@@ -76,6 +76,20 @@ pub struct MapView {
     pub edges: Vec<(i32, i32, crate::rules::Side)>,
     /// The attack the page reports, drawn where it struck for a moment.
     pub hit: Option<Hit>,
+    /// The castle sections in view.
+    pub sections: Vec<SectionMark>,
+}
+
+/// A castle section on the map: outlined while the pointer is over it or one of its cells is
+/// picked, named in its tooltip.
+#[derive(Clone, Debug)]
+pub struct SectionMark {
+    /// "Castle Mozhaisk: wall 2", in the page's language.
+    pub label: String,
+    /// Its cells in view.
+    pub cells: Vec<(i32, i32)>,
+    /// One of its cells is picked.
+    pub on: bool,
 }
 
 /// An attack as the map shows it just after: a ring on the attacker, the losses on the target.
@@ -476,6 +490,7 @@ impl MapView {
             }
         }
         self.path_svg(o);
+        self.sections_svg(o);
         // Town names under the companies: a company standing in a town is not hidden by it.
         for l in &self.labels {
             o.push_str(if l.castle {
@@ -514,6 +529,71 @@ impl MapView {
                     );
                 }
             }
+        }
+    }
+
+    /// Castle sections: each a group with its name, the shape of its cells (what the pointer
+    /// is over) and its outline (the sides whose neighbour is not of the section), which the
+    /// style sheet shows while the pointer is over the shape or a cell of it is picked.
+    fn sections_svg(&self, o: &mut String) {
+        let g = self.geo();
+        let (w, h) = (f64::from(self.cell), g.height());
+        for s in &self.sections {
+            let cells: std::collections::HashSet<(i32, i32)> = s.cells.iter().copied().collect();
+            o.push_str(if s.on {
+                "<g class=\"section on\"><title>"
+            } else {
+                "<g class=\"section\"><title>"
+            });
+            escape(o, &s.label);
+            o.push_str("</title><path class=\"section-area\" d=\"");
+            for &(x, y) in &s.cells {
+                let (px, py) = g.origin(x, y);
+                let (px, py) = (f64::from(px), f64::from(py));
+                match self.grid {
+                    Grid::Square => {
+                        let _ = write!(o, "M{px:.1} {py:.1}h{w:.1}v{w:.1}h{:.1}z", -w);
+                    }
+                    Grid::Hex => {
+                        let _ = write!(
+                            o,
+                            "M{:.1} {py:.1}L{:.1} {:.1}L{:.1} {:.1}L{:.1} {:.1}L{px:.1} {:.1}L{px:.1} {:.1}z",
+                            px + w / 2.0,
+                            px + w,
+                            py + h / 4.0,
+                            px + w,
+                            py + h * 0.75,
+                            px + w / 2.0,
+                            py + h,
+                            py + h * 0.75,
+                            py + h / 4.0,
+                        );
+                    }
+                }
+            }
+            o.push_str("\"/><path class=\"section-line\" d=\"");
+            for &(x, y) in &s.cells {
+                let (px, py) = g.origin(x, y);
+                let (px, py) = (f64::from(px), f64::from(py));
+                for side in self.grid.sides() {
+                    let next = self.grid.across(crate::rules::Pos::new(x, y), *side);
+                    if cells.contains(&(next.x, next.y)) {
+                        continue;
+                    }
+                    let Some(((ax, ay), (bx, by))) = g.side_line(*side) else {
+                        continue;
+                    };
+                    let _ = write!(
+                        o,
+                        "M{:.1} {:.1}L{:.1} {:.1}",
+                        px + ax,
+                        py + ay,
+                        px + bx,
+                        py + by
+                    );
+                }
+            }
+            o.push_str("\"/></g>\n");
         }
     }
 
@@ -939,6 +1019,26 @@ pub fn build_shown(
     m.selected = selected;
     m.every_cell = false;
     m.fog = fogged;
+    m.sections = map
+        .sections
+        .iter()
+        .map(|s| {
+            let cells: Vec<(i32, i32)> = s.section.cells.iter().map(|p| (p.x, p.y)).collect();
+            let name = crate::web::templates::section_name(lang, s.section.kind, &s.section.name);
+            SectionMark {
+                label: tr(
+                    lang,
+                    "cell-section",
+                    &[
+                        ("castle", FluentValue::from(s.castle.as_str())),
+                        ("section", FluentValue::from(name)),
+                    ],
+                ),
+                on: selected.is_some_and(|c| cells.contains(&c)),
+                cells,
+            }
+        })
+        .collect();
     m
 }
 
@@ -1061,6 +1161,7 @@ fn frame(
         grid: vp.grid,
         edges: Vec::new(),
         hit: None,
+        sections: Vec::new(),
     }
 }
 
@@ -1164,6 +1265,7 @@ mod tests {
             grid: Grid::Square,
             edges: Vec::new(),
             hit: None,
+            sections: Vec::new(),
         };
         let svg = m.svg();
         let (shared, cells) = svg.split_once("</defs>\n").expect("defs");
@@ -1272,6 +1374,7 @@ mod tests {
             grid: Grid::Square,
             edges: Vec::new(),
             hit: None,
+            sections: Vec::new(),
         };
         let svg = m.svg();
         let (defs, drawn) = svg.split_once("</defs>\n").expect("defs");
@@ -1292,6 +1395,45 @@ mod tests {
         assert!(drawn.contains("data-x=\"2\" data-y=\"1\" data-owner=\"France\""));
         assert!(!drawn.contains("data-x=\"0\" data-y=\"0\""));
         assert!(!drawn.contains("data-x=\"0\" data-y=\"1\""));
+    }
+
+    #[test]
+    fn a_castle_section_is_its_cells_shape_and_the_outline_of_its_outer_sides() {
+        let vp = Viewport::around(&Z, 16, 10, (8, 5), 3);
+        let mut m = frame(&vp, Vec::new(), None, Vec::new(), Lang::En);
+        m.cell = 10;
+        m.x0 = 0;
+        m.y0 = 0;
+        m.sections = vec![SectionMark {
+            label: "Castle <M>: wall 2".into(),
+            cells: vec![(1, 1), (2, 1)],
+            on: false,
+        }];
+        let svg = m.svg();
+        // Two cells side by side: two squares to point at, six sides outlined (not the one
+        // they share), under the name.
+        assert!(
+            svg.contains(
+                "<g class=\"section\"><title>Castle &lt;M&gt;: wall 2</title>\
+                 <path class=\"section-area\" d=\"M10.0 10.0h10.0v10.0h-10.0zM20.0 10.0h10.0v10.0h-10.0z\"/>\
+                 <path class=\"section-line\" d=\"M10.0 10.0L20.0 10.0M10.0 20.0L20.0 20.0M10.0 10.0L10.0 20.0\
+                 M20.0 10.0L30.0 10.0M30.0 10.0L30.0 20.0M20.0 20.0L30.0 20.0\"/></g>"
+            ),
+            "{svg}"
+        );
+        // A cell of it picked: outlined for good.
+        m.sections[0].on = true;
+        assert!(m.svg().contains("<g class=\"section on\"><title>"));
+        // On hexes a cell's shape is its hexagon, and the outline follows its sides.
+        m.grid = Grid::Hex;
+        m.sections[0].cells = vec![(1, 1)];
+        let svg = m.svg();
+        let line = svg
+            .split("class=\"section-line\" d=\"")
+            .nth(1)
+            .and_then(|r| r.split('"').next())
+            .unwrap();
+        assert_eq!(line.matches('M').count(), 6, "{line}");
     }
 
     #[test]
@@ -1386,6 +1528,7 @@ mod tests {
             nations,
             towns: [(crate::ids::TownId(1), "Ulm".to_string())].into(),
             castles: Vec::new(),
+            sections: Vec::new(),
             looked_into_fog: false,
         };
         let selected = Some((vp.x0 + 1, vp.y0 + 1));

@@ -475,3 +475,11 @@ pub fn wide_world(app: &TestApp) -> i32 {
          SELECT {world}, p.id, 'c' || i, 'infantry', i % 100, i / 100, 100, 0, 0, 10, 0, 0, 0 FROM n, players p WHERE p.world_id = {world}"));
     world.0
 }
+
+/// The map's layout a page carries for its scripts (`#map-layout`).
+pub fn page_layout(body: &str) -> Value {
+    let open = "<script type=\"application/json\" id=\"map-layout\">";
+    let start = body.find(open).expect("the page carries the map's layout") + open.len();
+    let end = start + body[start..].find("</script>").unwrap();
+    serde_json::from_str(&body[start..end]).unwrap()
+}

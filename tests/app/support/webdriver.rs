@@ -178,6 +178,22 @@ impl Browser {
         );
     }
 
+    /// The mouse moved to a point of the window, over whatever is drawn there.
+    pub fn hover_at(&self, x: f64, y: f64) {
+        self.cdp(
+            "Input.dispatchMouseEvent",
+            json!({"type": "mouseMoved", "x": x, "y": y}),
+        );
+    }
+
+    /// The mouse wheel turned over a point of the window, by `dx` and `dy` pixels.
+    pub fn wheel(&self, x: f64, y: f64, dx: f64, dy: f64) {
+        self.cdp(
+            "Input.dispatchMouseEvent",
+            json!({"type": "mouseWheel", "x": x, "y": y, "deltaX": dx, "deltaY": dy}),
+        );
+    }
+
     /// A left click at a point of the window, on whatever is drawn there.
     pub fn click_at(&self, x: f64, y: f64) {
         for kind in ["mouseMoved", "mousePressed", "mouseReleased"] {

@@ -149,6 +149,18 @@ pub fn keys(lang: Lang) -> Vec<String> {
         .collect()
 }
 
+/// A castle section's name in `lang` from its kind (`wall`, `courtyard`…) and its stored name,
+/// whose last word is its number or its quarter: its kind's word, then the number or quarter.
+pub fn section_name(lang: Lang, kind: &str, name: &str) -> String {
+    let part = name.rsplit(' ').next().unwrap_or_default();
+    let kind_word = tr(lang, &format!("section-{kind}"), &[]);
+    if kind == "courtyard" {
+        format!("{kind_word} {}", tr(lang, &format!("quarter-{part}"), &[]))
+    } else {
+        format!("{kind_word} {part}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -197,5 +209,15 @@ mod tests {
         assert_eq!(Lang::from_accept_language("en-US,en;q=0.9"), Some(Lang::En));
         assert_eq!(Lang::from_accept_language("de, it"), None);
         assert_eq!(Lang::from_accept_language(""), None);
+    }
+
+    #[test]
+    fn a_castle_section_is_named_by_its_kind_and_its_number_or_quarter() {
+        assert_eq!(section_name(Lang::En, "wall", "wall 2"), "wall 2");
+        assert_eq!(section_name(Lang::Fr, "tower", "tower 3"), "tour 3");
+        assert_eq!(
+            section_name(Lang::Fr, "courtyard", "courtyard NW"),
+            "cour NO"
+        );
     }
 }

@@ -114,24 +114,12 @@ fn section(value: &tera::Value, args: &HashMap<String, tera::Value>) -> tera::Re
     let kind = args
         .get("kind")
         .and_then(|v| v.as_str())
-        .and_then(|k| k.parse().ok())
         .ok_or_else(|| tera::Error::msg("section: a section kind is needed"))?;
-    Ok(tera::Value::String(section_name(
+    Ok(tera::Value::String(crate::i18n::section_name(
         lang,
         kind,
         value.as_str().unwrap_or_default(),
     )))
-}
-
-/// A castle section's name in `lang`: its kind, then its number or its quarter.
-pub fn section_name(lang: Lang, kind: crate::rules::castle::SectionKind, name: &str) -> String {
-    let part = name.rsplit(' ').next().unwrap_or_default();
-    let kind_word = tr(lang, &format!("section-{}", kind.as_str()), &[]);
-    if kind == crate::rules::castle::SectionKind::Courtyard {
-        format!("{kind_word} {}", tr(lang, &format!("quarter-{part}"), &[]))
-    } else {
-        format!("{kind_word} {part}")
-    }
 }
 
 pub fn as_sentence(s: &str) -> String {

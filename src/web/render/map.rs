@@ -1024,7 +1024,7 @@ pub fn build_shown(
         .iter()
         .map(|s| {
             let cells: Vec<(i32, i32)> = s.section.cells.iter().map(|p| (p.x, p.y)).collect();
-            let name = crate::web::templates::section_name(lang, s.section.kind, &s.section.name);
+            let name = crate::i18n::section_name(lang, s.section.kind.as_str(), &s.section.name);
             SectionMark {
                 label: tr(
                     lang,

@@ -104,25 +104,35 @@
   // On a phone the map's box scrolls over the window the server drew: a finger that takes it
   // to an edge with more world beyond goes on there, the next window that way drawn in place
   // (the panning link of that side) with the cells under the finger kept where they were.
-  // Only a scroll the player made counts: the page's own scrolling never pans.
+  // Only a drag the player made counts, towards the edge: scrolling by the page itself, or a
+  // box left at an edge by the last window, pans nothing.
   function panAtEdges() {
     var wrap = document.querySelector(".map-wrap");
     if (!wrap || !document.querySelector("form.map-pick")) return;
     var touched = 0, timer = null;
-    var mark = function () { touched = Date.now(); };
+    // Which way the player's drag moved the box since it began: -1, 0 or 1, across and down.
+    var way = [0, 0], was = [wrap.scrollLeft, wrap.scrollTop];
+    var mark = function (ev) {
+      if (ev.type !== "touchmove") way = [0, 0];
+      touched = Date.now();
+    };
     ["touchstart", "touchmove", "wheel"].forEach(function (e) {
       wrap.addEventListener(e, mark, { passive: true });
     });
     wrap.addEventListener("scroll", function () {
+      var now = [wrap.scrollLeft, wrap.scrollTop];
+      [0, 1].forEach(function (i) { if (now[i] !== was[i]) way[i] = now[i] > was[i] ? 1 : -1; });
+      was = now;
       clearTimeout(timer);
       timer = setTimeout(function () {
         if (!narrow() || Date.now() - touched > 1500) return;
+        if (document.body.classList.contains("loading")) return;
         var across = wrap.scrollWidth > wrap.clientWidth, down = wrap.scrollHeight > wrap.clientHeight;
         var at = {
-          west: across && wrap.scrollLeft <= 0,
-          east: across && wrap.scrollLeft + wrap.clientWidth >= wrap.scrollWidth - 1,
-          north: down && wrap.scrollTop <= 0,
-          south: down && wrap.scrollTop + wrap.clientHeight >= wrap.scrollHeight - 1
+          west: across && way[0] < 0 && wrap.scrollLeft <= 0,
+          east: across && way[0] > 0 && wrap.scrollLeft + wrap.clientWidth >= wrap.scrollWidth - 1,
+          north: down && way[1] < 0 && wrap.scrollTop <= 0,
+          south: down && way[1] > 0 && wrap.scrollTop + wrap.clientHeight >= wrap.scrollHeight - 1
         };
         // The box may lie at two edges, one of them the world's: the other one goes on.
         var side = null, link = null;
@@ -184,8 +194,6 @@
   // map's scroll and the window's; anything else than a world page is simply opened. `panned`:
   // the map went on past its edge, and the cells under the eyes stay where they were.
   function swap(url, init, push, panned) {
-    var wrap = document.querySelector(".map-wrap");
-    var keep = wrap ? [wrap.scrollLeft, wrap.scrollTop] : null;
     var before = panned && layout() ? Object.assign({}, layout()) : null;
     var y = window.scrollY;
     var mine = ++latest;
@@ -206,6 +214,9 @@
         var doc = new DOMParser().parseFromString(html, "text/html");
         var main = doc.querySelector("main.page");
         if (!main) { location.href = res.url; return; }
+        // Where the map's box stands now: a finger may have gone on dragging it meanwhile.
+        var wrap = document.querySelector(".map-wrap");
+        var keep = wrap ? [wrap.scrollLeft, wrap.scrollTop] : null;
         document.querySelector("main.page").replaceWith(document.adoptNode(main));
         // The header too: its badges count what the new page has read.
         var header = doc.querySelector("header.top"), mineHeader = document.querySelector("header.top");

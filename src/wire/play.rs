@@ -441,7 +441,6 @@ mod tests {
             nations: vec![nation(1, "France"), nation(2, "Ru\"ss\\ia\u{1}é")],
             towns: [(TownId(5), "Vitebsk".into()), (TownId(6), "Orša\n".into())].into(),
             castles: Vec::new(),
-            sections: Vec::new(),
             looked_into_fog: false,
         };
         let answer = MapAnswer {

@@ -41,10 +41,13 @@ pub struct Castle {
 /// Every castle of the world with its sections, in the order they were drawn, as a player of
 /// `viewer` (a nation; none for a visitor or someone who has not joined) may see them. Each
 /// row is read once and grouped by its key, so a world of many castles costs what its rows do.
+/// `within` (a box of cells, `(x0, y0, x1, y1)`): only the sections' cells in it are read
+/// (a section's owner is then that of those cells).
 pub fn of(
     conn: &mut DbConnection,
     world_id: WorldId,
     viewer: Option<NationId>,
+    within: Option<(i32, i32, i32, i32)>,
 ) -> GameResult<Vec<Castle>> {
     let w = worlds::get(conn, world_id)?;
     let names: Vec<(i32, String)> = castles::table
@@ -83,9 +86,16 @@ pub fn of(
     let mut cells_of: HashMap<i32, Vec<Pos>> = HashMap::new();
     // A section's owner: the one nation owning all its cells, if there is one.
     let mut owner_of: HashMap<i32, Option<i32>> = HashMap::new();
-    let rows: Vec<(Option<i32>, i32, i32, Option<i32>)> = cells::table
+    let mut query = cells::table
         .filter(cells::world_id.eq(world_id))
         .filter(cells::section_id.is_not_null())
+        .into_boxed();
+    if let Some((x0, y0, x1, y1)) = within {
+        query = query
+            .filter(cells::x.between(x0, x1))
+            .filter(cells::y.between(y0, y1));
+    }
+    let rows: Vec<(Option<i32>, i32, i32, Option<i32>)> = query
         .order((cells::y, cells::x))
         .select((cells::section_id, cells::x, cells::y, cells::owner_id))
         .load(conn)?;

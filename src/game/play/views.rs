@@ -65,9 +65,6 @@ pub struct PlayerMap {
     /// The castles with cells in the rectangle: each one's name and the box of its cells
     /// there, where the map writes the name.
     pub castles: Vec<(String, CellBox)>,
-    /// The castle sections with cells in the rectangle, as the onlooker may know them (their
-    /// cells those in the rectangle): the map outlines and names them.
-    pub sections: Vec<MapSection>,
     /// The onlooker, a player, looked into the fog: their first-day step is ticked.
     pub looked_into_fog: bool,
 }
@@ -199,7 +196,6 @@ pub fn player_map(
         HashMap::new()
     };
     let castles = castles_in(conn, w, &in_rect)?;
-    let sections = sections_in(conn, w, nation_id, &castles, rect)?;
     let sight = vision::Sight::of(
         &eyes.observers,
         (
@@ -272,7 +268,6 @@ pub fn player_map(
         nations,
         towns,
         castles,
-        sections,
         looked_into_fog,
     })
 }
@@ -284,38 +279,31 @@ pub struct MapSection {
     pub section: crate::game::maps::castles::Section,
 }
 
-/// The sections of the castles in view (`castles`: none, no query), as `nation` may know them,
-/// their cells cut to the rectangle.
-fn sections_in(
-    conn: &mut DbConnection,
-    w: &World,
-    nation: Option<NationId>,
-    castles: &[(String, CellBox)],
-    (x0, y0, x1, y1): CellBox,
-) -> GameResult<Vec<MapSection>> {
-    if castles.is_empty() {
-        return Ok(Vec::new());
-    }
-    let mut out = Vec::new();
-    for c in crate::game::maps::castles::of(conn, w.id, nation)? {
-        for mut s in c.sections {
-            s.cells
-                .retain(|p| (x0..=x1).contains(&p.x) && (y0..=y1).contains(&p.y));
-            if !s.cells.is_empty() {
-                out.push(MapSection {
-                    castle: c.name.clone(),
-                    section: s,
-                });
+impl PlayerMap {
+    /// The sections of the castles on the map (none: no query), as its onlooker of `nation`
+    /// may know them, their cells cut to the rectangle `rect`.
+    pub fn sections(
+        &self,
+        conn: &mut DbConnection,
+        w: &World,
+        nation: Option<NationId>,
+        rect: CellBox,
+    ) -> GameResult<Vec<MapSection>> {
+        if self.castles.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut out = Vec::new();
+        for c in crate::game::maps::castles::of(conn, w.id, nation, Some(rect))? {
+            for s in c.sections {
+                if !s.cells.is_empty() {
+                    out.push(MapSection {
+                        castle: c.name.clone(),
+                        section: s,
+                    });
+                }
             }
         }
-    }
-    Ok(out)
-}
-
-impl PlayerMap {
-    /// The section a cell of the map belongs to, if any.
-    pub fn section_at(&self, at: Pos) -> Option<&MapSection> {
-        self.sections.iter().find(|s| s.section.cells.contains(&at))
+        Ok(out)
     }
 }
 

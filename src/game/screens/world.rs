@@ -115,6 +115,9 @@ pub struct WorldScreen {
     pub cell: Option<NamedCell>,
     /// The picked cell's sides that carry a rampart.
     pub cell_ramparts: Vec<crate::rules::Side>,
+    /// The castle sections with cells in the rectangle, as the viewer may know them (their
+    /// cells those in the rectangle): the map outlines and names them.
+    pub sections: Vec<views::MapSection>,
     /// The castle section of the picked cell, as the viewer may know it.
     pub cell_section: Option<views::MapSection>,
     /// What the selected company may do, the picked cell's orders judged too.
@@ -179,7 +182,11 @@ pub fn screen(
             .collect(),
         None => Vec::new(),
     };
-    let cell_section = cell.as_ref().and_then(|c| map.section_at(c.at)).cloned();
+    let sections = map.sections(conn, w, map.nation_id, view.rect)?;
+    let cell_section = cell
+        .as_ref()
+        .and_then(|c| sections.iter().find(|s| s.section.cells.contains(&c.at)))
+        .cloned();
     let options = match (actor, sp.selected, &cell) {
         (Some(a), Some(c), Some(info)) => Some(options::of(conn, rs, a, c, Some(info.at))?),
         _ => None,
@@ -213,6 +220,7 @@ pub fn screen(
         markers,
         cell,
         cell_ramparts,
+        sections,
         cell_section,
         options,
         report,

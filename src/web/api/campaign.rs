@@ -106,7 +106,7 @@ pub async fn castles(
         .db(move |conn| {
             let actor = who.resolve(conn)?;
             let nation = access::viewer_nation(conn, actor.as_ref(), wid)?;
-            crate::game::maps::castles::of(conn, wid, nation)
+            crate::game::maps::castles::of(conn, wid, nation, None)
         })
         .await?;
     Ok(HttpResponse::Ok().json(CastleView::list(c)))

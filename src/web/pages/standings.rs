@@ -49,7 +49,8 @@ pub async fn show(
             let history = History::of(campaign::history(conn, wid, nation)?);
             let rankings = Rankings::from(&scores::rankings(conn, wid, by, q.page, me)?);
             let following = next::following(conn, wid)?;
-            let castles = CastleView::list(crate::game::maps::castles::of(conn, wid, nation)?);
+            let castles =
+                CastleView::list(crate::game::maps::castles::of(conn, wid, nation, None)?);
             Ok((w, standings, history, rankings, following, castles))
         })
         .await?;

@@ -77,13 +77,15 @@ fn viewport_hint(req: &actix_web::HttpRequest) -> Option<(i32, i32)> {
 }
 
 /// The room the map has in a viewport, as static/style.css lays the world page out (a page
-/// at most 1,400 px wide with 1rem paddings; the map's column beside a side column of 340 px
-/// and a 1rem gap, once both fit) and as `rememberSpace` in static/app.js rounds it. The
-/// viewport counts the page's scroll bar, which the column does not have: 17 px are kept for
-/// it, or a map a few pixels too wide would scroll sideways in its box.
+/// at most 1,400 px wide with 1rem paddings, .5rem up to 700 px; the map's column beside a
+/// side column of 340 px and a 1rem gap, once both fit) and as `rememberSpace` in
+/// static/app.js rounds it. The viewport counts the page's scroll bar, which the column does
+/// not have: 17 px are kept for it, or a map a few pixels too wide would scroll sideways in
+/// its box.
 fn room_in((width, height): (i32, i32)) -> (i32, i32) {
-    let page = (width - 17).min(1400) - 32;
-    let column = if page >= 600 + 16 + 340 {
+    let padding = if width <= 700 { 16 } else { 32 };
+    let page = (width - 17).min(1400) - padding;
+    let column = if width > 700 && page >= 600 + 16 + 340 {
         page - 16 - 340
     } else {
         page
@@ -413,6 +415,7 @@ fn render(
         }),
         _ => None,
     });
+    m.sections = map::section_marks(&l.sections, view.cell.map(|p| (p.x, p.y)), viewer.lang);
     m.markers = l
         .markers
         .iter()

@@ -532,12 +532,12 @@ impl MapView {
         }
     }
 
-    /// Castle sections: each a group with its name, the shape of its cells (what the pointer
-    /// is over) and its outline (the sides whose neighbour is not of the section), which the
-    /// style sheet shows while the pointer is over the shape or a cell of it is picked.
+    /// Castle sections: each a group with its name, its cells' shapes (what the pointer is
+    /// over: the grid's hexagon or a square) and its outline (the sides whose neighbour is not
+    /// of the section), which the style sheet shows while the pointer is over a shape or a
+    /// cell of it is picked.
     fn sections_svg(&self, o: &mut String) {
         let g = self.geo();
-        let (w, h) = (f64::from(self.cell), g.height());
         for s in &self.sections {
             let cells: std::collections::HashSet<(i32, i32)> = s.cells.iter().copied().collect();
             o.push_str(if s.on {
@@ -546,32 +546,26 @@ impl MapView {
                 "<g class=\"section\"><title>"
             });
             escape(o, &s.label);
-            o.push_str("</title><path class=\"section-area\" d=\"");
+            o.push_str("</title>");
             for &(x, y) in &s.cells {
                 let (px, py) = g.origin(x, y);
-                let (px, py) = (f64::from(px), f64::from(py));
                 match self.grid {
                     Grid::Square => {
-                        let _ = write!(o, "M{px:.1} {py:.1}h{w:.1}v{w:.1}h{:.1}z", -w);
+                        let _ = write!(
+                            o,
+                            "<rect class=\"section-area\" x=\"{px}\" y=\"{py}\" width=\"{c}\" height=\"{c}\"/>",
+                            c = self.cell
+                        );
                     }
                     Grid::Hex => {
                         let _ = write!(
                             o,
-                            "M{:.1} {py:.1}L{:.1} {:.1}L{:.1} {:.1}L{:.1} {:.1}L{px:.1} {:.1}L{px:.1} {:.1}z",
-                            px + w / 2.0,
-                            px + w,
-                            py + h / 4.0,
-                            px + w,
-                            py + h * 0.75,
-                            px + w / 2.0,
-                            py + h,
-                            py + h * 0.75,
-                            py + h / 4.0,
+                            "<use class=\"section-area\" href=\"#hex\" x=\"{px}\" y=\"{py}\"/>"
                         );
                     }
                 }
             }
-            o.push_str("\"/><path class=\"section-line\" d=\"");
+            o.push_str("<path class=\"section-line\" d=\"");
             for &(x, y) in &s.cells {
                 let (px, py) = g.origin(x, y);
                 let (px, py) = (f64::from(px), f64::from(py));
@@ -1019,8 +1013,16 @@ pub fn build_shown(
     m.selected = selected;
     m.every_cell = false;
     m.fog = fogged;
-    m.sections = map
-        .sections
+    m
+}
+
+/// The castle sections of a map as it draws them, named in `lang`; a picked cell's outlined.
+pub fn section_marks(
+    sections: &[crate::game::play::views::MapSection],
+    selected: Option<(i32, i32)>,
+    lang: Lang,
+) -> Vec<SectionMark> {
+    sections
         .iter()
         .map(|s| {
             let cells: Vec<(i32, i32)> = s.section.cells.iter().map(|p| (p.x, p.y)).collect();
@@ -1038,8 +1040,7 @@ pub fn build_shown(
                 cells,
             }
         })
-        .collect();
-    m
+        .collect()
 }
 
 /// A player's map drawn whole: its cells (`build_shown`), its companies, each with the link
@@ -1415,7 +1416,8 @@ mod tests {
         assert!(
             svg.contains(
                 "<g class=\"section\"><title>Castle &lt;M&gt;: wall 2</title>\
-                 <path class=\"section-area\" d=\"M10.0 10.0h10.0v10.0h-10.0zM20.0 10.0h10.0v10.0h-10.0z\"/>\
+                 <rect class=\"section-area\" x=\"10\" y=\"10\" width=\"10\" height=\"10\"/>\
+                 <rect class=\"section-area\" x=\"20\" y=\"10\" width=\"10\" height=\"10\"/>\
                  <path class=\"section-line\" d=\"M10.0 10.0L20.0 10.0M10.0 20.0L20.0 20.0M10.0 10.0L10.0 20.0\
                  M20.0 10.0L30.0 10.0M30.0 10.0L30.0 20.0M20.0 20.0L30.0 20.0\"/></g>"
             ),
@@ -1424,10 +1426,14 @@ mod tests {
         // A cell of it picked: outlined for good.
         m.sections[0].on = true;
         assert!(m.svg().contains("<g class=\"section on\"><title>"));
-        // On hexes a cell's shape is its hexagon, and the outline follows its sides.
+        // On hexes a cell's shape is the grid's hexagon, and the outline follows its sides.
         m.grid = Grid::Hex;
         m.sections[0].cells = vec![(1, 1)];
         let svg = m.svg();
+        assert!(
+            svg.contains("<use class=\"section-area\" href=\"#hex\""),
+            "{svg}"
+        );
         let line = svg
             .split("class=\"section-line\" d=\"")
             .nth(1)
@@ -1528,7 +1534,6 @@ mod tests {
             nations,
             towns: [(crate::ids::TownId(1), "Ulm".to_string())].into(),
             castles: Vec::new(),
-            sections: Vec::new(),
             looked_into_fog: false,
         };
         let selected = Some((vp.x0 + 1, vp.y0 + 1));

@@ -143,9 +143,10 @@ pub fn finish_pending(
     }
 }
 
-/// Refuses, while a turn of the world is being applied, a change that the turn reads for each
-/// chunk (a player going on leave, whose companies it passes by): the turn would pass some of
-/// them by and not others. Holds the turn off until the caller's transaction ends.
+/// Refuses, while a turn of the world is being applied, a change that the turn reads for its
+/// chunks (a player going on leave, whose companies it passes by): the turn would pass some of
+/// them by and not others, and it asks whether anyone is on leave once, before its first
+/// chunk (`finish_turn`). Holds the turn off until the caller's transaction ends.
 pub fn refuse_during_turn(conn: &mut DbConnection, world_id: WorldId) -> GameResult<()> {
     tick_lock(conn, world_id, TickKind::Turn)?;
     if pending_turn(conn, world_id)?.is_some() {
@@ -369,7 +370,7 @@ fn finish_turn(
     let askers = reminders::askers(conn, world_id, crate::game::news::push::Reminder::FullAp)?;
     // Whether anyone is on leave at the turn's instant, asked once for all chunks (a scan of
     // the players, 4 ms a chunk on PostgreSQL): nobody goes on leave while a turn is pending
-    // (`refuse_during_turn`), and each chunk still tests every company's player.
+    // (`refuse_during_turn`). When someone is, each chunk tests each company's player.
     let on_leave: bool = diesel::select(diesel::dsl::exists(
         players::table
             .filter(players::world_id.eq(world_id))

@@ -567,24 +567,11 @@ impl MapView {
             }
             o.push_str("<path class=\"section-line\" d=\"");
             for &(x, y) in &s.cells {
-                let (px, py) = g.origin(x, y);
-                let (px, py) = (f64::from(px), f64::from(py));
                 for side in self.grid.sides() {
                     let next = self.grid.across(crate::rules::Pos::new(x, y), *side);
-                    if cells.contains(&(next.x, next.y)) {
-                        continue;
+                    if !cells.contains(&(next.x, next.y)) {
+                        side_path(o, &g, (x, y), *side);
                     }
-                    let Some(((ax, ay), (bx, by))) = g.side_line(*side) else {
-                        continue;
-                    };
-                    let _ = write!(
-                        o,
-                        "M{:.1} {:.1}L{:.1} {:.1}",
-                        px + ax,
-                        py + ay,
-                        px + bx,
-                        py + by
-                    );
                 }
             }
             o.push_str("\"/></g>\n");
@@ -599,19 +586,7 @@ impl MapView {
         let g = self.geo();
         let mut d = String::new();
         for &(x, y, side) in &self.edges {
-            let (px, py) = g.origin(x, y);
-            let (px, py) = (f64::from(px), f64::from(py));
-            let Some(((ax, ay), (bx, by))) = g.side_line(side) else {
-                continue;
-            };
-            let _ = write!(
-                d,
-                "M{:.1} {:.1}L{:.1} {:.1}",
-                px + ax,
-                py + ay,
-                px + bx,
-                py + by
-            );
+            side_path(&mut d, &g, (x, y), side);
         }
         o.push_str("<path class=\"rampart\" d=\"");
         o.push_str(&d);
@@ -1014,6 +989,23 @@ pub fn build_shown(
     m.every_cell = false;
     m.fog = fogged;
     m
+}
+
+/// A path's line along a side of cell `(x, y)`, as the drawing's geometry places it (nothing
+/// for a side the grid's cells do not have).
+fn side_path(d: &mut String, g: &Geometry, (x, y): (i32, i32), side: crate::rules::Side) {
+    let (px, py) = g.origin(x, y);
+    let (px, py) = (f64::from(px), f64::from(py));
+    if let Some(((ax, ay), (bx, by))) = g.side_line(side) {
+        let _ = write!(
+            d,
+            "M{:.1} {:.1}L{:.1} {:.1}",
+            px + ax,
+            py + ay,
+            px + bx,
+            py + by
+        );
+    }
 }
 
 /// The castle sections of a map as it draws them, named in `lang`; a picked cell's outlined.

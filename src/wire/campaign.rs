@@ -268,8 +268,9 @@ impl From<Section> for SectionView {
 }
 
 /// The castle section of a cell picked on the world page, named in its panel.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct CellSectionView {
+    /// The castle's name.
     pub castle: String,
     #[serde(flatten)]
     pub section: SectionView,

@@ -47,6 +47,8 @@ pub struct WorldScreenAnswer {
     pub map: MapAnswer,
     pub markers: Vec<MarkerView>,
     pub cell: Option<CellInfo>,
+    /// The castle section of the picked cell, its holder as the viewer's nation may know it.
+    pub cell_section: Option<crate::wire::campaign::CellSectionView>,
     /// What the company in hand may do, the picked cell's orders judged too.
     pub options: Option<OptionsView>,
     pub report: Option<ReportView>,
@@ -80,6 +82,10 @@ impl WorldScreenAnswer {
             map: MapAnswer::of(s.view.rect, w.grid, s.map),
             markers: s.markers.iter().map(MarkerView::from).collect(),
             cell: s.cell.as_ref().map(|c| CellInfo::of(rs, w.season, c)),
+            cell_section: s
+                .cell_section
+                .clone()
+                .map(crate::wire::campaign::CellSectionView::from),
             options: s.options.as_ref().map(|o| OptionsView::of(rs, lang, o)),
             report: s.report.as_ref().map(|e| ReportView::of(e, lang)),
             first_day: s.first_day.map(FirstSteps::of),

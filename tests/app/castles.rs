@@ -582,6 +582,24 @@ both!(
         for name in ["tower 1", "courtyard SE"] {
             assert_eq!(holder(&mut anyone, name), serde_json::Value::Null, "{name}");
         }
+        // The world screen names the section of a picked cell, its holder told as above: the
+        // tower (29, 9) is Russia's to Russia, unknown to France, which never saw it held.
+        let picked = |who: &mut crate::support::client::Client| {
+            who.get_json("/api/v1/worlds/1/screen?cell=29,9").json()["cell_section"].clone()
+        };
+        let seen = picked(&mut ivan_api);
+        assert_eq!(seen["castle"], "Mozhaisk");
+        assert_eq!(seen["name"], "tower 1");
+        assert_eq!(seen["kind"], "tower");
+        assert_eq!(seen["cells"], serde_json::json!([[29, 9]]));
+        assert_eq!(seen["holder"], "Russia");
+        assert_eq!(picked(&mut marie_api)["holder"], serde_json::Value::Null);
+        assert_eq!(picked(&mut anyone)["holder"], serde_json::Value::Null);
+        // A cell of no castle has no section.
+        let plain = marie_api
+            .get_json("/api/v1/worlds/1/screen?cell=2,2")
+            .json();
+        assert_eq!(plain["cell_section"], serde_json::Value::Null);
         // Each holds one section: 2 points each on top of towns and mines (the demo's Smolensk
         // is Russia's, Vitebsk France's; each owns one mine).
         let s = anyone.get_json("/api/v1/worlds/1/standings").json();

@@ -735,6 +735,12 @@
     }
     rememberSpace();
     window.addEventListener("resize", rememberSpace);
+    // A phone opened on a picked cell (a link to a place, the standings' sections): the map
+    // goes to the top of the screen, above the cell's sheet, as after a tap on the map.
+    var wrap = document.querySelector(".map-wrap");
+    if (narrow() && wrap && document.getElementById("cell-panel")) {
+      window.scrollTo(0, window.scrollY + wrap.getBoundingClientRect().top - 4);
+    }
     centreMap();
     // A phone opens on the nearest zoom, whose cells are big enough for a finger.
     var zoomed = new URLSearchParams(location.search).has("zoom");

@@ -779,6 +779,18 @@ fn storming_the_castle(b: crate::support::Backend, width: u32, height: u32) {
            getComputedStyle(g[0].querySelector('.section-line')).opacity] : g.length;",
     );
     assert_eq!(outlined, json!(["Castle Mozhaisk: wall 2", "1"]));
+    // In sight: on a phone above the cell's sheet.
+    assert_eq!(
+        br.script(
+            "var r = document.querySelector('#map g.section.on').getBoundingClientRect(), \
+               w = document.querySelector('.map-wrap').getBoundingClientRect(), \
+               s = document.getElementById('cell-panel'), \
+               bottom = getComputedStyle(s).position === 'fixed' ? s.getBoundingClientRect().top : window.innerHeight; \
+             return r.top >= Math.max(w.top, 0) && r.bottom <= Math.min(w.bottom, bottom) && r.left >= w.left && r.right <= w.right;"
+        ),
+        true,
+        "the picked section in sight at {width}"
+    );
     assert_eq!(
         br.script("return getComputedStyle(document.querySelector('#map g.section:not(.on) .section-line')).opacity;"),
         "0",

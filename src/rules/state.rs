@@ -158,6 +158,17 @@ impl Area {
             .then(|| (dy * self.width + dx) as usize)
     }
 
+    /// The window's cells of row `y`, west to east (none for a row outside it): a caller that
+    /// holds the cells row by row fills the window a row at a time.
+    pub fn row_mut(&mut self, y: i32) -> Option<&mut [Cell]> {
+        let dy = y - self.origin.y;
+        if dy < 0 || dy >= self.height {
+            return None;
+        }
+        let start = (dy * self.width) as usize;
+        Some(&mut self.cells[start..start + self.width as usize])
+    }
+
     /// Where `p` lies among the window's cells, row by row (for tables kept beside the area).
     pub fn slot(&self, p: Pos) -> Option<usize> {
         self.index(p)

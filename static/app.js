@@ -190,6 +190,11 @@
     return viewHref(form, inHand(form), x + "," + y);
   }
 
+  // Scrolls the window so that the map's box `wrap` starts at the top of the screen.
+  function mapToTop(wrap) {
+    window.scrollTo(0, window.scrollY + wrap.getBoundingClientRect().top - 4);
+  }
+
   // Fetches a page of this site and puts its content in place of this one's, keeping the
   // map's scroll and the window's; anything else than a world page is simply opened. `panned`:
   // the map went on past its edge, and the cells under the eyes stay where they were.
@@ -243,13 +248,12 @@
         if (w && narrow()) {
           var r = w.getBoundingClientRect();
           if (document.getElementById("cell-panel") || r.top < 0 || r.top > window.innerHeight / 2) {
-            window.scrollTo(0, window.scrollY + r.top - 4);
+            mapToTop(w);
           }
         } else if (w && init && init.method === "POST") {
           // An order given from low in the side column: the map comes back into sight, with
           // what the order did drawn on it.
-          var top = w.getBoundingClientRect().top;
-          if (top < 0) window.scrollTo(0, window.scrollY + top - 4);
+          if (w.getBoundingClientRect().top < 0) mapToTop(w);
         }
       });
     }).catch(function () {
@@ -738,9 +742,7 @@
     // A phone opened on a picked cell (a link to a place, the standings' sections): the map
     // goes to the top of the screen, above the cell's sheet, as after a tap on the map.
     var wrap = document.querySelector(".map-wrap");
-    if (narrow() && wrap && document.getElementById("cell-panel")) {
-      window.scrollTo(0, window.scrollY + wrap.getBoundingClientRect().top - 4);
-    }
+    if (narrow() && wrap && document.getElementById("cell-panel")) mapToTop(wrap);
     centreMap();
     // A phone opens on the nearest zoom, whose cells are big enough for a finger.
     var zoomed = new URLSearchParams(location.search).has("zoom");

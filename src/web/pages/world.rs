@@ -61,10 +61,7 @@ pub fn narrow_zooms() -> Zooms {
 /// has measured the room it has.
 fn viewport_hint(req: &actix_web::HttpRequest) -> Option<(i32, i32)> {
     let hint = |name: &str| {
-        req.headers()
-            .get(name)?
-            .to_str()
-            .ok()?
+        header(req, name)
             .trim()
             .parse::<i32>()
             .ok()
@@ -74,6 +71,14 @@ fn viewport_hint(req: &actix_web::HttpRequest) -> Option<(i32, i32)> {
         hint("sec-ch-viewport-width")?,
         hint("sec-ch-viewport-height")?,
     ))
+}
+
+/// A request header as text; empty when it is absent or not text.
+fn header<'a>(req: &'a actix_web::HttpRequest, name: &str) -> &'a str {
+    req.headers()
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
 }
 
 /// The room the map has in a viewport, as static/style.css lays the world page out (a page
@@ -271,13 +276,7 @@ pub async fn page(
         // As static/app.js's `narrow()`.
         (None, Some((width, _))) => width < 600,
         (None, None) => {
-            let header = |name: &str| {
-                req.headers()
-                    .get(name)
-                    .and_then(|v| v.to_str().ok())
-                    .unwrap_or("")
-            };
-            header("sec-ch-ua-mobile") == "?1" || header("user-agent").contains("Mobile")
+            header(req, "sec-ch-ua-mobile") == "?1" || header(req, "user-agent").contains("Mobile")
         }
     };
     let zooms = if narrow {

@@ -200,6 +200,14 @@ mod tests {
     use super::*;
     use crate::wire::campaign::HistoryTurn;
 
+    /// The two nations of [`turn`], in their colours.
+    fn colors() -> Vec<(String, String)> {
+        vec![
+            ("France".to_string(), "#2b4c9b".to_string()),
+            ("Russia".to_string(), "#2e7d32".to_string()),
+        ]
+    }
+
     fn turn(t: i32, a: i64, b: i64) -> HistoryTurn {
         let n = |name: &str, points| NationTurn {
             nation: name.into(),
@@ -232,10 +240,7 @@ mod tests {
                 .map(|t| turn(t, 4 * t as i64, 3 * t as i64))
                 .collect(),
         };
-        let colors = vec![
-            ("France".to_string(), "#2b4c9b".to_string()),
-            ("Russia".to_string(), "#2e7d32".to_string()),
-        ];
+        let colors = colors();
         let c = chart(&h, Figure::Points, &colors);
         assert!(!c.empty);
         assert_eq!(c.lines.len(), 2);
@@ -263,10 +268,7 @@ mod tests {
                 .map(|t| turn(t, 2 * t as i64, 2 * t as i64))
                 .collect(),
         };
-        let colors = vec![
-            ("France".to_string(), "#2b4c9b".to_string()),
-            ("Russia".to_string(), "#2e7d32".to_string()),
-        ];
+        let colors = colors();
         let c = chart(&h, Figure::Points, &colors);
         assert_ne!(
             c.lines[0].points, c.lines[1].points,

@@ -598,10 +598,7 @@ impl MapView {
     fn hit_svg(&self, o: &mut String) {
         let Some(h) = &self.hit else { return };
         let g = self.geo();
-        let inside = |(x, y): (i32, i32)| {
-            (self.x0..self.x0 + self.cols).contains(&x)
-                && (self.y0..self.y0 + self.rows).contains(&y)
-        };
+        let inside = |c| self.shows(c);
         let r = f64::from(self.cell) * 0.5;
         o.push_str("<g class=\"hit\" aria-hidden=\"true\">");
         if inside(h.from) {
@@ -627,12 +624,15 @@ impl MapView {
     }
 
     /// Markers: a pennant in the top right corner of their cell, the label as its title.
+    /// Whether cell `(x, y)` is in the drawing.
+    fn shows(&self, (x, y): (i32, i32)) -> bool {
+        (self.x0..self.x0 + self.cols).contains(&x) && (self.y0..self.y0 + self.rows).contains(&y)
+    }
+
     fn markers_svg(&self, o: &mut String) {
         let c = self.cell;
         for ((x, y), label) in &self.markers {
-            if !(self.x0..self.x0 + self.cols).contains(x)
-                || !(self.y0..self.y0 + self.rows).contains(y)
-            {
+            if !self.shows((*x, *y)) {
                 continue;
             }
             let (px, py) = self.geo().origin(*x, *y);

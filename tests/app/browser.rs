@@ -402,7 +402,14 @@ fn a_new_player_walks_through_the_first_day(b: crate::support::Backend, width: u
         br.script(
             "var w = document.querySelector('.map-wrap'); w.scrollLeft = w.scrollWidth; return null;",
         );
+        // Past the script's 200 ms wait after a scroll: a pan would have begun by then, and
+        // shows as a page loading until its window arrives.
         std::thread::sleep(std::time::Duration::from_millis(600));
+        assert_eq!(
+            br.script("return document.body.classList.contains('loading');"),
+            false,
+            "no pan under way"
+        );
         assert_eq!(
             br.script(edge)[0],
             x0,

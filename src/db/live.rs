@@ -36,15 +36,37 @@ pub fn note(
     user: Option<UserId>,
     reference: Option<i32>,
 ) -> QueryResult<()> {
-    diesel::insert_into(live_log::table)
-        .values((
-            live_log::world_id.eq(world.map(|w| w.0)),
-            live_log::at.eq(now_ms()),
-            live_log::topic.eq(topic.as_str()),
-            live_log::user_id.eq(user.map(|u| u.0)),
-            live_log::ref_id.eq(reference),
-        ))
-        .execute(conn)?;
+    note_all(conn, world, topic, &[(user, reference)])
+}
+
+/// Writes rows of the live log of one world and topic, one per (user, reference), in the
+/// caller's transaction: one statement, and one notification (a bot's chunk of orders sent a
+/// row and a `NOTIFY` for each of its events, a third of its round trips).
+pub fn note_all(
+    conn: &mut DbConnection,
+    world: Option<WorldId>,
+    topic: LiveTopic,
+    rows: &[(Option<UserId>, Option<i32>)],
+) -> QueryResult<()> {
+    if rows.is_empty() {
+        return Ok(());
+    }
+    let at = now_ms();
+    let values: Vec<_> = rows
+        .iter()
+        .map(|(user, reference)| {
+            (
+                live_log::world_id.eq(world.map(|w| w.0)),
+                live_log::at.eq(at),
+                live_log::topic.eq(topic.as_str()),
+                live_log::user_id.eq(user.map(|u| u.0)),
+                live_log::ref_id.eq(*reference),
+            )
+        })
+        .collect();
+    crate::on_backend!(conn, c => diesel::insert_into(live_log::table)
+        .values(values)
+        .execute(c))?;
     match conn {
         // Notifications with the same payload in one transaction are delivered once.
         DbConnection::Postgres(pg) => {

@@ -2,6 +2,7 @@
 //! embedded migrations and the write-transaction helper.
 
 pub mod direct;
+pub mod fixed;
 pub mod group;
 pub mod live;
 pub mod models;

@@ -268,12 +268,17 @@ pub fn toward(plan: &Plan, me: &Unit, goal: Pos, spare: i32) -> Option<Vec<Pos>>
     let (rs, area) = (plan.rs, plan.area);
     let start_cell = area.cell(me.pos)?;
     let here = area.bounds.distance(me.pos, goal);
-    // Dijkstra over the window: cost so far, then the cell; ties broken by position so that the
-    // same window always gives the same path. `best[slot]`: (cost, the cell it came from).
+    // A* over the window towards the goal: no step costs less than `least`, so a cell `d`
+    // cells from the goal has cost so far + `least` × `d` as the least a path through it
+    // can come to (a bound no step lowers: every cell is taken at its cheapest cost). Ties
+    // are broken by cost, then position, so that the same window always gives the same path.
+    // `best[slot]`: (cost, the cell it came from).
     let start = area.slot(me.pos)?;
     let mut best: Vec<(i32, Pos)> = vec![(i32::MAX, me.pos); area.slots()];
+    let least = rs.cheapest_step(area.season).min(rs.castle.breach).max(0);
+    let bound = |cost: i32, p: Pos| cost + least * area.bounds.distance(p, goal);
     let mut heap = BinaryHeap::new();
-    heap.push(std::cmp::Reverse((0, me.pos)));
+    heap.push(std::cmp::Reverse((bound(0, me.pos), 0, me.pos)));
     best[start] = (0, me.pos);
     // Climbs and steps down a wall's outside: a move of their own single step.
     let mut single: Vec<(Pos, i32)> = Vec::new();
@@ -289,23 +294,21 @@ pub fn toward(plan: &Plan, me: &Unit, goal: Pos, spare: i32) -> Option<Vec<Pos>>
         }
     }
     let mut reached: Vec<Pos> = Vec::new();
-    // No step costs less than this: from a cell with `r` AP left, the company gets at most
-    // `r / least` cells nearer the goal, and a cell that cannot come nearer than the nearest
-    // reached so far leads nowhere better.
-    let least = rs.cheapest_step(area.season).min(rs.castle.breach);
     let mut nearest = here;
-    while let Some(std::cmp::Reverse((cost, p))) = heap.pop() {
+    while let Some(std::cmp::Reverse((f, cost, p))) = heap.pop() {
+        // Every cell still to come lies at least `f - spare` steps of `least` from the goal,
+        // and so do the cells beyond it: none comes nearer than the nearest reached (nor as
+        // near at a lower cost, which the walk below chooses by).
+        if f > spare + least * nearest {
+            break;
+        }
         let Some(slot) = area.slot(p) else { continue };
         if best[slot].0 < cost {
             continue;
         }
-        let d = area.bounds.distance(p, goal);
         if p != me.pos {
             reached.push(p);
-            nearest = nearest.min(d);
-        }
-        if least > 0 && d - (spare - cost) / least > nearest {
-            continue;
+            nearest = nearest.min(area.bounds.distance(p, goal));
         }
         let Some(cell) = area.cell(p) else { continue };
         if p != me.pos && rs.terrain(cell.terrain).has(Flag::StopsMovement) {
@@ -329,7 +332,7 @@ pub fn toward(plan: &Plan, me: &Unit, goal: Pos, spare: i32) -> Option<Vec<Pos>>
                 continue;
             }
             best[ns] = (next, p);
-            heap.push(std::cmp::Reverse((next, n)));
+            heap.push(std::cmp::Reverse((bound(next, n), next, n)));
         }
     }
     let distance = |p: Pos| area.bounds.distance(p, goal);

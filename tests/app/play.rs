@@ -155,6 +155,34 @@ both!(moves_cost_the_seasons_ap_and_refusals_change_nothing, |b| {
     assert_eq!(v["steps"].as_array().unwrap().len(), 2);
 });
 
+both!(a_move_answers_the_company_and_event_as_stored, |b| {
+    // The move's answer is worked out from what it wrote, not read again: it must say what a
+    // read says, hidden or not.
+    let a = arena(b);
+    let mut blue = a.blue.clone();
+    let id = a.raise(&mut blue, "voltigeurs", "Tirailleurs");
+    a.put(id, 2, 2);
+    // Voltigeurs hide in fields (rules.toml), nowhere else.
+    a.paint(4, 2, "fields", None, None);
+    for (to, hidden) in [([3, 2], false), ([4, 2], true)] {
+        let r = a.act(&mut blue, id, "move", json!({ "path": [to] }));
+        assert_eq!(r.status, 200, "{}", r.body);
+        let v = r.json();
+        let stored = a.company(&mut blue, id);
+        assert_eq!(stored["hidden"], json!(hidden), "{stored}");
+        for (key, value) in stored.as_object().unwrap() {
+            if v.get(key).is_some() {
+                assert_eq!(&v[key], value, "{key} of {v}");
+            }
+        }
+        assert_eq!(v["hidden"], json!(hidden), "{v}");
+        let last = a.app.count(&format!(
+            "SELECT CAST(MAX(id) AS BIGINT) AS n FROM events WHERE company_id = {id}"
+        ));
+        assert_eq!(v["event_id"].as_i64(), Some(last), "{v}");
+    }
+});
+
 both!(road_discounts_are_rolled_and_recorded, |b| {
     let a = arena(b);
     let mut blue = a.blue.clone();

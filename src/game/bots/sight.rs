@@ -104,7 +104,7 @@ impl Sight {
         // What belongs to a nation no one plays is left alone: a bot wins nothing from an empty
         // nation (the demo's France before anyone joins it).
         let manned = manned_nations(conn, w)?;
-        for (p, c) in cells.rect(whole.0, whole.1, whole.2, whole.3) {
+        for (p, c) in cells.iter() {
             let takes = captures_on_entry(rs, nation.0, p, c);
             let empty = c
                 .owner
@@ -262,12 +262,10 @@ pub fn castles_to_take(
     nation: NationId,
 ) -> GameResult<bool> {
     let cells = cells::of(conn, w)?;
-    Ok(cells
-        .rect(0, 0, w.width - 1, w.height - 1)
-        .into_iter()
-        .any(|(_, c)| {
-            rs.terrain(c.terrain).has(Flag::Wall) && c.owner.is_some_and(|o| o != nation.0)
-        }))
+    let found = cells.iter().any(|(_, c)| {
+        rs.terrain(c.terrain).has(Flag::Wall) && c.owner.is_some_and(|o| o != nation.0)
+    });
+    Ok(found)
 }
 
 /// Cells filed by the square of the map they lie in, for the nearest to a cell and the cells

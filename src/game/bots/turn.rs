@@ -7,7 +7,6 @@
 
 use super::sight::Sight;
 use crate::config::Config;
-use crate::db::group::Group;
 use crate::db::models::{Company, World};
 use crate::db::schema::{bots, companies, events, players, ticks, users};
 use crate::db::{self, DbConnection};
@@ -231,7 +230,6 @@ fn play_bot(
     let mut sight = Sight::load(conn, rs, &w, seat.nation_id)?;
     let mut taken: FxHashSet<Pos> = FxHashSet::default();
     let mut struck: HashMap<i32, i32> = HashMap::new();
-    let group = Group::default();
     loop {
         let chunk = Instant::now();
         let result = db::write(conn, |conn| -> GameResult<bool> {
@@ -241,6 +239,7 @@ fn play_bot(
             if !c.open || c.turn != w.turn || c.world.turn != w.turn || c.done {
                 return Ok(false);
             }
+            let mut together = orders::Together::in_world(conn, world_id)?;
             // Who is away is judged again in each chunk: a player back since stops being held.
             let owners = owners(conn, config, &w, seat)?;
             let ids: Vec<(CompanyId, PlayerId)> = companies::table
@@ -264,7 +263,7 @@ fn play_bot(
                     level: seat.level,
                     mode: *mode,
                     actor,
-                    group: &group,
+                    together: &mut together,
                     sight: &mut sight,
                     taken: &mut taken,
                     struck: &mut struck,
@@ -273,6 +272,7 @@ fn play_bot(
                 turn.company(conn, *id)?;
                 reached = id.0;
             }
+            together.finish(conn)?;
             diesel::update(bots::table.find(seat.player_id))
                 .set((bots::last_company.eq(reached), bots::done.eq(finished)))
                 .execute(conn)?;
@@ -438,7 +438,7 @@ struct Turn<'a> {
     level: BotLevel,
     mode: Mode,
     actor: &'a Actor,
-    group: &'a Group,
+    together: &'a mut orders::Together,
     sight: &'a mut Sight,
     taken: &'a mut FxHashSet<Pos>,
     struck: &'a mut HashMap<i32, i32>,
@@ -507,10 +507,8 @@ impl Turn<'_> {
                 Choice::Bombard(at) => Order::Bombard { at },
                 Choice::BuildSiegeTower(at) => Order::BuildSiegeTower { at },
             };
-            let (config, actor, group) = (self.config, self.actor, self.group);
-            let done = db::savepoint(conn, |conn| {
-                orders::execute(conn, group, config, actor, id, order)
-            });
+            let (config, actor, together) = (self.config, self.actor, &mut *self.together);
+            let done = db::savepoint(conn, |conn| together.give(conn, config, actor, id, order));
             match done {
                 Ok(outcome) => {
                     self.out.orders += 1;

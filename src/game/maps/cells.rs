@@ -119,6 +119,17 @@ impl WorldCells {
         area
     }
 
+    /// Every cell of the map, row by row, read in place (the whole map copied out as a
+    /// rectangle took a sixth of a bots' turn on 1,000,000 cells).
+    pub fn iter(&self) -> impl Iterator<Item = (Pos, &Cell)> {
+        let width = self.width.max(1) as usize;
+        self.blocks
+            .iter()
+            .flat_map(|b| b.iter())
+            .enumerate()
+            .map(move |(i, c)| (Pos::new((i % width) as i32, (i / width) as i32), c))
+    }
+
     /// The cells of a rectangle (clipped to the map), row by row.
     pub fn rect(&self, x0: i32, y0: i32, x1: i32, y1: i32) -> Vec<(Pos, &Cell)> {
         let (xs, ys) = (
@@ -335,6 +346,10 @@ mod tests {
             })
             .collect();
         let cells = WorldCells::from_rows(&w, &rows, Vec::new());
+        // Every cell once, where it lies, across the blocks' ends.
+        let all: Vec<(Pos, &Cell)> = cells.iter().collect();
+        assert_eq!(all.len(), 70 * 40);
+        assert_eq!(all, cells.rect(0, 0, 69, 39));
         // Windows across block ends, at the map's edges and past them.
         for (x0, y0, x1, y1) in [
             (40, 10, 60, 20),

@@ -13,30 +13,57 @@ diesel::define_sql_function! {
 
 /// Stores an event and, in the same transaction, the alerts it calls for.
 pub fn record(conn: &mut DbConnection, e: NewEvent) -> QueryResult<EventId> {
-    // Inserted by value: a kind written as its text (`serialize_as`) has no borrowed insert,
-    // and the alerts below still read the event.
-    let insert = diesel::insert_into(events::table).values(e.clone());
-    let id = match conn {
+    let ids = record_all(conn, vec![e])?;
+    ids.first().copied().ok_or(diesel::result::Error::NotFound)
+}
+
+/// Stores events of one world in the order given, with the alerts they call for and their
+/// rows of the live log, in the caller's transaction; their ids in the same order. On
+/// PostgreSQL in one statement (a bot's chunk of orders wrote each of its events in a round
+/// trip of its own).
+pub fn record_all(conn: &mut DbConnection, all: Vec<NewEvent>) -> QueryResult<Vec<EventId>> {
+    let Some(world) = all.first().map(|e| e.world_id) else {
+        return Ok(Vec::new());
+    };
+    debug_assert!(all.iter().all(|e| e.world_id == world));
+    let ids: Vec<EventId> = match conn {
         // SQLite writes a `RETURNING` clause's rows to a temporary table and opens a statement
         // journal for it: a fifth of the time an order spends under the single writer went
-        // into the event's insert. The rowid of the insert just made says the same.
+        // into the event's insert. The rowid of each insert just made says the same.
         DbConnection::Sqlite(c) => {
-            insert.execute(c)?;
-            let id: i64 = diesel::select(last_insert_rowid()).get_result(c)?;
-            EventId(
-                i32::try_from(id)
-                    .map_err(|e| diesel::result::Error::DeserializationError(e.into()))?,
-            )
+            let mut ids = Vec::with_capacity(all.len());
+            for e in &all {
+                // Inserted by value: a kind written as its text (`serialize_as`) has no
+                // borrowed insert.
+                diesel::insert_into(events::table)
+                    .values(e.clone())
+                    .execute(c)?;
+                let id: i64 = diesel::select(last_insert_rowid()).get_result(c)?;
+                ids.push(EventId(i32::try_from(id).map_err(|e| {
+                    diesel::result::Error::DeserializationError(e.into())
+                })?));
+            }
+            ids
         }
-        DbConnection::Postgres(c) => insert.returning(events::id).get_result(c)?,
+        // The rows of a multi-row `INSERT … RETURNING` come back in the order of its values.
+        DbConnection::Postgres(c) => diesel::insert_into(events::table)
+            .values(all.clone())
+            .returning(events::id)
+            .get_results(c)?,
     };
-    crate::game::news::alerts::from_event(conn, &e, id)?;
-    crate::db::live::note(
+    for (e, id) in all.iter().zip(&ids) {
+        crate::game::news::alerts::from_event(conn, e, *id)?;
+    }
+    let rows: Vec<_> = all
+        .iter()
+        .zip(&ids)
+        .map(|(e, id)| (e.target_user_id, Some(id.0)))
+        .collect();
+    crate::db::live::note_all(
         conn,
-        Some(e.world_id),
+        Some(world),
         crate::rules::names::LiveTopic::Event,
-        e.target_user_id,
-        Some(id.0),
+        &rows,
     )?;
-    Ok(id)
+    Ok(ids)
 }

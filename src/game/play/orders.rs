@@ -15,7 +15,7 @@ use crate::game::play::access::{self, Actor};
 use crate::game::play::load::{self, unit_of, Placed};
 use crate::game::play::report::{BattleReport, MoveReport, Report, Rng, StructureReport};
 use crate::game::play::unit_write::{changed_meanwhile, write_unit, Stream};
-use crate::ids::{CompanyId, EventId, NationId};
+use crate::ids::{CompanyId, EventId, NationId, WorldId};
 use crate::rules::combat::{self, Battle};
 use crate::rules::movement::{self, Capture};
 use crate::rules::names::EventKind;
@@ -53,6 +53,18 @@ pub struct Outcome {
     pub report: Report,
 }
 
+/// An order given in a [`Together`], whose event is written with the others' at its end: an
+/// [`Outcome`] without the event's id yet.
+#[derive(Clone, Debug)]
+pub struct Given {
+    pub company: Option<Company>,
+    pub hidden: bool,
+    pub summary: String,
+    pub report: Report,
+}
+
+/// Carries out an order of the actor's company, in a transaction of its own (written with the
+/// other orders of the moment on SQLite): a [`Together`] of one order.
 pub fn execute(
     conn: &mut DbConnection,
     writes: &Group,
@@ -72,9 +84,70 @@ pub fn execute(
     // Written with the other orders of the moment, possibly on another thread's connection.
     let (config, actor) = (config.clone(), actor.clone());
     writes.write(conn, move |conn| {
-        let (rs, actor) = (&config.rules, &actor);
-        crate::game::time::ticks::hold_off_turn(conn, actor.user_id, company_id)?;
+        let mut together = Together {
+            holding: None,
+            events: Vec::new(),
+        };
+        let given = together.give(conn, &config, &actor, company_id, order)?;
+        let ids = together.finish(conn)?;
+        let event_id = ids
+            .first()
+            .copied()
+            .ok_or_else(|| GameError::Internal("an order was given without its event".into()))?;
+        Ok(Outcome {
+            company: given.company,
+            hidden: given.hidden,
+            event_id,
+            summary: given.summary,
+            report: given.report,
+        })
+    })
+}
+
+/// Orders given one after another in the caller's transaction, each by [`Together::give`],
+/// each checked, refused and written as an order of its own; only their events are written
+/// together, by [`Together::finish`] before the transaction commits. A bot's chunk of
+/// companies gives its orders so: on PostgreSQL each of its orders paid a round trip for its
+/// event, for its row of the live log, for its `NOTIFY` and for the turn's lock, three in
+/// four of the statements of a move.
+pub struct Together {
+    /// The world whose turns this transaction holds off already (PostgreSQL's shared lock,
+    /// held until the transaction ends): its orders need not ask again.
+    holding: Option<WorldId>,
+    events: Vec<NewEvent>,
+}
+
+impl Together {
+    /// Orders to companies of `world` only, its turns held off from now until the caller's
+    /// transaction ends.
+    pub fn in_world(conn: &mut DbConnection, world: WorldId) -> GameResult<Together> {
+        crate::game::time::ticks::hold_off_world_turn(conn, world)?;
+        Ok(Together {
+            holding: Some(world),
+            events: Vec::new(),
+        })
+    }
+
+    /// Carries out an order of the actor's company: every check and write of a person's
+    /// order, its event kept for [`Together::finish`]. A refusal writes nothing here; the
+    /// caller gives each order its own savepoint when it goes on after one.
+    pub fn give(
+        &mut self,
+        conn: &mut DbConnection,
+        config: &Config,
+        actor: &Actor,
+        company_id: CompanyId,
+        order: Order,
+    ) -> GameResult<Given> {
+        let rs = &config.rules;
+        if self.holding.is_none() {
+            crate::game::time::ticks::hold_off_turn(conn, actor.user_id, company_id)?;
+        }
         let (company, player, w) = access::own_company_and_world(conn, actor, company_id)?;
+        if self.holding.is_some_and(|h| h != w.id) {
+            // Its world's turn is not held off by this transaction.
+            return Err(GameError::not_found("company of yours"));
+        }
         crate::game::maps::worlds::takes_orders(&w)?;
         leave::free(player.leave_until, db::now())?;
         let me = Placed {
@@ -90,12 +163,19 @@ pub fn execute(
             player: &player,
             me: &me,
         };
+        // The company after a move is known; after any other order it is read again.
+        let mut known = None;
         let (event, report) = match order {
-            Order::MovePath(path) => ctx.move_along(conn, path)?,
-            // Turned into a path before the lock, above.
+            Order::MovePath(path) => {
+                let (e, r, k) = ctx.move_along(conn, path)?;
+                known = Some(k);
+                (e, r)
+            }
             Order::MoveTo(to) => {
                 let (path, _) = ctx.path_to(conn, to)?;
-                ctx.move_along(conn, path)?
+                let (e, r, k) = ctx.move_along(conn, path)?;
+                known = Some(k);
+                (e, r)
             }
             Order::Volley { target } => ctx.fight(conn, target, true)?,
             Order::Melee { target } => ctx.fight(conn, target, false)?,
@@ -114,31 +194,53 @@ pub fn execute(
             event.target_user_id,
             &report,
         )?;
-        let summary = event.summary.clone();
         // The first day's steps are the player's own: a bot holding their companies ticks none.
         if let Some(bit) =
             crate::game::play::first_steps::bit_of_event(event.kind).filter(|_| !actor.held)
         {
             crate::game::play::first_steps::tick(conn, &player, bit)?;
         }
-        let event_id = events::record(conn, event)?;
-        let after: Option<Company> = crate::on_backend!(conn, c => companies::table
-            .find(company_id)
-            .select(Company::as_select())
-            .first(c)
-            .optional())?;
-        let hidden = match &after {
-            Some(c) => play::hidden(conn, rs, c)?,
-            None => false,
+        let (after, hidden) = match known {
+            Some((c, hidden)) => (Some(c), hidden),
+            None => {
+                let after: Option<Company> = crate::on_backend!(conn, c => companies::table
+                    .find(company_id)
+                    .select(Company::as_select())
+                    .first(c)
+                    .optional())?;
+                let hidden = match &after {
+                    Some(c) => play::hidden(conn, rs, c)?,
+                    None => false,
+                };
+                (after, hidden)
+            }
         };
-        Ok(Outcome {
+        let summary = event.summary.clone();
+        // Last: an order refused above leaves no event behind.
+        self.events.push(event);
+        Ok(Given {
             company: after,
             hidden,
-            event_id,
             summary,
             report,
         })
-    })
+    }
+
+    /// Writes the events of the orders given, in their order, with their alerts and live
+    /// notes; their ids.
+    pub fn finish(self, conn: &mut DbConnection) -> GameResult<Vec<EventId>> {
+        Ok(events::record_all(conn, self.events)?)
+    }
+}
+
+crate::fixed_statement! {
+    /// A cell taken by a nation.
+    struct TakeCell {
+        "UPDATE cells SET owner_id = " owner: diesel::sql_types::Integer = i32,
+        " WHERE world_id = " world: diesel::sql_types::Integer = i32,
+        " AND x = " x: diesel::sql_types::Integer = i32,
+        " AND y = " y: diesel::sql_types::Integer = i32,
+    }
 }
 
 struct Ctx<'a> {
@@ -196,11 +298,13 @@ impl Ctx<'_> {
         )
     }
 
+    /// The move, and the company after it, as it was written, with whether it is hidden where
+    /// it stands: known here, so not read again (two statements of a bot's move in six).
     fn move_along(
         &self,
         conn: &mut DbConnection,
         path: Vec<Pos>,
-    ) -> GameResult<(NewEvent, Report)> {
+    ) -> GameResult<(NewEvent, Report, (Company, bool))> {
         let max = self.rs.limits.max_path as usize;
         if path.len() > max {
             return Err(GameError::Invalid(
@@ -217,6 +321,17 @@ impl Ctx<'_> {
         let mut after = u.clone();
         after.pos = plan.destination;
         write_unit(conn, &u, Stream::drawn(word), &after, plan.cost)?;
+        // What `write_unit` wrote: only the place, the AP and the random stream change.
+        let moved = Company {
+            x: after.pos.x,
+            y: after.pos.y,
+            ap: self.me.company.ap - plan.cost,
+            rng_pos: load::next_draw(word),
+            ..self.me.company.clone()
+        };
+        let hidden = area
+            .cell(after.pos)
+            .is_some_and(|c| vision::is_hidden(self.rs, &after, c.terrain));
         let mut captured = Vec::new();
         let mut captures = Vec::new();
         for c in plan.captures {
@@ -251,7 +366,7 @@ impl Ctx<'_> {
                 | Capture::Castle { from, .. } => *from,
             })
             .map(NationId);
-        Ok((e, data))
+        Ok((e, data, (moved, hidden)))
     }
 
     /// Writes one capture; returns how the report says it and the capture as it happened,
@@ -263,9 +378,13 @@ impl Ctx<'_> {
             Capture::Mine { x, y, .. }
             | Capture::Fort { x, y, .. }
             | Capture::Castle { x, y, .. } => {
-                diesel::update(cells::table.find((self.w.id, x, y)))
-                    .set(cells::owner_id.eq(Some(nation)))
-                    .execute(conn)?;
+                let take = TakeCell {
+                    owner: nation,
+                    world: self.w.id.0,
+                    x,
+                    y,
+                };
+                crate::on_backend!(conn, c => take.execute(c))?;
                 let key = match c {
                     Capture::Mine { .. } => "said-captured-mine",
                     Capture::Castle { .. } => "said-captured-castle",

@@ -54,6 +54,41 @@ pub fn gains(report: &Report) -> (Gain, Gain) {
     }
 }
 
+crate::fixed_statement! {
+    /// Gains of the nation's bot holding a player's companies, added to the player's.
+    struct AddGains {
+        "UPDATE players SET inflicted = inflicted + " inflicted: BigInt = i64,
+        ", lost = lost + " lost: BigInt = i64,
+        ", captures = captures + " captures: Integer = i32,
+        ", xp = xp + " xp: BigInt = i64,
+        " WHERE id = " player: Integer = i32,
+    }
+}
+
+crate::fixed_statement! {
+    /// A player's own gains, counting the turn as played the first time.
+    struct AddGainsAndTurn {
+        "UPDATE players SET inflicted = inflicted + " inflicted: BigInt = i64,
+        ", lost = lost + " lost: BigInt = i64,
+        ", captures = captures + " captures: Integer = i32,
+        ", xp = xp + " xp: BigInt = i64,
+        ", turns_played = turns_played + CASE WHEN played_turn = " turn: Integer = i32,
+        " THEN 0 ELSE 1 END, played_turn = " turn_again: Integer = i32,
+        " WHERE id = " player: Integer = i32,
+    }
+}
+
+crate::fixed_statement! {
+    /// The defender's gains from a fight, found by its user in the world.
+    struct AddDefenderGains {
+        "UPDATE players SET inflicted = inflicted + " inflicted: BigInt = i64,
+        ", lost = lost + " lost: BigInt = i64,
+        ", xp = xp + " xp: BigInt = i64,
+        " WHERE world_id = " world: Integer = i32,
+        " AND user_id = " user: Integer = i32,
+    }
+}
+
 /// Adds an order's gains: to the actor's row (counting this turn as played the first time it
 /// orders in it, unless the order is the nation's bot's holding the player's companies: `held`)
 /// and to the defender's, found by its user in the world. A move that captures nothing in a
@@ -71,48 +106,38 @@ pub fn record(
         // the turn is not counted as played, and the columns that say so are left alone (a
         // player's own order may be writing them at this very moment).
         if !mine.is_zero() {
-            let sql = conn.numbered(
-                "UPDATE players SET inflicted = inflicted + $1, lost = lost + $2, \
-                 captures = captures + $3, xp = xp + $4 WHERE id = $5",
-            );
-            diesel::sql_query(sql)
-                .bind::<BigInt, _>(mine.inflicted)
-                .bind::<BigInt, _>(mine.lost)
-                .bind::<Integer, _>(mine.captures)
-                .bind::<BigInt, _>(mine.xp)
-                .bind::<Integer, _>(player.id)
-                .execute(conn)?;
+            let add = AddGains {
+                inflicted: mine.inflicted,
+                lost: mine.lost,
+                captures: mine.captures,
+                xp: mine.xp,
+                player: player.id.0,
+            };
+            crate::on_backend!(conn, c => add.execute(c))?;
         }
     } else if !mine.is_zero() || player.played_turn != w.turn {
         // The turn is counted against the row as it is when written: two orders of the same
         // player at once count it once.
-        let sql = conn.numbered(
-            "UPDATE players SET inflicted = inflicted + $1, lost = lost + $2, \
-             captures = captures + $3, xp = xp + $4, \
-             turns_played = turns_played + CASE WHEN played_turn = $5 THEN 0 ELSE 1 END, \
-             played_turn = $5 WHERE id = $6",
-        );
-        diesel::sql_query(sql)
-            .bind::<BigInt, _>(mine.inflicted)
-            .bind::<BigInt, _>(mine.lost)
-            .bind::<Integer, _>(mine.captures)
-            .bind::<BigInt, _>(mine.xp)
-            .bind::<Integer, _>(w.turn)
-            .bind::<Integer, _>(player.id)
-            .execute(conn)?;
+        let add = AddGainsAndTurn {
+            inflicted: mine.inflicted,
+            lost: mine.lost,
+            captures: mine.captures,
+            xp: mine.xp,
+            turn: w.turn,
+            turn_again: w.turn,
+            player: player.id.0,
+        };
+        crate::on_backend!(conn, c => add.execute(c))?;
     }
     if let (Some(user), false) = (defender_user, theirs.is_zero()) {
-        let sql = conn.numbered(
-            "UPDATE players SET inflicted = inflicted + $1, lost = lost + $2, xp = xp + $3 \
-             WHERE world_id = $4 AND user_id = $5",
-        );
-        diesel::sql_query(sql)
-            .bind::<BigInt, _>(theirs.inflicted)
-            .bind::<BigInt, _>(theirs.lost)
-            .bind::<BigInt, _>(theirs.xp)
-            .bind::<Integer, _>(w.id)
-            .bind::<Integer, _>(user)
-            .execute(conn)?;
+        let add = AddDefenderGains {
+            inflicted: theirs.inflicted,
+            lost: theirs.lost,
+            xp: theirs.xp,
+            world: w.id.0,
+            user: user.0,
+        };
+        crate::on_backend!(conn, c => add.execute(c))?;
     }
     Ok(())
 }

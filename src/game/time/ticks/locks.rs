@@ -42,6 +42,17 @@ pub(super) fn companies_lock(conn: &mut DbConnection, world_id: WorldId) -> Quer
     advisory_lock(conn, COMPANIES_LOCK_BASE + i64::from(world_id.0))
 }
 
+/// [`hold_off_turn`] for orders to companies of `world_id`, all of them the caller's to give
+/// (a bot's chunk): asked once for them all.
+pub fn hold_off_world_turn(conn: &mut DbConnection, world_id: WorldId) -> QueryResult<()> {
+    if let DbConnection::Postgres(pg) = conn {
+        diesel::sql_query("SELECT pg_advisory_xact_lock_shared($1)")
+            .bind::<BigInt, _>(COMPANIES_LOCK_BASE + i64::from(world_id.0))
+            .execute(pg)?;
+    }
+    Ok(())
+}
+
 /// Waits while a chunk of a turn is being given to the companies of the company's world, and
 /// holds the next one off until this transaction ends (PostgreSQL; SQLite's single writer
 /// does both by itself). Without it an order read its company before a running turn's update

@@ -22,8 +22,8 @@ use std::time::{Duration, Instant};
 mod locks;
 mod statements;
 
-pub use locks::hold_off_turn;
 use locks::{companies_lock, tick_lock};
+pub use locks::{hold_off_turn, hold_off_world_turn};
 pub use statements::{companies_turn_statement, world_turn_statements};
 
 pub use crate::rules::names::TickKind;

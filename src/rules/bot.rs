@@ -270,13 +270,15 @@ pub fn toward(plan: &Plan, me: &Unit, goal: Pos, spare: i32) -> Option<Vec<Pos>>
     let here = area.bounds.distance(me.pos, goal);
     // A* over the window towards the goal: no step costs less than `least`, so a cell `d`
     // cells from the goal has cost so far + `least` × `d` as the least a path through it
-    // can come to (a bound no step lowers: every cell is taken at its cheapest cost). Ties
-    // are broken by cost, then position, so that the same window always gives the same path.
-    // `best[slot]`: (cost, the cell it came from).
+    // can come to (a bound no step lowers: every cell is taken at its cheapest cost). Of
+    // cells with the same bound the costliest (the furthest walked) comes first, so that the
+    // nearest reached soon says where to stop; then the position, so that the same window
+    // always gives the same path. `best[slot]`: (cost, the cell it came from).
     let start = area.slot(me.pos)?;
     let mut best: Vec<(i32, Pos)> = vec![(i32::MAX, me.pos); area.slots()];
     let least = rs.cheapest_step(area.season).min(rs.castle.breach).max(0);
     let bound = |cost: i32, p: Pos| cost + least * area.bounds.distance(p, goal);
+    // Entries: (bound, minus the cost, cell), the least first.
     let mut heap = BinaryHeap::new();
     heap.push(std::cmp::Reverse((bound(0, me.pos), 0, me.pos)));
     best[start] = (0, me.pos);
@@ -294,21 +296,25 @@ pub fn toward(plan: &Plan, me: &Unit, goal: Pos, spare: i32) -> Option<Vec<Pos>>
         }
     }
     let mut reached: Vec<Pos> = Vec::new();
-    let mut nearest = here;
-    while let Some(std::cmp::Reverse((f, cost, p))) = heap.pop() {
-        // Every cell still to come lies at least `f - spare` steps of `least` from the goal,
-        // and so do the cells beyond it: none comes nearer than the nearest reached (nor as
-        // near at a lower cost, which the walk below chooses by).
-        if f > spare + least * nearest {
+    // The nearest to the goal reached so far, and the least it cost to get that near.
+    let (mut nearest, mut nearest_cost) = (here, 0);
+    while let Some(std::cmp::Reverse((f, minus_cost, p))) = heap.pop() {
+        // Every cell still to come, and every cell beyond it, has a bound of `f` at least:
+        // none comes nearer (it would have cost more than `spare`), nor as near for less.
+        if f > spare + least * (nearest - 1) && f >= nearest_cost + least * nearest {
             break;
         }
+        let cost = -minus_cost;
         let Some(slot) = area.slot(p) else { continue };
         if best[slot].0 < cost {
             continue;
         }
         if p != me.pos {
             reached.push(p);
-            nearest = nearest.min(area.bounds.distance(p, goal));
+            let d = area.bounds.distance(p, goal);
+            if (d, cost) < (nearest, nearest_cost) {
+                (nearest, nearest_cost) = (d, cost);
+            }
         }
         let Some(cell) = area.cell(p) else { continue };
         if p != me.pos && rs.terrain(cell.terrain).has(Flag::StopsMovement) {
@@ -332,7 +338,7 @@ pub fn toward(plan: &Plan, me: &Unit, goal: Pos, spare: i32) -> Option<Vec<Pos>>
                 continue;
             }
             best[ns] = (next, p);
-            heap.push(std::cmp::Reverse((bound(next, n), next, n)));
+            heap.push(std::cmp::Reverse((bound(next, n), -next, n)));
         }
     }
     let distance = |p: Pos| area.bounds.distance(p, goal);

@@ -265,3 +265,86 @@ fn a_held_company_strikes_only_at_an_enemy_upon_it() {
     pl.mode = Mode::Hold;
     assert_eq!(choose(&pl, &me), None);
 }
+
+proptest::proptest! {
+    /// The path search stops as soon as no cell left can come nearer the goal, nor as near for
+    /// less: it must end where a search of every cell within the points ends, as near the goal
+    /// as the company can come and at the least cost of that, on both grids.
+    #[test]
+    fn the_path_towards_a_goal_ends_as_near_and_as_cheaply_as_a_search_of_every_cell(
+        rows in proptest::collection::vec(
+            proptest::collection::vec(
+                proptest::sample::select(vec!['.', '.', '.', '.', 'f', 'r', 'M', '=', 'm', 'd', 's', 'b']),
+                9,
+            ),
+            7,
+        ),
+        hex in proptest::bool::ANY,
+        winter in proptest::bool::ANY,
+        blocks in proptest::collection::vec((0..9i32, 0..7i32), 0..8),
+        from in (0..9i32, 0..7i32),
+        goal in (0..9i32, 0..7i32),
+        ap in 0..16i32,
+    ) {
+        use crate::rules::movement::enter;
+        use crate::rules::ruleset::Flag;
+        use crate::rules::Grid;
+        let rs = rs();
+        let season = if winter { Season::Winter } else { Season::Summer };
+        let rows: Vec<String> = rows.into_iter().map(|r| r.into_iter().collect()).collect();
+        let rows: Vec<&str> = rows.iter().map(|r| r.as_str()).collect();
+        let grid = if hex { Grid::Hex } else { Grid::Square };
+        let me = Unit { ap, ..unit(1, 1, Kind::Infantry, from.0, from.1) };
+        let mut a = crate::rules::tests::support::map_on(grid, season, &rows);
+        a.place(me.clone());
+        for (i, (x, y)) in blocks.into_iter().enumerate() {
+            if (x, y) != from {
+                a.place(unit(10 + i as i32, 2, Kind::Infantry, x, y));
+            }
+        }
+        let goal = p(goal.0, goal.1);
+        // Every cell within the points, by a plain search, and the best of them.
+        let mut cost: HashMap<Pos, i32> = HashMap::from([(me.pos, 0)]);
+        let mut todo = vec![me.pos];
+        while let Some(at) = todo.pop() {
+            let here = a.cell(at).unwrap().clone();
+            if at != me.pos && rs.terrain(here.terrain).has(Flag::StopsMovement) {
+                continue;
+            }
+            for n in a.bounds.neighbours(at) {
+                let Some(c) = a.cell(n) else { continue };
+                if a.unit_at(n).is_some() {
+                    continue;
+                }
+                let Ok(e) = enter(&rs, season, &me, (at, &here), (n, c), false) else { continue };
+                let next = cost[&at] + e.cost;
+                if e.ends_move || next > ap || cost.get(&n).is_some_and(|c| *c <= next) {
+                    continue;
+                }
+                cost.insert(n, next);
+                todo.push(n);
+            }
+        }
+        let best = cost
+            .iter()
+            .filter(|(q, _)| **q != me.pos)
+            .map(|(q, c)| (a.bounds.distance(*q, goal), *c))
+            .min();
+        let start = a.bounds.distance(me.pos, goal);
+        let (none, struck) = (HashSet::new(), HashMap::new());
+        let pl = plan(&rs, &a, BotLevel::Normal, Some(goal), &none, &struck);
+        match (crate::rules::bot::toward(&pl, &me, goal, ap), best) {
+            (None, best) => proptest::prop_assert!(best.is_none_or(|(d, _)| d >= start), "{best:?}"),
+            (Some(path), best) => {
+                let (mut at, mut paid) = (me.pos, 0);
+                for q in &path {
+                    let e = enter(&rs, season, &me, (at, a.cell(at).unwrap()), (*q, a.cell(*q).unwrap()), false);
+                    proptest::prop_assert!(e.is_ok(), "{path:?}: {e:?}");
+                    paid += e.unwrap().cost;
+                    at = *q;
+                }
+                proptest::prop_assert_eq!(Some((a.bounds.distance(at, goal), paid)), best, "{:?}", path);
+            }
+        }
+    }
+}

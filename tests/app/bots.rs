@@ -141,6 +141,58 @@ both!(
 );
 
 both!(
+    a_bots_chunk_writes_each_orders_event_with_its_own_alert_and_live_row,
+    |b| {
+        // A chunk's events are written together at its end: each must still get its own id,
+        // its own row of the live log and, for ground taken from a nation, its alert.
+        let a = arena(b);
+        let bot = a.seat_bot("Red", "normal");
+        a.bots_play();
+        let mine = a.companies_of(&bot);
+        a.set(mine[0], "kind = 'infantry', x = 5, y = 5");
+        a.set(mine[1], "kind = 'infantry', x = 12, y = 2");
+        a.paint(7, 5, "mine", Some("Blue"), None);
+        a.paint(13, 2, "mine", None, None);
+        let w = a.world;
+        let before = a.app.count(&format!(
+            "SELECT CAST(COALESCE(MAX(id), 0) AS BIGINT) AS n FROM events WHERE world_id = {w}"
+        ));
+        a.turn(grognard::db::now());
+        let played = a.bots_play();
+        assert!(played.orders >= 2, "{played:?}");
+        assert_eq!(a.cell_owner(7, 5), a.nation("Red"), "Blue's mine taken");
+        assert_eq!(a.cell_owner(13, 2), a.nation("Red"), "the free mine taken");
+        let orders = a.app.count(&format!(
+            "SELECT COUNT(*) FROM events WHERE world_id = {w} AND id > {before} AND kind IN ('move', 'volley', 'melee')"
+        ));
+        assert_eq!(orders, played.orders as i64);
+        // One live row an event, naming that event, and no other.
+        let unmatched = a.app.count(&format!(
+            "SELECT COUNT(*) FROM events e WHERE e.world_id = {w} AND e.id > {before} \
+             AND (SELECT COUNT(*) FROM live_log l WHERE l.ref_id = e.id AND l.topic = 'event') <> 1"
+        ));
+        assert_eq!(unmatched, 0, "an event without its one live row");
+        let strays = a.app.count(&format!(
+            "SELECT COUNT(*) FROM live_log l WHERE l.world_id = {w} AND l.topic = 'event' AND l.ref_id > {before} \
+             AND NOT EXISTS (SELECT 1 FROM events e WHERE e.id = l.ref_id)"
+        ));
+        assert_eq!(strays, 0, "a live row naming no event");
+        // Blue's player is alerted of the mine lost, by the very move that took it.
+        let alerted = a.app.count(&format!(
+            "SELECT COUNT(*) FROM alerts al JOIN users u ON u.id = al.user_id \
+             JOIN events e ON e.id = al.event_id \
+             WHERE u.username = 'blue_player' AND al.kind = 'lost_ground' \
+             AND e.kind = 'move' AND e.x = 7 AND e.y = 5 AND e.id > {before}"
+        ));
+        assert_eq!(alerted, 1);
+        let alerts = a.app.count(&format!(
+            "SELECT COUNT(*) FROM alerts WHERE world_id = {w} AND event_id > {before}"
+        ));
+        assert_eq!(alerts, 1, "the free mine alerts no one");
+    }
+);
+
+both!(
     a_bot_fires_where_the_dice_favour_it_and_never_at_what_its_nation_cannot_see,
     |b| {
         let a = arena(b);

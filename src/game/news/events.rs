@@ -45,11 +45,26 @@ pub fn record_all(conn: &mut DbConnection, all: Vec<NewEvent>) -> QueryResult<Ve
             }
             ids
         }
-        // The rows of a multi-row `INSERT … RETURNING` come back in the order of its values.
-        DbConnection::Postgres(c) => diesel::insert_into(events::table)
-            .values(all.clone())
-            .returning(events::id)
-            .get_results(c)?,
+        // The rows of a multi-row `INSERT … RETURNING` come back in the order of its values
+        // (PostgreSQL's own order, not the standard's promise: checked by the count below and
+        // by the bots' tests, which read each event's alerts and live rows). Slices keep each
+        // statement far under PostgreSQL's 65,535 bound values (some fifteen an event).
+        DbConnection::Postgres(c) => {
+            let mut ids = Vec::with_capacity(all.len());
+            for slice in all.chunks(1_000) {
+                let got: Vec<EventId> = diesel::insert_into(events::table)
+                    .values(slice.to_vec())
+                    .returning(events::id)
+                    .get_results(c)?;
+                if got.len() != slice.len() {
+                    return Err(diesel::result::Error::DeserializationError(
+                        "an insert of events returned another number of ids".into(),
+                    ));
+                }
+                ids.extend(got);
+            }
+            ids
+        }
     };
     for (e, id) in all.iter().zip(&ids) {
         crate::game::news::alerts::from_event(conn, e, *id)?;

@@ -320,12 +320,12 @@ impl Ctx<'_> {
         let plan = movement::plan_move(self.rs, &area, &u, &path, &mut dice)?;
         let mut after = u.clone();
         after.pos = plan.destination;
-        write_unit(conn, &u, Stream::drawn(word), &after, plan.cost)?;
+        let left = write_unit(conn, &u, Stream::drawn(word), &after, plan.cost)?;
         // What `write_unit` wrote: only the place, the AP and the random stream change.
         let moved = Company {
             x: after.pos.x,
             y: after.pos.y,
-            ap: self.me.company.ap - plan.cost,
+            ap: left.unwrap_or(0),
             rng_pos: load::next_draw(word),
             ..self.me.company.clone()
         };

@@ -16,7 +16,7 @@ use diesel::backend::Backend;
 use diesel::query_builder::{AstPass, QueryFragment, QueryId};
 use diesel::serialize::ToSql;
 use diesel::sql_types::{BigInt, Integer};
-use diesel::{QueryResult, RunQueryDsl};
+use diesel::{OptionalExtension, QueryResult, RunQueryDsl};
 
 /// Where a company's random stream stood when the action read the company, and where the
 /// action leaves it: past the block it drew from, or where it was.
@@ -44,29 +44,42 @@ pub fn changed_meanwhile() -> GameError {
 }
 
 /// Writes a unit's new figures, spending `spent` AP and moving its random stream on, only if
-/// nothing changed since it was read; a unit left without men is removed.
+/// nothing changed since it was read; a unit left without men is removed. The AP it has left
+/// as stored (none once removed): the AP are spent from the row as the write finds it, and on
+/// PostgreSQL an order that changed only them may have been written between the read and the
+/// write (SQLite's single writer holds the two together).
 pub fn write_unit(
     conn: &mut DbConnection,
     before: &Unit,
     stream: Stream,
     after: &Unit,
     spent: i32,
-) -> GameResult<()> {
+) -> GameResult<Option<i32>> {
     let write = Write {
         before,
         stream,
         after,
         spent,
     };
-    let n = if after.men <= 0 {
-        crate::on_backend!(conn, c => Remove(write).execute(c))?
-    } else {
-        crate::on_backend!(conn, c => write.execute(c)).map_err(occupied_on_conflict(after.pos))?
-    };
-    if n == 0 {
-        return Err(changed_meanwhile());
+    if after.men <= 0 {
+        let n = crate::on_backend!(conn, c => Remove(write).execute(c))?;
+        return if n == 0 {
+            Err(changed_meanwhile())
+        } else {
+            Ok(None)
+        };
     }
-    Ok(())
+    let left = match conn {
+        DbConnection::Sqlite(c) => {
+            let n = write.execute(c).map_err(occupied_on_conflict(after.pos))?;
+            (n > 0).then_some(before.ap - spent)
+        }
+        DbConnection::Postgres(c) => Returning(write)
+            .get_result::<i32>(c)
+            .optional()
+            .map_err(occupied_on_conflict(after.pos))?,
+    };
+    left.map(Some).ok_or_else(changed_meanwhile)
 }
 
 /// `UPDATE companies SET … WHERE` the company is as it was read and has the AP.
@@ -80,6 +93,9 @@ struct Write<'a> {
 
 /// `DELETE FROM companies WHERE` the company is as it was read and has the AP.
 struct Remove<'a>(Write<'a>);
+
+/// [`Write`] `RETURNING ap`: the AP left as stored.
+struct Returning<'a>(Write<'a>);
 
 impl Write<'_> {
     fn guard<'b, DB>(&'b self, out: &mut AstPass<'_, 'b, DB>) -> QueryResult<()>
@@ -169,6 +185,28 @@ where
     }
 }
 
+impl<DB> QueryFragment<DB> for Returning<'_>
+where
+    DB: Backend,
+    i32: ToSql<Integer, DB>,
+    i64: ToSql<BigInt, DB>,
+{
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        self.0.walk_ast(out.reborrow())?;
+        out.push_sql(" RETURNING ap");
+        Ok(())
+    }
+}
+
+impl diesel::query_builder::Query for Returning<'_> {
+    type SqlType = Integer;
+}
+
+impl QueryId for Returning<'_> {
+    type QueryId = Returning<'static>;
+    const HAS_STATIC_QUERY_ID: bool = true;
+}
+
 impl QueryId for Write<'_> {
     type QueryId = Write<'static>;
     const HAS_STATIC_QUERY_ID: bool = true;
@@ -181,3 +219,4 @@ impl QueryId for Remove<'_> {
 
 impl<Conn> RunQueryDsl<Conn> for Write<'_> {}
 impl<Conn> RunQueryDsl<Conn> for Remove<'_> {}
+impl<Conn> RunQueryDsl<Conn> for Returning<'_> {}

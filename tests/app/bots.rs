@@ -193,6 +193,61 @@ both!(
 );
 
 both!(
+    a_bots_move_refused_by_an_unseen_company_changes_nothing_and_the_bot_goes_on,
+    |b| {
+        // A bot's move is given without a savepoint of its own (it is refused, if at all,
+        // before it writes): refused, it must leave its company as it was, and the chunk
+        // must go on with the next company.
+        let a = arena(b);
+        let bot = a.seat_bot("Red", "normal");
+        a.bots_play();
+        let mine = a.companies_of(&bot);
+        a.set(mine[0], "kind = 'infantry', x = 5, y = 5");
+        a.set(mine[1], "kind = 'infantry', x = 12, y = 2");
+        a.paint(8, 5, "mine", None, None);
+        a.paint(13, 2, "mine", None, None);
+        // Mountains either side: the cheapest way to the mine is straight along row 5.
+        for (x, y) in [(6, 4), (7, 4), (6, 6), (7, 6)] {
+            a.paint(x, y, "mountain", None, None);
+        }
+        // On it, two cells off, Blue's voltigeurs hide in fields: Red does not see them.
+        let mut blue = a.blue.clone();
+        let hid = a.raise(&mut blue, "voltigeurs", "Caches");
+        a.put(hid, 7, 5);
+        a.paint(7, 5, "fields", None, None);
+        a.turn(grognard::db::now());
+        let ap = |id: i64| {
+            a.app.count(&format!(
+                "SELECT CAST(ap AS BIGINT) AS n FROM companies WHERE id = {id}"
+            ))
+        };
+        let (before, rng) = (
+            ap(mine[0]),
+            a.app.count(&format!(
+                "SELECT rng_pos AS n FROM companies WHERE id = {}",
+                mine[0]
+            )),
+        );
+        let played = a.bots_play();
+        assert!(played.refused >= 1, "{played:?}");
+        assert_eq!(a.position(mine[0]), (5, 5), "the refused move moved it");
+        assert_eq!(ap(mine[0]), before, "the refused move spent AP");
+        assert_eq!(
+            a.app.count(&format!(
+                "SELECT rng_pos AS n FROM companies WHERE id = {}",
+                mine[0]
+            )),
+            rng
+        );
+        assert_eq!(a.position(hid), (7, 5));
+        // The next company's orders went on in the same pass.
+        assert_eq!(a.position(mine[1]), (13, 2));
+        assert_eq!(a.cell_owner(13, 2), a.nation("Red"));
+        assert_eq!(a.cell_owner(8, 5), 0);
+    }
+);
+
+both!(
     a_bot_fires_where_the_dice_favour_it_and_never_at_what_its_nation_cannot_see,
     |b| {
         let a = arena(b);

@@ -195,9 +195,9 @@ both!(
 both!(
     a_bots_move_refused_by_an_unseen_company_changes_nothing_and_the_bot_goes_on,
     |b| {
-        // A bot's move is given without a savepoint of its own (it is refused, if at all,
-        // before it writes): refused, it must leave its company as it was, and the chunk
-        // must go on with the next company.
+        // A bot's chunk gives its companies' orders one after another in one transaction:
+        // a move refused must leave its company as it was, and the chunk go on with the next
+        // company.
         let a = arena(b);
         let bot = a.seat_bot("Red", "normal");
         a.bots_play();
@@ -244,6 +244,60 @@ both!(
         assert_eq!(a.position(mine[1]), (13, 2));
         assert_eq!(a.cell_owner(13, 2), a.nation("Red"));
         assert_eq!(a.cell_owner(8, 5), 0);
+    }
+);
+
+both!(
+    a_bots_move_that_fails_after_writing_is_undone_and_the_chunk_goes_on,
+    |b| {
+        // A move that fails in the database after it wrote the company (here the mine's
+        // capture, failed on purpose) must leave nothing of it, and cost that order alone: the
+        // chunk goes on with the next company.
+        let a = arena(b);
+        let bot = a.seat_bot("Red", "normal");
+        a.bots_play();
+        let mine = a.companies_of(&bot);
+        a.set(mine[0], "kind = 'infantry', x = 6, y = 5");
+        a.set(mine[1], "kind = 'infantry', x = 12, y = 2");
+        a.paint(8, 5, "mine", None, None);
+        a.paint(13, 2, "mine", None, None);
+        match b {
+            Backend::Sqlite => a.exec(
+                "CREATE TRIGGER refuse_mine BEFORE UPDATE OF owner_id ON cells \
+                 WHEN NEW.x = 8 AND NEW.y = 5 BEGIN SELECT RAISE(ABORT, 'refused on purpose'); END",
+            ),
+            Backend::Postgres => {
+                a.exec(
+                    "CREATE FUNCTION refuse_mine() RETURNS trigger AS $$ \
+                     BEGIN RAISE EXCEPTION 'refused on purpose'; END $$ LANGUAGE plpgsql",
+                );
+                a.exec(
+                    "CREATE TRIGGER refuse_mine BEFORE UPDATE OF owner_id ON cells FOR EACH ROW \
+                     WHEN (NEW.x = 8 AND NEW.y = 5) EXECUTE FUNCTION refuse_mine()",
+                );
+            }
+        }
+        a.turn(grognard::db::now());
+        // Nothing raised this turn: only the two companies act.
+        a.exec("UPDATE nations SET treasury = 0 WHERE name = 'Red'");
+        let moves = a.events_by("move", &bot);
+        let played = a.bots_play();
+        assert_eq!(played.raised, 0, "{played:?}");
+        assert!(played.refused >= 1, "{played:?}");
+        assert_eq!(a.position(mine[0]), (6, 5), "the failed move was kept");
+        assert_eq!(a.cell_owner(8, 5), 0);
+        assert_eq!(
+            a.position(mine[1]),
+            (13, 2),
+            "the next company's orders were lost"
+        );
+        assert_eq!(a.cell_owner(13, 2), a.nation("Red"));
+        assert_eq!(played.orders, 1, "{played:?}");
+        assert_eq!(
+            a.events_by("move", &bot),
+            moves + 1,
+            "one move event, the kept one's"
+        );
     }
 );
 

@@ -10,7 +10,7 @@ use crate::config::Config;
 use crate::db::models::{Company, World};
 use crate::db::schema::{bots, companies, events, players, ticks, users};
 use crate::db::{self, DbConnection};
-use crate::game::error::{GameError, GameResult};
+use crate::game::error::GameResult;
 use crate::game::maps::worlds;
 use crate::game::play::access::Actor;
 use crate::game::play::orders::{self, Order};
@@ -508,14 +508,7 @@ impl Turn<'_> {
                 Choice::BuildSiegeTower(at) => Order::BuildSiegeTower { at },
             };
             let (config, actor, together) = (self.config, self.actor, &mut *self.together);
-            // A move is refused, if at all, before it writes: it needs no savepoint of its own
-            // (two round trips of its five on PostgreSQL).
-            let unguarded = order.refused_before_writing();
-            let done = if unguarded {
-                together.give(conn, config, actor, id, order)
-            } else {
-                db::savepoint(conn, |conn| together.give(conn, config, actor, id, order))
-            };
+            let done = db::savepoint(conn, |conn| together.give(conn, config, actor, id, order));
             match done {
                 Ok(outcome) => {
                     self.out.orders += 1;
@@ -530,11 +523,6 @@ impl Turn<'_> {
                         });
                         self.sight.update(rs, t, seen);
                     }
-                }
-                // Given without a savepoint, a move that failed once it began to write, or in
-                // the database, leaves the chunk to be rolled back whole (and played again).
-                Err(e) if unguarded && (together.wrote() || matches!(e, GameError::Db(_))) => {
-                    return Err(e);
                 }
                 Err(_) => {
                     self.out.refused += 1;

@@ -42,16 +42,6 @@ pub enum Order {
     BuildSiegeTower { at: Pos },
 }
 
-impl Order {
-    /// Whether every refusal of the order comes before its first write: a move checks its
-    /// whole path against its window, then writes the company, the ground it takes and the
-    /// scores, none of which refuses (only the database can fail there). Such an order may be
-    /// given without a savepoint of its own ([`Together::wrote`] says what then to undo).
-    pub fn refused_before_writing(&self) -> bool {
-        matches!(self, Order::MovePath(_) | Order::MoveTo(_))
-    }
-}
-
 /// The result of an order: the company afterwards (None if it was destroyed) and whether it is
 /// hidden where it stands, the event, the report.
 #[derive(Clone, Debug)]
@@ -97,7 +87,6 @@ pub fn execute(
         let mut together = Together {
             holding: None,
             events: Vec::new(),
-            wrote: Default::default(),
         };
         let given = together.give(conn, &config, &actor, company_id, order)?;
         let ids = together.finish(conn)?;
@@ -126,8 +115,6 @@ pub struct Together {
     /// held until the transaction ends): its orders need not ask again.
     holding: Option<WorldId>,
     events: Vec<NewEvent>,
-    /// The last order given began to write (see [`Together::wrote`]).
-    wrote: std::cell::Cell<bool>,
 }
 
 impl Together {
@@ -138,7 +125,6 @@ impl Together {
         Ok(Together {
             holding: Some(world),
             events: Vec::new(),
-            wrote: Default::default(),
         })
     }
 
@@ -154,7 +140,6 @@ impl Together {
         order: Order,
     ) -> GameResult<Given> {
         let rs = &config.rules;
-        self.wrote.set(false);
         if self.holding.is_none() {
             crate::game::time::ticks::hold_off_turn(conn, actor.user_id, company_id)?;
         }
@@ -177,7 +162,6 @@ impl Together {
             w: &w,
             player: &player,
             me: &me,
-            wrote: &self.wrote,
         };
         // The company after a move is known; after any other order it is read again.
         let mut known = None;
@@ -242,15 +226,6 @@ impl Together {
         })
     }
 
-    /// Whether the last order given began to write before it ended. A move refused while this
-    /// is false changed nothing and may be passed over without a savepoint
-    /// ([`Order::refused_before_writing`]); one that failed once it began to write leaves the
-    /// caller's transaction to be rolled back (on PostgreSQL a statement that failed has
-    /// spoiled it already).
-    pub fn wrote(&self) -> bool {
-        self.wrote.get()
-    }
-
     /// Writes the events of the orders given, in their order, with their alerts and live
     /// notes; their ids.
     pub fn finish(self, conn: &mut DbConnection) -> GameResult<Vec<EventId>> {
@@ -274,8 +249,6 @@ struct Ctx<'a> {
     w: &'a World,
     player: &'a Player,
     me: &'a Placed,
-    /// Set where an order that is refused only before writing begins to write.
-    wrote: &'a std::cell::Cell<bool>,
 }
 
 impl Ctx<'_> {
@@ -347,9 +320,6 @@ impl Ctx<'_> {
         let plan = movement::plan_move(self.rs, &area, &u, &path, &mut dice)?;
         let mut after = u.clone();
         after.pos = plan.destination;
-        // Every refusal of a move comes before this line (`Order::refused_before_writing`):
-        // from here on only the database can fail, and the caller undoes the whole.
-        self.wrote.set(true);
         let left = write_unit(conn, &u, Stream::drawn(word), &after, plan.cost)?;
         // What `write_unit` wrote: only the place, the AP and the random stream change.
         let moved = Company {
@@ -847,14 +817,12 @@ pub fn preview_move(
         user_id: actor.user_id,
         leave_until: player.leave_until,
     };
-    let wrote = std::cell::Cell::new(false);
     let ctx = Ctx {
         rs,
         actor,
         w: &w,
         player: &player,
         me: &me,
-        wrote: &wrote,
     };
     ctx.path_to(conn, to)
 }

@@ -41,7 +41,7 @@ pub fn note(
 
 /// Writes rows of the live log of one world and topic, one per (user, reference), in the
 /// caller's transaction: one statement, and one notification (a bot's chunk of orders sent a
-/// row and a `NOTIFY` for each of its events, a third of its round trips).
+/// row and a `NOTIFY` for each of its events, two of a move's dozen round trips).
 pub fn note_all(
     conn: &mut DbConnection,
     world: Option<WorldId>,

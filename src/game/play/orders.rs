@@ -108,8 +108,8 @@ pub fn execute(
 /// each checked, refused and written as an order of its own; only their events are written
 /// together, by [`Together::finish`] before the transaction commits. A bot's chunk of
 /// companies gives its orders so: on PostgreSQL each of its orders paid a round trip for its
-/// event, for its row of the live log, for its `NOTIFY` and for the turn's lock, three in
-/// four of the statements of a move.
+/// event, for its row of the live log, for its `NOTIFY` and for the turn's lock, four of a
+/// move's dozen statements.
 pub struct Together {
     /// The world whose turns this transaction holds off already (PostgreSQL's shared lock,
     /// held until the transaction ends): its orders need not ask again.
@@ -129,8 +129,9 @@ impl Together {
     }
 
     /// Carries out an order of the actor's company: every check and write of a person's
-    /// order, its event kept for [`Together::finish`]. A refusal writes nothing here; the
-    /// caller gives each order its own savepoint when it goes on after one.
+    /// order, its event kept for [`Together::finish`]. An order may be refused after it began
+    /// to write (a fight's second company): a caller that goes on after a refusal gives each
+    /// order a savepoint of its own.
     pub fn give(
         &mut self,
         conn: &mut DbConnection,
@@ -299,7 +300,7 @@ impl Ctx<'_> {
     }
 
     /// The move, and the company after it, as it was written, with whether it is hidden where
-    /// it stands: known here, so not read again (two statements of a bot's move in six).
+    /// it stands: known here, so not read again (two statements of a move's seven).
     fn move_along(
         &self,
         conn: &mut DbConnection,

@@ -36,17 +36,16 @@ pub fn note(
     user: Option<UserId>,
     reference: Option<i32>,
 ) -> QueryResult<()> {
-    note_all(conn, world, topic, &[(user, reference)])
+    note_all(conn, topic, &[(world, user, reference)])
 }
 
-/// Writes rows of the live log of one world and topic, one per (user, reference), in the
+/// Writes rows of the live log of one topic, one per (world, user, reference), in the
 /// caller's transaction: one statement, and one notification (a bot's chunk of orders sent a
 /// row and a `NOTIFY` for each of its events, two of a move's dozen round trips).
 pub fn note_all(
     conn: &mut DbConnection,
-    world: Option<WorldId>,
     topic: LiveTopic,
-    rows: &[(Option<UserId>, Option<i32>)],
+    rows: &[(Option<WorldId>, Option<UserId>, Option<i32>)],
 ) -> QueryResult<()> {
     if rows.is_empty() {
         return Ok(());
@@ -54,7 +53,7 @@ pub fn note_all(
     let at = now_ms();
     let values: Vec<_> = rows
         .iter()
-        .map(|(user, reference)| {
+        .map(|(world, user, reference)| {
             (
                 live_log::world_id.eq(world.map(|w| w.0)),
                 live_log::at.eq(at),

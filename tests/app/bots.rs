@@ -146,11 +146,7 @@ both!(
         // A chunk's events are written together at its end: each must still get its own id,
         // its own row of the live log and, for ground taken from a nation, its alert.
         let a = arena(b);
-        let bot = a.seat_bot("Red", "normal");
-        a.bots_play();
-        let mine = a.companies_of(&bot);
-        a.set(mine[0], "kind = 'infantry', x = 5, y = 5");
-        a.set(mine[1], "kind = 'infantry', x = 12, y = 2");
+        a.red_bot_infantry_at([(5, 5), (12, 2)]);
         a.paint(7, 5, "mine", Some("Blue"), None);
         a.paint(13, 2, "mine", None, None);
         let w = a.world;
@@ -199,11 +195,7 @@ both!(
         // a move refused must leave its company as it was, and the chunk go on with the next
         // company.
         let a = arena(b);
-        let bot = a.seat_bot("Red", "normal");
-        a.bots_play();
-        let mine = a.companies_of(&bot);
-        a.set(mine[0], "kind = 'infantry', x = 5, y = 5");
-        a.set(mine[1], "kind = 'infantry', x = 12, y = 2");
+        let (_, mine) = a.red_bot_infantry_at([(5, 5), (12, 2)]);
         a.paint(8, 5, "mine", None, None);
         a.paint(13, 2, "mine", None, None);
         // Mountains either side: the cheapest way to the mine is straight along row 5.
@@ -216,29 +208,25 @@ both!(
         a.put(hid, 7, 5);
         a.paint(7, 5, "fields", None, None);
         a.turn(grognard::db::now());
-        let ap = |id: i64| {
+        // The figures a move writes: its AP and its random stream.
+        let ap = || {
             a.app.count(&format!(
-                "SELECT CAST(ap AS BIGINT) AS n FROM companies WHERE id = {id}"
+                "SELECT CAST(ap AS BIGINT) AS n FROM companies WHERE id = {}",
+                mine[0]
             ))
         };
-        let (before, rng) = (
-            ap(mine[0]),
+        let rng = || {
             a.app.count(&format!(
                 "SELECT rng_pos AS n FROM companies WHERE id = {}",
                 mine[0]
-            )),
-        );
+            ))
+        };
+        let (before, stream) = (ap(), rng());
         let played = a.bots_play();
         assert!(played.refused >= 1, "{played:?}");
         assert_eq!(a.position(mine[0]), (5, 5), "the refused move moved it");
-        assert_eq!(ap(mine[0]), before, "the refused move spent AP");
-        assert_eq!(
-            a.app.count(&format!(
-                "SELECT rng_pos AS n FROM companies WHERE id = {}",
-                mine[0]
-            )),
-            rng
-        );
+        assert_eq!(ap(), before, "the refused move spent AP");
+        assert_eq!(rng(), stream);
         assert_eq!(a.position(hid), (7, 5));
         // The next company's orders went on in the same pass.
         assert_eq!(a.position(mine[1]), (13, 2));
@@ -254,11 +242,7 @@ both!(
         // capture, failed on purpose) must leave nothing of it, and cost that order alone: the
         // chunk goes on with the next company.
         let a = arena(b);
-        let bot = a.seat_bot("Red", "normal");
-        a.bots_play();
-        let mine = a.companies_of(&bot);
-        a.set(mine[0], "kind = 'infantry', x = 6, y = 5");
-        a.set(mine[1], "kind = 'infantry', x = 12, y = 2");
+        let (bot, mine) = a.red_bot_infantry_at([(6, 5), (12, 2)]);
         a.paint(8, 5, "mine", None, None);
         a.paint(13, 2, "mine", None, None);
         match b {

@@ -17,15 +17,14 @@ pub fn record(conn: &mut DbConnection, e: NewEvent) -> QueryResult<EventId> {
     ids.first().copied().ok_or(diesel::result::Error::NotFound)
 }
 
-/// Stores events of one world in the order given, with the alerts they call for and their
+/// Stores events in the order given, with the alerts they call for and their
 /// rows of the live log, in the caller's transaction; their ids in the same order. On
 /// PostgreSQL in one statement (a bot's chunk of orders wrote each of its events in a round
 /// trip of its own).
 pub fn record_all(conn: &mut DbConnection, all: Vec<NewEvent>) -> QueryResult<Vec<EventId>> {
-    let Some(world) = all.first().map(|e| e.world_id) else {
+    if all.is_empty() {
         return Ok(Vec::new());
-    };
-    debug_assert!(all.iter().all(|e| e.world_id == world));
+    }
     let ids: Vec<EventId> = match conn {
         // SQLite writes a `RETURNING` clause's rows to a temporary table and opens a statement
         // journal for it: a fifth of the time an order spends under the single writer went
@@ -72,13 +71,8 @@ pub fn record_all(conn: &mut DbConnection, all: Vec<NewEvent>) -> QueryResult<Ve
     let rows: Vec<_> = all
         .iter()
         .zip(&ids)
-        .map(|(e, id)| (e.target_user_id, Some(id.0)))
+        .map(|(e, id)| (Some(e.world_id), e.target_user_id, Some(id.0)))
         .collect();
-    crate::db::live::note_all(
-        conn,
-        Some(world),
-        crate::rules::names::LiveTopic::Event,
-        &rows,
-    )?;
+    crate::db::live::note_all(conn, crate::rules::names::LiveTopic::Event, &rows)?;
     Ok(ids)
 }

@@ -320,6 +320,18 @@ impl Arena {
         r.json()["name"].as_str().unwrap().to_string()
     }
 
+    /// Red's `normal` bot seated and its first turn played (two companies raised), the two
+    /// made infantry and put on `at`: the bot's name and its companies, oldest first.
+    pub fn red_bot_infantry_at(&self, at: [(i32, i32); 2]) -> (String, Vec<i64>) {
+        let bot = self.seat_bot("Red", "normal");
+        self.bots_play();
+        let mine = self.companies_of(&bot);
+        for (id, (x, y)) in mine.iter().zip(at) {
+            self.set(*id, &format!("kind = 'infantry', x = {x}, y = {y}"));
+        }
+        (bot, mine)
+    }
+
     /// Lets the bots of the arena's world play its turn, as the scheduler does after one.
     pub fn bots_play(&self) -> grognard::game::bots::Played {
         grognard::game::bots::play_world(

@@ -226,8 +226,10 @@ impl CustomizeConnection<Pooled, r2d2::Error> for SqlitePragmas {
                 .map_err(r2d2::Error::QueryError)?;
         }
         if conn.is_sqlite() {
+            // temp_store: the journals of statements and savepoints inside a transaction are
+            // kept in memory; in a file, they were a fifth of a bots' chunk's writes.
             conn.batch_execute(&format!(
-                "PRAGMA busy_timeout = {}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
+                "PRAGMA busy_timeout = {}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY;",
                 self.busy_timeout_ms
             ))
             .map_err(r2d2::Error::QueryError)?;

@@ -572,3 +572,124 @@ fn a_campaign_of_bots_on_borodino_always_ends_and_hard_beats_easy() {
     run(&config, &again, &mut two).unwrap();
     assert_eq!(one, two);
 }
+
+both!(
+    orders_given_on_a_board_write_what_the_same_orders_write_one_by_one,
+    |b| {
+        // A bot's chunk gives its orders on a board (kept in memory, written at its end); the
+        // same orders given one by one on the database must leave the very same world: the
+        // companies, the events, the scores, the ground. Among them a company moving into the
+        // cell another has just left (written in one statement at the end, where the two
+        // would meet row by row), a capture, a volley and a refused move.
+        use grognard::game::play::access::Actor;
+        use grognard::game::play::orders::{Order, Together};
+        use grognard::ids::{CompanyId, UserId, WorldId};
+        use grognard::rules::Pos;
+        let at = grognard::db::now();
+        let play = |on_board: bool| -> Vec<String> {
+            let a = arena(b);
+            let mut red = a.red.clone();
+            let first = a.raise(&mut red, "infantry", "First");
+            let second = a.raise(&mut red, "infantry", "Second");
+            let mut blue = a.blue.clone();
+            let target = a.raise(&mut blue, "infantry", "Target");
+            a.put(first, 5, 5);
+            a.put(second, 4, 5);
+            a.put(target, 8, 5);
+            a.paint(5, 6, "mine", None, None);
+            a.turn(at);
+            // The same dice in both worlds (a turn draws the world's seed anew).
+            a.exec(&format!(
+                "UPDATE worlds SET rng_seed = 99 WHERE id = {}",
+                a.world
+            ));
+            let user = a
+                .app
+                .count("SELECT CAST(id AS BIGINT) AS n FROM users WHERE username = 'red_player'");
+            let actor = Actor {
+                user_id: UserId(user as i32),
+                username: "red_player".into(),
+                role: grognard::rules::names::Role::Player,
+                held: false,
+            };
+            let id = |c: i64| CompanyId(c as i32);
+            let orders = [
+                (first, Order::MovePath(vec![Pos::new(6, 5)])),
+                (second, Order::MovePath(vec![Pos::new(5, 5)])),
+                (first, Order::MovePath(vec![Pos::new(5, 5)])),
+                (second, Order::MovePath(vec![Pos::new(5, 6)])),
+                (first, Order::Volley { target: id(target) }),
+            ];
+            let w = WorldId(a.world as i32);
+            let mut out: Vec<String> = grognard::db::write(&mut a.app.conn(), |c| {
+                let mut t = if on_board {
+                    Together::on_board(c, w)?
+                } else {
+                    Together::in_world(c, w)?
+                };
+                let mut given = Vec::new();
+                for (company, order) in orders {
+                    let g = t.give_apart(c, &a.app.config, &actor, id(company), order);
+                    given.push(format!(
+                        "{:?}",
+                        g.map(|g| (
+                            g.company.map(|c| (c.x, c.y, c.ap, c.men, c.rng_pos)),
+                            g.hidden,
+                            g.summary
+                        ))
+                    ));
+                }
+                t.finish(c)?;
+                Ok::<_, grognard::game::error::GameError>(given)
+            })
+            .unwrap();
+            for c in [first, second, target] {
+                out.push(a.app.text(&format!(
+                    "SELECT x || ',' || y || ',' || men || ',' || wounded || ',' || ap || ',' || \
+                     morale || ',' || xp || ',' || volley_recency || ',' || rng_pos AS t \
+                     FROM companies WHERE id = {c}"
+                )));
+            }
+            let events = a.app.count(&format!(
+                "SELECT COUNT(*) FROM events WHERE world_id = {}",
+                a.world
+            ));
+            for k in 0..events {
+                out.push(a.app.text(&format!(
+                    "SELECT kind || '|' || COALESCE(company_id, 0) || '|' || \
+                     COALESCE(target_company_id, 0) || '|' || COALESCE(other_nation_id, 0) || '|' \
+                     || COALESCE(x, 0) || ',' || COALESCE(y, 0) || '|' || summary || '|' || data \
+                     AS t FROM events WHERE world_id = {} ORDER BY id LIMIT 1 OFFSET {k}",
+                    a.world
+                )));
+            }
+            for k in 0..2 {
+                out.push(a.app.text(&format!(
+                    "SELECT inflicted || ',' || lost || ',' || captures || ',' || xp || ',' || \
+                     turns_played || ',' || played_turn || ',' || first_steps AS t FROM players \
+                     WHERE world_id = {} ORDER BY id LIMIT 1 OFFSET {k}",
+                    a.world
+                )));
+            }
+            out.push(a.cell_owner(5, 6).to_string());
+            out.push(a.nation("Red").to_string());
+            out
+        };
+        let one_by_one = play(false);
+        let on_board = play(true);
+        assert_eq!(on_board, one_by_one);
+        // What both did, by the rules: the two moves, a move refused (the cell is taken), the
+        // mine's capture, the volley.
+        assert!(one_by_one[0].starts_with("Ok(("), "{}", one_by_one[0]);
+        assert!(one_by_one[2].contains("Occupied"), "{}", one_by_one[2]);
+        assert!(one_by_one[4].starts_with("Ok(("), "{}", one_by_one[4]);
+        assert!(one_by_one[5].starts_with("6,5,"), "{}", one_by_one[5]);
+        assert!(one_by_one[6].starts_with("5,6,"), "{}", one_by_one[6]);
+        let n = one_by_one.len();
+        assert_eq!(one_by_one[n - 2], one_by_one[n - 1], "Red took the mine");
+        assert!(
+            one_by_one.iter().any(|e| e.starts_with("volley|")),
+            "{one_by_one:?}"
+        );
+    }
+);

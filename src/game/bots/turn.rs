@@ -13,6 +13,7 @@ use crate::db::{self, DbConnection};
 use crate::game::error::GameResult;
 use crate::game::maps::worlds;
 use crate::game::play::access::Actor;
+use crate::game::play::board::Rect;
 use crate::game::play::orders::{self, Order};
 use crate::game::play::{self as play, load};
 use crate::ids::{CompanyId, NationId, PlayerId, UserId, WorldId};
@@ -230,7 +231,11 @@ fn play_bot(
     let mut sight = Sight::load(conn, rs, &w, seat.nation_id)?;
     let mut taken: FxHashSet<Pos> = FxHashSet::default();
     let mut struck: HashMap<i32, i32> = HashMap::new();
+    // Chunks are given on a board; one that fails is given again order by order, each in a
+    // savepoint of its own, so that an order the database refuses costs that order alone.
+    let mut on_board = true;
     loop {
+        let before = (taken.clone(), struck.clone(), out.clone());
         let chunk = Instant::now();
         let result = db::write(conn, |conn| -> GameResult<bool> {
             let Some(c) = claim(conn, seat.player_id, world_id)? else {
@@ -239,7 +244,11 @@ fn play_bot(
             if !c.open || c.turn != w.turn || c.world.turn != w.turn || c.done {
                 return Ok(false);
             }
-            let mut together = orders::Together::in_world(conn, world_id)?;
+            let mut together = if on_board {
+                orders::Together::on_board(conn, world_id)?
+            } else {
+                orders::Together::in_world(conn, world_id)?
+            };
             // Who is away is judged again in each chunk: a player back since stops being held.
             let owners = owners(conn, config, &w, seat)?;
             let ids: Vec<(CompanyId, PlayerId)> = companies::table
@@ -249,6 +258,22 @@ fn play_bot(
                 .select((companies::id, companies::player_id))
                 .limit(CHUNK_ROWS)
                 .load(conn)?;
+            // What the chunk's orders will look at, read at once: around each company, as
+            // far as its first order reaches.
+            let reach = first_reach(&config.rules);
+            let around: Vec<Rect> = ids
+                .iter()
+                .filter_map(|(id, _)| sight.unit(id.0))
+                .map(|u| {
+                    (
+                        u.pos.x - reach,
+                        u.pos.y - reach,
+                        u.pos.x + reach,
+                        u.pos.y + reach,
+                    )
+                })
+                .collect();
+            together.read_around(conn, &around)?;
             let mut reached = c.last;
             let mut finished = ids.len() < CHUNK_ROWS as usize;
             for (i, (id, owner)) in ids.iter().enumerate() {
@@ -278,10 +303,21 @@ fn play_bot(
                 .execute(conn)?;
             Ok(!finished)
         });
+        // Orders read inside a failed chunk (the world's cells after a capture) never were.
         let more = match result {
-            Ok(more) => more,
+            Ok(more) => {
+                on_board = true;
+                more
+            }
+            Err(e) if on_board => {
+                crate::db::group::note_lost_batch();
+                tracing::warn!(world = world_id.0, error = %e, "a bot's chunk failed; given again order by order");
+                (taken, struck, out) = before;
+                sight = Sight::load(conn, rs, &w, seat.nation_id)?;
+                on_board = false;
+                continue;
+            }
             Err(e) => {
-                // Orders read inside the chunk (the world's cells after a capture) never were.
                 crate::db::group::note_lost_batch();
                 return Err(e);
             }
@@ -302,6 +338,17 @@ fn play_bot(
 
 /// Companies read for a chunk at most (a chunk ends sooner when its time is up).
 const CHUNK_ROWS: i64 = 256;
+
+/// How far around a company its first order of a turn looks at most: a move as far as a bot
+/// plans one ([`Turn::company`]), a volley's target and the window of a fight around it.
+fn first_reach(rs: &crate::rules::Ruleset) -> i32 {
+    let volley = Kind::ALL
+        .iter()
+        .filter_map(|k| rs.kind(*k).volley.map(|v| v.range))
+        .max()
+        .unwrap_or(1);
+    PLAN_RADIUS.max(volley + 2) + crate::rules::vision::max_perception(rs) + 1
+}
 
 /// The players whose companies the bot orders, and how: its own, played to win; those of its
 /// nation's players away who asked for it, only held (the nation's first bot holds them).
@@ -431,6 +478,9 @@ fn raise(
     Ok(raised)
 }
 
+/// How far a bot plans a company's move at most, in cells.
+const PLAN_RADIUS: i32 = 14;
+
 /// One company's orders of a bot's turn.
 struct Turn<'a> {
     config: &'a Arc<Config>,
@@ -467,8 +517,8 @@ impl Turn<'_> {
             let spare = (me.ap - keep_ap).max(0);
             let step = rs.cheapest_step(self.w.season).max(1);
             let reach = rs.kind(me.kind).volley.map_or(1, |v| v.range) + 2;
-            // At least the reach of its volley, at most 14 cells beyond what walking needs.
-            let radius = (spare / step + 1).min(14).max(reach);
+            // At least the reach of its volley, at most PLAN_RADIUS cells.
+            let radius = (spare / step + 1).min(PLAN_RADIUS).max(reach);
             let area = self.sight.window(self.w, me.pos, radius);
             let plan = Plan {
                 rs,
@@ -508,7 +558,7 @@ impl Turn<'_> {
                 Choice::BuildSiegeTower(at) => Order::BuildSiegeTower { at },
             };
             let (config, actor, together) = (self.config, self.actor, &mut *self.together);
-            let done = db::savepoint(conn, |conn| together.give(conn, config, actor, id, order));
+            let done = together.give_apart(conn, config, actor, id, order);
             match done {
                 Ok(outcome) => {
                     self.out.orders += 1;
@@ -516,7 +566,7 @@ impl Turn<'_> {
                     self.sight.update(rs, id.0, after);
                     if let Some((t, at)) = target {
                         *self.struck.entry(t).or_default() += 1;
-                        let now = standing(conn, self.w.id, at)?;
+                        let now = self.together.standing(conn, self.w, at)?;
                         let seen = now.filter(|c| c.id.0 == t).map(|c| {
                             let nation = self.sight.unit(t).map_or(0, |u| u.nation);
                             self.unit_of(&c, nation)
@@ -573,15 +623,4 @@ impl Turn<'_> {
             None => self.sight.nearest_enemy(self.w, me.pos),
         }
     }
-}
-
-/// The company standing on a cell now, if any.
-fn standing(conn: &mut DbConnection, world: WorldId, at: Pos) -> GameResult<Option<Company>> {
-    Ok(companies::table
-        .filter(companies::world_id.eq(world))
-        .filter(companies::x.eq(at.x))
-        .filter(companies::y.eq(at.y))
-        .select(Company::as_select())
-        .first(conn)
-        .optional()?)
 }

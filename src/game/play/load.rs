@@ -195,7 +195,18 @@ pub fn window(
     points: &[Pos],
     margin: i32,
 ) -> GameResult<(Area, Vec<Placed>)> {
-    // Clipped to the map: points named by a caller may lie anywhere an i32 reaches.
+    let (x0, y0, x1, y1) = window_rect(w, points, margin);
+    let mut area = crate::game::maps::cells::area(conn, w, x0, y0, x1, y1)?;
+    let placed = companies_around(conn, w.id, w.height, (x0, y0, x1, y1), None)?;
+    for p in &placed {
+        area.place(unit_of(p));
+    }
+    Ok((area, placed))
+}
+
+/// The rectangle of [`window`]: `margin` cells around the points, clipped to the map (points
+/// named by a caller may lie anywhere an i32 reaches). (x0, y0, x1, y1).
+pub fn window_rect(w: &World, points: &[Pos], margin: i32) -> (i32, i32, i32, i32) {
     let span = |c: fn(&Pos) -> i32, size: i32| {
         let lo = points
             .iter()
@@ -213,12 +224,7 @@ pub fn window(
     };
     let (x0, x1) = span(|p| p.x, w.width);
     let (y0, y1) = span(|p| p.y, w.height);
-    let mut area = crate::game::maps::cells::area(conn, w, x0, y0, x1, y1)?;
-    let placed = companies_around(conn, w.id, w.height, (x0, y0, x1, y1), None)?;
-    for p in &placed {
-        area.place(unit_of(p));
-    }
-    Ok((area, placed))
+    (x0, y0, x1, y1)
 }
 
 /// Dice for one action of a company, positioned where its random stream continues, and that

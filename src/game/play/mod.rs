@@ -2,6 +2,7 @@
 //! company may do; what the player sees (the map, reports); leave.
 
 pub mod access;
+pub mod board;
 pub mod first_steps;
 pub mod leave;
 pub mod load;

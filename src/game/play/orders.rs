@@ -12,6 +12,7 @@ use crate::game::error::{GameError, GameResult};
 use crate::game::news::events;
 use crate::game::play;
 use crate::game::play::access::{self, Actor};
+use crate::game::play::board::{Board, Rect, TakeCell};
 use crate::game::play::load::{self, unit_of, Placed};
 use crate::game::play::report::{BattleReport, MoveReport, Report, Rng, StructureReport};
 use crate::game::play::unit_write::{changed_meanwhile, write_unit, Stream};
@@ -87,6 +88,7 @@ pub fn execute(
         let mut together = Together {
             holding: None,
             events: Vec::new(),
+            board: None,
         };
         let given = together.give(conn, &config, &actor, company_id, order)?;
         let ids = together.finish(conn)?;
@@ -115,6 +117,8 @@ pub struct Together {
     /// held until the transaction ends): its orders need not ask again.
     holding: Option<WorldId>,
     events: Vec<NewEvent>,
+    /// The chunk's ground in memory, when the transaction holds the world's orders off.
+    board: Option<Board>,
 }
 
 impl Together {
@@ -125,13 +129,73 @@ impl Together {
         Ok(Together {
             holding: Some(world),
             events: Vec::new(),
+            board: None,
         })
+    }
+
+    /// Orders to companies of `world` given on a [`Board`]: every other order to the world's
+    /// companies waits until the caller's transaction ends (as for a chunk of a turn), so
+    /// what these orders read is kept in memory, and what they change is written by
+    /// [`Together::finish`] in a few statements.
+    pub fn on_board(conn: &mut DbConnection, world: WorldId) -> GameResult<Together> {
+        crate::game::time::ticks::hold_world_orders(conn, world)?;
+        let w = crate::game::maps::worlds::get(conn, world)?;
+        Ok(Together {
+            holding: Some(world),
+            events: Vec::new(),
+            board: Some(Board::new(conn, w)?),
+        })
+    }
+
+    /// Reads at once the companies in these rectangles, where the orders to come will look
+    /// (on a board; else nothing to do).
+    pub fn read_around(&mut self, conn: &mut DbConnection, rects: &[Rect]) -> GameResult<()> {
+        match &mut self.board {
+            Some(b) => b.read_around(conn, rects),
+            None => Ok(()),
+        }
+    }
+
+    /// [`Together::give`] so that a refusal leaves the orders given before it standing: on a
+    /// board what the order changed is undone in memory; else it has a savepoint of its own.
+    pub fn give_apart(
+        &mut self,
+        conn: &mut DbConnection,
+        config: &Config,
+        actor: &Actor,
+        company_id: CompanyId,
+        order: Order,
+    ) -> GameResult<Given> {
+        if self.board.is_some() {
+            return self.give(conn, config, actor, company_id, order);
+        }
+        db::savepoint(conn, |conn| {
+            self.give(conn, config, actor, company_id, order)
+        })
+    }
+
+    /// The company standing on a cell now, as these orders left it.
+    pub fn standing(
+        &mut self,
+        conn: &mut DbConnection,
+        w: &World,
+        at: Pos,
+    ) -> GameResult<Option<Company>> {
+        let placed = match &mut self.board {
+            Some(b) => b.window(conn, &[at], 0)?.1,
+            None => load::window(conn, w, &[at], 0)?.1,
+        };
+        Ok(placed
+            .into_iter()
+            .find(|p| (p.company.x, p.company.y) == (at.x, at.y))
+            .map(|p| p.company))
     }
 
     /// Carries out an order of the actor's company: every check and write of a person's
     /// order, its event kept for [`Together::finish`]. An order may be refused after it began
-    /// to write (a fight's second company): a caller that goes on after a refusal gives each
-    /// order a savepoint of its own.
+    /// to write (a fight's second company): on a board what it changed is undone; else a
+    /// caller that goes on after a refusal gives each order a savepoint of its own
+    /// ([`Together::give_apart`]).
     pub fn give(
         &mut self,
         conn: &mut DbConnection,
@@ -140,11 +204,49 @@ impl Together {
         company_id: CompanyId,
         order: Order,
     ) -> GameResult<Given> {
+        let Some(mut board) = self.board.take() else {
+            return self.give_on(&mut Ground::Db(conn), config, actor, company_id, order);
+        };
+        if matches!(order, Order::Reinforce { .. }) {
+            // The treasury and the reserve are not kept on the board: the order is given on
+            // the database, which is then read again.
+            board.flush(conn)?;
+            let world = board.world().id;
+            let given = db::savepoint(conn, |conn| {
+                self.give_on(&mut Ground::Db(conn), config, actor, company_id, order)
+            });
+            let w = crate::game::maps::worlds::get(conn, world)?;
+            self.board = Some(Board::new(conn, w)?);
+            return given;
+        }
+        let mark = board.mark();
+        let given = self.give_on(
+            &mut Ground::Board(&mut board, conn),
+            config,
+            actor,
+            company_id,
+            order,
+        );
+        if given.is_err() {
+            board.undo_to(mark);
+        }
+        self.board = Some(board);
+        given
+    }
+
+    fn give_on(
+        &mut self,
+        g: &mut Ground<'_>,
+        config: &Config,
+        actor: &Actor,
+        company_id: CompanyId,
+        order: Order,
+    ) -> GameResult<Given> {
         let rs = &config.rules;
         if self.holding.is_none() {
-            crate::game::time::ticks::hold_off_turn(conn, actor.user_id, company_id)?;
+            crate::game::time::ticks::hold_off_turn(g.conn(), actor.user_id, company_id)?;
         }
-        let (company, player, w) = access::own_company_and_world(conn, actor, company_id)?;
+        let (company, player, w) = g.own_company_and_world(actor, company_id)?;
         if self.holding.is_some_and(|h| h != w.id) {
             // Its world's turn is not held off by this transaction.
             return Err(GameError::not_found("company of yours"));
@@ -168,53 +270,36 @@ impl Together {
         let mut known = None;
         let (event, report) = match order {
             Order::MovePath(path) => {
-                let (e, r, k) = ctx.move_along(conn, path)?;
+                let (e, r, k) = ctx.move_along(g, path)?;
                 known = Some(k);
                 (e, r)
             }
             Order::MoveTo(to) => {
-                let (path, _) = ctx.path_to(conn, to)?;
-                let (e, r, k) = ctx.move_along(conn, path)?;
+                let (path, _) = ctx.path_to(g, to)?;
+                let (e, r, k) = ctx.move_along(g, path)?;
                 known = Some(k);
                 (e, r)
             }
-            Order::Volley { target } => ctx.fight(conn, target, true)?,
-            Order::Melee { target } => ctx.fight(conn, target, false)?,
-            Order::Bombard { at } => ctx.bombard(conn, at)?,
-            Order::Repair { at } => ctx.repair(conn, at)?,
-            Order::BuildBridge { at } => ctx.build_bridge(conn, at)?,
-            Order::Heal => ctx.heal(conn)?,
-            Order::Reinforce { men } => ctx.reinforce(conn, men)?,
-            Order::Ram { at } => ctx.ram(conn, at)?,
-            Order::BuildSiegeTower { at } => ctx.build_siege_tower(conn, at)?,
+            Order::Volley { target } => ctx.fight(g, target, true)?,
+            Order::Melee { target } => ctx.fight(g, target, false)?,
+            Order::Bombard { at } => ctx.bombard(g, at)?,
+            Order::Repair { at } => ctx.repair(g, at)?,
+            Order::BuildBridge { at } => ctx.build_bridge(g, at)?,
+            Order::Heal => ctx.heal(g)?,
+            Order::Reinforce { men } => ctx.reinforce(g, men)?,
+            Order::Ram { at } => ctx.ram(g, at)?,
+            Order::BuildSiegeTower { at } => ctx.build_siege_tower(g, at)?,
         };
-        crate::game::play::scores::record(
-            conn,
-            &w,
-            (&player, actor.held),
-            event.target_user_id,
-            &report,
-        )?;
+        g.record(&w, (&player, actor.held), event.target_user_id, &report)?;
         // The first day's steps are the player's own: a bot holding their companies ticks none.
         if let Some(bit) =
             crate::game::play::first_steps::bit_of_event(event.kind).filter(|_| !actor.held)
         {
-            crate::game::play::first_steps::tick(conn, &player, bit)?;
+            g.tick(&player, bit)?;
         }
         let (after, hidden) = match known {
             Some((c, hidden)) => (Some(c), hidden),
-            None => {
-                let after: Option<Company> = crate::on_backend!(conn, c => companies::table
-                    .find(company_id)
-                    .select(Company::as_select())
-                    .first(c)
-                    .optional())?;
-                let hidden = match &after {
-                    Some(c) => play::hidden(conn, rs, c)?,
-                    None => false,
-                };
-                (after, hidden)
-            }
+            None => g.company_after(rs, company_id)?,
         };
         let summary = event.summary.clone();
         // Last: an order refused above leaves no event behind.
@@ -229,18 +314,347 @@ impl Together {
 
     /// Writes the events of the orders given, in their order, with their alerts and live
     /// notes; their ids.
-    pub fn finish(self, conn: &mut DbConnection) -> GameResult<Vec<EventId>> {
+    pub fn finish(mut self, conn: &mut DbConnection) -> GameResult<Vec<EventId>> {
+        if let Some(b) = &mut self.board {
+            b.flush(conn)?;
+        }
         Ok(events::record_all(conn, self.events)?)
     }
 }
 
-crate::fixed_statement! {
+/// Where an order reads and writes: the database, or a chunk's [`Board`] (with the database
+/// for what the board has not read yet).
+enum Ground<'a> {
+    Db(&'a mut DbConnection),
+    Board(&'a mut Board, &'a mut DbConnection),
+}
+
+impl Ground<'_> {
+    fn conn(&mut self) -> &mut DbConnection {
+        match self {
+            Ground::Db(c) => c,
+            Ground::Board(_, c) => c,
+        }
+    }
+
+    /// The actor's company, its player and its world.
+    fn own_company_and_world(
+        &mut self,
+        actor: &Actor,
+        company_id: CompanyId,
+    ) -> GameResult<(Company, Player, World)> {
+        let (board, conn) = match self {
+            Ground::Db(conn) => return access::own_company_and_world(conn, actor, company_id),
+            Ground::Board(b, c) => (b, c),
+        };
+        let p = board
+            .company(conn, company_id)?
+            .filter(|p| p.user_id == actor.user_id)
+            .ok_or_else(|| GameError::not_found("company of yours"))?;
+        let player = board.player(conn, p.company.player_id)?;
+        Ok((p.company, player, board.world().clone()))
+    }
+
+    fn window(
+        &mut self,
+        w: &World,
+        points: &[Pos],
+        margin: i32,
+    ) -> GameResult<(crate::rules::state::Area, Vec<Placed>)> {
+        match self {
+            Ground::Db(conn) => load::window(conn, w, points, margin),
+            Ground::Board(b, conn) => b.window(conn, points, margin),
+        }
+    }
+
+    fn write_unit(
+        &mut self,
+        before: &Unit,
+        stream: Stream,
+        after: &Unit,
+        spent: i32,
+    ) -> GameResult<Option<i32>> {
+        match self {
+            Ground::Db(conn) => write_unit(conn, before, stream, after, spent),
+            Ground::Board(b, _) => b.write_unit(before, stream, after, spent),
+        }
+    }
+
+    /// Where a company of the world stands.
+    fn place_of(&mut self, w: &World, id: CompanyId) -> GameResult<Option<Pos>> {
+        match self {
+            Ground::Db(conn) => {
+                let at: Option<(i32, i32)> = companies::table
+                    .filter(companies::id.eq(id))
+                    .filter(companies::world_id.eq(w.id))
+                    .select((companies::x, companies::y))
+                    .first(*conn)
+                    .optional()?;
+                Ok(at.map(|(x, y)| Pos::new(x, y)))
+            }
+            Ground::Board(b, conn) => Ok(b
+                .company(conn, id)?
+                .map(|p| Pos::new(p.company.x, p.company.y))),
+        }
+    }
+
     /// A cell taken by a nation.
-    struct TakeCell {
-        "UPDATE cells SET owner_id = " owner: diesel::sql_types::Integer = i32,
-        " WHERE world_id = " world: diesel::sql_types::Integer = i32,
-        " AND x = " x: diesel::sql_types::Integer = i32,
-        " AND y = " y: diesel::sql_types::Integer = i32,
+    fn take_cell(&mut self, w: &World, nation: i32, at: Pos) -> GameResult<()> {
+        match self {
+            Ground::Db(conn) => {
+                let take = TakeCell {
+                    owner: nation,
+                    world: w.id.0,
+                    x: at.x,
+                    y: at.y,
+                };
+                crate::on_backend!(conn, c => take.execute(c))?;
+                Ok(())
+            }
+            Ground::Board(b, _) => b.change_cell(at, |c| {
+                c.owner = Some(nation);
+                true
+            }),
+        }
+    }
+
+    /// A town taken by a nation: every cell of it that can be owned. Its name and its owner
+    /// before; None when it was the nation's already, every cell included.
+    fn take_town(
+        &mut self,
+        rs: &Ruleset,
+        w: &World,
+        town: i32,
+        nation: i32,
+    ) -> GameResult<Option<(String, Option<i32>)>> {
+        let conn = match self {
+            Ground::Db(conn) => conn,
+            Ground::Board(b, conn) => {
+                return b.take_town(conn, town, nation, |c| {
+                    rs.terrain(c.terrain).has(Flag::Ownable)
+                })
+            }
+        };
+        let (name, before): (String, Option<i32>) = towns::table
+            .find(town)
+            .select((towns::name, towns::owner_id))
+            .first(*conn)?;
+        let ownable: Vec<&str> = Terrain::ALL
+            .iter()
+            .filter(|t| rs.terrain(**t).has(Flag::Ownable))
+            .map(|t| t.as_str())
+            .collect();
+        let changed = diesel::update(
+            cells::table
+                .filter(cells::world_id.eq(w.id))
+                .filter(cells::town_id.eq(town))
+                .filter(cells::terrain.eq_any(ownable))
+                .filter(cells::owner_id.is_null().or(cells::owner_id.ne(nation))),
+        )
+        .set(cells::owner_id.eq(Some(nation)))
+        .execute(*conn)?;
+        if changed == 0 && before == Some(nation) {
+            return Ok(None);
+        }
+        diesel::update(towns::table.find(town))
+            .set(towns::owner_id.eq(Some(nation)))
+            .execute(*conn)?;
+        Ok(Some((name, before)))
+    }
+
+    /// A cell's structure, if unchanged since read.
+    fn set_structure(&mut self, w: &World, at: Pos, before: i32, after: i32) -> GameResult<()> {
+        let conn = match self {
+            Ground::Db(conn) => conn,
+            Ground::Board(b, _) => {
+                return b.change_cell(at, |c| {
+                    c.structure == Some(before) && {
+                        c.structure = Some(after);
+                        true
+                    }
+                })
+            }
+        };
+        let n = diesel::update(
+            cells::table
+                .find((w.id, at.x, at.y))
+                .filter(cells::structure.eq(Some(before))),
+        )
+        .set(cells::structure.eq(Some(after)))
+        .execute(*conn)?;
+        if n == 0 {
+            return Err(changed_meanwhile());
+        }
+        Ok(())
+    }
+
+    /// A bombarded siege tower's structure, if unchanged since read; at 0 the tower is gone.
+    fn set_siege_tower(
+        &mut self,
+        rs: &Ruleset,
+        w: &World,
+        at: Pos,
+        before: i32,
+        after: i32,
+    ) -> GameResult<()> {
+        let builds = rs.castle.siege_tower_builds;
+        let conn = match self {
+            Ground::Db(conn) => conn,
+            Ground::Board(b, _) => {
+                return b.change_cell(at, |c| {
+                    c.siege.is_some_and(|s| s.structure == before) && {
+                        c.siege = (after > 0).then_some(crate::rules::state::SiegeTower {
+                            builds,
+                            structure: after,
+                        });
+                        true
+                    }
+                })
+            }
+        };
+        let n = diesel::update(
+            cells::table
+                .find((w.id, at.x, at.y))
+                .filter(cells::siege_structure.eq(Some(before))),
+        )
+        .set(if after > 0 {
+            (
+                cells::siege_builds.eq(Some(builds)),
+                cells::siege_structure.eq(Some(after)),
+            )
+        } else {
+            (
+                cells::siege_builds.eq(None),
+                cells::siege_structure.eq(None),
+            )
+        })
+        .execute(*conn)?;
+        if n == 0 {
+            return Err(changed_meanwhile());
+        }
+        Ok(())
+    }
+
+    /// A siege tower's build, only if no one built on it meanwhile.
+    fn build_siege_tower(&mut self, w: &World, at: Pos, b: &siege::SiegeBuild) -> GameResult<()> {
+        let builds_before = (b.builds_before > 0).then_some(b.builds_before);
+        let conn = match self {
+            Ground::Db(conn) => conn,
+            Ground::Board(board, _) => {
+                return board.change_cell(at, |c| {
+                    c.siege.map(|s| s.builds) == builds_before && {
+                        c.siege = Some(crate::rules::state::SiegeTower {
+                            builds: b.builds_after,
+                            structure: if b.finished { b.structure } else { 0 },
+                        });
+                        true
+                    }
+                })
+            }
+        };
+        let cell = cells::table.find((w.id, at.x, at.y));
+        let set = (
+            cells::siege_builds.eq(Some(b.builds_after)),
+            cells::siege_structure.eq(b.finished.then_some(b.structure)),
+        );
+        let n = match builds_before {
+            None => diesel::update(cell.filter(cells::siege_builds.is_null()))
+                .set(set)
+                .execute(*conn)?,
+            Some(before) => diesel::update(cell.filter(cells::siege_builds.eq(Some(before))))
+                .set(set)
+                .execute(*conn)?,
+        };
+        if n == 0 {
+            return Err(changed_meanwhile());
+        }
+        Ok(())
+    }
+
+    /// A bridge: the cell's terrain, if unchanged since read.
+    fn build_bridge(&mut self, w: &World, at: Pos, from: Terrain, to: Terrain) -> GameResult<()> {
+        let conn = match self {
+            Ground::Db(conn) => conn,
+            Ground::Board(b, _) => {
+                return b.change_cell(at, |c| {
+                    c.terrain == from && {
+                        c.terrain = to;
+                        true
+                    }
+                })
+            }
+        };
+        let n = diesel::update(
+            cells::table
+                .find((w.id, at.x, at.y))
+                .filter(cells::terrain.eq(from.as_str())),
+        )
+        .set(cells::terrain.eq(to.as_str()))
+        .execute(*conn)?;
+        if n == 0 {
+            return Err(changed_meanwhile());
+        }
+        Ok(())
+    }
+
+    /// An order's gains (`scores::record`).
+    fn record(
+        &mut self,
+        w: &World,
+        actor: (&Player, bool),
+        defender: Option<crate::ids::UserId>,
+        report: &Report,
+    ) -> GameResult<()> {
+        match self {
+            Ground::Db(conn) => crate::game::play::scores::record(conn, w, actor, defender, report),
+            Ground::Board(b, _) => {
+                b.tally().add(w, actor, defender, report);
+                Ok(())
+            }
+        }
+    }
+
+    /// A first step ticked by an order.
+    fn tick(&mut self, player: &Player, bit: i32) -> GameResult<()> {
+        match self {
+            Ground::Db(conn) => Ok(crate::game::play::first_steps::tick(conn, player, bit)?),
+            Ground::Board(b, _) => {
+                b.tick(player, bit);
+                Ok(())
+            }
+        }
+    }
+
+    /// The company after an order, and whether it is hidden where it stands.
+    fn company_after(
+        &mut self,
+        rs: &Ruleset,
+        id: CompanyId,
+    ) -> GameResult<(Option<Company>, bool)> {
+        match self {
+            Ground::Db(conn) => {
+                let after: Option<Company> = crate::on_backend!(conn, c => companies::table
+                    .find(id)
+                    .select(Company::as_select())
+                    .first(c)
+                    .optional())?;
+                let hidden = match &after {
+                    Some(c) => play::hidden(conn, rs, c)?,
+                    None => false,
+                };
+                Ok((after, hidden))
+            }
+            Ground::Board(b, conn) => {
+                let Some(p) = b.company(conn, id)? else {
+                    return Ok((None, false));
+                };
+                let u = unit_of(&p);
+                let hidden = b
+                    .cell(u.pos)
+                    .is_some_and(|c| vision::is_hidden(rs, &u, c.terrain));
+                Ok((Some(p.company), hidden))
+            }
+        }
     }
 }
 
@@ -288,9 +702,9 @@ impl Ctx<'_> {
         &self.me.company.name
     }
 
-    fn path_to(&self, conn: &mut DbConnection, to: Pos) -> GameResult<(Vec<Pos>, i32)> {
-        plan_path(
-            conn,
+    fn path_to(&self, g: &mut Ground<'_>, to: Pos) -> GameResult<(Vec<Pos>, i32)> {
+        plan_path_on(
+            g,
             self.rs,
             self.w,
             self.player.nation_id.0,
@@ -303,7 +717,7 @@ impl Ctx<'_> {
     /// it stands: known here, so not read again (two statements of a move's seven).
     fn move_along(
         &self,
-        conn: &mut DbConnection,
+        g: &mut Ground<'_>,
         path: Vec<Pos>,
     ) -> GameResult<(NewEvent, Report, (Company, bool))> {
         let max = self.rs.limits.max_path as usize;
@@ -316,12 +730,12 @@ impl Ctx<'_> {
         let mut points = path.clone();
         points.push(u.pos);
         // Clip the window to the map: out-of-map steps are reported by the engine.
-        let (area, _) = load::window(conn, self.w, &points, 1)?;
+        let (area, _) = g.window(self.w, &points, 1)?;
         let (mut dice, word) = load::company_dice(self.w, &self.me.company);
         let plan = movement::plan_move(self.rs, &area, &u, &path, &mut dice)?;
         let mut after = u.clone();
         after.pos = plan.destination;
-        let left = write_unit(conn, &u, Stream::drawn(word), &after, plan.cost)?;
+        let left = g.write_unit(&u, Stream::drawn(word), &after, plan.cost)?;
         // What `write_unit` wrote: only the place, the AP and the random stream change.
         let moved = Company {
             x: after.pos.x,
@@ -336,7 +750,7 @@ impl Ctx<'_> {
         let mut captured = Vec::new();
         let mut captures = Vec::new();
         for c in plan.captures {
-            if let Some((said, c)) = self.capture(conn, c)? {
+            if let Some((said, c)) = self.capture(g, c)? {
                 captured.push(said);
                 captures.push(c);
             }
@@ -373,19 +787,13 @@ impl Ctx<'_> {
     /// Writes one capture; returns how the report says it and the capture as it happened,
     /// or None when the ground was the nation's already. A town gives its owner only to its
     /// cells that can be owned: a world stays one that exports and imports.
-    fn capture(&self, conn: &mut DbConnection, c: Capture) -> GameResult<Option<(Said, Capture)>> {
+    fn capture(&self, g: &mut Ground<'_>, c: Capture) -> GameResult<Option<(Said, Capture)>> {
         let nation = self.player.nation_id.0;
         match c {
             Capture::Mine { x, y, .. }
             | Capture::Fort { x, y, .. }
             | Capture::Castle { x, y, .. } => {
-                let take = TakeCell {
-                    owner: nation,
-                    world: self.w.id.0,
-                    x,
-                    y,
-                };
-                crate::on_backend!(conn, c => take.execute(c))?;
+                g.take_cell(self.w, nation, Pos::new(x, y))?;
                 let key = match c {
                     Capture::Mine { .. } => "said-captured-mine",
                     Capture::Castle { .. } => "said-captured-castle",
@@ -394,30 +802,9 @@ impl Ctx<'_> {
                 Ok(Some((Said::new(key).n("x", x).n("y", y), c)))
             }
             Capture::Town { town, x, y, from } => {
-                let (name, before): (String, Option<i32>) = towns::table
-                    .find(town)
-                    .select((towns::name, towns::owner_id))
-                    .first(conn)?;
-                let ownable: Vec<&str> = Terrain::ALL
-                    .iter()
-                    .filter(|t| self.rs.terrain(**t).has(Flag::Ownable))
-                    .map(|t| t.as_str())
-                    .collect();
-                let changed = diesel::update(
-                    cells::table
-                        .filter(cells::world_id.eq(self.w.id))
-                        .filter(cells::town_id.eq(town))
-                        .filter(cells::terrain.eq_any(ownable))
-                        .filter(cells::owner_id.is_null().or(cells::owner_id.ne(nation))),
-                )
-                .set(cells::owner_id.eq(Some(nation)))
-                .execute(conn)?;
-                if changed == 0 && before == Some(nation) {
+                let Some((name, before)) = g.take_town(self.rs, self.w, town, nation)? else {
                     return Ok(None);
-                }
-                diesel::update(towns::table.find(town))
-                    .set(towns::owner_id.eq(Some(nation)))
-                    .execute(conn)?;
+                };
                 let from = before.filter(|b| *b != nation).or(from);
                 Ok(Some((
                     Said::new("said-took-town").s("town", name),
@@ -429,21 +816,14 @@ impl Ctx<'_> {
 
     fn fight(
         &self,
-        conn: &mut DbConnection,
+        g: &mut Ground<'_>,
         target_id: CompanyId,
         ranged: bool,
     ) -> GameResult<(NewEvent, Report)> {
         let u = self.unit();
-        let target: Option<(i32, i32)> = companies::table
-            .filter(companies::id.eq(target_id))
-            .filter(companies::world_id.eq(self.w.id))
-            .select((companies::x, companies::y))
-            .first(conn)
-            .optional()?;
-        let (tx, ty) = target.ok_or(Refusal::NotSeen)?;
-        let at = Pos::new(tx, ty);
+        let at = g.place_of(self.w, target_id)?.ok_or(Refusal::NotSeen)?;
         let margin = vision::max_perception(self.rs) + 1;
-        let (area, placed) = load::window(conn, self.w, &[u.pos, at], margin)?;
+        let (area, placed) = g.window(self.w, &[u.pos, at], margin)?;
         let (mut dice, word) = load::company_dice(self.w, &self.me.company);
         let battle: Battle = if ranged {
             combat::volley(self.rs, &area, &u, at, &mut dice)?
@@ -457,20 +837,13 @@ impl Ctx<'_> {
             return Err(Refusal::TargetOnLeave.into());
         }
         let def_stream = Stream::untouched(def.ok_or(Refusal::NotSeen)?.company.rng_pos);
-        write_unit(
-            conn,
+        g.write_unit(
             &u,
             Stream::drawn(word),
             &battle.attacker_after,
             battle.ap_cost,
         )?;
-        write_unit(
-            conn,
-            &defender_before,
-            def_stream,
-            &battle.defender_after,
-            0,
-        )?;
+        g.write_unit(&defender_before, def_stream, &battle.defender_after, 0)?;
         let def_name = def.map(|p| p.company.name.clone()).unwrap_or_default();
         let (a, d) = (&battle.attacker, &battle.defender);
         let mut said = Said::new(if ranged { "said-volley" } else { "said-charge" })
@@ -539,43 +912,23 @@ impl Ctx<'_> {
         (e, change)
     }
 
-    fn set_structure(
-        &self,
-        conn: &mut DbConnection,
-        at: Pos,
-        before: i32,
-        after: i32,
-    ) -> GameResult<()> {
-        let n = diesel::update(
-            cells::table
-                .find((self.w.id, at.x, at.y))
-                .filter(cells::structure.eq(Some(before))),
-        )
-        .set(cells::structure.eq(Some(after)))
-        .execute(conn)?;
-        if n == 0 {
-            return Err(changed_meanwhile());
-        }
-        Ok(())
-    }
-
     fn owner_at(&self, area: &crate::rules::state::Area, at: Pos) -> Option<i32> {
         area.cell(at).and_then(|c| c.owner)
     }
 
-    fn bombard(&self, conn: &mut DbConnection, at: Pos) -> GameResult<(NewEvent, Report)> {
-        self.blow(conn, at, EventKind::Bombard, siege::bombard)
+    fn bombard(&self, g: &mut Ground<'_>, at: Pos) -> GameResult<(NewEvent, Report)> {
+        self.blow(g, at, EventKind::Bombard, siege::bombard)
     }
 
-    fn ram(&self, conn: &mut DbConnection, at: Pos) -> GameResult<(NewEvent, Report)> {
-        self.blow(conn, at, EventKind::Ram, siege::ram)
+    fn ram(&self, g: &mut Ground<'_>, at: Pos) -> GameResult<(NewEvent, Report)> {
+        self.blow(g, at, EventKind::Ram, siege::ram)
     }
 
     /// A blow that draws dice against a structure (bombard, ram): the company's AP and
     /// stream, the cell's structure or the siege tower on it, the report.
     fn blow(
         &self,
-        conn: &mut DbConnection,
+        g: &mut Ground<'_>,
         at: Pos,
         kind: EventKind,
         rule: impl Fn(
@@ -587,10 +940,10 @@ impl Ctx<'_> {
         ) -> Result<siege::StructureChange, Refusal>,
     ) -> GameResult<(NewEvent, Report)> {
         let u = self.unit();
-        let (area, _) = load::window(conn, self.w, &[u.pos, at], 0)?;
+        let (area, _) = g.window(self.w, &[u.pos, at], 0)?;
         let (mut dice, word) = load::company_dice(self.w, &self.me.company);
         let s = rule(self.rs, &area, &u, at, &mut dice)?;
-        write_unit(conn, &u, Stream::drawn(word), &u, s.ap_cost)?;
+        g.write_unit(&u, Stream::drawn(word), &u, s.ap_cost)?;
         let key = match (kind, s.siege_tower, s.breached) {
             (_, true, true) => "said-bombard-siege-tower-gone",
             (_, true, false) => "said-bombard-siege-tower",
@@ -600,9 +953,9 @@ impl Ctx<'_> {
             _ => "said-bombard",
         };
         if s.siege_tower {
-            self.set_siege_tower(conn, at, s.before, s.after)?;
+            g.set_siege_tower(self.rs, self.w, at, s.before, s.after)?;
         } else {
-            self.set_structure(conn, at, s.before, s.after)?;
+            g.set_structure(self.w, at, s.before, s.after)?;
         }
         let said = structure_said(key, self.name(), s.terrain, at, s.before, s.after);
         let data = Report::Structure(StructureReport {
@@ -612,64 +965,12 @@ impl Ctx<'_> {
         Ok(self.structure_event(kind, said, self.owner_at(&area, at), data, at))
     }
 
-    /// A bombarded siege tower's structure, if unchanged since read; at 0 the tower is gone.
-    fn set_siege_tower(
-        &self,
-        conn: &mut DbConnection,
-        at: Pos,
-        before: i32,
-        after: i32,
-    ) -> GameResult<()> {
-        let n = diesel::update(
-            cells::table
-                .find((self.w.id, at.x, at.y))
-                .filter(cells::siege_structure.eq(Some(before))),
-        )
-        .set(if after > 0 {
-            (
-                cells::siege_builds.eq(Some(self.rs.castle.siege_tower_builds)),
-                cells::siege_structure.eq(Some(after)),
-            )
-        } else {
-            (
-                cells::siege_builds.eq(None),
-                cells::siege_structure.eq(None),
-            )
-        })
-        .execute(conn)?;
-        if n == 0 {
-            return Err(changed_meanwhile());
-        }
-        Ok(())
-    }
-
-    fn build_siege_tower(
-        &self,
-        conn: &mut DbConnection,
-        at: Pos,
-    ) -> GameResult<(NewEvent, Report)> {
+    fn build_siege_tower(&self, g: &mut Ground<'_>, at: Pos) -> GameResult<(NewEvent, Report)> {
         let u = self.unit();
-        let (area, _) = load::window(conn, self.w, &[u.pos, at], 1)?;
+        let (area, _) = g.window(self.w, &[u.pos, at], 1)?;
         let b = siege::build_siege_tower(self.rs, &area, &u, at)?;
-        write_unit(conn, &u, self.stream(), &u, b.ap_cost)?;
-        // Only if no one built on it meanwhile.
-        let cell = cells::table.find((self.w.id, at.x, at.y));
-        let set = (
-            cells::siege_builds.eq(Some(b.builds_after)),
-            cells::siege_structure.eq(b.finished.then_some(b.structure)),
-        );
-        let n = if b.builds_before == 0 {
-            diesel::update(cell.filter(cells::siege_builds.is_null()))
-                .set(set)
-                .execute(conn)?
-        } else {
-            diesel::update(cell.filter(cells::siege_builds.eq(Some(b.builds_before))))
-                .set(set)
-                .execute(conn)?
-        };
-        if n == 0 {
-            return Err(changed_meanwhile());
-        }
+        g.write_unit(&u, self.stream(), &u, b.ap_cost)?;
+        g.build_siege_tower(self.w, at, &b)?;
         let said = Said::new(if b.finished {
             "said-siege-tower-built"
         } else {
@@ -683,12 +984,12 @@ impl Ctx<'_> {
         Ok(self.structure_event(EventKind::SiegeTower, said, None, Report::SiegeTower(b), at))
     }
 
-    fn repair(&self, conn: &mut DbConnection, at: Pos) -> GameResult<(NewEvent, Report)> {
+    fn repair(&self, g: &mut Ground<'_>, at: Pos) -> GameResult<(NewEvent, Report)> {
         let u = self.unit();
-        let (area, _) = load::window(conn, self.w, &[u.pos, at], 0)?;
+        let (area, _) = g.window(self.w, &[u.pos, at], 0)?;
         let s = siege::repair(self.rs, &area, &u, at)?;
-        write_unit(conn, &u, self.stream(), &u, s.ap_cost)?;
-        self.set_structure(conn, at, s.before, s.after)?;
+        g.write_unit(&u, self.stream(), &u, s.ap_cost)?;
+        g.set_structure(self.w, at, s.before, s.after)?;
         let said = structure_said("said-repair", self.name(), s.terrain, at, s.before, s.after);
         let data = Report::Structure(StructureReport {
             change: s,
@@ -697,21 +998,12 @@ impl Ctx<'_> {
         Ok(self.structure_event(EventKind::Repair, said, None, data, at))
     }
 
-    fn build_bridge(&self, conn: &mut DbConnection, at: Pos) -> GameResult<(NewEvent, Report)> {
+    fn build_bridge(&self, g: &mut Ground<'_>, at: Pos) -> GameResult<(NewEvent, Report)> {
         let u = self.unit();
-        let (area, _) = load::window(conn, self.w, &[u.pos, at], 0)?;
+        let (area, _) = g.window(self.w, &[u.pos, at], 0)?;
         let b = siege::build_bridge(self.rs, &area, &u, at)?;
-        write_unit(conn, &u, self.stream(), &u, b.ap_cost)?;
-        let n = diesel::update(
-            cells::table
-                .find((self.w.id, at.x, at.y))
-                .filter(cells::terrain.eq(b.from.as_str())),
-        )
-        .set(cells::terrain.eq(b.to.as_str()))
-        .execute(conn)?;
-        if n == 0 {
-            return Err(changed_meanwhile());
-        }
+        g.write_unit(&u, self.stream(), &u, b.ap_cost)?;
+        g.build_bridge(self.w, at, b.from, b.to)?;
         let said = Said::new("said-bridge")
             .s("name", self.name())
             .n("x", at.x)
@@ -719,15 +1011,15 @@ impl Ctx<'_> {
         Ok(self.structure_event(EventKind::Bridge, said, None, Report::Bridge(b), at))
     }
 
-    fn heal(&self, conn: &mut DbConnection) -> GameResult<(NewEvent, Report)> {
+    fn heal(&self, g: &mut Ground<'_>) -> GameResult<(NewEvent, Report)> {
         let u = self.unit();
-        let (area, _) = load::window(conn, self.w, &[u.pos], 0)?;
+        let (area, _) = g.window(self.w, &[u.pos], 0)?;
         let cell = area.cell(u.pos).cloned().ok_or(Refusal::OutOfMap(u.pos))?;
         let h = actions::heal(self.rs, &u, &cell)?;
         let mut after = u.clone();
         after.men = h.men_after;
         after.wounded = h.wounded_after;
-        write_unit(conn, &u, self.stream(), &after, h.ap_cost)?;
+        g.write_unit(&u, self.stream(), &after, h.ap_cost)?;
         let said = Said::new("said-heal")
             .s("name", self.name())
             .n("healed", h.healed);
@@ -735,7 +1027,14 @@ impl Ctx<'_> {
         Ok((self.event(EventKind::Heal, said, &data), data))
     }
 
-    fn reinforce(&self, conn: &mut DbConnection, men: i32) -> GameResult<(NewEvent, Report)> {
+    fn reinforce(&self, g: &mut Ground<'_>, men: i32) -> GameResult<(NewEvent, Report)> {
+        // The treasury and the reserve are the database's: never given on a board.
+        let Ground::Db(conn) = g else {
+            return Err(GameError::Internal(
+                "a reinforcement is given on the database".into(),
+            ));
+        };
+        let conn: &mut DbConnection = conn;
         let u = self.unit();
         let (area, _) = load::window(conn, self.w, &[u.pos], 0)?;
         let cell = area.cell(u.pos).cloned().ok_or(Refusal::OutOfMap(u.pos))?;
@@ -825,7 +1124,7 @@ pub fn preview_move(
         player: &player,
         me: &me,
     };
-    ctx.path_to(conn, to)
+    ctx.path_to(&mut Ground::Db(conn), to)
 }
 
 /// The cheapest path for `u` to `to` and its cost. Planned with what the nation sees: a path
@@ -839,8 +1138,19 @@ pub fn plan_path(
     u: &Unit,
     to: Pos,
 ) -> GameResult<(Vec<Pos>, i32)> {
+    plan_path_on(&mut Ground::Db(conn), rs, w, nation, u, to)
+}
+
+fn plan_path_on(
+    g: &mut Ground<'_>,
+    rs: &Ruleset,
+    w: &World,
+    nation: i32,
+    u: &Unit,
+    to: Pos,
+) -> GameResult<(Vec<Pos>, i32)> {
     let margin = u.ap.clamp(1, rs.limits.path_search_margin);
-    let (area, _) = load::window(conn, w, &[u.pos, to], margin)?;
+    let (area, _) = g.window(w, &[u.pos, to], margin)?;
     let known = vision::as_seen_by(rs, &area, nation);
     Ok(movement::find_path(rs, &known, u, to)?)
 }

@@ -6,9 +6,10 @@ use crate::db::models::{Player, World};
 use crate::db::DbConnection;
 use crate::game::error::GameResult;
 use crate::game::play::report::Report;
-use crate::ids::UserId;
+use crate::ids::{PlayerId, UserId};
 use diesel::sql_types::{BigInt, Integer};
 use diesel::RunQueryDsl;
+use std::collections::BTreeMap;
 
 /// What one order adds to one player's scores.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -22,6 +23,13 @@ pub struct Gain {
 impl Gain {
     fn is_zero(&self) -> bool {
         *self == Gain::default()
+    }
+
+    fn add(&mut self, g: Gain) {
+        self.inflicted += g.inflicted;
+        self.lost += g.lost;
+        self.captures += g.captures;
+        self.xp += g.xp;
     }
 }
 
@@ -96,48 +104,85 @@ crate::fixed_statement! {
 pub fn record(
     conn: &mut DbConnection,
     w: &World,
-    (player, held): (&Player, bool),
+    actor: (&Player, bool),
     defender_user: Option<UserId>,
     report: &Report,
 ) -> GameResult<()> {
-    let (mine, theirs) = gains(report);
-    if held {
-        // The nation's bot holding the player's companies: its gains are the player's, but
-        // the turn is not counted as played, and the columns that say so are left alone (a
-        // player's own order may be writing them at this very moment).
-        if !mine.is_zero() {
-            let add = AddGains {
-                inflicted: mine.inflicted,
-                lost: mine.lost,
-                captures: mine.captures,
-                xp: mine.xp,
-                player: player.id.0,
+    let mut tally = Tally::default();
+    tally.add(w, actor, defender_user, report);
+    tally.write(conn, w)
+}
+
+/// The gains of orders given together, added up per row and written at once
+/// ([`Tally::write`]): a bot's chunk of orders writes each player's row once.
+#[derive(Debug, Default)]
+pub struct Tally {
+    /// Per player, and whether the bot held their companies: the gains, and whether the row
+    /// is written at all (a player's own order counts the turn as played).
+    actors: BTreeMap<(PlayerId, bool), Gain>,
+    /// The defenders' gains, per user in the world.
+    defenders: BTreeMap<UserId, Gain>,
+}
+
+impl Tally {
+    /// An order's gains, as [`record`] writes them.
+    pub fn add(
+        &mut self,
+        w: &World,
+        (player, held): (&Player, bool),
+        defender_user: Option<UserId>,
+        report: &Report,
+    ) {
+        let (mine, theirs) = gains(report);
+        // Held, the row is written only for gains; else also to count the turn as played.
+        if !mine.is_zero() || (!held && player.played_turn != w.turn) {
+            self.actors.entry((player.id, held)).or_default().add(mine);
+        }
+        if let (Some(user), false) = (defender_user, theirs.is_zero()) {
+            self.defenders.entry(user).or_default().add(theirs);
+        }
+    }
+
+    /// Writes the gains added, a statement per row; the tally is empty afterwards.
+    pub fn write(&mut self, conn: &mut DbConnection, w: &World) -> GameResult<()> {
+        for ((player, held), mine) in std::mem::take(&mut self.actors) {
+            if held {
+                // The nation's bot holding the player's companies: its gains are the player's,
+                // but the turn is not counted as played, and the columns that say so are left
+                // alone (a player's own order may be writing them at this very moment).
+                let add = AddGains {
+                    inflicted: mine.inflicted,
+                    lost: mine.lost,
+                    captures: mine.captures,
+                    xp: mine.xp,
+                    player: player.0,
+                };
+                crate::on_backend!(conn, c => add.execute(c))?;
+            } else {
+                // The turn is counted against the row as it is when written: two orders of
+                // the same player at once count it once.
+                let add = AddGainsAndTurn {
+                    inflicted: mine.inflicted,
+                    lost: mine.lost,
+                    captures: mine.captures,
+                    xp: mine.xp,
+                    turn: w.turn,
+                    turn_again: w.turn,
+                    player: player.0,
+                };
+                crate::on_backend!(conn, c => add.execute(c))?;
+            }
+        }
+        for (user, theirs) in std::mem::take(&mut self.defenders) {
+            let add = AddDefenderGains {
+                inflicted: theirs.inflicted,
+                lost: theirs.lost,
+                xp: theirs.xp,
+                world: w.id.0,
+                user: user.0,
             };
             crate::on_backend!(conn, c => add.execute(c))?;
         }
-    } else if !mine.is_zero() || player.played_turn != w.turn {
-        // The turn is counted against the row as it is when written: two orders of the same
-        // player at once count it once.
-        let add = AddGainsAndTurn {
-            inflicted: mine.inflicted,
-            lost: mine.lost,
-            captures: mine.captures,
-            xp: mine.xp,
-            turn: w.turn,
-            turn_again: w.turn,
-            player: player.id.0,
-        };
-        crate::on_backend!(conn, c => add.execute(c))?;
+        Ok(())
     }
-    if let (Some(user), false) = (defender_user, theirs.is_zero()) {
-        let add = AddDefenderGains {
-            inflicted: theirs.inflicted,
-            lost: theirs.lost,
-            xp: theirs.xp,
-            world: w.id.0,
-            user: user.0,
-        };
-        crate::on_backend!(conn, c => add.execute(c))?;
-    }
-    Ok(())
 }

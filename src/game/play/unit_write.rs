@@ -37,6 +37,16 @@ impl Stream {
             next: load::next_draw(start),
         }
     }
+
+    /// Where the order found the stream.
+    pub fn read(&self) -> i64 {
+        self.read
+    }
+
+    /// Where the order leaves it.
+    pub fn next(&self) -> i64 {
+        self.next
+    }
 }
 
 pub fn changed_meanwhile() -> GameError {

@@ -42,6 +42,13 @@ pub(super) fn companies_lock(conn: &mut DbConnection, world_id: WorldId) -> Quer
     advisory_lock(conn, COMPANIES_LOCK_BASE + i64::from(world_id.0))
 }
 
+/// Holds every order to the companies of `world_id` off until this transaction ends, as a
+/// chunk of a turn does (PostgreSQL; SQLite's single writer does it by itself): what the
+/// transaction reads of them stays true (a bot's chunk of orders on a board).
+pub fn hold_world_orders(conn: &mut DbConnection, world_id: WorldId) -> QueryResult<()> {
+    companies_lock(conn, world_id)
+}
+
 /// [`hold_off_turn`] for orders to companies of `world_id`, all of them the caller's to give
 /// (a bot's chunk): asked once for them all.
 pub fn hold_off_world_turn(conn: &mut DbConnection, world_id: WorldId) -> QueryResult<()> {

@@ -23,7 +23,7 @@ mod locks;
 mod statements;
 
 use locks::{companies_lock, tick_lock};
-pub use locks::{hold_off_turn, hold_off_world_turn};
+pub use locks::{hold_off_turn, hold_off_world_turn, hold_world_orders};
 pub use statements::{companies_turn_statement, world_turn_statements};
 
 pub use crate::rules::names::TickKind;

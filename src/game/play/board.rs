@@ -1,0 +1,974 @@
+//! The ground of a bot's chunk of orders, kept in memory while the chunk holds every other
+//! order to the world's companies off (the lock a turn's chunk takes; SQLite's single writer
+//! by itself): what the chunk read stays true until it commits, so its orders read their
+//! windows from here, write here, and the chunk writes what changed in a few statements at its
+//! end ([`Board::flush`]). On PostgreSQL a bot's move used to cost five statements of its own
+//! (its savepoint and release, its company, its window, its write) and a capture five more.
+//!
+//! Only what the order code reads and writes is kept: companies (as read, and now), the cells
+//! the orders changed over the world's kept cells, towns taken, gains and first steps. A
+//! company or window never read before is read from the database, which holds the truth for
+//! everything the board has not changed.
+
+use crate::db::models::{Company, Player, World};
+use crate::db::schema::{companies, players, towns};
+use crate::db::DbConnection;
+use crate::game::error::GameResult;
+use crate::game::maps::cells::{self as world_cells, WorldCells};
+use crate::game::play::first_steps;
+use crate::game::play::load::{self, unit_of, Placed};
+use crate::game::play::scores::Tally;
+use crate::game::play::unit_write::{changed_meanwhile, Stream};
+use crate::ids::{CompanyId, NationId, PlayerId, UserId};
+use crate::rules::state::{Area, Cell, Unit};
+use crate::rules::{Pos, Refusal};
+use diesel::prelude::*;
+use rustc_hash::FxHashMap;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// A rectangle of cells, corners included: (x0, y0, x1, y1).
+pub type Rect = (i32, i32, i32, i32);
+
+/// A company the board knows: as the database holds it, and as the chunk's orders left it
+/// (None once destroyed).
+#[derive(Clone, Debug)]
+struct Known {
+    read: Option<Placed>,
+    now: Option<Placed>,
+}
+
+/// What an order changed, to be undone if it is refused after all.
+enum Undo {
+    Company(CompanyId, Option<Placed>),
+    Cell(Pos, Option<(Cell, Cell)>),
+    Town(i32, Option<(Option<i32>, Option<i32>)>),
+}
+
+pub struct Board {
+    world: World,
+    cells: Arc<WorldCells>,
+    /// Cells the orders changed: as read, and now.
+    changed: FxHashMap<Pos, (Cell, Cell)>,
+    /// Towns taken: their owner as read, and now.
+    towns: FxHashMap<i32, (Option<i32>, Option<i32>)>,
+    companies: FxHashMap<CompanyId, Known>,
+    /// Where the known companies stand now, column by column.
+    at: BTreeMap<(i32, i32), CompanyId>,
+    /// Rectangles whose every company is known here.
+    whole: Vec<Rect>,
+    players: FxHashMap<PlayerId, Player>,
+    journal: Vec<Undo>,
+    tally: Tally,
+    /// First steps ticked, per player: the row as read and the bits to add.
+    steps: BTreeMap<PlayerId, (first_steps::Row, i32)>,
+}
+
+/// Where the journal stood before an order: [`Board::undo_to`] goes back there.
+#[derive(Clone, Copy, Debug)]
+pub struct Mark(usize);
+
+impl Board {
+    /// The ground of `world` (read under the chunk's lock), nothing known of its companies yet.
+    pub fn new(conn: &mut DbConnection, world: World) -> GameResult<Board> {
+        let cells = world_cells::of(conn, &world)?;
+        Ok(Board {
+            world,
+            cells,
+            changed: FxHashMap::default(),
+            towns: FxHashMap::default(),
+            companies: FxHashMap::default(),
+            at: BTreeMap::new(),
+            whole: Vec::new(),
+            players: FxHashMap::default(),
+            journal: Vec::new(),
+            tally: Tally::default(),
+            steps: BTreeMap::new(),
+        })
+    }
+
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    /// Reads every company standing in these rectangles at once (a chunk knows where its
+    /// companies stand, and so what its orders will look at). On PostgreSQL only: there it
+    /// saves a round trip per order; SQLite has none to save, and its planner reads the whole
+    /// world's companies for rectangles joined by OR, where each window is a seek.
+    pub fn read_around(&mut self, conn: &mut DbConnection, rects: &[Rect]) -> GameResult<()> {
+        if conn.is_sqlite() || std::env::var("GROGNARD_NO_PRELOAD").is_ok() {
+            return Ok(());
+        }
+        // Bound values stay far under both databases' limits.
+        for part in rects.chunks(256) {
+            let rows = companies_in_rects(conn, &self.world, part)?;
+            for p in rows {
+                self.learn(p);
+            }
+            self.whole.extend_from_slice(part);
+        }
+        Ok(())
+    }
+
+    /// A company read from the database, unless the board knows it already (then the board's
+    /// is the truth).
+    fn learn(&mut self, p: Placed) {
+        let id = p.company.id;
+        if self.companies.contains_key(&id) {
+            return;
+        }
+        self.at.insert((p.company.x, p.company.y), id);
+        self.companies.insert(
+            id,
+            Known {
+                read: Some(p.clone()),
+                now: Some(p),
+            },
+        );
+    }
+
+    /// The company now, with its player's nation, user and leave; None if it is not (or no
+    /// longer) in the board's world.
+    pub fn company(
+        &mut self,
+        conn: &mut DbConnection,
+        id: CompanyId,
+    ) -> GameResult<Option<Placed>> {
+        if let Some(k) = self.companies.get(&id) {
+            return Ok(k.now.clone());
+        }
+        let row: Option<(Company, NationId, UserId, Option<i64>)> = crate::on_backend!(conn, c => companies::table
+            .inner_join(players::table)
+            .filter(companies::id.eq(id))
+            .filter(companies::world_id.eq(self.world.id))
+            .select((
+                Company::as_select(),
+                players::nation_id,
+                players::user_id,
+                players::leave_until,
+            ))
+            .first(c)
+            .optional())?;
+        Ok(row.map(|(company, nation_id, user_id, leave_until)| {
+            let p = Placed {
+                company,
+                nation_id,
+                user_id,
+                leave_until,
+            };
+            self.learn(p.clone());
+            p
+        }))
+    }
+
+    /// A player of the board's world, as read once by the chunk.
+    pub fn player(&mut self, conn: &mut DbConnection, id: PlayerId) -> GameResult<Player> {
+        if let Some(p) = self.players.get(&id) {
+            return Ok(p.clone());
+        }
+        let p: Player = crate::on_backend!(conn, c => players::table
+            .find(id)
+            .select(Player::as_select())
+            .first(c))?;
+        self.players.insert(id, p.clone());
+        Ok(p)
+    }
+
+    /// The cell now.
+    pub fn cell(&self, p: Pos) -> Option<Cell> {
+        match self.changed.get(&p) {
+            Some((_, now)) => Some(now.clone()),
+            None => self.cells.get(p).cloned(),
+        }
+    }
+
+    /// The window of `load::window` (the same rectangle), as the chunk's orders left it.
+    pub fn window(
+        &mut self,
+        conn: &mut DbConnection,
+        points: &[Pos],
+        margin: i32,
+    ) -> GameResult<(Area, Vec<Placed>)> {
+        let (x0, y0, x1, y1) = load::window_rect(&self.world, points, margin);
+        let mut area = self.cells.area(&self.world, x0, y0, x1, y1);
+        for (p, (_, now)) in &self.changed {
+            if area.covers(*p) {
+                area.set_cell(*p, now.clone());
+            }
+        }
+        let empty = x0 > x1 || y0 > y1;
+        let known = empty
+            || self
+                .whole
+                .iter()
+                .any(|r| r.0 <= x0 && r.1 <= y0 && r.2 >= x1 && r.3 >= y1);
+        if !known {
+            let w = &self.world;
+            let read = load::companies_around(conn, w.id, w.height, (x0, y0, x1, y1), None)?;
+            for p in read {
+                self.learn(p);
+            }
+            self.whole.push((x0, y0, x1, y1));
+        }
+        let mut placed = Vec::new();
+        if !empty {
+            for x in x0..=x1 {
+                for (_, id) in self.at.range((x, y0)..=(x, y1)) {
+                    if let Some(p) = self.companies.get(id).and_then(|k| k.now.as_ref()) {
+                        placed.push(p.clone());
+                    }
+                }
+            }
+        }
+        for p in &placed {
+            area.place(unit_of(p));
+        }
+        Ok((area, placed))
+    }
+
+    /// `unit_write::write_unit` on the board: the same conditions (the company as the order
+    /// read it, the AP there), the same AP left.
+    pub fn write_unit(
+        &mut self,
+        before: &Unit,
+        stream: Stream,
+        after: &Unit,
+        spent: i32,
+    ) -> GameResult<Option<i32>> {
+        let id = CompanyId(before.id);
+        let Some(now) = self.companies.get(&id).and_then(|k| k.now.clone()) else {
+            return Err(changed_meanwhile());
+        };
+        let c = &now.company;
+        let unchanged = c.ap >= spent
+            && (c.x, c.y) == (before.pos.x, before.pos.y)
+            && (c.men, c.wounded, c.morale) == (before.men, before.wounded, before.morale)
+            && c.rng_pos == stream.read();
+        if !unchanged {
+            return Err(changed_meanwhile());
+        }
+        if after.men > 0 && after.pos != before.pos {
+            if let Some(other) = self.at.get(&(after.pos.x, after.pos.y)) {
+                if *other != id {
+                    return Err(Refusal::Occupied(after.pos).into());
+                }
+            }
+        }
+        self.at.remove(&(c.x, c.y));
+        let next = (after.men > 0).then(|| Placed {
+            company: Company {
+                x: after.pos.x,
+                y: after.pos.y,
+                men: after.men,
+                wounded: after.wounded,
+                ap: c.ap - spent,
+                morale: after.morale,
+                xp: after.xp,
+                volley_recency: after.volley_recency,
+                rng_pos: stream.next(),
+                ..c.clone()
+            },
+            ..now.clone()
+        });
+        if let Some(n) = &next {
+            self.at.insert((n.company.x, n.company.y), id);
+        }
+        let left = next.as_ref().map(|n| n.company.ap);
+        self.set_company(id, next);
+        Ok(left)
+    }
+
+    fn set_company(&mut self, id: CompanyId, now: Option<Placed>) {
+        if let Some(k) = self.companies.get_mut(&id) {
+            let before = std::mem::replace(&mut k.now, now);
+            self.journal.push(Undo::Company(id, before));
+        }
+    }
+
+    /// Changes a cell, if `change` accepts it as it is now (else the order is refused as
+    /// changed meanwhile, as its conditional write would be).
+    pub fn change_cell(
+        &mut self,
+        p: Pos,
+        change: impl FnOnce(&mut Cell) -> bool,
+    ) -> GameResult<()> {
+        let Some(read) = self.cells.get(p).cloned() else {
+            return Err(changed_meanwhile());
+        };
+        let old = self.changed.get(&p).cloned();
+        let mut now = old
+            .as_ref()
+            .map_or_else(|| read.clone(), |(_, n)| n.clone());
+        if !change(&mut now) {
+            return Err(changed_meanwhile());
+        }
+        let read = old.as_ref().map_or(read, |(r, _)| r.clone());
+        self.changed.insert(p, (read, now));
+        self.journal.push(Undo::Cell(p, old));
+        Ok(())
+    }
+
+    /// A town taken by `nation`: every cell of it that can be owned (`ownable`), as the
+    /// database's capture does. Its name, and its owner before; None when it was the nation's
+    /// already, every cell included.
+    pub fn take_town(
+        &mut self,
+        conn: &mut DbConnection,
+        town: i32,
+        nation: i32,
+        ownable: impl Fn(&Cell) -> bool,
+    ) -> GameResult<Option<(String, Option<i32>)>> {
+        let (name, read): (String, Option<i32>) = crate::on_backend!(conn, c => towns::table
+            .find(town)
+            .select((towns::name, towns::owner_id))
+            .first(c))?;
+        let (read, before) = self.towns.get(&town).copied().unwrap_or((read, read));
+        // Few and rare: the town's cells are found in the whole world's.
+        let mut take: Vec<Pos> = self
+            .cells
+            .iter()
+            .filter(|(_, c)| c.town == Some(town))
+            .map(|(p, _)| p)
+            .collect();
+        take.extend(
+            self.changed
+                .iter()
+                .filter(|(_, (_, now))| now.town == Some(town))
+                .map(|(p, _)| *p),
+        );
+        take.sort_unstable();
+        take.dedup();
+        let take: Vec<Pos> = take
+            .into_iter()
+            .filter(|p| {
+                self.cell(*p)
+                    .is_some_and(|c| c.town == Some(town) && ownable(&c) && c.owner != Some(nation))
+            })
+            .collect();
+        if take.is_empty() && before == Some(nation) {
+            return Ok(None);
+        }
+        for p in take {
+            self.change_cell(p, |c| {
+                c.owner = Some(nation);
+                true
+            })?;
+        }
+        let old = self.towns.insert(town, (read, Some(nation)));
+        self.journal.push(Undo::Town(town, old));
+        Ok(Some((name, before)))
+    }
+
+    /// Gains of an order, written with the others' by [`Board::flush`].
+    pub fn tally(&mut self) -> &mut Tally {
+        &mut self.tally
+    }
+
+    /// A first step ticked, written by [`Board::flush`] unless the row has it already.
+    pub fn tick(&mut self, player: &Player, bit: i32) {
+        let e = self
+            .steps
+            .entry(player.id)
+            .or_insert((first_steps::Row::from(player), 0));
+        e.1 |= bit;
+    }
+
+    pub fn mark(&self) -> Mark {
+        Mark(self.journal.len())
+    }
+
+    /// Undoes what the orders changed since `mark`: an order refused after it began to write.
+    /// (Gains and steps are added only once an order has succeeded.)
+    pub fn undo_to(&mut self, mark: Mark) {
+        while self.journal.len() > mark.0 {
+            match self.journal.pop() {
+                Some(Undo::Company(id, before)) => {
+                    let Some(k) = self.companies.get_mut(&id) else {
+                        continue;
+                    };
+                    if let Some(n) = &k.now {
+                        self.at.remove(&(n.company.x, n.company.y));
+                    }
+                    if let Some(b) = &before {
+                        self.at.insert((b.company.x, b.company.y), id);
+                    }
+                    k.now = before;
+                }
+                Some(Undo::Cell(p, before)) => {
+                    match before {
+                        Some(b) => self.changed.insert(p, b),
+                        None => self.changed.remove(&p),
+                    };
+                }
+                Some(Undo::Town(t, before)) => {
+                    match before {
+                        Some(b) => self.towns.insert(t, b),
+                        None => self.towns.remove(&t),
+                    };
+                }
+                None => break,
+            }
+        }
+    }
+
+    /// Writes what the orders changed: companies, cells, towns, gains and first steps, each
+    /// write on the condition that the row is still as read (else the chunk fails as changed
+    /// meanwhile, and its transaction is undone whole). The board then holds what it wrote as
+    /// read.
+    pub fn flush(&mut self, conn: &mut DbConnection) -> GameResult<()> {
+        self.journal.clear();
+        self.flush_companies(conn)?;
+        self.flush_cells(conn)?;
+        for (town, (read, now)) in std::mem::take(&mut self.towns) {
+            if read != now {
+                crate::on_backend!(conn, c => diesel::update(towns::table.find(town))
+                    .set(towns::owner_id.eq(now))
+                    .execute(c))?;
+            }
+        }
+        let w = self.world.clone();
+        self.tally.write(conn, &w)?;
+        for (_, (row, bits)) in std::mem::take(&mut self.steps) {
+            first_steps::tick(conn, row, bits)?;
+            if let Some(p) = self.players.get_mut(&row.player_id) {
+                p.first_steps |= bits;
+            }
+        }
+        Ok(())
+    }
+
+    fn flush_companies(&mut self, conn: &mut DbConnection) -> GameResult<()> {
+        let mut ids: Vec<CompanyId> = self
+            .companies
+            .iter()
+            .filter(|(_, k)| differs(k.read.as_ref(), k.now.as_ref()))
+            .map(|(id, _)| *id)
+            .collect();
+        ids.sort_unstable();
+        let mut gone = Vec::new();
+        let mut moved = Vec::new();
+        for id in &ids {
+            let k = &self.companies[id];
+            match (&k.read, &k.now) {
+                (Some(r), None) => gone.push(r.company.clone()),
+                (Some(r), Some(n)) => moved.push((r.company.clone(), n.company.clone())),
+                // Never read, so never written: nothing the board could have changed.
+                (None, _) => {}
+            }
+        }
+        for c in &gone {
+            let n = crate::on_backend!(conn, db => diesel::delete(
+                companies::table
+                    .find(c.id)
+                    .filter(companies::rng_pos.eq(c.rng_pos))
+                    .filter(companies::ap.eq(c.ap))
+                    .filter(companies::men.eq(c.men)),
+            )
+            .execute(db))?;
+            if n != 1 {
+                return Err(changed_meanwhile());
+            }
+        }
+        // A company writing its new place where another of the chunk stood when read would
+        // meet it there (the place is unique, checked row by row): those others step aside
+        // first, off the map.
+        let finals: rustc_hash::FxHashSet<(i32, i32)> =
+            moved.iter().map(|(_, n)| (n.x, n.y)).collect();
+        let aside: Vec<CompanyId> = moved
+            .iter()
+            .filter(|(r, n)| (r.x, r.y) != (n.x, n.y) && finals.contains(&(r.x, r.y)))
+            .map(|(r, _)| r.id)
+            .collect();
+        if !aside.is_empty() {
+            crate::on_backend!(conn, db => diesel::update(
+                companies::table.filter(companies::id.eq_any(&aside)),
+            )
+            .set(companies::x.eq(companies::id * -1 - 1))
+            .execute(db))?;
+        }
+        let aside: rustc_hash::FxHashSet<CompanyId> = aside.into_iter().collect();
+        let rows: Vec<CompanyWrite> = moved
+            .iter()
+            .map(|(r, n)| CompanyWrite {
+                id: r.id.0,
+                x0: if aside.contains(&r.id) {
+                    -1 - r.id.0
+                } else {
+                    r.x
+                },
+                y0: r.y,
+                men0: r.men,
+                wounded0: r.wounded,
+                morale0: r.morale,
+                ap0: r.ap,
+                rng0: r.rng_pos,
+                x: n.x,
+                y: n.y,
+                men: n.men,
+                wounded: n.wounded,
+                ap: n.ap,
+                morale: n.morale,
+                xp: n.xp,
+                volley_recency: n.volley_recency,
+                rng_pos: n.rng_pos,
+            })
+            .collect();
+        match conn {
+            // No round trip to save: a prepared statement per row, which SQLite need not parse
+            // again (a list of rows is a statement of its own text each time).
+            DbConnection::Sqlite(db) => {
+                for r in rows {
+                    if r.write().execute(db)? != 1 {
+                        return Err(changed_meanwhile());
+                    }
+                }
+            }
+            DbConnection::Postgres(db) => {
+                for part in rows.chunks(500) {
+                    if CompaniesWrite(part).execute(db)? != part.len() {
+                        return Err(changed_meanwhile());
+                    }
+                }
+            }
+        }
+        for id in ids {
+            if let Some(k) = self.companies.get_mut(&id) {
+                k.read = k.now.clone();
+            }
+        }
+        Ok(())
+    }
+
+    fn flush_cells(&mut self, conn: &mut DbConnection) -> GameResult<()> {
+        let mut owners = Vec::new();
+        let mut others = Vec::new();
+        let mut at: Vec<Pos> = self.changed.keys().copied().collect();
+        at.sort_unstable();
+        for p in at {
+            let (read, now) = &self.changed[&p];
+            if read == now {
+                continue;
+            }
+            let only_owner = Cell {
+                owner: now.owner,
+                ..read.clone()
+            } == *now;
+            match now.owner {
+                Some(o) if only_owner => owners.push((p, o)),
+                _ => others.push((p, read.clone(), now.clone())),
+            }
+        }
+        let world = self.world.id.0;
+        match conn {
+            DbConnection::Sqlite(db) => {
+                for (p, owner) in owners {
+                    let take = TakeCell {
+                        owner,
+                        world,
+                        x: p.x,
+                        y: p.y,
+                    };
+                    take.execute(db)?;
+                }
+            }
+            DbConnection::Postgres(db) => {
+                for part in owners.chunks(1000) {
+                    let rows: Vec<(i32, i32, i32)> =
+                        part.iter().map(|(p, o)| (p.x, p.y, *o)).collect();
+                    OwnersWrite { world, rows: &rows }.execute(db)?;
+                }
+            }
+        }
+        for (p, read, now) in others {
+            let n = write_cell(conn, world, p, &read, &now)?;
+            if n != 1 {
+                return Err(changed_meanwhile());
+            }
+        }
+        for (read, now) in self.changed.values_mut() {
+            *read = now.clone();
+        }
+        Ok(())
+    }
+}
+
+/// Whether the chunk changed a company: its place, figures or random stream.
+fn differs(read: Option<&Placed>, now: Option<&Placed>) -> bool {
+    match (read, now) {
+        (Some(r), Some(n)) => {
+            let (r, n) = (&r.company, &n.company);
+            (
+                r.x,
+                r.y,
+                r.men,
+                r.wounded,
+                r.ap,
+                r.morale,
+                r.xp,
+                r.volley_recency,
+                r.rng_pos,
+            ) != (
+                n.x,
+                n.y,
+                n.men,
+                n.wounded,
+                n.ap,
+                n.morale,
+                n.xp,
+                n.volley_recency,
+                n.rng_pos,
+            )
+        }
+        (None, None) => false,
+        _ => true,
+    }
+}
+
+/// A cell's changed columns, on the condition that they are as read.
+fn write_cell(
+    conn: &mut DbConnection,
+    world: i32,
+    p: Pos,
+    read: &Cell,
+    now: &Cell,
+) -> GameResult<usize> {
+    use diesel::sql_types::{Integer, Nullable, Text};
+    let columns = |c: &Cell| {
+        (
+            c.terrain.as_str().to_string(),
+            c.owner,
+            c.structure,
+            c.siege.map(|s| s.builds),
+            c.siege.filter(|s| s.structure > 0).map(|s| s.structure),
+        )
+    };
+    let (t, o, s, sb, ss) = columns(now);
+    let (t0, o0, s0, sb0, ss0) = columns(read);
+    // The same condition in each database's words for "equal, NULL included".
+    let same = if conn.is_sqlite() {
+        "IS"
+    } else {
+        "IS NOT DISTINCT FROM"
+    };
+    let sql = |n: &dyn Fn(usize) -> String| {
+        format!(
+            "UPDATE cells SET terrain = {}, owner_id = {}, structure = {}, siege_builds = {}, \
+             siege_structure = {} WHERE world_id = {} AND x = {} AND y = {} AND terrain = {} \
+             AND owner_id {same} {} AND structure {same} {} AND siege_builds {same} {} \
+             AND siege_structure {same} {}",
+            n(1),
+            n(2),
+            n(3),
+            n(4),
+            n(5),
+            n(6),
+            n(7),
+            n(8),
+            n(9),
+            n(10),
+            n(11),
+            n(12),
+            n(13)
+        )
+    };
+    macro_rules! bound {
+        ($q:expr) => {
+            $q.bind::<Text, _>(&t)
+                .bind::<Nullable<Integer>, _>(o)
+                .bind::<Nullable<Integer>, _>(s)
+                .bind::<Nullable<Integer>, _>(sb)
+                .bind::<Nullable<Integer>, _>(ss)
+                .bind::<Integer, _>(world)
+                .bind::<Integer, _>(p.x)
+                .bind::<Integer, _>(p.y)
+                .bind::<Text, _>(&t0)
+                .bind::<Nullable<Integer>, _>(o0)
+                .bind::<Nullable<Integer>, _>(s0)
+                .bind::<Nullable<Integer>, _>(sb0)
+                .bind::<Nullable<Integer>, _>(ss0)
+        };
+    }
+    Ok(match conn {
+        DbConnection::Sqlite(c) => bound!(diesel::sql_query(sql(&|_| "?".into()))).execute(c)?,
+        DbConnection::Postgres(c) => {
+            bound!(diesel::sql_query(sql(&|i| format!("${i}")))).execute(c)?
+        }
+    })
+}
+
+crate::fixed_statement! {
+    /// A cell taken by a nation.
+    pub struct TakeCell {
+        "UPDATE cells SET owner_id = " owner: diesel::sql_types::Integer = i32,
+        " WHERE world_id = " world: diesel::sql_types::Integer = i32,
+        " AND x = " x: diesel::sql_types::Integer = i32,
+        " AND y = " y: diesel::sql_types::Integer = i32,
+    }
+}
+
+crate::fixed_statement! {
+    /// A company's write, where it is still as read.
+    struct CompanyRowWrite {
+        "UPDATE companies SET x = " x: diesel::sql_types::Integer = i32,
+        ", y = " y: diesel::sql_types::Integer = i32,
+        ", men = " men: diesel::sql_types::Integer = i32,
+        ", wounded = " wounded: diesel::sql_types::Integer = i32,
+        ", ap = " ap: diesel::sql_types::Integer = i32,
+        ", morale = " morale: diesel::sql_types::Integer = i32,
+        ", xp = " xp: diesel::sql_types::Integer = i32,
+        ", volley_recency = " volley_recency: diesel::sql_types::Integer = i32,
+        ", rng_pos = " rng_pos: diesel::sql_types::BigInt = i64,
+        " WHERE id = " id: diesel::sql_types::Integer = i32,
+        " AND x = " x0: diesel::sql_types::Integer = i32,
+        " AND y = " y0: diesel::sql_types::Integer = i32,
+        " AND men = " men0: diesel::sql_types::Integer = i32,
+        " AND wounded = " wounded0: diesel::sql_types::Integer = i32,
+        " AND morale = " morale0: diesel::sql_types::Integer = i32,
+        " AND ap = " ap0: diesel::sql_types::Integer = i32,
+        " AND rng_pos = " rng0: diesel::sql_types::BigInt = i64,
+    }
+}
+
+impl CompanyWrite {
+    fn write(&self) -> CompanyRowWrite {
+        CompanyRowWrite {
+            x: self.x,
+            y: self.y,
+            men: self.men,
+            wounded: self.wounded,
+            ap: self.ap,
+            morale: self.morale,
+            xp: self.xp,
+            volley_recency: self.volley_recency,
+            rng_pos: self.rng_pos,
+            id: self.id,
+            x0: self.x0,
+            y0: self.y0,
+            men0: self.men0,
+            wounded0: self.wounded0,
+            morale0: self.morale0,
+            ap0: self.ap0,
+            rng0: self.rng0,
+        }
+    }
+}
+
+/// A company's write in [`CompaniesWrite`]: its columns as read, and as written.
+struct CompanyWrite {
+    id: i32,
+    x0: i32,
+    y0: i32,
+    men0: i32,
+    wounded0: i32,
+    morale0: i32,
+    ap0: i32,
+    rng0: i64,
+    x: i32,
+    y: i32,
+    men: i32,
+    wounded: i32,
+    ap: i32,
+    morale: i32,
+    xp: i32,
+    volley_recency: i32,
+    rng_pos: i64,
+}
+
+/// `UPDATE companies … FROM` a list of rows, each written only where the company is still as
+/// read.
+struct CompaniesWrite<'a>(&'a [CompanyWrite]);
+
+impl<DB> diesel::query_builder::QueryFragment<DB> for CompaniesWrite<'_>
+where
+    DB: diesel::backend::Backend,
+    i32: diesel::serialize::ToSql<diesel::sql_types::Integer, DB>,
+    i64: diesel::serialize::ToSql<diesel::sql_types::BigInt, DB>,
+{
+    fn walk_ast<'b>(
+        &'b self,
+        mut out: diesel::query_builder::AstPass<'_, 'b, DB>,
+    ) -> QueryResult<()> {
+        use diesel::sql_types::{BigInt, Integer};
+        out.unsafe_to_cache_prepared();
+        out.push_sql(
+            "WITH v(id, x0, y0, men0, wounded0, morale0, ap0, rng0, x, y, men, wounded, ap, \
+             morale, xp, volley_recency, rng_pos) AS (VALUES ",
+        );
+        for (i, r) in self.0.iter().enumerate() {
+            out.push_sql(if i == 0 { "(" } else { ", (" });
+            for (j, v) in [
+                &r.id,
+                &r.x0,
+                &r.y0,
+                &r.men0,
+                &r.wounded0,
+                &r.morale0,
+                &r.ap0,
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                if j > 0 {
+                    out.push_sql(", ");
+                }
+                out.push_bind_param::<Integer, _>(v)?;
+            }
+            out.push_sql(", ");
+            out.push_bind_param::<BigInt, _>(&r.rng0)?;
+            for v in [
+                &r.x,
+                &r.y,
+                &r.men,
+                &r.wounded,
+                &r.ap,
+                &r.morale,
+                &r.xp,
+                &r.volley_recency,
+            ] {
+                out.push_sql(", ");
+                out.push_bind_param::<Integer, _>(v)?;
+            }
+            out.push_sql(", ");
+            out.push_bind_param::<BigInt, _>(&r.rng_pos)?;
+            out.push_sql(")");
+        }
+        out.push_sql(
+            ") UPDATE companies SET x = v.x, y = v.y, men = v.men, wounded = v.wounded, \
+             ap = v.ap, morale = v.morale, xp = v.xp, volley_recency = v.volley_recency, \
+             rng_pos = v.rng_pos FROM v WHERE companies.id = v.id AND companies.x = v.x0 \
+             AND companies.y = v.y0 AND companies.men = v.men0 \
+             AND companies.wounded = v.wounded0 AND companies.morale = v.morale0 \
+             AND companies.ap = v.ap0 AND companies.rng_pos = v.rng0",
+        );
+        Ok(())
+    }
+}
+
+impl diesel::query_builder::QueryId for CompaniesWrite<'_> {
+    type QueryId = ();
+    const HAS_STATIC_QUERY_ID: bool = false;
+}
+
+impl<Conn> RunQueryDsl<Conn> for CompaniesWrite<'_> {}
+
+/// `UPDATE cells SET owner_id … FROM` a list of (x, y, owner): the ground the chunk took.
+struct OwnersWrite<'a> {
+    world: i32,
+    rows: &'a [(i32, i32, i32)],
+}
+
+impl<DB> diesel::query_builder::QueryFragment<DB> for OwnersWrite<'_>
+where
+    DB: diesel::backend::Backend,
+    i32: diesel::serialize::ToSql<diesel::sql_types::Integer, DB>,
+{
+    fn walk_ast<'b>(
+        &'b self,
+        mut out: diesel::query_builder::AstPass<'_, 'b, DB>,
+    ) -> QueryResult<()> {
+        use diesel::sql_types::Integer;
+        out.unsafe_to_cache_prepared();
+        out.push_sql("WITH v(x, y, owner) AS (VALUES ");
+        for (i, (x, y, o)) in self.rows.iter().enumerate() {
+            out.push_sql(if i == 0 { "(" } else { ", (" });
+            out.push_bind_param::<Integer, _>(x)?;
+            out.push_sql(", ");
+            out.push_bind_param::<Integer, _>(y)?;
+            out.push_sql(", ");
+            out.push_bind_param::<Integer, _>(o)?;
+            out.push_sql(")");
+        }
+        out.push_sql(") UPDATE cells SET owner_id = v.owner FROM v WHERE cells.world_id = ");
+        out.push_bind_param::<Integer, _>(&self.world)?;
+        out.push_sql(" AND cells.x = v.x AND cells.y = v.y");
+        Ok(())
+    }
+}
+
+impl diesel::query_builder::QueryId for OwnersWrite<'_> {
+    type QueryId = ();
+    const HAS_STATIC_QUERY_ID: bool = false;
+}
+
+impl<Conn> RunQueryDsl<Conn> for OwnersWrite<'_> {}
+
+/// The companies standing in any of the rectangles, with their nations: one statement.
+fn companies_in_rects(
+    conn: &mut DbConnection,
+    w: &World,
+    rects: &[Rect],
+) -> GameResult<Vec<Placed>> {
+    if rects.is_empty() {
+        return Ok(Vec::new());
+    }
+    let rows: Vec<(Company, NationId, UserId, Option<i64>)> = crate::on_backend!(conn, c => companies::table
+        .inner_join(players::table)
+        .filter(companies::world_id.eq(w.id))
+        .filter(InRects(rects))
+        .select((
+            Company::as_select(),
+            players::nation_id,
+            players::user_id,
+            players::leave_until,
+        ))
+        .load(c))?;
+    Ok(rows
+        .into_iter()
+        .map(|(company, nation_id, user_id, leave_until)| Placed {
+            company,
+            nation_id,
+            user_id,
+            leave_until,
+        })
+        .collect())
+}
+
+/// `(companies.x BETWEEN … AND companies.y BETWEEN …) OR …`: a company in any rectangle.
+#[derive(Clone, Copy)]
+struct InRects<'a>(&'a [Rect]);
+
+impl diesel::expression::Expression for InRects<'_> {
+    type SqlType = diesel::sql_types::Bool;
+}
+
+impl<QS> diesel::expression::AppearsOnTable<QS> for InRects<'_> {}
+
+impl<QS> diesel::expression::SelectableExpression<QS> for InRects<'_> {}
+
+impl<G> diesel::expression::ValidGrouping<G> for InRects<'_> {
+    type IsAggregate = diesel::expression::is_aggregate::Never;
+}
+
+impl diesel::query_builder::QueryId for InRects<'_> {
+    type QueryId = ();
+    const HAS_STATIC_QUERY_ID: bool = false;
+}
+
+impl<DB> diesel::query_builder::QueryFragment<DB> for InRects<'_>
+where
+    DB: diesel::backend::Backend,
+    i32: diesel::serialize::ToSql<diesel::sql_types::Integer, DB>,
+{
+    fn walk_ast<'b>(
+        &'b self,
+        mut out: diesel::query_builder::AstPass<'_, 'b, DB>,
+    ) -> QueryResult<()> {
+        use diesel::sql_types::Integer;
+        out.unsafe_to_cache_prepared();
+        out.push_sql("(");
+        for (i, (x0, y0, x1, y1)) in self.0.iter().enumerate() {
+            out.push_sql(if i == 0 { "(" } else { " OR (" });
+            out.push_sql("companies.x BETWEEN ");
+            out.push_bind_param::<Integer, _>(x0)?;
+            out.push_sql(" AND ");
+            out.push_bind_param::<Integer, _>(x1)?;
+            out.push_sql(" AND companies.y BETWEEN ");
+            out.push_bind_param::<Integer, _>(y0)?;
+            out.push_sql(" AND ");
+            out.push_bind_param::<Integer, _>(y1)?;
+            out.push_sql(")");
+        }
+        out.push_sql(")");
+        Ok(())
+    }
+}

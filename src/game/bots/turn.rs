@@ -13,7 +13,6 @@ use crate::db::{self, DbConnection};
 use crate::game::error::GameResult;
 use crate::game::maps::worlds;
 use crate::game::play::access::Actor;
-use crate::game::play::board::Rect;
 use crate::game::play::orders::{self, Order};
 use crate::game::play::{self as play, load};
 use crate::ids::{CompanyId, NationId, PlayerId, UserId, WorldId};
@@ -25,7 +24,7 @@ use rand_chacha::ChaCha20Rng;
 use rustc_hash::FxHashSet;
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// What the bots of a pass did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -234,6 +233,7 @@ fn play_bot(
     // Chunks are given on a board; one that fails is given again order by order, each in a
     // savepoint of its own, so that an order the database refuses costs that order alone.
     let mut on_board = true;
+    let mut flush_per_order = Duration::ZERO;
     loop {
         let before = (taken.clone(), struck.clone(), out.clone());
         let chunk = Instant::now();
@@ -258,26 +258,22 @@ fn play_bot(
                 .select((companies::id, companies::player_id))
                 .limit(CHUNK_ROWS)
                 .load(conn)?;
-            // What the chunk's orders will look at, read at once: around each company, as
-            // far as its first order reaches.
-            let reach = first_reach(&config.rules);
-            let around: Vec<Rect> = ids
-                .iter()
-                .filter_map(|(id, _)| sight.unit(id.0))
-                .map(|u| {
-                    (
-                        u.pos.x - reach,
-                        u.pos.y - reach,
-                        u.pos.x + reach,
-                        u.pos.y + reach,
-                    )
-                })
-                .collect();
-            together.read_around(conn, &around)?;
+            // The chunk's companies, read at once.
+            together.read_companies(conn, &ids.iter().map(|(id, _)| *id).collect::<Vec<_>>())?;
             let mut reached = c.last;
             let mut finished = ids.len() < CHUNK_ROWS as usize;
+            let given_before = out.orders;
+            let budget = Duration::from_millis(settings.chunk_ms);
             for (i, (id, owner)) in ids.iter().enumerate() {
-                if i > 0 && chunk.elapsed().as_millis() as u64 >= settings.chunk_ms {
+                // The chunk's writes at its end count in its time: as long, an order, as
+                // they were in the chunk before (the first chunk, not knowing, gives orders
+                // for half its time).
+                let given = (out.orders - given_before) as u32;
+                let writes = match flush_per_order.is_zero() {
+                    true => budget / 2,
+                    false => flush_per_order * given,
+                };
+                if i > 0 && chunk.elapsed() + writes >= budget {
                     finished = false;
                     break;
                 }
@@ -297,7 +293,12 @@ fn play_bot(
                 turn.company(conn, *id)?;
                 reached = id.0;
             }
+            let flushed = Instant::now();
             together.finish(conn)?;
+            let given = (out.orders - given_before) as u32;
+            if given > 0 {
+                flush_per_order = flushed.elapsed() / given;
+            }
             diesel::update(bots::table.find(seat.player_id))
                 .set((bots::last_company.eq(reached), bots::done.eq(finished)))
                 .execute(conn)?;
@@ -338,17 +339,6 @@ fn play_bot(
 
 /// Companies read for a chunk at most (a chunk ends sooner when its time is up).
 const CHUNK_ROWS: i64 = 256;
-
-/// How far around a company its first order of a turn looks at most: a move as far as a bot
-/// plans one ([`Turn::company`]), a volley's target and the window of a fight around it.
-fn first_reach(rs: &crate::rules::Ruleset) -> i32 {
-    let volley = Kind::ALL
-        .iter()
-        .filter_map(|k| rs.kind(*k).volley.map(|v| v.range))
-        .max()
-        .unwrap_or(1);
-    PLAN_RADIUS.max(volley + 2) + crate::rules::vision::max_perception(rs) + 1
-}
 
 /// The players whose companies the bot orders, and how: its own, played to win; those of its
 /// nation's players away who asked for it, only held (the nation's first bot holds them).

@@ -91,21 +91,27 @@ impl Board {
         &self.world
     }
 
-    /// Reads every company standing in these rectangles at once (a chunk knows where its
-    /// companies stand, and so what its orders will look at). On PostgreSQL only: there it
-    /// saves a round trip per order; SQLite has none to save, and its planner reads the whole
-    /// world's companies for rectangles joined by OR, where each window is a seek.
-    pub fn read_around(&mut self, conn: &mut DbConnection, rects: &[Rect]) -> GameResult<()> {
-        if conn.is_sqlite() || std::env::var("GROGNARD_NO_PRELOAD").is_ok() {
-            return Ok(());
-        }
-        // Bound values stay far under both databases' limits.
-        for part in rects.chunks(256) {
-            let rows = companies_in_rects(conn, &self.world, part)?;
-            for p in rows {
-                self.learn(p);
-            }
-            self.whole.extend_from_slice(part);
+    /// Reads these companies at once (a chunk's, before their orders: each order would read
+    /// its own company first).
+    pub fn read_companies(&mut self, conn: &mut DbConnection, ids: &[CompanyId]) -> GameResult<()> {
+        let rows: Vec<(Company, NationId, UserId, Option<i64>)> = crate::on_backend!(conn, c => companies::table
+            .inner_join(players::table)
+            .filter(companies::id.eq_any(ids))
+            .filter(companies::world_id.eq(self.world.id))
+            .select((
+                Company::as_select(),
+                players::nation_id,
+                players::user_id,
+                players::leave_until,
+            ))
+            .load(c))?;
+        for (company, nation_id, user_id, leave_until) in rows {
+            self.learn(Placed {
+                company,
+                nation_id,
+                user_id,
+                leave_until,
+            });
         }
         Ok(())
     }
@@ -891,84 +897,3 @@ impl diesel::query_builder::QueryId for OwnersWrite<'_> {
 }
 
 impl<Conn> RunQueryDsl<Conn> for OwnersWrite<'_> {}
-
-/// The companies standing in any of the rectangles, with their nations: one statement.
-fn companies_in_rects(
-    conn: &mut DbConnection,
-    w: &World,
-    rects: &[Rect],
-) -> GameResult<Vec<Placed>> {
-    if rects.is_empty() {
-        return Ok(Vec::new());
-    }
-    let rows: Vec<(Company, NationId, UserId, Option<i64>)> = crate::on_backend!(conn, c => companies::table
-        .inner_join(players::table)
-        .filter(companies::world_id.eq(w.id))
-        .filter(InRects(rects))
-        .select((
-            Company::as_select(),
-            players::nation_id,
-            players::user_id,
-            players::leave_until,
-        ))
-        .load(c))?;
-    Ok(rows
-        .into_iter()
-        .map(|(company, nation_id, user_id, leave_until)| Placed {
-            company,
-            nation_id,
-            user_id,
-            leave_until,
-        })
-        .collect())
-}
-
-/// `(companies.x BETWEEN … AND companies.y BETWEEN …) OR …`: a company in any rectangle.
-#[derive(Clone, Copy)]
-struct InRects<'a>(&'a [Rect]);
-
-impl diesel::expression::Expression for InRects<'_> {
-    type SqlType = diesel::sql_types::Bool;
-}
-
-impl<QS> diesel::expression::AppearsOnTable<QS> for InRects<'_> {}
-
-impl<QS> diesel::expression::SelectableExpression<QS> for InRects<'_> {}
-
-impl<G> diesel::expression::ValidGrouping<G> for InRects<'_> {
-    type IsAggregate = diesel::expression::is_aggregate::Never;
-}
-
-impl diesel::query_builder::QueryId for InRects<'_> {
-    type QueryId = ();
-    const HAS_STATIC_QUERY_ID: bool = false;
-}
-
-impl<DB> diesel::query_builder::QueryFragment<DB> for InRects<'_>
-where
-    DB: diesel::backend::Backend,
-    i32: diesel::serialize::ToSql<diesel::sql_types::Integer, DB>,
-{
-    fn walk_ast<'b>(
-        &'b self,
-        mut out: diesel::query_builder::AstPass<'_, 'b, DB>,
-    ) -> QueryResult<()> {
-        use diesel::sql_types::Integer;
-        out.unsafe_to_cache_prepared();
-        out.push_sql("(");
-        for (i, (x0, y0, x1, y1)) in self.0.iter().enumerate() {
-            out.push_sql(if i == 0 { "(" } else { " OR (" });
-            out.push_sql("companies.x BETWEEN ");
-            out.push_bind_param::<Integer, _>(x0)?;
-            out.push_sql(" AND ");
-            out.push_bind_param::<Integer, _>(x1)?;
-            out.push_sql(" AND companies.y BETWEEN ");
-            out.push_bind_param::<Integer, _>(y0)?;
-            out.push_sql(" AND ");
-            out.push_bind_param::<Integer, _>(y1)?;
-            out.push_sql(")");
-        }
-        out.push_sql(")");
-        Ok(())
-    }
-}

@@ -12,7 +12,7 @@ use crate::game::error::{GameError, GameResult};
 use crate::game::news::events;
 use crate::game::play;
 use crate::game::play::access::{self, Actor};
-use crate::game::play::board::{Board, Rect, TakeCell};
+use crate::game::play::board::{Board, TakeCell};
 use crate::game::play::load::{self, unit_of, Placed};
 use crate::game::play::report::{BattleReport, MoveReport, Report, Rng, StructureReport};
 use crate::game::play::unit_write::{changed_meanwhile, write_unit, Stream};
@@ -147,11 +147,10 @@ impl Together {
         })
     }
 
-    /// Reads at once the companies in these rectangles, where the orders to come will look
-    /// (on a board; else nothing to do).
-    pub fn read_around(&mut self, conn: &mut DbConnection, rects: &[Rect]) -> GameResult<()> {
+    /// Reads these companies at once, before their orders (on a board; else nothing to do).
+    pub fn read_companies(&mut self, conn: &mut DbConnection, ids: &[CompanyId]) -> GameResult<()> {
         match &mut self.board {
-            Some(b) => b.read_around(conn, rects),
+            Some(b) => b.read_companies(conn, ids),
             None => Ok(()),
         }
     }

@@ -579,8 +579,9 @@ both!(
         // A bot's chunk gives its orders on a board (kept in memory, written at its end); the
         // same orders given one by one on the database must leave the very same world: the
         // companies, the events, the scores, the ground. Among them a company moving into the
-        // cell another has just left (written in one statement at the end, where the two
-        // would meet row by row), a capture, a volley and a refused move.
+        // cell another has just left and staying there (written at the end, where the two
+        // would meet row by row: the other steps aside first), a capture, a volley and a
+        // refused move.
         use grognard::game::play::access::Actor;
         use grognard::game::play::orders::{Order, Together};
         use grognard::ids::{CompanyId, UserId, WorldId};
@@ -596,7 +597,7 @@ both!(
             a.put(first, 5, 5);
             a.put(second, 4, 5);
             a.put(target, 8, 5);
-            a.paint(5, 6, "mine", None, None);
+            a.paint(6, 6, "mine", None, None);
             a.turn(at);
             // The same dice in both worlds (a turn draws the world's seed anew).
             a.exec(&format!(
@@ -616,8 +617,8 @@ both!(
             let orders = [
                 (first, Order::MovePath(vec![Pos::new(6, 5)])),
                 (second, Order::MovePath(vec![Pos::new(5, 5)])),
-                (first, Order::MovePath(vec![Pos::new(5, 5)])),
-                (second, Order::MovePath(vec![Pos::new(5, 6)])),
+                (first, Order::MovePath(vec![Pos::new(6, 6)])),
+                (second, Order::MovePath(vec![Pos::new(6, 6)])),
                 (first, Order::Volley { target: id(target) }),
             ];
             let w = WorldId(a.world as i32);
@@ -671,20 +672,24 @@ both!(
                     a.world
                 )));
             }
-            out.push(a.cell_owner(5, 6).to_string());
+            out.push(a.cell_owner(6, 6).to_string());
             out.push(a.nation("Red").to_string());
             out
         };
         let one_by_one = play(false);
         let on_board = play(true);
         assert_eq!(on_board, one_by_one);
-        // What both did, by the rules: the two moves, a move refused (the cell is taken), the
-        // mine's capture, the volley.
+        // What both did, by the rules: the two moves, the mine's capture, a move refused (the
+        // cell is taken), the volley.
         assert!(one_by_one[0].starts_with("Ok(("), "{}", one_by_one[0]);
-        assert!(one_by_one[2].contains("Occupied"), "{}", one_by_one[2]);
+        assert!(one_by_one[2].contains("captured"), "{}", one_by_one[2]);
+        assert!(one_by_one[3].contains("Occupied"), "{}", one_by_one[3]);
         assert!(one_by_one[4].starts_with("Ok(("), "{}", one_by_one[4]);
-        assert!(one_by_one[5].starts_with("6,5,"), "{}", one_by_one[5]);
-        assert!(one_by_one[6].starts_with("5,6,"), "{}", one_by_one[6]);
+        assert!(one_by_one[5].starts_with("6,6,"), "{}", one_by_one[5]);
+        assert!(
+            one_by_one[6].starts_with("5,5,"),
+            "the second ends where the first began"
+        );
         let n = one_by_one.len();
         assert_eq!(one_by_one[n - 2], one_by_one[n - 1], "Red took the mine");
         assert!(

@@ -269,9 +269,10 @@ fn play_bot(
                 // they were in the chunk before (the first chunk, not knowing, gives orders
                 // for half its time).
                 let given = (out.orders - given_before) as u32;
-                let writes = match flush_per_order.is_zero() {
-                    true => budget / 2,
-                    false => flush_per_order * given,
+                let writes = match (on_board, flush_per_order.is_zero()) {
+                    (false, _) => Duration::ZERO,
+                    (true, true) => budget / 2,
+                    (true, false) => flush_per_order * given,
                 };
                 if i > 0 && chunk.elapsed() + writes >= budget {
                     finished = false;
@@ -296,7 +297,7 @@ fn play_bot(
             let flushed = Instant::now();
             together.finish(conn)?;
             let given = (out.orders - given_before) as u32;
-            if given > 0 {
+            if on_board && given > 0 {
                 flush_per_order = flushed.elapsed() / given;
             }
             diesel::update(bots::table.find(seat.player_id))
@@ -305,6 +306,7 @@ fn play_bot(
             Ok(!finished)
         });
         // Orders read inside a failed chunk (the world's cells after a capture) never were.
+        let held = chunk.elapsed();
         let more = match result {
             Ok(more) => {
                 on_board = true;
@@ -315,15 +317,18 @@ fn play_bot(
                 tracing::warn!(world = world_id.0, error = %e, "a bot's chunk failed; given again order by order");
                 (taken, struck, out) = before;
                 sight = Sight::load(conn, rs, &w, seat.nation_id)?;
+                // Objectives other companies head for this turn stay theirs.
+                for p in &taken {
+                    sight.objectives.remove(*p);
+                }
                 on_board = false;
-                continue;
+                true
             }
             Err(e) => {
                 crate::db::group::note_lost_batch();
                 return Err(e);
             }
         };
-        let held = chunk.elapsed();
         out.longest_chunk_ms = out.longest_chunk_ms.max(held.as_millis() as i64);
         if !more || until.is_some_and(|u| Instant::now() >= u) {
             break;

@@ -463,21 +463,14 @@ impl Board {
             }
         }
         for c in &gone {
-            let n = crate::on_backend!(conn, db => diesel::delete(
-                companies::table
-                    .find(c.id)
-                    .filter(companies::rng_pos.eq(c.rng_pos))
-                    .filter(companies::ap.eq(c.ap))
-                    .filter(companies::men.eq(c.men)),
-            )
-            .execute(db))?;
+            let n = crate::on_backend!(conn, db => diesel::delete(as_read(c)).execute(db))?;
             if n != 1 {
                 return Err(changed_meanwhile());
             }
         }
         // A company writing its new place where another of the chunk stood when read would
         // meet it there (the place is unique, checked row by row): those others step aside
-        // first, off the map.
+        // first, off the map, each where it is still as read.
         let finals: rustc_hash::FxHashSet<(i32, i32)> =
             moved.iter().map(|(_, n)| (n.x, n.y)).collect();
         let aside: Vec<CompanyId> = moved
@@ -485,12 +478,13 @@ impl Board {
             .filter(|(r, n)| (r.x, r.y) != (n.x, n.y) && finals.contains(&(r.x, r.y)))
             .map(|(r, _)| r.id)
             .collect();
-        if !aside.is_empty() {
-            crate::on_backend!(conn, db => diesel::update(
-                companies::table.filter(companies::id.eq_any(&aside)),
-            )
-            .set(companies::x.eq(companies::id * -1 - 1))
-            .execute(db))?;
+        for (r, _) in moved.iter().filter(|(r, _)| aside.contains(&r.id)) {
+            let n = crate::on_backend!(conn, db => diesel::update(as_read(r))
+                .set(companies::x.eq(-1 - r.id.0))
+                .execute(db))?;
+            if n != 1 {
+                return Err(changed_meanwhile());
+            }
         }
         let aside: rustc_hash::FxHashSet<CompanyId> = aside.into_iter().collect();
         let rows: Vec<CompanyWrite> = moved
@@ -560,28 +554,31 @@ impl Board {
                 ..read.clone()
             } == *now;
             match now.owner {
-                Some(o) if only_owner => owners.push((p, o)),
+                Some(o) if only_owner => owners.push((p, read.owner, o)),
                 _ => others.push((p, read.clone(), now.clone())),
             }
         }
         let world = self.world.id.0;
         match conn {
             DbConnection::Sqlite(db) => {
-                for (p, owner) in owners {
-                    let take = TakeCell {
+                for (p, read, owner) in owners {
+                    let take = TakeCellAsRead {
                         owner,
                         world,
                         x: p.x,
                         y: p.y,
+                        read,
                     };
-                    take.execute(db)?;
+                    if take.execute(db)? != 1 {
+                        return Err(changed_meanwhile());
+                    }
                 }
             }
             DbConnection::Postgres(db) => {
                 for part in owners.chunks(1000) {
-                    let rows: Vec<(i32, i32, i32)> =
-                        part.iter().map(|(p, o)| (p.x, p.y, *o)).collect();
-                    OwnersWrite { world, rows: &rows }.execute(db)?;
+                    if (OwnersWrite { world, rows: part }).execute(db)? != part.len() {
+                        return Err(changed_meanwhile());
+                    }
                 }
             }
         }
@@ -596,6 +593,44 @@ impl Board {
         }
         Ok(())
     }
+}
+
+/// A company's row where it is still as the chunk read it (the condition of `write_unit`).
+#[allow(clippy::type_complexity)]
+fn as_read(
+    c: &Company,
+) -> diesel::dsl::Filter<
+    diesel::dsl::Find<companies::table, CompanyId>,
+    diesel::dsl::And<
+        diesel::dsl::And<
+            diesel::dsl::And<
+                diesel::dsl::And<
+                    diesel::dsl::And<
+                        diesel::dsl::And<
+                            diesel::dsl::Eq<companies::x, i32>,
+                            diesel::dsl::Eq<companies::y, i32>,
+                        >,
+                        diesel::dsl::Eq<companies::men, i32>,
+                    >,
+                    diesel::dsl::Eq<companies::wounded, i32>,
+                >,
+                diesel::dsl::Eq<companies::morale, i32>,
+            >,
+            diesel::dsl::Eq<companies::ap, i32>,
+        >,
+        diesel::dsl::Eq<companies::rng_pos, i64>,
+    >,
+> {
+    companies::table.find(c.id).filter(
+        companies::x
+            .eq(c.x)
+            .and(companies::y.eq(c.y))
+            .and(companies::men.eq(c.men))
+            .and(companies::wounded.eq(c.wounded))
+            .and(companies::morale.eq(c.morale))
+            .and(companies::ap.eq(c.ap))
+            .and(companies::rng_pos.eq(c.rng_pos)),
+    )
 }
 
 /// Whether the chunk changed a company: its place, figures or random stream.
@@ -709,6 +744,18 @@ crate::fixed_statement! {
         " WHERE world_id = " world: diesel::sql_types::Integer = i32,
         " AND x = " x: diesel::sql_types::Integer = i32,
         " AND y = " y: diesel::sql_types::Integer = i32,
+    }
+}
+
+crate::fixed_statement! {
+    /// A cell taken by a nation, where its owner is still as read (SQLite's words for "equal,
+    /// NULL included").
+    struct TakeCellAsRead {
+        "UPDATE cells SET owner_id = " owner: diesel::sql_types::Integer = i32,
+        " WHERE world_id = " world: diesel::sql_types::Integer = i32,
+        " AND x = " x: diesel::sql_types::Integer = i32,
+        " AND y = " y: diesel::sql_types::Integer = i32,
+        " AND owner_id IS " read: diesel::sql_types::Nullable<diesel::sql_types::Integer> = Option<i32>,
     }
 }
 
@@ -857,36 +904,37 @@ impl diesel::query_builder::QueryId for CompaniesWrite<'_> {
 
 impl<Conn> RunQueryDsl<Conn> for CompaniesWrite<'_> {}
 
-/// `UPDATE cells SET owner_id … FROM` a list of (x, y, owner): the ground the chunk took.
+/// `UPDATE cells SET owner_id … FROM` a list of (place, owner as read, owner): the ground the
+/// chunk took, each cell where its owner is still as read (PostgreSQL).
 struct OwnersWrite<'a> {
     world: i32,
-    rows: &'a [(i32, i32, i32)],
+    rows: &'a [(Pos, Option<i32>, i32)],
 }
 
-impl<DB> diesel::query_builder::QueryFragment<DB> for OwnersWrite<'_>
-where
-    DB: diesel::backend::Backend,
-    i32: diesel::serialize::ToSql<diesel::sql_types::Integer, DB>,
-{
+impl diesel::query_builder::QueryFragment<diesel::pg::Pg> for OwnersWrite<'_> {
     fn walk_ast<'b>(
         &'b self,
-        mut out: diesel::query_builder::AstPass<'_, 'b, DB>,
+        mut out: diesel::query_builder::AstPass<'_, 'b, diesel::pg::Pg>,
     ) -> QueryResult<()> {
         use diesel::sql_types::Integer;
         out.unsafe_to_cache_prepared();
-        out.push_sql("WITH v(x, y, owner) AS (VALUES ");
-        for (i, (x, y, o)) in self.rows.iter().enumerate() {
+        out.push_sql("WITH v(x, y, read, owner) AS (VALUES ");
+        for (i, (p, read, o)) in self.rows.iter().enumerate() {
             out.push_sql(if i == 0 { "(" } else { ", (" });
-            out.push_bind_param::<Integer, _>(x)?;
+            out.push_bind_param::<Integer, _>(&p.x)?;
             out.push_sql(", ");
-            out.push_bind_param::<Integer, _>(y)?;
+            out.push_bind_param::<Integer, _>(&p.y)?;
+            out.push_sql(", ");
+            out.push_bind_param::<diesel::sql_types::Nullable<Integer>, _>(read)?;
             out.push_sql(", ");
             out.push_bind_param::<Integer, _>(o)?;
             out.push_sql(")");
         }
         out.push_sql(") UPDATE cells SET owner_id = v.owner FROM v WHERE cells.world_id = ");
         out.push_bind_param::<Integer, _>(&self.world)?;
-        out.push_sql(" AND cells.x = v.x AND cells.y = v.y");
+        out.push_sql(
+            " AND cells.x = v.x AND cells.y = v.y AND cells.owner_id IS NOT DISTINCT FROM v.read",
+        );
         Ok(())
     }
 }

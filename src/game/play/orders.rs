@@ -89,6 +89,7 @@ pub fn execute(
             holding: None,
             events: Vec::new(),
             board: None,
+            broken: false,
         };
         let given = together.give(conn, &config, &actor, company_id, order)?;
         let ids = together.finish(conn)?;
@@ -119,6 +120,13 @@ pub struct Together {
     events: Vec<NewEvent>,
     /// The chunk's ground in memory, when the transaction holds the world's orders off.
     board: Option<Board>,
+    /// The board failed to write what its orders changed: nothing more may be given nor
+    /// finished (the caller's transaction must be undone).
+    broken: bool,
+}
+
+fn unfinished() -> GameError {
+    GameError::Internal("orders given together could not be written".into())
 }
 
 impl Together {
@@ -130,6 +138,7 @@ impl Together {
             holding: Some(world),
             events: Vec::new(),
             board: None,
+            broken: false,
         })
     }
 
@@ -144,6 +153,7 @@ impl Together {
             holding: Some(world),
             events: Vec::new(),
             board: Some(Board::new(conn, w)?),
+            broken: false,
         })
     }
 
@@ -182,7 +192,7 @@ impl Together {
     ) -> GameResult<Option<Company>> {
         let placed = match &mut self.board {
             Some(b) => b.window(conn, &[at], 0)?.1,
-            None => load::window(conn, w, &[at], 0)?.1,
+            None => load::companies_in(conn, w.id, at.x, at.y, at.x, at.y)?,
         };
         Ok(placed
             .into_iter()
@@ -203,13 +213,20 @@ impl Together {
         company_id: CompanyId,
         order: Order,
     ) -> GameResult<Given> {
+        if self.broken {
+            return Err(unfinished());
+        }
         let Some(mut board) = self.board.take() else {
             return self.give_on(&mut Ground::Db(conn), config, actor, company_id, order);
         };
         if matches!(order, Order::Reinforce { .. }) {
             // The treasury and the reserve are not kept on the board: the order is given on
-            // the database, which is then read again.
-            board.flush(conn)?;
+            // the database, which is then read again. A board that failed to write leaves
+            // the orders given together unable to finish.
+            if let Err(e) = board.flush(conn) {
+                self.broken = true;
+                return Err(e);
+            }
             let world = board.world().id;
             let given = db::savepoint(conn, |conn| {
                 self.give_on(&mut Ground::Db(conn), config, actor, company_id, order)
@@ -314,6 +331,9 @@ impl Together {
     /// Writes the events of the orders given, in their order, with their alerts and live
     /// notes; their ids.
     pub fn finish(mut self, conn: &mut DbConnection) -> GameResult<Vec<EventId>> {
+        if self.broken {
+            return Err(unfinished());
+        }
         if let Some(b) = &mut self.board {
             b.flush(conn)?;
         }

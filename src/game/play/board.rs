@@ -94,24 +94,8 @@ impl Board {
     /// Reads these companies at once (a chunk's, before their orders: each order would read
     /// its own company first).
     pub fn read_companies(&mut self, conn: &mut DbConnection, ids: &[CompanyId]) -> GameResult<()> {
-        let rows: Vec<(Company, NationId, UserId, Option<i64>)> = crate::on_backend!(conn, c => companies::table
-            .inner_join(players::table)
-            .filter(companies::id.eq_any(ids))
-            .filter(companies::world_id.eq(self.world.id))
-            .select((
-                Company::as_select(),
-                players::nation_id,
-                players::user_id,
-                players::leave_until,
-            ))
-            .load(c))?;
-        for (company, nation_id, user_id, leave_until) in rows {
-            self.learn(Placed {
-                company,
-                nation_id,
-                user_id,
-                leave_until,
-            });
+        for p in placed_by_id(conn, &self.world, ids)? {
+            self.learn(p);
         }
         Ok(())
     }
@@ -143,28 +127,11 @@ impl Board {
         if let Some(k) = self.companies.get(&id) {
             return Ok(k.now.clone());
         }
-        let row: Option<(Company, NationId, UserId, Option<i64>)> = crate::on_backend!(conn, c => companies::table
-            .inner_join(players::table)
-            .filter(companies::id.eq(id))
-            .filter(companies::world_id.eq(self.world.id))
-            .select((
-                Company::as_select(),
-                players::nation_id,
-                players::user_id,
-                players::leave_until,
-            ))
-            .first(c)
-            .optional())?;
-        Ok(row.map(|(company, nation_id, user_id, leave_until)| {
-            let p = Placed {
-                company,
-                nation_id,
-                user_id,
-                leave_until,
-            };
+        let p = placed_by_id(conn, &self.world, &[id])?.into_iter().next();
+        if let Some(p) = &p {
             self.learn(p.clone());
-            p
-        }))
+        }
+        Ok(p)
     }
 
     /// A player of the board's world, as read once by the chunk.
@@ -631,6 +598,30 @@ fn as_read(
             .and(companies::ap.eq(c.ap))
             .and(companies::rng_pos.eq(c.rng_pos)),
     )
+}
+
+/// These companies of the world, with their players' nations, users and leaves.
+fn placed_by_id(conn: &mut DbConnection, w: &World, ids: &[CompanyId]) -> GameResult<Vec<Placed>> {
+    let rows: Vec<(Company, NationId, UserId, Option<i64>)> = crate::on_backend!(conn, c => companies::table
+        .inner_join(players::table)
+        .filter(companies::id.eq_any(ids))
+        .filter(companies::world_id.eq(w.id))
+        .select((
+            Company::as_select(),
+            players::nation_id,
+            players::user_id,
+            players::leave_until,
+        ))
+        .load(c))?;
+    Ok(rows
+        .into_iter()
+        .map(|(company, nation_id, user_id, leave_until)| Placed {
+            company,
+            nation_id,
+            user_id,
+            leave_until,
+        })
+        .collect())
 }
 
 /// Whether the chunk changed a company: its place, figures or random stream.

@@ -333,11 +333,8 @@ fn play_bot(
         if !more || until.is_some_and(|u| Instant::now() >= u) {
             break;
         }
-        // As between a turn's chunks: SQLite's writer is left to the players' orders for a
-        // quarter of the time the chunk held it (ticks::apply says why).
-        if conn.is_sqlite() && !db::in_transaction(conn) {
-            std::thread::sleep(held / 4);
-        }
+        // As between a turn's chunks: SQLite's writer is left to the players' orders waiting.
+        db::leave_writer(conn, held);
     }
     Ok(out)
 }

@@ -404,14 +404,7 @@ fn finish_turn(
         }
         let held = began.elapsed();
         longest = longest.max(held);
-        // SQLite's writer is left free for a quarter of the time the chunk held it: this
-        // process's writers queue on a mutex that a thread taking it straight back would keep
-        // to itself (p99 of orders during a turn 190–240 ms without the pause, 35–41 ms with
-        // it). PostgreSQL queues the lock's waiters in turn. Inside a caller's transaction
-        // nothing is freed, so there is nothing to wait for.
-        if conn.is_sqlite() && !db::in_transaction(conn) {
-            std::thread::sleep(held / 4);
-        }
+        db::leave_writer(conn, held);
     }
     let strength = crate::game::time::verdict::strength(conn, world_id)?;
     let ended = Instant::now();

@@ -125,6 +125,14 @@ pub struct Together {
     broken: bool,
 }
 
+/// A conditional write of a cell: refused as changed meanwhile when no row was as read.
+fn written(rows: usize) -> GameResult<()> {
+    if rows == 0 {
+        return Err(changed_meanwhile());
+    }
+    Ok(())
+}
+
 fn unfinished() -> GameError {
     GameError::Internal("orders given together could not be written".into())
 }
@@ -148,6 +156,7 @@ impl Together {
     /// [`Together::finish`] in a few statements.
     pub fn on_board(conn: &mut DbConnection, world: WorldId) -> GameResult<Together> {
         crate::game::time::ticks::hold_world_orders(conn, world)?;
+        // Read under the lock: the cells' version is the one the board's orders will see.
         let w = crate::game::maps::worlds::get(conn, world)?;
         Ok(Together {
             holding: Some(world),
@@ -501,10 +510,7 @@ impl Ground<'_> {
         )
         .set(cells::structure.eq(Some(after)))
         .execute(*conn)?;
-        if n == 0 {
-            return Err(changed_meanwhile());
-        }
-        Ok(())
+        written(n)
     }
 
     /// A bombarded siege tower's structure, if unchanged since read; at 0 the tower is gone.
@@ -548,10 +554,7 @@ impl Ground<'_> {
             )
         })
         .execute(*conn)?;
-        if n == 0 {
-            return Err(changed_meanwhile());
-        }
-        Ok(())
+        written(n)
     }
 
     /// A siege tower's build, only if no one built on it meanwhile.
@@ -584,10 +587,7 @@ impl Ground<'_> {
                 .set(set)
                 .execute(*conn)?,
         };
-        if n == 0 {
-            return Err(changed_meanwhile());
-        }
-        Ok(())
+        written(n)
     }
 
     /// A bridge: the cell's terrain, if unchanged since read.
@@ -610,10 +610,7 @@ impl Ground<'_> {
         )
         .set(cells::terrain.eq(to.as_str()))
         .execute(*conn)?;
-        if n == 0 {
-            return Err(changed_meanwhile());
-        }
-        Ok(())
+        written(n)
     }
 
     /// An order's gains (`scores::record`).

@@ -1111,13 +1111,19 @@ both!(a_game_master_clicks_a_side_of_a_hex_to_set_a_rampart, |b| {
         ))
     };
     let before = ramparts();
-    // A click at a point of a cell's box, as fractions of its width and height.
+    // A click at a point of a cell's box, as fractions of its width and height. The editor
+    // reloads its page once the side is saved: the click returns on the page reloaded, so the
+    // next one does not find the old page's elements.
     let click_in = |x: i32, y: i32, fx: f64, fy: f64| {
         let at = br.script(&format!(
-            "var b = document.querySelector(\"g.cell[data-x='{x}'][data-y='{y}'] .bg\").getBoundingClientRect();\
+            "window.grognardMark = 42;\
+             var b = document.querySelector(\"g.cell[data-x='{x}'][data-y='{y}'] .bg\").getBoundingClientRect();\
              return [b.left + b.width * {fx}, b.top + b.height * {fy}];"
         ));
         br.click_at(at[0].as_f64().unwrap(), at[1].as_f64().unwrap());
+        wait_until(10, "the editor reloads once the side is saved", || {
+            !not_reloaded(&br) && br.script("return document.readyState;") == "complete"
+        });
     };
     let wait_for = |n: i64| {
         let mut tries = 0;

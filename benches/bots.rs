@@ -203,11 +203,11 @@ fn run(backend: Backend) {
         let played = grognard::game::bots::play_world(&mut conn, &config, wid).expect("bots");
         plays.push(t.elapsed());
         chunks.push(Duration::from_millis(played.longest_chunk_ms as u64));
-        orders.push((played.orders, played.refused));
+        orders.push((played.orders, played.refused, played.chunks, played.kept));
     }
     let (turn, play, chunk) = (median(turns), median(plays), median(chunks));
     println!(
-        "{name}: bots' turn {:.0} ms for {n} companies ({:?} orders, refused), turn tick {:.0} ms, ratio {:.2}; longest chunk {:.0} ms (median of {ROUNDS}; goals: under 1,000 ms, chunks under 50 ms)",
+        "{name}: bots' turn {:.0} ms for {n} companies ({:?} orders, refused, chunks, chunks on the board kept), turn tick {:.0} ms, ratio {:.2}; longest chunk {:.0} ms (median of {ROUNDS}; goals: under 1,000 ms, chunks under 50 ms)",
         ms(play),
         orders,
         ms(turn),

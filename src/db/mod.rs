@@ -7,6 +7,7 @@ pub mod group;
 pub mod live;
 pub mod models;
 pub mod names;
+pub mod quiet;
 pub mod schema;
 
 use diesel::connection::{AnsiTransactionManager, SimpleConnection, TransactionManager};

@@ -5,7 +5,7 @@ use crate::ids::*;
 use crate::rules::names::{EventKind, Kind, Role, Season, Terrain, TickKind};
 use diesel::prelude::*;
 
-#[derive(Clone, Debug, Queryable, Selectable, Identifiable)]
+#[derive(Clone, Debug, PartialEq, Queryable, Selectable, Identifiable)]
 #[diesel(table_name = worlds)]
 pub struct World {
     pub id: WorldId,

@@ -581,13 +581,22 @@ both!(
         // companies, the events, the scores, the ground. Among them a company moving into the
         // cell another has just left and staying there (written at the end, where the two
         // would meet row by row: the other steps aside first), a capture, a volley and a
-        // refused move.
+        // refused move. The orders are given in two transactions, as two chunks; a board kept
+        // from the first to the second goes on only if no one else wrote in between (here,
+        // when asked, another connection moves the target between the two).
         use grognard::game::play::access::Actor;
         use grognard::game::play::orders::{Order, Together};
         use grognard::ids::{CompanyId, UserId, WorldId};
         use grognard::rules::Pos;
         let at = grognard::db::now();
-        let play = |on_board: bool| -> Vec<String> {
+        #[derive(Clone, Copy, PartialEq)]
+        enum Ground {
+            Database,
+            Board,
+            BoardKept,
+        }
+        // What the orders left, and how many chunks the second transaction's board had seen.
+        let play = |ground: Ground, moved_between: bool| -> (Vec<String>, Option<u32>) {
             let a = arena(b);
             let mut red = a.red.clone();
             let first = a.raise(&mut red, "infantry", "First");
@@ -622,28 +631,41 @@ both!(
                 (first, Order::Volley { target: id(target) }),
             ];
             let w = WorldId(a.world as i32);
-            let mut out: Vec<String> = grognard::db::write(&mut a.app.conn(), |c| {
-                let mut t = if on_board {
-                    Together::on_board(c, w)?
-                } else {
-                    Together::in_world(c, w)?
-                };
-                let mut given = Vec::new();
-                for (company, order) in orders {
-                    let g = t.give_apart(c, &a.app.config, &actor, id(company), order);
-                    given.push(format!(
-                        "{:?}",
-                        g.map(|g| (
-                            g.company.map(|c| (c.x, c.y, c.ap, c.men, c.rng_pos)),
-                            g.hidden,
-                            g.summary
-                        ))
-                    ));
+            // One connection for both chunks, as a bot's turn has.
+            let mut conn = a.app.conn();
+            let mut out = Vec::new();
+            let (mut kept, mut chunks) = (None, None);
+            let mut orders = orders.into_iter();
+            for (chunk, n) in [3, 2].into_iter().enumerate() {
+                if chunk == 1 && moved_between {
+                    a.exec(&format!("UPDATE companies SET y = 6 WHERE id = {target}"));
                 }
-                t.finish(c)?;
-                Ok::<_, grognard::game::error::GameError>(given)
-            })
-            .unwrap();
+                let part: Vec<_> = orders.by_ref().take(n).collect();
+                let given = grognard::db::write(&mut conn, |c| {
+                    let mut t = match ground {
+                        Ground::Database => Together::in_world(c, w)?,
+                        Ground::Board => Together::on_board(c, w, None)?,
+                        Ground::BoardKept => Together::on_board(c, w, kept.take())?,
+                    };
+                    chunks = t.board_chunks();
+                    let mut given = Vec::new();
+                    for (company, order) in part {
+                        let g = t.give_apart(c, &a.app.config, &actor, id(company), order);
+                        given.push(format!(
+                            "{:?}",
+                            g.map(|g| (
+                                g.company.map(|c| (c.x, c.y, c.ap, c.men, c.rng_pos)),
+                                g.hidden,
+                                g.summary
+                            ))
+                        ));
+                    }
+                    kept = t.finish_keeping(c)?.1;
+                    Ok::<_, grognard::game::error::GameError>(given)
+                })
+                .unwrap();
+                out.extend(given);
+            }
             for c in [first, second, target] {
                 out.push(a.app.text(&format!(
                     "SELECT x || ',' || y || ',' || men || ',' || wounded || ',' || ap || ',' || \
@@ -674,11 +696,26 @@ both!(
             }
             out.push(a.cell_owner(6, 6).to_string());
             out.push(a.nation("Red").to_string());
-            out
+            (out, chunks)
         };
-        let one_by_one = play(false);
-        let on_board = play(true);
-        assert_eq!(on_board, one_by_one);
+        let (one_by_one, _) = play(Ground::Database, false);
+        assert_eq!(play(Ground::Board, false), (one_by_one.clone(), Some(1)));
+        let (kept, chunks) = play(Ground::BoardKept, false);
+        assert_eq!(kept, one_by_one);
+        // SQLite tells exactly whether another connection wrote; PostgreSQL's mark is whether
+        // any other transaction of the cluster took an id meanwhile (the other tests' do).
+        if b == Backend::Sqlite {
+            assert_eq!(chunks, Some(2), "the board went on into the second chunk");
+        }
+        let (moved, _) = play(Ground::Database, true);
+        assert_ne!(moved, one_by_one, "the target moved between the chunks");
+        let (kept, chunks) = play(Ground::BoardKept, true);
+        assert_eq!(kept, moved, "the board kept saw the target move");
+        assert_eq!(
+            chunks,
+            Some(1),
+            "a write between two chunks drops the board"
+        );
         // What both did, by the rules: the two moves, the mine's capture, a move refused (the
         // cell is taken), the volley.
         assert!(one_by_one[0].starts_with("Ok(("), "{}", one_by_one[0]);

@@ -13,6 +13,7 @@ use crate::db::{self, DbConnection};
 use crate::game::error::GameResult;
 use crate::game::maps::worlds;
 use crate::game::play::access::Actor;
+use crate::game::play::board::Board;
 use crate::game::play::orders::{self, Order};
 use crate::game::play::{self as play, load};
 use crate::ids::{CompanyId, NationId, PlayerId, UserId, WorldId};
@@ -38,6 +39,10 @@ pub struct Played {
     pub refused: usize,
     /// The longest transaction of orders, which players' orders may have waited for.
     pub longest_chunk_ms: i64,
+    /// Transactions of orders given, and of them those on the board of the one before (no one
+    /// else wrote in between).
+    pub chunks: usize,
+    pub kept: usize,
 }
 
 impl Played {
@@ -47,6 +52,8 @@ impl Played {
         self.orders += o.orders;
         self.refused += o.refused;
         self.longest_chunk_ms = self.longest_chunk_ms.max(o.longest_chunk_ms);
+        self.chunks += o.chunks;
+        self.kept += o.kept;
     }
 }
 
@@ -233,22 +240,28 @@ fn play_bot(
     // Chunks are given on a board; one that fails is given again order by order, each in a
     // savepoint of its own, so that an order the database refuses costs that order alone.
     let mut on_board = true;
+    // The board of the chunk before, for the next: it goes on if no one else wrote between.
+    let mut kept: Option<Board> = None;
     let mut flush_per_order = Duration::ZERO;
     loop {
         let before = (taken.clone(), struck.clone(), out.clone());
         let chunk = Instant::now();
-        let result = db::write(conn, |conn| -> GameResult<bool> {
+        let result = db::write(conn, |conn| -> GameResult<(bool, Option<Board>)> {
             let Some(c) = claim(conn, seat.player_id, world_id)? else {
-                return Ok(false);
+                return Ok((false, None));
             };
             if !c.open || c.turn != w.turn || c.world.turn != w.turn || c.done {
-                return Ok(false);
+                return Ok((false, None));
             }
             let mut together = if on_board {
-                orders::Together::on_board(conn, world_id)?
+                orders::Together::on_board(conn, world_id, kept.take())?
             } else {
                 orders::Together::in_world(conn, world_id)?
             };
+            out.chunks += 1;
+            if together.board_chunks().is_some_and(|n| n > 1) {
+                out.kept += 1;
+            }
             // Who is away is judged again in each chunk: a player back since stops being held.
             let owners = owners(conn, config, &w, seat)?;
             let ids: Vec<(CompanyId, PlayerId)> = companies::table
@@ -295,7 +308,7 @@ fn play_bot(
                 reached = id.0;
             }
             let flushed = Instant::now();
-            together.finish(conn)?;
+            let (_, board) = together.finish_keeping(conn)?;
             let given = (out.orders - given_before) as u32;
             if on_board && given > 0 {
                 flush_per_order = flushed.elapsed() / given;
@@ -303,13 +316,14 @@ fn play_bot(
             diesel::update(bots::table.find(seat.player_id))
                 .set((bots::last_company.eq(reached), bots::done.eq(finished)))
                 .execute(conn)?;
-            Ok(!finished)
+            Ok((!finished, board))
         });
         // Orders read inside a failed chunk (the world's cells after a capture) never were.
         let held = chunk.elapsed();
         let more = match result {
-            Ok(more) => {
+            Ok((more, board)) => {
                 on_board = true;
+                kept = board;
                 more
             }
             Err(e) if on_board => {

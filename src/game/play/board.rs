@@ -12,7 +12,7 @@
 
 use crate::db::models::{Company, Player, World};
 use crate::db::schema::{companies, players, towns};
-use crate::db::DbConnection;
+use crate::db::{quiet, DbConnection};
 use crate::game::error::GameResult;
 use crate::game::maps::cells::{self as world_cells, WorldCells};
 use crate::game::play::first_steps;
@@ -23,12 +23,16 @@ use crate::ids::{CompanyId, NationId, PlayerId, UserId};
 use crate::rules::state::{Area, Cell, Unit};
 use crate::rules::{Pos, Refusal};
 use diesel::prelude::*;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// A rectangle of cells, corners included: (x0, y0, x1, y1).
 pub type Rect = (i32, i32, i32, i32);
+
+/// The side of the squares of cells whose companies a board reads at once, in cells: a few
+/// times a window's, so that windows that overlap share their reads.
+const TILE: i32 = 32;
 
 /// A company the board knows: as the database holds it, and as the chunk's orders left it
 /// (None once destroyed).
@@ -47,6 +51,10 @@ enum Undo {
 
 pub struct Board {
     world: World,
+    /// The chunk's transaction, to tell in the next whether anyone else wrote in between.
+    quiet: quiet::Mark,
+    /// The transactions the board has been read and written in (one when new).
+    chunks: u32,
     cells: Arc<WorldCells>,
     /// Cells the orders changed: as read, and now.
     changed: FxHashMap<Pos, (Cell, Cell)>,
@@ -55,8 +63,10 @@ pub struct Board {
     companies: FxHashMap<CompanyId, Known>,
     /// Where the known companies stand now, column by column.
     at: BTreeMap<(i32, i32), CompanyId>,
-    /// Rectangles whose every company is known here.
-    whole: Vec<Rect>,
+    /// Tiles ([`TILE`] cells square) whose every company is known here.
+    tiles: FxHashSet<(i32, i32)>,
+    /// Companies the orders wrote since the last flush.
+    dirty: FxHashSet<CompanyId>,
     players: FxHashMap<PlayerId, Player>,
     journal: Vec<Undo>,
     tally: Tally,
@@ -70,16 +80,19 @@ pub struct Mark(usize);
 
 impl Board {
     /// The ground of `world` (read under the chunk's lock), nothing known of its companies yet.
-    pub fn new(conn: &mut DbConnection, world: World) -> GameResult<Board> {
+    pub fn new(conn: &mut DbConnection, world: World, quiet: quiet::Mark) -> GameResult<Board> {
         let cells = world_cells::of(conn, &world)?;
         Ok(Board {
             world,
+            quiet,
+            chunks: 1,
             cells,
             changed: FxHashMap::default(),
             towns: FxHashMap::default(),
             companies: FxHashMap::default(),
             at: BTreeMap::new(),
-            whole: Vec::new(),
+            tiles: FxHashSet::default(),
+            dirty: FxHashSet::default(),
             players: FxHashMap::default(),
             journal: Vec::new(),
             tally: Tally::default(),
@@ -89,6 +102,32 @@ impl Board {
 
     pub fn world(&self) -> &World {
         &self.world
+    }
+
+    /// The transactions the board has gone through, this one included.
+    pub fn chunks(&self) -> u32 {
+        self.chunks
+    }
+
+    /// The mark of the transaction the board was read in.
+    pub fn quiet(&self) -> quiet::Mark {
+        self.quiet
+    }
+
+    /// The board of the chunk before, for the next chunk's transaction (marked `mark`, `world`
+    /// read under its lock): still the truth when no one else wrote since its flush, and the
+    /// world is as it was but for the cells' version its own captures moved. Else none.
+    pub fn go_on(mut self, world: &World, mark: quiet::Mark) -> Option<Board> {
+        let same = World {
+            cells_version: self.world.cells_version,
+            ..world.clone()
+        } == self.world;
+        if !same || !quiet::none_between(self.quiet, mark) || !self.journal.is_empty() {
+            return None;
+        }
+        (self.world, self.quiet) = (world.clone(), mark);
+        self.chunks += 1;
+        Some(self)
     }
 
     /// Reads these companies at once (a chunk's, before their orders: each order would read
@@ -164,24 +203,27 @@ impl Board {
     ) -> GameResult<(Area, Vec<Placed>)> {
         let (x0, y0, x1, y1) = load::window_rect(&self.world, points, margin);
         let mut area = self.cells.area(&self.world, x0, y0, x1, y1);
-        for (p, (_, now)) in &self.changed {
-            if area.covers(*p) {
-                area.set_cell(*p, now.clone());
+        // The cells changed, or the window's cells, whichever are fewer (a board kept from
+        // chunk to chunk gathers the cells of a whole turn).
+        let cells = (i64::from(x1 - x0 + 1) * i64::from(y1 - y0 + 1)).max(0);
+        if (self.changed.len() as i64) <= cells {
+            for (p, (_, now)) in &self.changed {
+                if area.covers(*p) {
+                    area.set_cell(*p, now.clone());
+                }
+            }
+        } else {
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    if let Some((_, now)) = self.changed.get(&Pos::new(x, y)) {
+                        area.set_cell(Pos::new(x, y), now.clone());
+                    }
+                }
             }
         }
         let empty = x0 > x1 || y0 > y1;
-        let known = empty
-            || self
-                .whole
-                .iter()
-                .any(|r| r.0 <= x0 && r.1 <= y0 && r.2 >= x1 && r.3 >= y1);
-        if !known {
-            let w = &self.world;
-            let read = load::companies_around(conn, w.id, w.height, (x0, y0, x1, y1), None)?;
-            for p in read {
-                self.learn(p);
-            }
-            self.whole.push((x0, y0, x1, y1));
+        if !empty {
+            self.know(conn, (x0, y0, x1, y1))?;
         }
         let mut placed = Vec::new();
         if !empty {
@@ -197,6 +239,40 @@ impl Board {
             area.place(unit_of(p));
         }
         Ok((area, placed))
+    }
+
+    /// Reads every company of the tiles under `rect` not read yet, in one statement: the
+    /// rectangle of those tiles. A board kept from chunk to chunk soon knows every tile its
+    /// windows cover, and reads no more.
+    fn know(&mut self, conn: &mut DbConnection, (x0, y0, x1, y1): Rect) -> GameResult<()> {
+        let (tx0, ty0, tx1, ty1) = (x0 / TILE, y0 / TILE, x1 / TILE, y1 / TILE);
+        let missing: Vec<(i32, i32)> = (ty0..=ty1)
+            .flat_map(|ty| (tx0..=tx1).map(move |tx| (tx, ty)))
+            .filter(|t| !self.tiles.contains(t))
+            .collect();
+        let Some(first) = missing.first() else {
+            return Ok(());
+        };
+        let (mut a0, mut b0, mut a1, mut b1) = (first.0, first.1, first.0, first.1);
+        for (tx, ty) in &missing {
+            (a0, b0, a1, b1) = (a0.min(*tx), b0.min(*ty), a1.max(*tx), b1.max(*ty));
+        }
+        let w = &self.world;
+        let rect = (
+            a0 * TILE,
+            b0 * TILE,
+            a1 * TILE + TILE - 1,
+            b1 * TILE + TILE - 1,
+        );
+        for p in load::companies_around(conn, w.id, w.height, rect, None)? {
+            self.learn(p);
+        }
+        for ty in b0..=b1 {
+            for tx in a0..=a1 {
+                self.tiles.insert((tx, ty));
+            }
+        }
+        Ok(())
     }
 
     /// `unit_write::write_unit` on the board: the same conditions (the company as the order
@@ -253,6 +329,7 @@ impl Board {
 
     fn set_company(&mut self, id: CompanyId, now: Option<Placed>) {
         if let Some(k) = self.companies.get_mut(&id) {
+            self.dirty.insert(id);
             let before = std::mem::replace(&mut k.now, now);
             self.journal.push(Undo::Company(id, before));
         }
@@ -411,11 +488,13 @@ impl Board {
     }
 
     fn flush_companies(&mut self, conn: &mut DbConnection) -> GameResult<()> {
-        let mut ids: Vec<CompanyId> = self
-            .companies
-            .iter()
-            .filter(|(_, k)| differs(k.read.as_ref(), k.now.as_ref()))
-            .map(|(id, _)| *id)
+        let mut ids: Vec<CompanyId> = std::mem::take(&mut self.dirty)
+            .into_iter()
+            .filter(|id| {
+                self.companies
+                    .get(id)
+                    .is_some_and(|k| differs(k.read.as_ref(), k.now.as_ref()))
+            })
             .collect();
         ids.sort_unstable();
         let mut gone = Vec::new();

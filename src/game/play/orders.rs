@@ -153,17 +153,33 @@ impl Together {
     /// Orders to companies of `world` given on a [`Board`]: every other order to the world's
     /// companies waits until the caller's transaction ends (as for a chunk of a turn), so
     /// what these orders read is kept in memory, and what they change is written by
-    /// [`Together::finish`] in a few statements.
-    pub fn on_board(conn: &mut DbConnection, world: WorldId) -> GameResult<Together> {
+    /// [`Together::finish`] in a few statements. The board `kept` from the caller's previous
+    /// transaction ([`Together::finish_keeping`]) goes on if no one else wrote since.
+    pub fn on_board(
+        conn: &mut DbConnection,
+        world: WorldId,
+        kept: Option<Board>,
+    ) -> GameResult<Together> {
         crate::game::time::ticks::hold_world_orders(conn, world)?;
         // Read under the lock: the cells' version is the one the board's orders will see.
         let w = crate::game::maps::worlds::get(conn, world)?;
+        let mark = crate::db::quiet::mark(conn)?;
+        let board = match kept.and_then(|b| b.go_on(&w, mark)) {
+            Some(b) => b,
+            None => Board::new(conn, w, mark)?,
+        };
         Ok(Together {
             holding: Some(world),
             events: Vec::new(),
-            board: Some(Board::new(conn, w)?),
+            board: Some(board),
             broken: false,
         })
+    }
+
+    /// The transactions the board has gone through, this one included: more than one when it
+    /// was kept from before. None off a board.
+    pub fn board_chunks(&self) -> Option<u32> {
+        self.board.as_ref().map(Board::chunks)
     }
 
     /// Reads these companies at once, before their orders (on a board; else nothing to do).
@@ -236,12 +252,12 @@ impl Together {
                 self.broken = true;
                 return Err(e);
             }
-            let world = board.world().id;
+            let (world, quiet) = (board.world().id, board.quiet());
             let given = db::savepoint(conn, |conn| {
                 self.give_on(&mut Ground::Db(conn), config, actor, company_id, order)
             });
             let w = crate::game::maps::worlds::get(conn, world)?;
-            self.board = Some(Board::new(conn, w)?);
+            self.board = Some(Board::new(conn, w, quiet)?);
             return given;
         }
         let mark = board.mark();
@@ -339,14 +355,23 @@ impl Together {
 
     /// Writes the events of the orders given, in their order, with their alerts and live
     /// notes; their ids.
-    pub fn finish(mut self, conn: &mut DbConnection) -> GameResult<Vec<EventId>> {
+    pub fn finish(self, conn: &mut DbConnection) -> GameResult<Vec<EventId>> {
+        Ok(self.finish_keeping(conn)?.0)
+    }
+
+    /// [`Together::finish`], handing the board back (written: what it holds is what the
+    /// transaction leaves), for the caller's next transaction once this one has committed.
+    pub fn finish_keeping(
+        mut self,
+        conn: &mut DbConnection,
+    ) -> GameResult<(Vec<EventId>, Option<Board>)> {
         if self.broken {
             return Err(unfinished());
         }
         if let Some(b) = &mut self.board {
             b.flush(conn)?;
         }
-        Ok(events::record_all(conn, self.events)?)
+        Ok((events::record_all(conn, self.events)?, self.board))
     }
 }
 

@@ -605,11 +605,17 @@ impl Board {
             }
         }
         let world = self.world.id.0;
+        // The cells taken carry one version: the world's moved on once for them all.
+        let version = match owners.is_empty() {
+            true => 0,
+            false => world_cells::stamp(conn, self.world.id)?,
+        };
         match conn {
             DbConnection::Sqlite(db) => {
                 for (p, read, owner) in owners {
                     let take = TakeCellAsRead {
                         owner,
+                        version,
                         world,
                         x: p.x,
                         y: p.y,
@@ -622,7 +628,12 @@ impl Board {
             }
             DbConnection::Postgres(db) => {
                 for part in owners.chunks(1000) {
-                    if (OwnersWrite { world, rows: part }).execute(db)? != part.len() {
+                    let write = OwnersWrite {
+                        world,
+                        version,
+                        rows: part,
+                    };
+                    if write.execute(db)? != part.len() {
                         return Err(changed_meanwhile());
                     }
                 }
@@ -822,6 +833,7 @@ crate::fixed_statement! {
     /// NULL included").
     struct TakeCellAsRead {
         "UPDATE cells SET owner_id = " owner: diesel::sql_types::Integer = i32,
+        ", version = " version: diesel::sql_types::BigInt = i64,
         " WHERE world_id = " world: diesel::sql_types::Integer = i32,
         " AND x = " x: diesel::sql_types::Integer = i32,
         " AND y = " y: diesel::sql_types::Integer = i32,
@@ -978,6 +990,7 @@ impl<Conn> RunQueryDsl<Conn> for CompaniesWrite<'_> {}
 /// chunk took, each cell where its owner is still as read (PostgreSQL).
 struct OwnersWrite<'a> {
     world: i32,
+    version: i64,
     rows: &'a [(Pos, Option<i32>, i32)],
 }
 
@@ -1000,7 +1013,9 @@ impl diesel::query_builder::QueryFragment<diesel::pg::Pg> for OwnersWrite<'_> {
             out.push_bind_param::<Integer, _>(o)?;
             out.push_sql(")");
         }
-        out.push_sql(") UPDATE cells SET owner_id = v.owner FROM v WHERE cells.world_id = ");
+        out.push_sql(") UPDATE cells SET owner_id = v.owner, version = ");
+        out.push_bind_param::<diesel::sql_types::BigInt, _>(&self.version)?;
+        out.push_sql(" FROM v WHERE cells.world_id = ");
         out.push_bind_param::<Integer, _>(&self.world)?;
         out.push_sql(
             " AND cells.x = v.x AND cells.y = v.y AND cells.owner_id IS NOT DISTINCT FROM v.read",

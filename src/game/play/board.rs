@@ -19,7 +19,7 @@ use crate::game::play::first_steps;
 use crate::game::play::load::{self, unit_of, Placed};
 use crate::game::play::scores::Tally;
 use crate::game::play::unit_write::{changed_meanwhile, Stream};
-use crate::ids::{CompanyId, NationId, PlayerId, UserId};
+use crate::ids::{CompanyId, PlayerId};
 use crate::rules::state::{Area, Cell, Unit};
 use crate::rules::{Pos, Refusal};
 use diesel::prelude::*;
@@ -33,6 +33,10 @@ pub type Rect = (i32, i32, i32, i32);
 /// The side of the squares of cells whose companies a board reads at once, in cells: a few
 /// times a window's, so that windows that overlap share their reads.
 const TILE: i32 = 32;
+
+/// The companies a board kept from the chunk before reads at its start, in one index range,
+/// until it knows the world's: a few ms of the chunk's time.
+const SWEEP_ROWS: i64 = 2_000;
 
 /// A company the board knows: as the database holds it, and as the chunk's orders left it
 /// (None once destroyed).
@@ -65,6 +69,10 @@ pub struct Board {
     at: BTreeMap<(i32, i32), CompanyId>,
     /// Tiles ([`TILE`] cells square) whose every company is known here.
     tiles: FxHashSet<(i32, i32)>,
+    /// How far [`Board::sweep`] has read the world's companies (column, row), and whether
+    /// to the end.
+    swept: (i32, i32),
+    swept_all: bool,
     /// Companies the orders wrote since the last flush.
     dirty: FxHashSet<CompanyId>,
     players: FxHashMap<PlayerId, Player>,
@@ -92,6 +100,8 @@ impl Board {
             companies: FxHashMap::default(),
             at: BTreeMap::new(),
             tiles: FxHashSet::default(),
+            swept: (i32::MIN, i32::MIN),
+            swept_all: false,
             dirty: FxHashSet::default(),
             players: FxHashMap::default(),
             journal: Vec::new(),
@@ -116,24 +126,40 @@ impl Board {
 
     /// The board of the chunk before, for the next chunk's transaction (marked `mark`, `world`
     /// read under its lock): still the truth when no one else wrote since its flush, and the
-    /// world is as it was but for the cells' version its own captures moved. Else none.
-    pub fn go_on(mut self, world: &World, mark: quiet::Mark) -> Option<Board> {
+    /// world is as it was but for the cells' version its own captures moved. Else none. The
+    /// caller writes nothing between the two (SQLite's mark sees other connections only).
+    /// A board that goes on reads [`SWEEP_ROWS`] more of the world's companies.
+    pub fn go_on(
+        mut self,
+        conn: &mut DbConnection,
+        world: &World,
+        mark: quiet::Mark,
+    ) -> GameResult<Option<Board>> {
         let same = World {
             cells_version: self.world.cells_version,
             ..world.clone()
         } == self.world;
         if !same || !quiet::none_between(self.quiet, mark) || !self.journal.is_empty() {
-            return None;
+            return Ok(None);
         }
         (self.world, self.quiet) = (world.clone(), mark);
         self.chunks += 1;
-        Some(self)
+        self.sweep(conn, SWEEP_ROWS)?;
+        Ok(Some(self))
     }
 
     /// Reads these companies at once (a chunk's, before their orders: each order would read
     /// its own company first).
     pub fn read_companies(&mut self, conn: &mut DbConnection, ids: &[CompanyId]) -> GameResult<()> {
-        for p in placed_by_id(conn, &self.world, ids)? {
+        let unknown: Vec<CompanyId> = ids
+            .iter()
+            .filter(|id| !self.companies.contains_key(id))
+            .copied()
+            .collect();
+        if unknown.is_empty() {
+            return Ok(());
+        }
+        for p in load::companies_by_id(conn, self.world.id, &unknown)? {
             self.learn(p);
         }
         Ok(())
@@ -166,7 +192,9 @@ impl Board {
         if let Some(k) = self.companies.get(&id) {
             return Ok(k.now.clone());
         }
-        let p = placed_by_id(conn, &self.world, &[id])?.into_iter().next();
+        let p = load::companies_by_id(conn, self.world.id, &[id])?
+            .into_iter()
+            .next();
         if let Some(p) = &p {
             self.learn(p.clone());
         }
@@ -272,6 +300,38 @@ impl Board {
                 self.tiles.insert((tx, ty));
             }
         }
+        Ok(())
+    }
+
+    /// Reads the world's next `rows` companies not read yet, column by column: a board kept
+    /// from chunk to chunk comes to know every company of the world in a few slices, each
+    /// bounded, instead of a statement for each square its windows cover.
+    fn sweep(&mut self, conn: &mut DbConnection, rows: i64) -> GameResult<()> {
+        if self.swept_all {
+            return Ok(());
+        }
+        let read = load::companies_from(conn, self.world.id, self.swept, rows)?;
+        let last = read.last().map(|p| (p.company.x, p.company.y));
+        let whole = (read.len() as i64) < rows;
+        for p in read {
+            self.learn(p);
+        }
+        // Every company of the columns before the last one read is known now.
+        let columns = match (whole, last) {
+            (true, _) => (self.world.width + TILE - 1) / TILE,
+            (false, Some((x, _))) => x / TILE,
+            (false, None) => 0,
+        };
+        let rows_of_tiles = (self.world.height + TILE - 1) / TILE;
+        for tx in 0..columns {
+            for ty in 0..rows_of_tiles {
+                self.tiles.insert((tx, ty));
+            }
+        }
+        if let Some(l) = last {
+            self.swept = l;
+        }
+        self.swept_all = whole;
         Ok(())
     }
 
@@ -688,30 +748,6 @@ fn as_read(
             .and(companies::ap.eq(c.ap))
             .and(companies::rng_pos.eq(c.rng_pos)),
     )
-}
-
-/// These companies of the world, with their players' nations, users and leaves.
-fn placed_by_id(conn: &mut DbConnection, w: &World, ids: &[CompanyId]) -> GameResult<Vec<Placed>> {
-    let rows: Vec<(Company, NationId, UserId, Option<i64>)> = crate::on_backend!(conn, c => companies::table
-        .inner_join(players::table)
-        .filter(companies::id.eq_any(ids))
-        .filter(companies::world_id.eq(w.id))
-        .select((
-            Company::as_select(),
-            players::nation_id,
-            players::user_id,
-            players::leave_until,
-        ))
-        .load(c))?;
-    Ok(rows
-        .into_iter()
-        .map(|(company, nation_id, user_id, leave_until)| Placed {
-            company,
-            nation_id,
-            user_id,
-            leave_until,
-        })
-        .collect())
 }
 
 /// Whether the chunk changed a company: its place, figures or random stream.

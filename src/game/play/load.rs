@@ -6,7 +6,7 @@ use crate::db::schema::{companies, players};
 use crate::db::DbConnection;
 use crate::game::error::GameResult;
 use crate::game::maps::worlds;
-use crate::ids::{NationId, UserId, WorldId};
+use crate::ids::{CompanyId, NationId, UserId, WorldId};
 use crate::rules::dice::Dice;
 use crate::rules::state::{Area, Unit};
 use crate::rules::Pos;
@@ -185,6 +185,41 @@ fn placed(
         user_id,
         leave_until,
     }
+}
+
+/// These companies of a world, with their players' nation, user and leave.
+pub fn companies_by_id(
+    conn: &mut DbConnection,
+    world_id: WorldId,
+    ids: &[CompanyId],
+) -> GameResult<Vec<Placed>> {
+    let rows: Vec<(Company, NationId, UserId, Option<i64>)> = crate::on_backend!(conn, c => companies::table
+            .inner_join(players::table)
+            .filter(companies::id.eq_any(ids))
+            .filter(companies::world_id.eq(world_id))
+            .select(placed_columns())
+            .load(c))?;
+    Ok(rows.into_iter().map(placed).collect())
+}
+
+/// At most `limit` companies of a world, column by column, from the first place after `after`
+/// (x, then y): a world read in slices, each an index range.
+pub fn companies_from(
+    conn: &mut DbConnection,
+    world_id: WorldId,
+    (ax, ay): (i32, i32),
+    limit: i64,
+) -> GameResult<Vec<Placed>> {
+    let rows: Vec<(Company, NationId, UserId, Option<i64>)> = crate::on_backend!(conn, c => companies::table
+            .inner_join(players::table)
+            .filter(companies::world_id.eq(world_id))
+            .filter(companies::x.ge(ax))
+            .filter(companies::x.gt(ax).or(companies::y.gt(ay)))
+            .order((companies::x, companies::y))
+            .limit(limit)
+            .select(placed_columns())
+            .load(c))?;
+    Ok(rows.into_iter().map(placed).collect())
 }
 
 /// A window of a world with its cells and companies, `margin` cells around the rectangle

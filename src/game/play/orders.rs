@@ -164,7 +164,11 @@ impl Together {
         // Read under the lock: the cells' version is the one the board's orders will see.
         let w = crate::game::maps::worlds::get(conn, world)?;
         let mark = crate::db::quiet::mark(conn)?;
-        let board = match kept.and_then(|b| b.go_on(&w, mark)) {
+        let went_on = match kept {
+            Some(b) => b.go_on(conn, &w, mark)?,
+            None => None,
+        };
+        let board = match went_on {
             Some(b) => b,
             None => Board::new(conn, w, mark)?,
         };

@@ -12,9 +12,11 @@ pub enum Mark {
     /// SQLite's `data_version`: it moves when another connection commits, never for the
     /// connection's own commits.
     Sqlite(i64),
-    /// PostgreSQL: the transaction's id, and whether no other transaction was under way. A
-    /// transaction that writes takes the next id: when the next transaction of ours has the id
-    /// after this one, and none was under way at either mark, no one else wrote in between.
+    /// PostgreSQL: the transaction's id, and whether it was alone: no other transaction under
+    /// way, and none that took an id after it already ended (the id is taken at the first
+    /// write, which may come before the mark waits for a lock). A transaction that writes
+    /// takes the next id: when the next transaction of ours has the id after this one, and
+    /// both were alone at their marks, no one else wrote in between.
     Postgres { xid: i64, alone: bool },
 }
 
@@ -55,12 +57,14 @@ pub fn mark(conn: &mut DbConnection) -> QueryResult<Mark> {
 }
 
 /// `xmin:xmax:xip,…` as PostgreSQL prints a snapshot: alone when every transaction under way
-/// is this one.
+/// is this one, and none after it has ended (`xmax`, the first id not yet ended, is the one
+/// after this).
 fn parse_postgres(xid: &str, snapshot: &str) -> Option<Mark> {
     let xid: i64 = xid.trim().parse().ok()?;
     let mut parts = snapshot.trim().split(':');
-    let (_xmin, _xmax, xip) = (parts.next()?, parts.next()?, parts.next().unwrap_or(""));
-    let mut alone = true;
+    let (_xmin, xmax, xip) = (parts.next()?, parts.next()?, parts.next().unwrap_or(""));
+    let xmax: i64 = xmax.parse().ok()?;
+    let mut alone = xmax <= xid + 1;
     for other in xip.split(',').filter(|s| !s.is_empty()) {
         if other.parse::<i64>().ok()? != xid {
             alone = false;
@@ -110,6 +114,14 @@ mod tests {
         );
         assert_eq!(
             parse_postgres("105", "100:106:101,105"),
+            Some(Mark::Postgres {
+                xid: 105,
+                alone: false
+            })
+        );
+        // Another transaction took id 106 after this one and ended before the mark.
+        assert_eq!(
+            parse_postgres("105", "100:107:"),
             Some(Mark::Postgres {
                 xid: 105,
                 alone: false

@@ -735,3 +735,60 @@ both!(
         );
     }
 );
+
+both!(
+    a_write_between_two_chunks_is_seen_even_when_it_ends_while_a_chunk_waits_for_its_lock,
+    |b| {
+        // A bot's board goes on into its next chunk only when no one else wrote in between
+        // (`db::quiet`). A chunk takes its transaction id at its first write, then may wait for
+        // the world's lock while another transaction writes and ends: that write is seen.
+        use grognard::db::quiet;
+        let app = TestApp::spawn(b);
+        for name in ["first_writer", "second_writer"] {
+            grognard::game::accounts::create_user(
+                &mut app.conn(),
+                name,
+                fixtures::PASSWORD,
+                grognard::game::accounts::Role::Player,
+            )
+            .unwrap();
+        }
+        let touch = |c: &mut grognard::db::DbConnection, name: &str| {
+            use diesel::RunQueryDsl;
+            diesel::sql_query(format!(
+                "UPDATE users SET unread_alerts = unread_alerts + 1 WHERE username = '{name}'"
+            ))
+            .execute(c)
+            .unwrap();
+        };
+        let (mut ours, mut theirs) = (app.conn(), app.conn());
+        // A chunk: its write, then its mark.
+        let chunk = |c: &mut grognard::db::DbConnection, between: &mut dyn FnMut()| {
+            grognard::db::write(c, |c| {
+                touch(c, "first_writer");
+                between();
+                quiet::mark(c)
+            })
+            .unwrap()
+        };
+        let first = chunk(&mut ours, &mut || {});
+        if b == Backend::Sqlite {
+            // No one wrote: the board may go on.
+            let second = chunk(&mut ours, &mut || {});
+            assert!(quiet::none_between(first, second));
+            // Another connection wrote between the two chunks.
+            touch(&mut theirs, "second_writer");
+            let third = chunk(&mut ours, &mut || {});
+            assert!(!quiet::none_between(second, third));
+        } else {
+            // Another transaction writes and commits after the chunk's first write, before
+            // its mark (SQLite's single writer cannot: it waits for the chunk to end).
+            let second = chunk(&mut ours, &mut || touch(&mut theirs, "second_writer"));
+            assert!(!quiet::none_between(first, second));
+            // And one between two chunks.
+            touch(&mut theirs, "second_writer");
+            let third = chunk(&mut ours, &mut || {});
+            assert!(!quiet::none_between(second, third));
+        }
+    }
+);

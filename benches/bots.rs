@@ -184,8 +184,8 @@ fn run(backend: Backend) {
     let wid = WorldId(world);
     // The bots' first turn (turn 0) warms the caches; the measured ones follow turns.
     grognard::game::bots::play_world(&mut conn, &config, wid).expect("bots");
-    let (mut turns, mut plays, mut chunks, mut orders) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut turns, mut plays, mut chunks, mut orders, mut cpus) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for round in 0..ROUNDS {
         let t = Instant::now();
         let out = ticks::apply(
@@ -199,16 +199,18 @@ fn run(backend: Backend) {
         .expect("turn");
         assert!(out.applied);
         turns.push(t.elapsed());
-        let t = Instant::now();
+        let (t, cpu) = (Instant::now(), db::process_cpu());
         let played = grognard::game::bots::play_world(&mut conn, &config, wid).expect("bots");
         plays.push(t.elapsed());
+        cpus.push(db::process_cpu() - cpu);
         chunks.push(Duration::from_millis(played.longest_chunk_ms as u64));
         orders.push((played.orders, played.refused, played.chunks, played.kept));
     }
-    let (turn, play, chunk) = (median(turns), median(plays), median(chunks));
+    let (turn, play, chunk, cpu) = (median(turns), median(plays), median(chunks), median(cpus));
     println!(
-        "{name}: bots' turn {:.0} ms for {n} companies ({:?} orders, refused, chunks, chunks on the board kept), turn tick {:.0} ms, ratio {:.2}; longest chunk {:.0} ms (median of {ROUNDS}; goals: under 1,000 ms, chunks under 50 ms)",
+        "{name}: bots' turn {:.0} ms ({:.0} ms of this process's processor time) for {n} companies ({:?} orders, refused, chunks, chunks on the board kept), turn tick {:.0} ms, ratio {:.2}; longest chunk {:.0} ms (median of {ROUNDS}; goals: under 1,000 ms, chunks under 50 ms)",
         ms(play),
+        ms(cpu),
         orders,
         ms(turn),
         play.as_secs_f64() / turn.as_secs_f64(),

@@ -241,7 +241,7 @@ fn alternating(
 fn load(addr: &str, dur: Duration, requests: impl Fn(usize) -> Vec<Vec<u8>>) -> Measure {
     let stop = Arc::new(AtomicBool::new(false));
     let started = Instant::now();
-    let cpu_before = process_cpu();
+    let cpu_before = db::process_cpu();
     let handles: Vec<_> = (0..CONNECTIONS)
         .map(|i| {
             let reqs = requests(i);
@@ -285,26 +285,11 @@ fn load(addr: &str, dur: Duration, requests: impl Fn(usize) -> Vec<Vec<u8>>) -> 
         errors += e;
         bytes += b;
     }
-    let cpu = process_cpu().saturating_sub(cpu_before);
+    let cpu = db::process_cpu().saturating_sub(cpu_before);
     Measure {
         cpu,
         ..Measure::of(lat, errors, started.elapsed().as_secs_f64(), bytes)
     }
-}
-
-/// User and system CPU time of this process so far, from `/proc/self/stat` (zero elsewhere).
-fn process_cpu() -> Duration {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    // Fields after the command name, which is in parentheses and may hold spaces.
-    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
-    let ticks: u64 = rest
-        .split_whitespace()
-        .skip(11)
-        .take(2)
-        .filter_map(|f| f.parse::<u64>().ok())
-        .sum();
-    // The kernel reports in clock ticks, 100 a second on Linux.
-    Duration::from_millis(ticks * 10)
 }
 
 /// Raw write transactions on the database: read one company row, update it, commit, with the

@@ -1,6 +1,7 @@
 //! Storage: one connection type over SQLite or PostgreSQL (chosen from the URL), the pool,
 //! embedded migrations and the write-transaction helper.
 
+pub mod checkpoint;
 pub mod direct;
 pub mod fixed;
 pub mod group;
@@ -96,6 +97,8 @@ pub struct Manager {
     /// be gone too (the server restarted), so every connection given back before it is
     /// tested again before it is lent.
     losses: AtomicU64,
+    /// SQLite's log copier, which lives as long as the pool.
+    _checkpointer: Option<checkpoint::Checkpointer>,
 }
 
 /// A pooled connection, when it was last given back and how many losses the pool knew then.
@@ -229,9 +232,13 @@ impl CustomizeConnection<Pooled, r2d2::Error> for SqlitePragmas {
         if conn.is_sqlite() {
             // temp_store: the journals of statements and savepoints inside a transaction are
             // kept in memory; in a file, they were a fifth of a bots' chunk's writes.
+            // wal_autocheckpoint and journal_size_limit: the log is copied back by the pool's
+            // own thread (`db::checkpoint`); these are the writers' backstop.
             conn.batch_execute(&format!(
-                "PRAGMA busy_timeout = {}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY;",
-                self.busy_timeout_ms
+                "PRAGMA busy_timeout = {}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY; PRAGMA wal_autocheckpoint = {}; PRAGMA journal_size_limit = {};",
+                self.busy_timeout_ms,
+                checkpoint::BACKSTOP_PAGES,
+                checkpoint::LOG_LIMIT_BYTES,
             ))
             .map_err(r2d2::Error::QueryError)?;
         }
@@ -273,6 +280,10 @@ pub fn open_pool_waiting(
             })?;
         }
     }
+    let checkpointer = match &target {
+        Target::Sqlite(path) => checkpoint::Checkpointer::start(path.clone()),
+        Target::Postgres(_) => None,
+    };
     r2d2::Pool::builder()
         .max_size(size)
         .connection_timeout(Duration::from_millis(wait_ms.max(1)))
@@ -280,6 +291,7 @@ pub fn open_pool_waiting(
         .build(Manager {
             target,
             losses: AtomicU64::new(0),
+            _checkpointer: checkpointer,
         })
         .map_err(|e| DbError::Open {
             target: described,
@@ -434,6 +446,13 @@ pub fn leave_writer(conn: &mut DbConnection, held: std::time::Duration) {
     {
         std::thread::sleep(held / 4);
     }
+}
+
+/// Whether a SQLite connection is inside a transaction.
+pub fn in_sqlite_transaction(c: &mut SqliteConnection) -> bool {
+    AnsiTransactionManager::transaction_manager_status_mut(c)
+        .transaction_depth()
+        .is_ok_and(|d| d.is_some())
 }
 
 pub fn in_transaction(conn: &mut DbConnection) -> bool {

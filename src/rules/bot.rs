@@ -276,11 +276,27 @@ pub fn toward(plan: &Plan, me: &Unit, goal: Pos, spare: i32) -> Option<Vec<Pos>>
     // always gives the same path. `best[slot]`: (cost, the cell it came from).
     let start = area.slot(me.pos)?;
     let mut best: Vec<(i32, Pos)> = vec![(i32::MAX, me.pos); area.slots()];
+    // A cell with a company on it is never entered: marked as reached for less than nothing
+    // (read by slot, not looked up among the companies, for every step tried).
+    for u in area.units() {
+        if let Some(s) = area.slot(u.pos) {
+            best[s].0 = i32::MIN;
+        }
+    }
     let least = rs.cheapest_step(area.season).min(rs.castle.breach).max(0);
     let bound = |cost: i32, p: Pos| cost + least * area.bounds.distance(p, goal);
-    // Entries: (bound, minus the cost, cell), the least first.
-    let mut heap = BinaryHeap::new();
-    heap.push(std::cmp::Reverse((bound(0, me.pos), 0, me.pos)));
+    // Entries: (bound, minus the cost, cell), the least first, packed in one number that
+    // compares the same (bounds and costs are never negative, nor are cells on the map).
+    let entry = |f: i32, cost: i32, p: Pos| {
+        std::cmp::Reverse(
+            (u128::from(f as u32) << 96)
+                | (u128::from(u32::MAX - cost as u32) << 64)
+                | (u128::from(p.x as u32) << 32)
+                | u128::from(p.y as u32),
+        )
+    };
+    let mut heap = BinaryHeap::with_capacity(64);
+    heap.push(entry(bound(0, me.pos), 0, me.pos));
     best[start] = (0, me.pos);
     // Climbs and steps down a wall's outside: a move of their own single step.
     let mut single: Vec<(Pos, i32)> = Vec::new();
@@ -298,17 +314,26 @@ pub fn toward(plan: &Plan, me: &Unit, goal: Pos, spare: i32) -> Option<Vec<Pos>>
     let mut reached: Vec<Pos> = Vec::new();
     // The nearest to the goal reached so far, and the least it cost to get that near.
     let (mut nearest, mut nearest_cost) = (here, 0);
-    while let Some(std::cmp::Reverse((f, minus_cost, p))) = heap.pop() {
+    while let Some(std::cmp::Reverse(e)) = heap.pop() {
+        let (f, cost) = (
+            (e >> 96) as u32 as i32,
+            (u32::MAX - (e >> 64) as u32) as i32,
+        );
+        let p = Pos::new((e >> 32) as u32 as i32, e as u32 as i32);
         // Every cell still to come, and every cell beyond it, has a bound of `f` at least:
-        // none comes nearer (it would have cost more than `spare`), nor as near for less.
-        if f > spare + least * (nearest - 1) && f >= nearest_cost + least * nearest {
+        // none comes nearer (it would have cost more than `spare`; none can once the goal is
+        // reached), nor as near for less.
+        let nearer = nearest > 0 && f <= spare + least * (nearest - 1);
+        if !nearer && f >= nearest_cost + least * nearest {
             break;
         }
-        let cost = -minus_cost;
         let Some(slot) = area.slot(p) else { continue };
         if best[slot].0 < cost {
             continue;
         }
+        let Some(cell) = area.cell_in(slot) else {
+            continue;
+        };
         if p != me.pos {
             reached.push(p);
             let d = area.bounds.distance(p, goal);
@@ -316,17 +341,16 @@ pub fn toward(plan: &Plan, me: &Unit, goal: Pos, spare: i32) -> Option<Vec<Pos>>
                 (nearest, nearest_cost) = (d, cost);
             }
         }
-        let Some(cell) = area.cell(p) else { continue };
         if p != me.pos && rs.terrain(cell.terrain).has(Flag::StopsMovement) {
             continue;
         }
         for n in area.bounds.neighbours(p) {
-            let (Some(c), Some(ns)) = (area.cell(n), area.slot(n)) else {
-                continue;
-            };
-            if area.unit_at(n).is_some() {
+            let Some(ns) = area.slot(n) else { continue };
+            // Reached already for as little as a step could cost, or taken by a company.
+            if best[ns].0 <= cost + least {
                 continue;
             }
+            let Some(c) = area.cell_in(ns) else { continue };
             let Ok(e) = movement::enter(rs, area.season, me, (p, cell), (n, c), false) else {
                 continue;
             };
@@ -338,7 +362,7 @@ pub fn toward(plan: &Plan, me: &Unit, goal: Pos, spare: i32) -> Option<Vec<Pos>>
                 continue;
             }
             best[ns] = (next, p);
-            heap.push(std::cmp::Reverse((bound(next, n), -next, n)));
+            heap.push(entry(bound(next, n), next, n));
         }
     }
     let distance = |p: Pos| area.bounds.distance(p, goal);

@@ -22,7 +22,7 @@ pub struct Defence<'a> {
     pub ranged_only: bool,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Cell {
     pub terrain: Terrain,
     pub town: Option<TownId>,
@@ -132,16 +132,34 @@ pub struct Area {
 impl Area {
     /// An area covering the rectangle `[x0, x1] × [y0, y1]` (clipped to the map), all plain.
     pub fn new(bounds: Bounds, season: Season, x0: i32, y0: i32, x1: i32, y1: i32) -> Area {
+        Area::filled(bounds, season, (x0, y0, x1, y1), |_, _, _, _| {})
+    }
+
+    /// An area covering the rectangle `[x0, x1] × [y0, y1]` (clipped to the map), whose rows
+    /// `row(y, x0, x1, cells)` appends, clipped, west to east; what a row leaves out is plain,
+    /// what it adds past the row is dropped. (Filled once, not made plain and written over.)
+    pub fn filled(
+        bounds: Bounds,
+        season: Season,
+        (x0, y0, x1, y1): (i32, i32, i32, i32),
+        mut row: impl FnMut(i32, i32, i32, &mut Vec<Cell>),
+    ) -> Area {
         let (x0, y0) = (x0.max(0), y0.max(0));
         let (x1, y1) = (x1.min(bounds.width - 1), y1.min(bounds.height - 1));
         let (width, height) = ((x1 - x0 + 1).max(0), (y1 - y0 + 1).max(0));
+        let mut cells = Vec::with_capacity((width * height) as usize);
+        for y in y0..y0 + height {
+            let end = cells.len() + width as usize;
+            row(y, x0, x1, &mut cells);
+            cells.resize(end, Cell::plain());
+        }
         Area {
             bounds,
             season,
             origin: Pos::new(x0, y0),
             width,
             height,
-            cells: vec![Cell::plain(); (width * height) as usize],
+            cells,
             units: FxHashMap::default(),
             edges: FxHashMap::default(),
         }
@@ -158,17 +176,6 @@ impl Area {
             .then(|| (dy * self.width + dx) as usize)
     }
 
-    /// The window's cells of row `y`, west to east (none for a row outside it): a caller that
-    /// holds the cells row by row fills the window a row at a time.
-    pub fn row_mut(&mut self, y: i32) -> Option<&mut [Cell]> {
-        let dy = y - self.origin.y;
-        if dy < 0 || dy >= self.height {
-            return None;
-        }
-        let start = (dy * self.width) as usize;
-        Some(&mut self.cells[start..start + self.width as usize])
-    }
-
     /// Where `p` lies among the window's cells, row by row (for tables kept beside the area).
     pub fn slot(&self, p: Pos) -> Option<usize> {
         self.index(p)
@@ -182,6 +189,11 @@ impl Area {
     /// Whether `p` is inside the loaded window.
     pub fn covers(&self, p: Pos) -> bool {
         self.index(p).is_some()
+    }
+
+    /// The cell at `slot` (see [`Area::slot`]).
+    pub fn cell_in(&self, slot: usize) -> Option<&Cell> {
+        self.cells.get(slot)
     }
 
     pub fn cell(&self, p: Pos) -> Option<&Cell> {

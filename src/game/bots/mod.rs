@@ -6,6 +6,7 @@
 
 pub mod sight;
 pub mod simulate;
+pub mod spots;
 pub mod turn;
 
 use crate::db::models::Player;

@@ -4,6 +4,7 @@
 //! target, count or head for a company its nation cannot see. Read once at the start of the
 //! bot's turn and kept up to date with what its own orders change.
 
+use super::spots::Spots;
 use crate::db::models::World;
 use crate::db::DbConnection;
 use crate::game::error::GameResult;
@@ -18,9 +19,6 @@ use crate::rules::{Pos, Ruleset, Terrain};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
-
-/// The side of the squares the objectives are filed under, for the nearest-first search.
-const TILE: i32 = 16;
 
 pub struct Sight {
     pub nation: NationId,
@@ -266,140 +264,4 @@ pub fn castles_to_take(
         rs.terrain(c.terrain).has(Flag::Wall) && c.owner.is_some_and(|o| o != nation.0)
     });
     Ok(found)
-}
-
-/// Cells filed by the square of the map they lie in, for the nearest to a cell and the cells
-/// of a rectangle.
-pub struct Spots {
-    /// Squares row by row, `cols` to a row.
-    tiles: Vec<Vec<Pos>>,
-    cols: i32,
-    rows: i32,
-    count: usize,
-}
-
-impl Spots {
-    /// No cell yet, on the map of `w`.
-    pub fn new(w: &World) -> Spots {
-        let (cols, rows) = (
-            (w.width.max(1) + TILE - 1) / TILE,
-            (w.height.max(1) + TILE - 1) / TILE,
-        );
-        Spots {
-            tiles: vec![Vec::new(); (cols * rows) as usize],
-            cols,
-            rows,
-            count: 0,
-        }
-    }
-
-    /// The square `p` lies in (cells off the map go to the nearest edge square).
-    fn tile_of(&self, p: Pos) -> (i32, i32) {
-        (
-            p.x.div_euclid(TILE).clamp(0, self.cols - 1),
-            p.y.div_euclid(TILE).clamp(0, self.rows - 1),
-        )
-    }
-
-    fn tile(&self, (x, y): (i32, i32)) -> &[Pos] {
-        if x < 0 || y < 0 || x >= self.cols || y >= self.rows {
-            return &[];
-        }
-        &self.tiles[(y * self.cols + x) as usize]
-    }
-
-    pub fn add(&mut self, p: Pos) {
-        let (x, y) = self.tile_of(p);
-        self.tiles[(y * self.cols + x) as usize].push(p);
-        self.count += 1;
-    }
-
-    /// Takes one `p` out, if it is there.
-    pub fn remove(&mut self, p: Pos) {
-        let (x, y) = self.tile_of(p);
-        let tile = &mut self.tiles[(y * self.cols + x) as usize];
-        if let Some(i) = tile.iter().position(|q| *q == p) {
-            tile.swap_remove(i);
-            self.count -= 1;
-        }
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.count == 0
-    }
-
-    /// Calls `f` with each cell filed within the rectangle `[x0, x1] × [y0, y1]`.
-    pub fn within(&self, x0: i32, y0: i32, x1: i32, y1: i32, mut f: impl FnMut(Pos)) {
-        let (tx0, ty0) = (x0.div_euclid(TILE), y0.div_euclid(TILE));
-        let (tx1, ty1) = (x1.div_euclid(TILE), y1.div_euclid(TILE));
-        for ty in ty0..=ty1 {
-            for tx in tx0..=tx1 {
-                for &p in self.tile((tx, ty)) {
-                    if (x0..=x1).contains(&p.x) && (y0..=y1).contains(&p.y) {
-                        f(p);
-                    }
-                }
-            }
-        }
-    }
-
-    /// Whether some cell lies within `near` of `from` (by `distance`).
-    pub fn any_within(&self, from: Pos, near: i32, distance: impl Fn(Pos, Pos) -> i32) -> bool {
-        // A step covers at most one column and one row, on squares or hexes.
-        let mut found = false;
-        self.within(
-            from.x - near,
-            from.y - near,
-            from.x + near,
-            from.y + near,
-            |p| found |= distance(from, p) <= near,
-        );
-        found
-    }
-
-    /// The nearest cell to `from` (by `distance`) that `ok` accepts; ties go to the lowest
-    /// cell, so that the same sight always gives the same answer.
-    pub fn nearest(
-        &self,
-        from: Pos,
-        distance: impl Fn(Pos, Pos) -> i32,
-        ok: impl Fn(Pos) -> bool,
-    ) -> Option<Pos> {
-        if self.count == 0 {
-            return None;
-        }
-        let (tx, ty) = (from.x.div_euclid(TILE), from.y.div_euclid(TILE));
-        let span = [tx, self.cols - 1 - tx, ty, self.rows - 1 - ty]
-            .into_iter()
-            .map(i32::abs)
-            .max()
-            .unwrap_or(0);
-        let mut best: Option<(i32, Pos)> = None;
-        for ring in 0..=span {
-            // A step changes a cell's column and row by one at most, on squares and hexes
-            // alike: every cell of this ring or farther is more than this far.
-            if best.is_some_and(|(d, _)| d <= (ring - 1) * TILE) {
-                break;
-            }
-            // The squares of the ring's edge only: its top and bottom rows, then the columns
-            // between them (one square when the ring is the centre).
-            let rows = (-ring..=ring).flat_map(|d| [(d, -ring), (d, ring)]);
-            let cols = (1 - ring..ring).flat_map(|d| [(-ring, d), (ring, d)]);
-            for (i, (dx, dy)) in rows.chain(cols).enumerate() {
-                if ring == 0 && i > 0 {
-                    break;
-                }
-                for &p in self.tile((tx + dx, ty + dy)) {
-                    if !ok(p) {
-                        continue;
-                    }
-                    let d = distance(from, p);
-                    if best.is_none_or(|b| (d, p) < b) {
-                        best = Some((d, p));
-                    }
-                }
-            }
-        }
-        best.map(|(_, p)| p)
-    }
 }

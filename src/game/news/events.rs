@@ -6,9 +6,71 @@ use crate::db::DbConnection;
 use crate::ids::EventId;
 use diesel::prelude::*;
 
-diesel::define_sql_function! {
-    /// SQLite: the rowid the connection's last `INSERT` gave, which is an event's id.
-    fn last_insert_rowid() -> BigInt;
+/// Events a statement at most on SQLite (sixteen values each, far under its 32,766).
+const SQLITE_ROWS: usize = 64;
+
+/// SQLite: inserts the events with the ids that follow the table's highest, ever
+/// (`AUTOINCREMENT` keeps it in `sqlite_sequence`), many to a statement; their ids in order.
+/// Inserted one by one, each row was a statement and a look-up of its id, a tenth of a bots'
+/// turn; `RETURNING` writes its rows to a temporary table first. Only the writer numbers: the
+/// caller holds SQLite's write lock.
+fn insert_numbered(
+    c: &mut diesel::sqlite::SqliteConnection,
+    all: &[NewEvent],
+) -> QueryResult<Vec<EventId>> {
+    use diesel::sql_types::{BigInt, Integer, Nullable, Text};
+    #[derive(QueryableByName)]
+    struct Highest {
+        #[diesel(sql_type = Nullable<BigInt>)]
+        id: Option<i64>,
+    }
+    let highest = diesel::sql_query(
+        "SELECT MAX(m) AS id FROM (SELECT MAX(id) AS m FROM events \
+         UNION ALL SELECT seq AS m FROM sqlite_sequence WHERE name = 'events')",
+    )
+    .get_result::<Highest>(c)?
+    .id
+    .unwrap_or(0);
+    let first = highest + 1;
+    let last = highest + all.len() as i64;
+    if i32::try_from(last).is_err() {
+        return Err(diesel::result::Error::DeserializationError(
+            "events' ids past the largest an id may be".into(),
+        ));
+    }
+    let mut id = first as i32;
+    for slice in all.chunks(SQLITE_ROWS) {
+        let row = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+        let sql = format!(
+            "INSERT INTO events (id, world_id, turn, at, kind, actor_user_id, target_user_id, \
+             nation_id, other_nation_id, company_id, target_company_id, x, y, summary, data, \
+             said) VALUES {}",
+            vec![row; slice.len()].join(", ")
+        );
+        let mut q = diesel::sql_query(sql).into_boxed::<diesel::sqlite::Sqlite>();
+        for e in slice {
+            q = q
+                .bind::<Integer, _>(id)
+                .bind::<Integer, _>(e.world_id)
+                .bind::<Integer, _>(e.turn)
+                .bind::<BigInt, _>(e.at)
+                .bind::<Text, _>(e.kind.as_str())
+                .bind::<Nullable<Integer>, _>(e.actor_user_id)
+                .bind::<Nullable<Integer>, _>(e.target_user_id)
+                .bind::<Nullable<Integer>, _>(e.nation_id)
+                .bind::<Nullable<Integer>, _>(e.other_nation_id)
+                .bind::<Nullable<Integer>, _>(e.company_id)
+                .bind::<Nullable<Integer>, _>(e.target_company_id)
+                .bind::<Nullable<Integer>, _>(e.x)
+                .bind::<Nullable<Integer>, _>(e.y)
+                .bind::<Text, _>(e.summary.as_str())
+                .bind::<Text, _>(e.data.as_str())
+                .bind::<Text, _>(e.said.as_str());
+            id += 1;
+        }
+        q.execute(c)?;
+    }
+    Ok((first..=last).map(|i| EventId(i as i32)).collect())
 }
 
 /// Stores an event and, in the same transaction, the alerts it calls for.
@@ -26,23 +88,14 @@ pub fn record_all(conn: &mut DbConnection, all: Vec<NewEvent>) -> QueryResult<Ve
         return Ok(Vec::new());
     }
     let ids: Vec<EventId> = match conn {
-        // SQLite writes a `RETURNING` clause's rows to a temporary table and opens a statement
-        // journal for it: a fifth of the time an order spends under the single writer went
-        // into the event's insert. The rowid of each insert just made says the same.
+        // SQLite: many rows a statement, numbered here under the writer's lock (in a
+        // transaction of their own when the caller has none).
         DbConnection::Sqlite(c) => {
-            let mut ids = Vec::with_capacity(all.len());
-            for e in &all {
-                // Inserted by value: a kind written as its text (`serialize_as`) has no
-                // borrowed insert.
-                diesel::insert_into(events::table)
-                    .values(e.clone())
-                    .execute(c)?;
-                let id: i64 = diesel::select(last_insert_rowid()).get_result(c)?;
-                ids.push(EventId(i32::try_from(id).map_err(|e| {
-                    diesel::result::Error::DeserializationError(e.into())
-                })?));
+            if crate::db::in_sqlite_transaction(c) {
+                insert_numbered(c, &all)?
+            } else {
+                c.immediate_transaction(|c| insert_numbered(c, &all))?
             }
-            ids
         }
         // The rows of a multi-row `INSERT … RETURNING` come back in the order of its values
         // (PostgreSQL's own order, not the standard's promise: checked by the count below and

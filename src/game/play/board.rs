@@ -217,7 +217,7 @@ impl Board {
     /// The cell now.
     pub fn cell(&self, p: Pos) -> Option<Cell> {
         match self.changed.get(&p) {
-            Some((_, now)) => Some(now.clone()),
+            Some((_, now)) => Some(*now),
             None => self.cells.get(p).cloned(),
         }
     }
@@ -237,14 +237,14 @@ impl Board {
         if (self.changed.len() as i64) <= cells {
             for (p, (_, now)) in &self.changed {
                 if area.covers(*p) {
-                    area.set_cell(*p, now.clone());
+                    area.set_cell(*p, *now);
                 }
             }
         } else {
             for y in y0..=y1 {
                 for x in x0..=x1 {
                     if let Some((_, now)) = self.changed.get(&Pos::new(x, y)) {
-                        area.set_cell(Pos::new(x, y), now.clone());
+                        area.set_cell(Pos::new(x, y), *now);
                     }
                 }
             }
@@ -406,13 +406,11 @@ impl Board {
             return Err(changed_meanwhile());
         };
         let old = self.changed.get(&p).cloned();
-        let mut now = old
-            .as_ref()
-            .map_or_else(|| read.clone(), |(_, n)| n.clone());
+        let mut now = old.as_ref().map_or_else(|| read, |(_, n)| *n);
         if !change(&mut now) {
             return Err(changed_meanwhile());
         }
-        let read = old.as_ref().map_or(read, |(r, _)| r.clone());
+        let read = old.as_ref().map_or(read, |(r, _)| *r);
         self.changed.insert(p, (read, now));
         self.journal.push(Undo::Cell(p, old));
         Ok(())
@@ -657,11 +655,11 @@ impl Board {
             }
             let only_owner = Cell {
                 owner: now.owner,
-                ..read.clone()
+                ..*read
             } == *now;
             match now.owner {
                 Some(o) if only_owner => owners.push((p, read.owner, o)),
-                _ => others.push((p, read.clone(), now.clone())),
+                _ => others.push((p, *read, *now)),
             }
         }
         let world = self.world.id.0;
@@ -706,7 +704,7 @@ impl Board {
             }
         }
         for (read, now) in self.changed.values_mut() {
-            *read = now.clone();
+            *read = *now;
         }
         Ok(())
     }

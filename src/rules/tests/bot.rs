@@ -307,7 +307,7 @@ proptest::proptest! {
         let mut cost: HashMap<Pos, i32> = HashMap::from([(me.pos, 0)]);
         let mut todo = vec![me.pos];
         while let Some(at) = todo.pop() {
-            let here = a.cell(at).unwrap().clone();
+            let here = *a.cell(at).unwrap();
             if at != me.pos && rs.terrain(here.terrain).has(Flag::StopsMovement) {
                 continue;
             }

@@ -37,7 +37,7 @@ fn go(
 }
 
 fn breach(a: &mut Area, x: i32, y: i32) {
-    let mut c = a.cell(p(x, y)).unwrap().clone();
+    let mut c = *a.cell(p(x, y)).unwrap();
     c.structure = Some(0);
     a.set_cell(p(x, y), c);
 }
@@ -97,7 +97,7 @@ fn only_voltigeurs_climb_an_enemy_tower_and_no_one_a_fortified_wall() {
     let hooks = go(&a, Kind::Voltigeurs, 1, outside, &[(1, 1)]).unwrap();
     assert_eq!(hooks.cost, rs().castle.ladder);
     a.set_cell(p(2, 1), {
-        let mut c = a.cell(p(2, 1)).unwrap().clone();
+        let mut c = *a.cell(p(2, 1)).unwrap();
         c.terrain = crate::rules::Terrain::FortifiedWall;
         c
     });
@@ -313,7 +313,7 @@ on_both_grids! {
 fn from_a_siege_tower_the_defenders_get_no_first_strike() {
     let rs = rs();
     let mut a = castle();
-    let mut c = a.cell(p(2, 0)).unwrap().clone();
+    let mut c = *a.cell(p(2, 0)).unwrap();
     c.siege = Some(SiegeTower {
         builds: rs.castle.siege_tower_builds,
         structure: rs.castle.siege_tower_structure,
@@ -368,7 +368,7 @@ fn walls_block_the_view_except_along_the_castles_own_walls() {
     // Not along two different castles' walls.
     let mut two = castle();
     for x in 1..=5 {
-        let mut c = two.cell(p(x, 1)).unwrap().clone();
+        let mut c = *two.cell(p(x, 1)).unwrap();
         c.castle = Some(if x < 3 { 1 } else { 2 });
         two.set_cell(p(x, 1), c);
     }
@@ -428,7 +428,7 @@ fn the_ram_breaks_enemy_gates_only() {
     );
     let sappers = unit(1, 1, Kind::Sappers, 3, 0);
     let mut broken = castle();
-    let mut g = broken.cell(p(3, 1)).unwrap().clone();
+    let mut g = *broken.cell(p(3, 1)).unwrap();
     g.structure = Some(0);
     broken.set_cell(p(3, 1), g);
     assert_eq!(
@@ -468,7 +468,7 @@ proptest::proptest! {
         let rs = rs();
         let mut a = castle();
         let at = p(3, 1);
-        let mut gate = a.cell(at).unwrap().clone();
+        let mut gate = *a.cell(at).unwrap();
         let max = rs.terrain(gate.terrain).structure.unwrap();
         gate.structure = Some(before.min(max));
         if which == 2 {

@@ -263,7 +263,7 @@ fn reinforce_moves_reserve_men_into_the_company_at_one_resource_each() {
     );
     let enemy_town = Cell {
         owner: Some(2),
-        ..town.clone()
+        ..town
     };
     assert_eq!(
         reinforce(&rs, &u, p(0, 0), &enemy_town, 60, 1000, 40),
@@ -285,7 +285,7 @@ fn reinforce_moves_reserve_men_into_the_company_at_one_resource_each() {
     // The church is its own terrain: in the shipped rules it does not take reinforcements.
     let church = Cell {
         terrain: Terrain::Church,
-        ..town.clone()
+        ..town
     };
     assert_eq!(
         reinforce(&rs, &u, p(0, 0), &church, 60, 1000, 40)

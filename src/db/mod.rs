@@ -448,13 +448,6 @@ pub fn leave_writer(conn: &mut DbConnection, held: std::time::Duration) {
     }
 }
 
-/// Whether a SQLite connection is inside a transaction.
-pub fn in_sqlite_transaction(c: &mut SqliteConnection) -> bool {
-    AnsiTransactionManager::transaction_manager_status_mut(c)
-        .transaction_depth()
-        .is_ok_and(|d| d.is_some())
-}
-
 pub fn in_transaction(conn: &mut DbConnection) -> bool {
     Tm::transaction_manager_status_mut(conn)
         .transaction_depth()

@@ -87,16 +87,14 @@ pub fn record_all(conn: &mut DbConnection, all: Vec<NewEvent>) -> QueryResult<Ve
     if all.is_empty() {
         return Ok(Vec::new());
     }
+    // The events, their alerts and their live rows together, and on SQLite under the
+    // writer's lock that numbers them: a transaction of their own when the caller has none.
+    if !crate::db::in_transaction(conn) {
+        return crate::db::write(conn, |conn| record_all(conn, all));
+    }
     let ids: Vec<EventId> = match conn {
-        // SQLite: many rows a statement, numbered here under the writer's lock (in a
-        // transaction of their own when the caller has none).
-        DbConnection::Sqlite(c) => {
-            if crate::db::in_sqlite_transaction(c) {
-                insert_numbered(c, &all)?
-            } else {
-                c.immediate_transaction(|c| insert_numbered(c, &all))?
-            }
-        }
+        // SQLite: many rows a statement, numbered here under the writer's lock.
+        DbConnection::Sqlite(c) => insert_numbered(c, &all)?,
         // The rows of a multi-row `INSERT … RETURNING` come back in the order of its values
         // (PostgreSQL's own order, not the standard's promise: checked by the count below and
         // by the bots' tests, which read each event's alerts and live rows). Slices keep each

@@ -27,7 +27,15 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 const SIDE: i32 = 1000;
-const ROUNDS: usize = 3;
+
+/// Turns measured (their medians are printed): `GROGNARD_BENCH_ROUNDS`, 3 unless set.
+fn rounds() -> usize {
+    std::env::var("GROGNARD_BENCH_ROUNDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|n| *n > 0)
+        .unwrap_or(3)
+}
 
 fn companies() -> usize {
     std::env::var("GROGNARD_BENCH_BOT_COMPANIES")
@@ -186,7 +194,8 @@ fn run(backend: Backend) {
     grognard::game::bots::play_world(&mut conn, &config, wid).expect("bots");
     let (mut turns, mut plays, mut chunks, mut orders, mut cpus) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    for round in 0..ROUNDS {
+    let rounds = rounds();
+    for round in 0..rounds {
         let t = Instant::now();
         let out = ticks::apply(
             &mut conn,
@@ -206,9 +215,16 @@ fn run(backend: Backend) {
         chunks.push(Duration::from_millis(played.longest_chunk_ms as u64));
         orders.push((played.orders, played.refused, played.chunks, played.kept));
     }
+    println!(
+        "{name}: each bots' turn, ms: {:?}",
+        plays
+            .iter()
+            .map(|d| ms(*d).round() as i64)
+            .collect::<Vec<_>>()
+    );
     let (turn, play, chunk, cpu) = (median(turns), median(plays), median(chunks), median(cpus));
     println!(
-        "{name}: bots' turn {:.0} ms ({:.0} ms of this process's processor time) for {n} companies ({:?} orders, refused, chunks, chunks on the board kept), turn tick {:.0} ms, ratio {:.2}; longest chunk {:.0} ms (median of {ROUNDS}; goals: under 1,000 ms, chunks under 50 ms)",
+        "{name}: bots' turn {:.0} ms ({:.0} ms of this process's processor time) for {n} companies ({:?} orders, refused, chunks, chunks on the board kept), turn tick {:.0} ms, ratio {:.2}; longest chunk {:.0} ms (median of {rounds}; goals: under 1,000 ms, chunks under 50 ms)",
         ms(play),
         ms(cpu),
         orders,

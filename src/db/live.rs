@@ -51,21 +51,38 @@ pub fn note_all(
         return Ok(());
     }
     let at = now_ms();
-    let values: Vec<_> = rows
-        .iter()
-        .map(|(world, user, reference)| {
-            (
-                live_log::world_id.eq(world.map(|w| w.0)),
-                live_log::at.eq(at),
-                live_log::topic.eq(topic.as_str()),
-                live_log::user_id.eq(user.map(|u| u.0)),
-                live_log::ref_id.eq(*reference),
-            )
-        })
-        .collect();
-    crate::on_backend!(conn, c => diesel::insert_into(live_log::table)
-        .values(values)
-        .execute(c))?;
+    match conn {
+        DbConnection::Sqlite(c) => {
+            let values: Vec<LiveRow> = rows
+                .iter()
+                .map(|&(world, user, reference)| LiveRow {
+                    world,
+                    at,
+                    topic: topic.as_str(),
+                    user,
+                    reference,
+                })
+                .collect();
+            crate::db::fixed::insert_rows(c, &values)?;
+        }
+        DbConnection::Postgres(c) => {
+            let values: Vec<_> = rows
+                .iter()
+                .map(|(world, user, reference)| {
+                    (
+                        live_log::world_id.eq(world.map(|w| w.0)),
+                        live_log::at.eq(at),
+                        live_log::topic.eq(topic.as_str()),
+                        live_log::user_id.eq(user.map(|u| u.0)),
+                        live_log::ref_id.eq(*reference),
+                    )
+                })
+                .collect();
+            diesel::insert_into(live_log::table)
+                .values(values)
+                .execute(c)?;
+        }
+    }
     match conn {
         // Notifications with the same payload in one transaction are delivered once.
         DbConnection::Postgres(pg) => {
@@ -74,6 +91,37 @@ pub fn note_all(
         DbConnection::Sqlite(_) => db::announce_on_commit(),
     }
     Ok(())
+}
+
+/// A row of the live log, as SQLite's insert of many rows binds it.
+struct LiveRow {
+    world: Option<WorldId>,
+    at: i64,
+    topic: &'static str,
+    user: Option<UserId>,
+    reference: Option<i32>,
+}
+
+impl crate::db::fixed::SqliteRow for LiveRow {
+    const HEAD: &'static str =
+        "INSERT INTO live_log (world_id, at, topic, user_id, ref_id) VALUES ";
+    type Id = LiveRow;
+    fn walk<'b>(
+        &'b self,
+        out: &mut diesel::query_builder::AstPass<'_, 'b, diesel::sqlite::Sqlite>,
+    ) -> QueryResult<()> {
+        use diesel::sql_types::{BigInt, Integer, Nullable, Text};
+        out.push_bind_param::<Nullable<Integer>, _>(&self.world)?;
+        out.push_sql(", ");
+        out.push_bind_param::<BigInt, _>(&self.at)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Text, _>(self.topic)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Nullable<Integer>, _>(&self.user)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Nullable<Integer>, _>(&self.reference)?;
+        Ok(())
+    }
 }
 
 /// Milliseconds since the UNIX epoch: when a row is written, and the streams' event ids.

@@ -295,6 +295,7 @@ pub fn toward(plan: &Plan, me: &Unit, goal: Pos, spare: i32) -> Option<Vec<Pos>>
                 | u128::from(p.y as u32),
         )
     };
+    let steps = movement::TerrainSteps::new(rs, area.season, me);
     let mut heap = BinaryHeap::with_capacity(64);
     heap.push(entry(bound(0, me.pos), 0, me.pos));
     best[start] = (0, me.pos);
@@ -331,7 +332,7 @@ pub fn toward(plan: &Plan, me: &Unit, goal: Pos, spare: i32) -> Option<Vec<Pos>>
         if best[slot].0 < cost {
             continue;
         }
-        let Some(cell) = area.cell_in(slot) else {
+        let Some(cell) = area.cell_in(slot, p) else {
             continue;
         };
         if p != me.pos {
@@ -350,9 +351,16 @@ pub fn toward(plan: &Plan, me: &Unit, goal: Pos, spare: i32) -> Option<Vec<Pos>>
             if best[ns].0 <= cost + least {
                 continue;
             }
-            let Some(c) = area.cell_in(ns) else { continue };
-            let Ok(e) = movement::enter(rs, area.season, me, (p, cell), (n, c), false) else {
+            let Some(c) = area.cell_in(ns, n) else {
                 continue;
+            };
+            let e = match steps.step(rs, cell.terrain, c.terrain) {
+                Some(Some(e)) => e,
+                Some(None) => continue,
+                None => match movement::enter(rs, area.season, me, (p, cell), (n, c), false) {
+                    Ok(e) => e,
+                    Err(_) => continue,
+                },
             };
             if e.ends_move {
                 continue;

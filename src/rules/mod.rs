@@ -6,6 +6,7 @@
 //! rules say nothing.
 
 pub mod actions;
+pub mod blocks;
 pub mod bot;
 pub mod castle;
 pub mod combat;

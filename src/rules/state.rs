@@ -1,10 +1,12 @@
 //! Plain data the engine reasons about: cells, companies and a loaded window of a world.
 //! The game layer fills an `Area` from the database; the engine never fetches anything.
 
+use super::blocks::CellBlocks;
 use super::grid::{Bounds, Pos, Side};
 use super::names::{EdgeFeature, Kind, Season, Terrain};
 use super::ruleset::{Flag, Ruleset};
 use rustc_hash::FxHashMap;
+use std::sync::Arc;
 
 pub type NationId = i32;
 pub type TownId = i32;
@@ -43,7 +45,7 @@ pub struct SiegeTower {
 }
 
 impl Cell {
-    pub fn plain() -> Cell {
+    pub const fn plain() -> Cell {
         Cell {
             terrain: Terrain::Plain,
             town: None,
@@ -115,6 +117,19 @@ pub struct Unit {
     pub volley_recency: i32,
 }
 
+/// Where a window's cells are: its own copy, or the world's grid, read in place.
+#[derive(Clone, Debug)]
+enum Store {
+    Own(Vec<Cell>),
+    /// A window that only reads (a bot's, to choose an order): its rows were a copy of some
+    /// 40 KB from all over the world's 48 MB, a tenth of a bots' turn spent waiting on memory,
+    /// for the few cells a path search looks at.
+    Over(Arc<CellBlocks>),
+}
+
+/// A plain cell, for a window's cells that lie outside the grid it reads.
+static PLAIN: Cell = Cell::plain();
+
 /// A rectangular window of a world, with the companies standing in it.
 #[derive(Clone, Debug)]
 pub struct Area {
@@ -123,7 +138,7 @@ pub struct Area {
     origin: Pos,
     width: i32,
     height: i32,
-    cells: Vec<Cell>,
+    cells: Store,
     units: FxHashMap<Pos, Unit>,
     /// Features of cell sides, each edge under its one name (`Grid::canonical`).
     edges: FxHashMap<(Pos, Side), EdgeFeature>,
@@ -159,7 +174,30 @@ impl Area {
             origin: Pos::new(x0, y0),
             width,
             height,
-            cells,
+            cells: Store::Own(cells),
+            units: FxHashMap::default(),
+            edges: FxHashMap::default(),
+        }
+    }
+
+    /// An area covering the rectangle `[x0, x1] × [y0, y1]` (clipped to the map) that reads
+    /// its cells in place in `grid` (plain where the grid has none). Its cells are the same as
+    /// those of a window filled from the grid; the first [`Area::set_cell`] copies them.
+    pub fn over(
+        bounds: Bounds,
+        season: Season,
+        (x0, y0, x1, y1): (i32, i32, i32, i32),
+        grid: Arc<CellBlocks>,
+    ) -> Area {
+        let (x0, y0) = (x0.max(0), y0.max(0));
+        let (x1, y1) = (x1.min(bounds.width - 1), y1.min(bounds.height - 1));
+        Area {
+            bounds,
+            season,
+            origin: Pos::new(x0, y0),
+            width: (x1 - x0 + 1).max(0),
+            height: (y1 - y0 + 1).max(0),
+            cells: Store::Over(grid),
             units: FxHashMap::default(),
             edges: FxHashMap::default(),
         }
@@ -183,7 +221,7 @@ impl Area {
 
     /// How many cells the window holds.
     pub fn slots(&self) -> usize {
-        self.cells.len()
+        (self.width * self.height) as usize
     }
 
     /// Whether `p` is inside the loaded window.
@@ -191,18 +229,36 @@ impl Area {
         self.index(p).is_some()
     }
 
-    /// The cell at `slot` (see [`Area::slot`]).
-    pub fn cell_in(&self, slot: usize) -> Option<&Cell> {
-        self.cells.get(slot)
+    /// The cell at `slot`, the slot of `p` (see [`Area::slot`]): by slot in the window's own
+    /// copy, by place in a grid read in place.
+    pub fn cell_in(&self, slot: usize, p: Pos) -> Option<&Cell> {
+        match &self.cells {
+            Store::Own(cells) => cells.get(slot),
+            Store::Over(grid) => self.index(p).map(|_| grid.get(p).unwrap_or(&PLAIN)),
+        }
     }
 
     pub fn cell(&self, p: Pos) -> Option<&Cell> {
-        self.index(p).map(|i| &self.cells[i])
+        let i = self.index(p)?;
+        match &self.cells {
+            Store::Own(cells) => cells.get(i),
+            Store::Over(grid) => Some(grid.get(p).unwrap_or(&PLAIN)),
+        }
     }
 
     pub fn set_cell(&mut self, p: Pos, c: Cell) {
-        if let Some(i) = self.index(p) {
-            self.cells[i] = c;
+        let Some(i) = self.index(p) else { return };
+        if let Store::Over(grid) = &self.cells {
+            let mut own = Vec::with_capacity(self.slots());
+            for y in self.origin.y..self.origin.y + self.height {
+                let end = own.len() + self.width as usize;
+                grid.row_into(y, self.origin.x, self.origin.x + self.width - 1, &mut own);
+                own.resize(end, Cell::plain());
+            }
+            self.cells = Store::Own(own);
+        }
+        if let Store::Own(cells) = &mut self.cells {
+            cells[i] = c;
         }
     }
 

@@ -530,3 +530,72 @@ fn two_processes_behind_nginx_share_the_stream() {
     assert!(heard.iter().any(|h| h.id.is_some()));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+both!(
+    events_written_together_keep_their_order_ids_and_live_rows,
+    |b| {
+        use diesel::prelude::*;
+        use grognard::db::models::NewEvent;
+        use grognard::db::schema::{events, live_log};
+        use grognard::rules::names::EventKind;
+        let a = arena(b);
+        let mut conn = a.app.conn();
+        let world = grognard::ids::WorldId(a.world as i32);
+        let batch = |from: i64, n: i64| -> Vec<NewEvent> {
+            (from..from + n)
+                .map(|i| {
+                    let mut e = NewEvent::new(world, 0, 1_000 + i, EventKind::Move);
+                    e.x = (i % 2 == 0).then_some(i as i32);
+                    e.y = Some(-(i as i32));
+                    e.summary = format!("event {i}");
+                    e.data = format!("{{\"i\":{i}}}");
+                    e
+                })
+                .collect()
+        };
+        // 75 = 64 + 8 + 1 + 1 + 1 on SQLite (each of its statements' sizes), then 3 more.
+        let mut ids = Vec::new();
+        for (from, n) in [(0, 75), (75, 3)] {
+            let got = grognard::db::write(&mut conn, |c| {
+                grognard::game::news::events::record_all(c, batch(from, n))
+            })
+            .unwrap();
+            assert_eq!(got.len(), n as usize);
+            ids.extend(got);
+        }
+        assert!(ids.windows(2).all(|w| w[0].0 < w[1].0), "{ids:?}");
+        let rows: Vec<(i32, i64, Option<i32>, Option<i32>, String, String)> = events::table
+            .filter(events::id.eq_any(ids.iter().map(|i| i.0).collect::<Vec<_>>()))
+            .order(events::id)
+            .select((
+                events::id,
+                events::at,
+                events::x,
+                events::y,
+                events::summary,
+                events::data,
+            ))
+            .load(&mut *conn)
+            .unwrap();
+        assert_eq!(rows.len(), 78);
+        for (i, (id, at, x, y, summary, data)) in rows.into_iter().enumerate() {
+            let i = i as i64;
+            assert_eq!(id, ids[i as usize].0);
+            assert_eq!(at, 1_000 + i);
+            assert_eq!(x, (i % 2 == 0).then_some(i as i32));
+            assert_eq!(y, Some(-(i as i32)));
+            assert_eq!(summary, format!("event {i}"));
+            assert_eq!(data, format!("{{\"i\":{i}}}"));
+        }
+        // One row of the live log an event, in the events' order (other events of the server's
+        // own may come between the two calls: only these are looked at).
+        let logged: Vec<Option<i32>> = live_log::table
+            .filter(live_log::ref_id.eq_any(ids.iter().map(|i| i.0).collect::<Vec<_>>()))
+            .filter(live_log::topic.eq("event"))
+            .order(live_log::id)
+            .select(live_log::ref_id)
+            .load(&mut *conn)
+            .unwrap();
+        assert_eq!(logged, ids.iter().map(|i| Some(i.0)).collect::<Vec<_>>());
+    }
+);

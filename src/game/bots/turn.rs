@@ -204,9 +204,11 @@ fn play_bot(
         held: false,
     };
     let mut out = Played::default();
-    // Read outside the write lock: what kinds are worth raising.
+    // Read outside the write lock: what kinds are worth raising, and the world's cells in
+    // memory brought up to date with the other bots' captures (the raise reads them).
     let castles = {
         let w = worlds::get(conn, world_id)?;
+        crate::game::maps::cells::of(conn, &w)?;
         super::sight::castles_to_take(conn, rs, &w, seat.nation_id)?
     };
     // A new turn: the bot raises first, in the transaction that claims the turn.

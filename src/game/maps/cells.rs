@@ -14,6 +14,7 @@ use crate::db::schema::{cells, edges};
 use crate::db::{self, DbConnection};
 use crate::game::error::GameResult;
 use crate::ids::WorldId;
+use crate::rules::blocks::CellBlocks;
 use crate::rules::names::EdgeFeature;
 use crate::rules::state::{Area, Cell};
 use crate::rules::{Pos, Side};
@@ -23,18 +24,10 @@ use std::sync::{Arc, Mutex};
 /// Worlds kept at once (a 1000×1000 world takes about 24 MB).
 const KEEP: usize = 4;
 
-/// Cells kept in one block of a world's copy: a copy brought up to date after a change shares
-/// every block but the changed ones with the copy it came from (a capture on a world of a
-/// million cells copied all 24 MB of it, 6 ms, on the order after it; blocks of 4,096 cells
-/// still made a tenth of a bots' turn of such copies).
-const BLOCK: usize = 1024;
-
 #[derive(Clone)]
 pub struct WorldCells {
-    width: i32,
-    height: i32,
-    /// Row by row, in blocks of [`BLOCK`] cells.
-    blocks: Vec<Arc<Vec<Cell>>>,
+    /// Shared with the windows that read them in place ([`WorldCells::view`]).
+    cells: Arc<CellBlocks>,
     /// The features of cell sides, each edge under its one name, row by row. Few (a river's
     /// ramparts): read whole with the cells, and again whenever the cells are brought up to
     /// date (an edge's change moves the world's cells on too).
@@ -43,15 +36,8 @@ pub struct WorldCells {
 
 impl WorldCells {
     fn from_rows(w: &World, rows: &[CellRow], edges: Vec<(Pos, Side, EdgeFeature)>) -> WorldCells {
-        let (width, height) = (w.width.max(0), w.height.max(0));
-        let total = (width as usize) * (height as usize);
-        let blocks = (0..total.div_ceil(BLOCK))
-            .map(|b| Arc::new(vec![Cell::plain(); BLOCK.min(total - b * BLOCK)]))
-            .collect();
         let mut cells = WorldCells {
-            width,
-            height,
-            blocks,
+            cells: Arc::new(CellBlocks::plain(w.width, w.height)),
             edges,
         };
         cells.put(rows);
@@ -76,40 +62,35 @@ impl WorldCells {
     }
 
     fn put(&mut self, rows: &[CellRow]) {
+        if rows.is_empty() {
+            return;
+        }
+        let cells = Arc::make_mut(&mut self.cells);
         for r in rows {
-            if r.x >= 0 && r.y >= 0 && r.x < self.width && r.y < self.height {
-                let i = (r.y * self.width + r.x) as usize;
-                Arc::make_mut(&mut self.blocks[i / BLOCK])[i % BLOCK] = r.cell();
-            }
+            cells.put(Pos::new(r.x, r.y), r.cell());
         }
     }
 
     pub fn get(&self, p: Pos) -> Option<&Cell> {
-        (p.x >= 0 && p.y >= 0 && p.x < self.width && p.y < self.height).then(|| {
-            let i = (p.y * self.width + p.x) as usize;
-            &self.blocks[i / BLOCK][i % BLOCK]
-        })
+        self.cells.get(p)
     }
 
     /// The engine's window on the rectangle (clipped to the map).
     pub fn area(&self, w: &World, x0: i32, y0: i32, x1: i32, y1: i32) -> Area {
-        // A row of the window is a run of cells here too, in one block or two: copied as such
-        // (cell by cell, with the block looked up each time, it was 6 % of a bots' turn).
-        let mut area = Area::filled(w.bounds(), w.season, (x0, y0, x1, y1), |y, x0, x1, out| {
-            if y >= self.height || x1 >= self.width || x1 < x0 {
-                return;
-            }
-            let mut i = (y * self.width + x0) as usize;
-            let end = i + (x1 - x0 + 1) as usize;
-            while i < end {
-                let block = &self.blocks[i / BLOCK];
-                let from = i % BLOCK;
-                let n = (end - i).min(block.len() - from);
-                out.extend_from_slice(&block[from..from + n]);
-                i += n;
-            }
+        let area = Area::filled(w.bounds(), w.season, (x0, y0, x1, y1), |y, x0, x1, out| {
+            self.cells.row_into(y, x0, x1, out)
         });
-        let (x0, x1) = (x0.max(0), x1.min(self.width - 1));
+        self.with_edges(area, (x0, y0, x1, y1))
+    }
+
+    /// [`WorldCells::area`] reading the cells in place: for a window that only reads.
+    pub fn view(&self, w: &World, x0: i32, y0: i32, x1: i32, y1: i32) -> Area {
+        let area = Area::over(w.bounds(), w.season, (x0, y0, x1, y1), self.cells.clone());
+        self.with_edges(area, (x0, y0, x1, y1))
+    }
+
+    fn with_edges(&self, mut area: Area, (x0, y0, x1, y1): (i32, i32, i32, i32)) -> Area {
+        let (x0, x1) = (x0.max(0), x1.min(self.cells.width() - 1));
         for (p, side, feature) in self.edges_in(x0, y0, x1, y1) {
             area.set_edge(*p, *side, Some(*feature));
         }
@@ -119,19 +100,14 @@ impl WorldCells {
     /// Every cell of the map, row by row, read in place (a rectangle of the whole map is a
     /// copy of all of it: 16 MB for 1,000,000 cells).
     pub fn iter(&self) -> impl Iterator<Item = (Pos, &Cell)> {
-        let width = self.width.max(1) as usize;
-        self.blocks
-            .iter()
-            .flat_map(|b| b.iter())
-            .enumerate()
-            .map(move |(i, c)| (Pos::new((i % width) as i32, (i / width) as i32), c))
+        self.cells.iter()
     }
 
     /// The cells of a rectangle (clipped to the map), row by row.
     pub fn rect(&self, x0: i32, y0: i32, x1: i32, y1: i32) -> Vec<(Pos, &Cell)> {
         let (xs, ys) = (
-            x0.max(0)..=x1.min(self.width - 1),
-            y0.max(0)..=y1.min(self.height - 1),
+            x0.max(0)..=x1.min(self.cells.width() - 1),
+            y0.max(0)..=y1.min(self.cells.height() - 1),
         );
         let mut out = Vec::with_capacity(xs.clone().count() * ys.clone().count());
         for y in ys {
@@ -368,17 +344,31 @@ mod tests {
             (69, 39, 75, 45),
         ] {
             let area = cells.area(&w, x0, y0, x1, y1);
+            // The same window read in place, and one written to after (a copy of its own).
+            let view = cells.view(&w, x0, y0, x1, y1);
+            let mut written = cells.view(&w, x0, y0, x1, y1);
+            let first = Pos::new(x0.max(0), y0.max(0));
+            written.set_cell(first, Cell::plain());
+            assert_eq!(view.slots(), area.slots());
             for y in y0.max(0)..=y1.min(39) {
                 for x in x0.max(0)..=x1.min(69) {
                     let p = Pos::new(x, y);
-                    assert_eq!(
-                        area.cell(p),
-                        cells.get(p),
-                        "{p:?} in {:?}",
-                        (x0, y0, x1, y1)
-                    );
+                    let at = (p, (x0, y0, x1, y1));
+                    assert_eq!(area.cell(p), cells.get(p), "{at:?}");
+                    assert_eq!(view.cell(p), cells.get(p), "{at:?}");
+                    let slot = view.slot(p).unwrap();
+                    assert_eq!(view.cell_in(slot, p), area.cell_in(slot, p), "{at:?}");
+                    let now = if p == first {
+                        Some(Cell::plain())
+                    } else {
+                        cells.get(p).copied()
+                    };
+                    assert_eq!(written.cell(p).copied(), now, "{at:?}");
                 }
             }
+            // Nothing outside the window, read in place or not.
+            let outside = Pos::new(x1.min(69) + 1, y0.max(0));
+            assert_eq!(view.cell(outside), area.cell(outside));
         }
     }
 }

@@ -6,8 +6,55 @@ use crate::db::DbConnection;
 use crate::ids::EventId;
 use diesel::prelude::*;
 
-/// Events a statement at most on SQLite (sixteen values each, far under its 32,766).
-const SQLITE_ROWS: usize = 64;
+/// An event with the id it is inserted under (SQLite).
+struct Numbered<'a> {
+    id: i32,
+    e: &'a NewEvent,
+}
+
+impl crate::db::fixed::SqliteRow for Numbered<'_> {
+    const HEAD: &'static str = "INSERT INTO events (id, world_id, turn, at, kind, actor_user_id, \
+        target_user_id, nation_id, other_nation_id, company_id, target_company_id, x, y, \
+        summary, data, said) VALUES ";
+    type Id = Numbered<'static>;
+    fn walk<'b>(
+        &'b self,
+        out: &mut diesel::query_builder::AstPass<'_, 'b, diesel::sqlite::Sqlite>,
+    ) -> QueryResult<()> {
+        use diesel::sql_types::{BigInt, Integer, Nullable, Text};
+        let e = self.e;
+        out.push_bind_param::<Integer, _>(&self.id)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Integer, _>(&e.world_id)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Integer, _>(&e.turn)?;
+        out.push_sql(", ");
+        out.push_bind_param::<BigInt, _>(&e.at)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Text, _>(e.kind.as_str())?;
+        for v in [&e.actor_user_id, &e.target_user_id] {
+            out.push_sql(", ");
+            out.push_bind_param::<Nullable<Integer>, _>(v)?;
+        }
+        for v in [&e.nation_id, &e.other_nation_id] {
+            out.push_sql(", ");
+            out.push_bind_param::<Nullable<Integer>, _>(v)?;
+        }
+        for v in [&e.company_id, &e.target_company_id] {
+            out.push_sql(", ");
+            out.push_bind_param::<Nullable<Integer>, _>(v)?;
+        }
+        for v in [&e.x, &e.y] {
+            out.push_sql(", ");
+            out.push_bind_param::<Nullable<Integer>, _>(v)?;
+        }
+        for v in [&e.summary, &e.data, &e.said] {
+            out.push_sql(", ");
+            out.push_bind_param::<Text, _>(v)?;
+        }
+        Ok(())
+    }
+}
 
 /// SQLite: inserts the events with the ids that follow the table's highest, ever
 /// (`AUTOINCREMENT` keeps it in `sqlite_sequence`), many to a statement; their ids in order.
@@ -18,7 +65,7 @@ fn insert_numbered(
     c: &mut diesel::sqlite::SqliteConnection,
     all: &[NewEvent],
 ) -> QueryResult<Vec<EventId>> {
-    use diesel::sql_types::{BigInt, Integer, Nullable, Text};
+    use diesel::sql_types::{BigInt, Nullable};
     #[derive(QueryableByName)]
     struct Highest {
         #[diesel(sql_type = Nullable<BigInt>)]
@@ -38,38 +85,12 @@ fn insert_numbered(
             "events' ids past the largest an id may be".into(),
         ));
     }
-    let mut id = first as i32;
-    for slice in all.chunks(SQLITE_ROWS) {
-        let row = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-        let sql = format!(
-            "INSERT INTO events (id, world_id, turn, at, kind, actor_user_id, target_user_id, \
-             nation_id, other_nation_id, company_id, target_company_id, x, y, summary, data, \
-             said) VALUES {}",
-            vec![row; slice.len()].join(", ")
-        );
-        let mut q = diesel::sql_query(sql).into_boxed::<diesel::sqlite::Sqlite>();
-        for e in slice {
-            q = q
-                .bind::<Integer, _>(id)
-                .bind::<Integer, _>(e.world_id)
-                .bind::<Integer, _>(e.turn)
-                .bind::<BigInt, _>(e.at)
-                .bind::<Text, _>(e.kind.as_str())
-                .bind::<Nullable<Integer>, _>(e.actor_user_id)
-                .bind::<Nullable<Integer>, _>(e.target_user_id)
-                .bind::<Nullable<Integer>, _>(e.nation_id)
-                .bind::<Nullable<Integer>, _>(e.other_nation_id)
-                .bind::<Nullable<Integer>, _>(e.company_id)
-                .bind::<Nullable<Integer>, _>(e.target_company_id)
-                .bind::<Nullable<Integer>, _>(e.x)
-                .bind::<Nullable<Integer>, _>(e.y)
-                .bind::<Text, _>(e.summary.as_str())
-                .bind::<Text, _>(e.data.as_str())
-                .bind::<Text, _>(e.said.as_str());
-            id += 1;
-        }
-        q.execute(c)?;
-    }
+    let rows: Vec<Numbered> = all
+        .iter()
+        .zip(first as i32..)
+        .map(|(e, id)| Numbered { id, e })
+        .collect();
+    crate::db::fixed::insert_rows(c, &rows)?;
     Ok((first..=last).map(|i| EventId(i as i32)).collect())
 }
 

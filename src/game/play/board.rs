@@ -1009,6 +1009,14 @@ where
              AND companies.wounded = v.wounded0 AND companies.morale = v.morale0 \
              AND companies.ap = v.ap0 AND companies.rng_pos = v.rng0",
         );
+        // The rows come in the order of their ids: bounds that keep the planner's scan of
+        // the companies' key to their span (it read the key from its start, 3 ms a chunk).
+        if let (Some(first), Some(last)) = (self.0.first(), self.0.last()) {
+            out.push_sql(" AND companies.id BETWEEN ");
+            out.push_bind_param::<Integer, _>(&first.id)?;
+            out.push_sql(" AND ");
+            out.push_bind_param::<Integer, _>(&last.id)?;
+        }
         Ok(())
     }
 }

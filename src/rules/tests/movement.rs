@@ -406,3 +406,50 @@ fn a_star_does_not_path_through_a_marsh() {
     assert_eq!(cost, on_grid(5, 7));
 }
 }
+
+#[test]
+fn steps_by_terrain_answer_as_enter_does() {
+    use crate::rules::movement::{enter, TerrainSteps};
+    let rs = rs();
+    // Cells of every kind of owner, structure and castle, on each side of the step.
+    let variants = |t: Terrain| {
+        let mut out = Vec::new();
+        for owner in [None, Some(1), Some(2)] {
+            for structure in [None, Some(0), Some(5)] {
+                for castle in [None, Some(1)] {
+                    out.push(Cell {
+                        terrain: t,
+                        owner,
+                        structure,
+                        castle,
+                        ..Cell::plain()
+                    });
+                }
+            }
+        }
+        out
+    };
+    let mut answered = 0;
+    for kind in Kind::ALL {
+        for season in [Season::Summer, Season::Winter] {
+            let u = unit(1, 1, *kind, 0, 0);
+            let steps = TerrainSteps::new(&rs, season, &u);
+            for from in Terrain::ALL {
+                for to in Terrain::ALL {
+                    let Some(said) = steps.step(&rs, *from, *to) else {
+                        continue;
+                    };
+                    answered += 1;
+                    for a in variants(*from) {
+                        for b in variants(*to) {
+                            let e = enter(&rs, season, &u, (p(0, 0), &a), (p(1, 0), &b), false);
+                            assert_eq!(e.ok(), said, "{kind:?} {season:?} {a:?} → {b:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // Most steps are answered by their terrains alone.
+    assert!(answered > Kind::ALL.len() * 2 * 25 * 25 / 2, "{answered}");
+}

@@ -64,11 +64,12 @@ impl CellBlocks {
         }
     }
 
-    /// Appends the cells of row `y` from `x0` to `x1` (already clipped to the map): a run of
-    /// cells in one block or two, copied as such (cell by cell, with the block looked up each
-    /// time, it was 6 % of a bots' turn).
+    /// Appends the cells of row `y` from `x0` to `x1` that the grid has (from `x0`, none
+    /// before it): a run of cells in one block or two, copied as such (cell by cell, with the
+    /// block looked up each time, it was 6 % of a bots' turn).
     pub fn row_into(&self, y: i32, x0: i32, x1: i32, out: &mut Vec<Cell>) {
-        if y < 0 || y >= self.height || x0 < 0 || x1 >= self.width || x1 < x0 {
+        let x1 = x1.min(self.width - 1);
+        if y < 0 || y >= self.height || x0 < 0 || x1 < x0 {
             return;
         }
         let mut i = (y * self.width + x0) as usize;
@@ -90,5 +91,42 @@ impl CellBlocks {
             .flat_map(|b| b.iter())
             .enumerate()
             .map(move |(i, c)| (Pos::new((i % width) as i32, (i / width) as i32), c))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::grid::Bounds;
+    use crate::rules::names::{Season, Terrain};
+    use crate::rules::state::Area;
+
+    #[test]
+    fn a_window_over_a_narrower_grid_reads_as_its_copy() {
+        let mut g = CellBlocks::plain(5, 3);
+        let forest = Cell {
+            terrain: Terrain::Forest,
+            ..Cell::plain()
+        };
+        g.put(Pos::new(4, 1), forest);
+        g.put(Pos::new(9, 1), forest);
+        let grid = Arc::new(g);
+        // The map's bounds run past the grid: what the grid lacks is plain either way.
+        let bounds = Bounds::square(8, 3);
+        let rect = (2, 0, 9, 2);
+        let own = Area::filled(bounds, Season::Summer, rect, |y, x0, x1, out| {
+            grid.row_into(y, x0, x1, out)
+        });
+        let over = Area::over(bounds, Season::Summer, rect, grid.clone());
+        assert_eq!(own.slots(), over.slots());
+        for y in 0..3 {
+            for x in 0..10 {
+                let p = Pos::new(x, y);
+                assert_eq!(own.cell(p), over.cell(p), "{p:?}");
+            }
+        }
+        assert_eq!(over.terrain(Pos::new(4, 1)), Some(Terrain::Forest));
+        assert_eq!(over.terrain(Pos::new(6, 1)), Some(Terrain::Plain));
+        assert_eq!(over.terrain(Pos::new(8, 1)), None);
     }
 }

@@ -564,7 +564,8 @@ both!(
             ids.extend(got);
         }
         assert!(ids.windows(2).all(|w| w[0].0 < w[1].0), "{ids:?}");
-        let rows: Vec<(i32, i64, Option<i32>, Option<i32>, String, String)> = events::table
+        type Row = (i32, i64, Option<i32>, Option<i32>, String, String);
+        let rows: Vec<Row> = events::table
             .filter(events::id.eq_any(ids.iter().map(|i| i.0).collect::<Vec<_>>()))
             .order(events::id)
             .select((

@@ -56,6 +56,23 @@ macro_rules! fixed_statement {
     };
 }
 
+/// Binds a row's next value ([`SqliteRow::walk`]), after a comma unless it is the first.
+pub fn bind<'b, ST, T>(
+    out: &mut diesel::query_builder::AstPass<'_, 'b, diesel::sqlite::Sqlite>,
+    first: bool,
+    value: &'b T,
+) -> diesel::QueryResult<()>
+where
+    ST: diesel::sql_types::SqlType,
+    diesel::sqlite::Sqlite: diesel::sql_types::HasSqlType<ST>,
+    T: diesel::serialize::ToSql<ST, diesel::sqlite::Sqlite> + ?Sized,
+{
+    if !first {
+        out.push_sql(", ");
+    }
+    out.push_bind_param::<ST, T>(value)
+}
+
 /// A row of an insert of many rows at once ([`insert_rows`]) on SQLite.
 pub trait SqliteRow {
     /// The statement up to its first row, as `INSERT INTO t (a, b) VALUES `.

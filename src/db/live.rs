@@ -64,6 +64,7 @@ pub fn note_all(
                 })
                 .collect();
             crate::db::fixed::insert_rows(c, &values)?;
+            db::announce_on_commit();
         }
         DbConnection::Postgres(c) => {
             let values: Vec<_> = rows
@@ -81,14 +82,9 @@ pub fn note_all(
             diesel::insert_into(live_log::table)
                 .values(values)
                 .execute(c)?;
+            // Notifications with the same payload in one transaction are delivered once.
+            diesel::sql_query(format!("NOTIFY {CHANNEL}")).execute(c)?;
         }
-    }
-    match conn {
-        // Notifications with the same payload in one transaction are delivered once.
-        DbConnection::Postgres(pg) => {
-            diesel::sql_query(format!("NOTIFY {CHANNEL}")).execute(pg)?;
-        }
-        DbConnection::Sqlite(_) => db::announce_on_commit(),
     }
     Ok(())
 }
@@ -110,17 +106,13 @@ impl crate::db::fixed::SqliteRow for LiveRow {
         &'b self,
         out: &mut diesel::query_builder::AstPass<'_, 'b, diesel::sqlite::Sqlite>,
     ) -> QueryResult<()> {
+        use crate::db::fixed::bind;
         use diesel::sql_types::{BigInt, Integer, Nullable, Text};
-        out.push_bind_param::<Nullable<Integer>, _>(&self.world)?;
-        out.push_sql(", ");
-        out.push_bind_param::<BigInt, _>(&self.at)?;
-        out.push_sql(", ");
-        out.push_bind_param::<Text, _>(self.topic)?;
-        out.push_sql(", ");
-        out.push_bind_param::<Nullable<Integer>, _>(&self.user)?;
-        out.push_sql(", ");
-        out.push_bind_param::<Nullable<Integer>, _>(&self.reference)?;
-        Ok(())
+        bind::<Nullable<Integer>, _>(out, true, &self.world)?;
+        bind::<BigInt, _>(out, false, &self.at)?;
+        bind::<Text, _>(out, false, self.topic)?;
+        bind::<Nullable<Integer>, _>(out, false, &self.user)?;
+        bind::<Nullable<Integer>, _>(out, false, &self.reference)
     }
 }
 

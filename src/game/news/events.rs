@@ -21,38 +21,25 @@ impl crate::db::fixed::SqliteRow for Numbered<'_> {
         &'b self,
         out: &mut diesel::query_builder::AstPass<'_, 'b, diesel::sqlite::Sqlite>,
     ) -> QueryResult<()> {
+        use crate::db::fixed::bind;
         use diesel::sql_types::{BigInt, Integer, Nullable, Text};
         let e = self.e;
-        out.push_bind_param::<Integer, _>(&self.id)?;
-        out.push_sql(", ");
-        out.push_bind_param::<Integer, _>(&e.world_id)?;
-        out.push_sql(", ");
-        out.push_bind_param::<Integer, _>(&e.turn)?;
-        out.push_sql(", ");
-        out.push_bind_param::<BigInt, _>(&e.at)?;
-        out.push_sql(", ");
-        out.push_bind_param::<Text, _>(e.kind.as_str())?;
-        for v in [&e.actor_user_id, &e.target_user_id] {
-            out.push_sql(", ");
-            out.push_bind_param::<Nullable<Integer>, _>(v)?;
-        }
-        for v in [&e.nation_id, &e.other_nation_id] {
-            out.push_sql(", ");
-            out.push_bind_param::<Nullable<Integer>, _>(v)?;
-        }
-        for v in [&e.company_id, &e.target_company_id] {
-            out.push_sql(", ");
-            out.push_bind_param::<Nullable<Integer>, _>(v)?;
-        }
-        for v in [&e.x, &e.y] {
-            out.push_sql(", ");
-            out.push_bind_param::<Nullable<Integer>, _>(v)?;
-        }
-        for v in [&e.summary, &e.data, &e.said] {
-            out.push_sql(", ");
-            out.push_bind_param::<Text, _>(v)?;
-        }
-        Ok(())
+        bind::<Integer, _>(out, true, &self.id)?;
+        bind::<Integer, _>(out, false, &e.world_id)?;
+        bind::<Integer, _>(out, false, &e.turn)?;
+        bind::<BigInt, _>(out, false, &e.at)?;
+        bind::<Text, _>(out, false, e.kind.as_str())?;
+        bind::<Nullable<Integer>, _>(out, false, &e.actor_user_id)?;
+        bind::<Nullable<Integer>, _>(out, false, &e.target_user_id)?;
+        bind::<Nullable<Integer>, _>(out, false, &e.nation_id)?;
+        bind::<Nullable<Integer>, _>(out, false, &e.other_nation_id)?;
+        bind::<Nullable<Integer>, _>(out, false, &e.company_id)?;
+        bind::<Nullable<Integer>, _>(out, false, &e.target_company_id)?;
+        bind::<Nullable<Integer>, _>(out, false, &e.x)?;
+        bind::<Nullable<Integer>, _>(out, false, &e.y)?;
+        bind::<Text, _>(out, false, &e.summary)?;
+        bind::<Text, _>(out, false, &e.data)?;
+        bind::<Text, _>(out, false, &e.said)
     }
 }
 

@@ -76,6 +76,7 @@ pub fn run_once(conn: &mut DbConnection, config: &Arc<Config>, now: i64) -> Game
             orders = p.orders,
             refused = p.refused,
             longest_chunk_ms = p.longest_chunk_ms,
+            undone = p.undone,
             "bots played"
         ),
         Ok(_) => {}

@@ -223,26 +223,107 @@ struct SqlitePragmas {
 
 impl CustomizeConnection<Pooled, r2d2::Error> for SqlitePragmas {
     fn on_acquire(&self, conn: &mut Pooled) -> Result<(), r2d2::Error> {
-        if !conn.is_sqlite() {
-            // The game's statements are short or set-based; compiling them costs more than
-            // it saves (measured: 180 ms of JIT in a 100,000-company turn).
-            conn.batch_execute("SET jit = off")
-                .map_err(r2d2::Error::QueryError)?;
+        configure(conn, self.busy_timeout_ms).map_err(r2d2::Error::QueryError)
+    }
+}
+
+/// The settings every connection of the game starts with.
+fn configure(conn: &mut DbConnection, busy_timeout_ms: u32) -> diesel::QueryResult<()> {
+    if !conn.is_sqlite() {
+        // The game's statements are short or set-based; compiling them costs more than
+        // it saves (measured: 180 ms of JIT in a 100,000-company turn).
+        conn.batch_execute("SET jit = off")?;
+    }
+    if conn.is_sqlite() {
+        // temp_store: the journals of statements and savepoints inside a transaction are
+        // kept in memory; in a file, they were a fifth of a bots' chunk's writes.
+        // wal_autocheckpoint and journal_size_limit: the log is copied back by the pool's
+        // own thread (`db::checkpoint`); these are the writers' backstop.
+        conn.batch_execute(&format!(
+            "PRAGMA busy_timeout = {}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY; PRAGMA wal_autocheckpoint = {}; PRAGMA journal_size_limit = {};",
+            busy_timeout_ms,
+            checkpoint::BACKSTOP_PAGES,
+            checkpoint::LOG_LIMIT_BYTES,
+        ))?;
+    }
+    Ok(())
+}
+
+#[derive(diesel::QueryableByName)]
+struct DatabaseFile {
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    name: String,
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    file: String,
+}
+
+#[derive(diesel::QueryableByName)]
+struct Backend {
+    #[diesel(sql_type = diesel::sql_types::Integer)]
+    pid: i32,
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    started: String,
+}
+
+#[derive(diesel::QueryableByName)]
+struct Seen {
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    n: i64,
+}
+
+/// A connection of its own to the database `conn` is on, set as the pool's are, outside the
+/// pool: for work beside `conn` on another thread (a bot's chunk written while its next is
+/// given). None when `url`, the configured database, is not the one `conn` is on (a
+/// simulation's own file), or cannot be opened.
+pub fn sibling(conn: &mut DbConnection, url: &str, busy_timeout_ms: u32) -> Option<DbConnection> {
+    let mut other = match (Target::parse(url), &*conn) {
+        (Target::Postgres(u), DbConnection::Postgres(_)) => {
+            DbConnection::Postgres(PgConnection::establish(&u).ok()?)
         }
-        if conn.is_sqlite() {
-            // temp_store: the journals of statements and savepoints inside a transaction are
-            // kept in memory; in a file, they were a fifth of a bots' chunk's writes.
-            // wal_autocheckpoint and journal_size_limit: the log is copied back by the pool's
-            // own thread (`db::checkpoint`); these are the writers' backstop.
-            conn.batch_execute(&format!(
-                "PRAGMA busy_timeout = {}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY; PRAGMA wal_autocheckpoint = {}; PRAGMA journal_size_limit = {};",
-                self.busy_timeout_ms,
-                checkpoint::BACKSTOP_PAGES,
-                checkpoint::LOG_LIMIT_BYTES,
-            ))
-            .map_err(r2d2::Error::QueryError)?;
+        (Target::Sqlite(p), DbConnection::Sqlite(_)) => {
+            DbConnection::Sqlite(SqliteConnection::establish(&p.to_string_lossy()).ok()?)
         }
-        Ok(())
+        _ => return None,
+    };
+    configure(&mut other, busy_timeout_ms).ok()?;
+    same_database(conn, &mut other).then_some(other)
+}
+
+/// Whether two connections are on the same database: SQLite's same file; PostgreSQL's other
+/// connection seeing the first's backend in its own database.
+fn same_database(a: &mut DbConnection, b: &mut DbConnection) -> bool {
+    match (a, b) {
+        (DbConnection::Sqlite(a), DbConnection::Sqlite(b)) => {
+            let file = |c: &mut SqliteConnection| -> Option<std::path::PathBuf> {
+                let list: Vec<DatabaseFile> =
+                    diesel::sql_query("PRAGMA database_list").load(c).ok()?;
+                let main = list.into_iter().find(|d| d.name == "main")?;
+                // An in-memory database has no file, and is never another connection's.
+                (!main.file.is_empty())
+                    .then(|| std::fs::canonicalize(&main.file).ok())
+                    .flatten()
+            };
+            matches!((file(a), file(b)), (Some(x), Some(y)) if x == y)
+        }
+        (DbConnection::Postgres(a), DbConnection::Postgres(b)) => {
+            let me: Option<Backend> = diesel::sql_query(
+                "SELECT pid, backend_start::text AS started FROM pg_stat_activity \
+                 WHERE pid = pg_backend_pid()",
+            )
+            .get_result(a)
+            .ok();
+            let Some(me) = me else { return false };
+            let seen: Option<Seen> = diesel::sql_query(
+                "SELECT count(*) AS n FROM pg_stat_activity WHERE pid = $1 \
+                 AND backend_start::text = $2 AND datname = current_database()",
+            )
+            .bind::<diesel::sql_types::Integer, _>(me.pid)
+            .bind::<diesel::sql_types::Text, _>(me.started)
+            .get_result(b)
+            .ok();
+            seen.is_some_and(|s| s.n == 1)
+        }
+        _ => false,
     }
 }
 

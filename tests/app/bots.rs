@@ -792,3 +792,133 @@ both!(
         }
     }
 );
+
+both!(
+    a_chunk_given_ahead_is_written_only_if_no_one_else_wrote_first,
+    |b| {
+        // A bot gives each chunk of orders in memory while the chunk before is written, on a
+        // connection of its own, in a transaction that first checks that no one else wrote
+        // since. Here the bot gives one company a chunk, first with no one else writing, then
+        // with a player's account written again and again meanwhile: a chunk that finds such
+        // a write is not written, nor the one given after it, and the turn goes on a chunk a
+        // transaction from the last one written. Either way every order counted is written
+        // once, no company is ordered twice, and each stands where its move ended.
+        use std::sync::atomic::{AtomicBool, Ordering};
+        use std::sync::Arc;
+        let a = arena_with(b, |s| {
+            s.bots.chunk_ms = 0;
+            s.bots.orders_per_company = 1;
+            s.bots.raise_per_turn = 0;
+        });
+        let w = a.world;
+        let bot = a.seat_bot("Red", "normal");
+        let player = a.app.count(&format!(
+            "SELECT CAST(p.id AS BIGINT) AS n FROM players p JOIN users u ON u.id = p.user_id \
+             WHERE u.username = '{bot}'"
+        ));
+        let rows: Vec<String> = (0..30)
+            .map(|i| {
+                let (x, y) = (8 + i % 8, i / 8 * 2);
+                format!("({w}, {player}, 'c{i}', 'infantry', {x}, {y}, 100, 0, 12, 5, 0, 0, 0)")
+            })
+            .collect();
+        a.exec(&format!(
+            "INSERT INTO companies (world_id, player_id, name, kind, x, y, men, wounded, ap, \
+             morale, xp, volley_recency, created_at) VALUES {}",
+            rows.join(", ")
+        ));
+        for y in 0..10 {
+            for x in [0, 2, 4] {
+                a.paint(x, y, "mine", None, None);
+            }
+        }
+        let companies = a.companies_of(&bot);
+        assert_eq!(companies.len(), 30);
+        let start = grognard::db::now();
+        let check = |turn: i64, played: &grognard::game::bots::Played| {
+            let mut written = 0;
+            for c in &companies {
+                let orders = a.app.count(&format!(
+                    "SELECT COUNT(*) FROM events WHERE world_id = {w} AND turn = {turn} \
+                     AND company_id = {c}"
+                ));
+                assert!(
+                    orders <= 1,
+                    "company {c} ordered {orders} times in turn {turn}"
+                );
+                written += orders;
+                if orders == 1
+                    && a.app.count(&format!(
+                        "SELECT COUNT(*) FROM events WHERE world_id = {w} AND turn = {turn} \
+                     AND company_id = {c} AND kind = 'move'"
+                    )) == 1
+                {
+                    let data = a.app.text(&format!(
+                        "SELECT data AS t FROM events WHERE world_id = {w} AND turn = {turn} \
+                         AND company_id = {c}"
+                    ));
+                    let data: serde_json::Value = serde_json::from_str(&data).unwrap();
+                    let last = data["steps"].as_array().unwrap().last().unwrap().clone();
+                    let end = (
+                        last["x"].as_i64().unwrap() as i32,
+                        last["y"].as_i64().unwrap() as i32,
+                    );
+                    assert_eq!(a.position(*c), end, "company {c} in turn {turn}");
+                }
+            }
+            assert_eq!(
+                played.orders as i64, written,
+                "orders counted and written in turn {turn}: {played:?}"
+            );
+            written
+        };
+        // No one else writing: every chunk is written as given, after the one before.
+        a.turn(start);
+        let quiet = a.bots_play();
+        let written = check(1, &quiet);
+        assert!(
+            written >= 20,
+            "the bot's companies head for the mines: {quiet:?}"
+        );
+        // The first chunk in a transaction of its own, the 29 others given ahead, each but the
+        // first of them on the board of the one before.
+        assert_eq!(
+            (quiet.chunks, quiet.kept, quiet.undone),
+            (30, 28, 0),
+            "{quiet:?}"
+        );
+        // A player's account written all along.
+        let stop = Arc::new(AtomicBool::new(false));
+        let writer = {
+            let (stop, mut conn) = (stop.clone(), a.app.conn());
+            std::thread::spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    use diesel::RunQueryDsl;
+                    diesel::sql_query(
+                        "UPDATE users SET unread_alerts = unread_alerts + 1 \
+                         WHERE username = 'blue_player'",
+                    )
+                    .execute(&mut *conn)
+                    .unwrap();
+                    std::thread::sleep(Duration::from_micros(200));
+                }
+            })
+        };
+        let mut undone = 0;
+        for turn in 2..=5 {
+            for c in &companies {
+                a.set(*c, "ap = 12");
+            }
+            a.turn(start + turn);
+            let played = a.bots_play();
+            check(turn, &played);
+            undone += played.undone;
+            if undone > 0 {
+                break;
+            }
+        }
+        stop.store(true, Ordering::Relaxed);
+        writer.join().unwrap();
+        assert!(undone > 0, "no chunk given ahead met another's write");
+    }
+);

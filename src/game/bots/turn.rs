@@ -9,7 +9,7 @@ use super::sight::Sight;
 use crate::config::Config;
 use crate::db::models::{Company, World};
 use crate::db::schema::{bots, companies, events, players, ticks, users};
-use crate::db::{self, DbConnection};
+use crate::db::{self, quiet, DbConnection};
 use crate::game::error::GameResult;
 use crate::game::maps::worlds;
 use crate::game::play::access::Actor;
@@ -43,6 +43,9 @@ pub struct Played {
     /// else wrote in between).
     pub chunks: usize,
     pub kept: usize,
+    /// Chunks given ahead, while the one before was written, that never were: someone else
+    /// wrote first (or a chunk failed), and they were given again.
+    pub undone: usize,
 }
 
 impl Played {
@@ -54,6 +57,7 @@ impl Played {
         self.longest_chunk_ms = self.longest_chunk_ms.max(o.longest_chunk_ms);
         self.chunks += o.chunks;
         self.kept += o.kept;
+        self.undone += o.undone;
     }
 }
 
@@ -242,6 +246,8 @@ fn play_bot(
     // Chunks are given on a board; one that fails is given again order by order, each in a
     // savepoint of its own, so that an order the database refuses costs that order alone.
     let mut on_board = true;
+    // Whether the rest of the turn was given ahead already (see below).
+    let mut tried_ahead = false;
     // The board of the chunk before, for the next: it goes on if no one else wrote between.
     let mut kept: Option<Board> = None;
     let mut flush_per_order = Duration::ZERO;
@@ -266,13 +272,7 @@ fn play_bot(
             }
             // Who is away is judged again in each chunk: a player back since stops being held.
             let owners = owners(conn, config, &w, seat)?;
-            let ids: Vec<(CompanyId, PlayerId)> = companies::table
-                .filter(companies::player_id.eq_any(owners.keys().copied().collect::<Vec<_>>()))
-                .filter(companies::id.gt(CompanyId(c.last)))
-                .order(companies::id)
-                .select((companies::id, companies::player_id))
-                .limit(CHUNK_ROWS)
-                .load(conn)?;
+            let ids = chunk_ids(conn, &owners, c.last)?;
             // The chunk's companies, read at once.
             together.read_companies(conn, &ids.iter().map(|(id, _)| *id).collect::<Vec<_>>())?;
             let mut reached = c.last;
@@ -351,8 +351,387 @@ fn play_bot(
         }
         // As between a turn's chunks: SQLite's writer is left to the players' orders waiting.
         db::leave_writer(conn, held);
+        // More than a chunk to give: with a connection of its own for the writes, each next
+        // chunk is given in memory while the one before is written, on the other core, until
+        // someone else writes in between. (A bot of one chunk a turn, as in a small world,
+        // gains nothing from it.)
+        if tried_ahead || !on_board {
+            continue;
+        }
+        tried_ahead = true;
+        let Some(mut writer) = db::sibling(
+            conn,
+            &config.settings.database.url,
+            config.settings.database.busy_timeout_ms,
+        ) else {
+            continue;
+        };
+        let mut state = Progress {
+            sight: &mut sight,
+            taken: &mut taken,
+            struck: &mut struck,
+            out: &mut out,
+        };
+        match ahead(conn, &mut writer, config, &w, seat, until, &mut state)? {
+            Ahead::Ended => break,
+            Ahead::Moved => {}
+            Ahead::Failed => on_board = false,
+        }
+        // What was given ahead and not written never was; the turn goes on from the last
+        // chunk written, a chunk a transaction.
+        kept = None;
+        sight = Sight::load(conn, rs, &w, seat.nation_id)?;
+        for p in &taken {
+            sight.objectives.remove(*p);
+        }
     }
     Ok(out)
+}
+
+/// What a bot's turn has come to, which chunks given ahead change (and a failure puts back).
+struct Progress<'a> {
+    sight: &'a mut Sight,
+    taken: &'a mut FxHashSet<Pos>,
+    struck: &'a mut HashMap<i32, i32>,
+    out: &'a mut Played,
+}
+
+/// [`Progress`] as it stood before a chunk, to go back to if the chunk is never written.
+#[derive(Clone)]
+struct Before {
+    taken: FxHashSet<Pos>,
+    struck: HashMap<i32, i32>,
+    out: Played,
+}
+
+impl Progress<'_> {
+    fn before(&self) -> Before {
+        Before {
+            taken: self.taken.clone(),
+            struck: self.struck.clone(),
+            out: self.out.clone(),
+        }
+    }
+
+    /// Back to `b`, but for what the chunks written since told of them (the sight is read
+    /// again by the caller).
+    fn back_to(&mut self, b: Before) {
+        let written = (self.out.chunks, self.out.kept, self.out.longest_chunk_ms);
+        (*self.taken, *self.struck, *self.out) = (b.taken, b.struck, b.out);
+        (self.out.chunks, self.out.kept, self.out.longest_chunk_ms) = written;
+    }
+}
+
+/// How chunks given ahead ended.
+enum Ahead {
+    /// The bot's turn is over for this pass: every company ordered, the bot removed, the
+    /// world closed or turned, or the pass's time up.
+    Ended,
+    /// Someone else wrote between two chunks: the last chunks never were, and the turn goes
+    /// on a chunk a transaction.
+    Moved,
+    /// A chunk failed: the same, order by order.
+    Failed,
+}
+
+/// A chunk given ahead, for the thread that writes it.
+struct Job {
+    writes: orders::ChunkWrites,
+    /// The last company ordered before the chunk, and in it; whether it was the bot's last.
+    last_before: i32,
+    reached: i32,
+    finished: bool,
+}
+
+/// What the writing thread made of a chunk.
+enum Written {
+    /// Written: how long its transaction held the writer.
+    Done { held: Duration, orders: usize },
+    /// The bot's turn is over (see [`Ahead::Ended`]): nothing was written.
+    Stopped,
+    /// Someone else wrote since the chunk's board was read: nothing was written.
+    Moved,
+}
+
+/// Gives the bot's chunks of orders in memory, each while the thread beside writes the one
+/// before on `writer`, in a transaction that finds no one else wrote since the last (the
+/// board's test between kept chunks): one core chooses and gives, the other writes. A chunk
+/// whose writing fails, or finds someone else wrote, is never written, nor the chunk given
+/// after it; the turn then goes on a chunk a transaction, from the last written.
+fn ahead(
+    conn: &mut DbConnection,
+    writer: &mut DbConnection,
+    config: &Arc<Config>,
+    w: &World,
+    seat: &Seat,
+    until: Option<Instant>,
+    st: &mut Progress<'_>,
+) -> GameResult<Ahead> {
+    let world_id = w.id;
+    // The mark the board's reads are measured from, its world, and where the bot stands.
+    let first = db::write(
+        writer,
+        |c| -> GameResult<Option<(quiet::Mark, World, i32)>> {
+            let Some(cl) = claim(c, seat.player_id, world_id)? else {
+                return Ok(None);
+            };
+            if !cl.open || cl.turn != w.turn || cl.world.turn != w.turn || cl.done {
+                return Ok(None);
+            }
+            crate::game::time::ticks::hold_world_orders(c, world_id)?;
+            let now = worlds::get(c, world_id)?;
+            Ok(Some((quiet::mark(c)?, now, cl.last)))
+        },
+    )?;
+    let Some((mark, world, mut last)) = first else {
+        return Ok(Ahead::Ended);
+    };
+    let mut board = Some(Board::new(conn, world.clone(), mark)?);
+    let budget = Duration::from_millis(config.settings.bots.chunk_ms);
+    std::thread::scope(|s| -> GameResult<Ahead> {
+        let (jobs, jobs_in) = std::sync::mpsc::channel::<Job>();
+        let (told_out, told) = std::sync::mpsc::channel::<GameResult<Written>>();
+        let (player, turn) = (seat.player_id, w.turn);
+        s.spawn(move || write_ahead(writer, player, turn, &world, mark, jobs_in, told_out));
+        let mut writing = Writing {
+            told,
+            pending: None,
+            per_order: Duration::ZERO,
+            given: 0,
+            written: 0,
+        };
+        loop {
+            let before = st.before();
+            let given = chunk_ahead(
+                conn,
+                config,
+                w,
+                seat,
+                st,
+                board.take(),
+                last,
+                budget,
+                writing.per_order,
+            );
+            let (writes, b, reached, finished) = match given {
+                Ok(g) => g,
+                Err(e) => {
+                    tracing::warn!(world = world_id.0, error = %e, "a bot's chunk failed; given again order by order");
+                    // Back to before it, or to before the chunk being written if that one is
+                    // not written either.
+                    let out = writing.settle(st);
+                    if out.is_none() {
+                        st.back_to(before);
+                    }
+                    return Ok(writing.end(st, out.unwrap_or(Ahead::Failed)));
+                }
+            };
+            writing.given += 1;
+            board = Some(b);
+            if let Some(out) = writing.settle(st) {
+                return Ok(writing.end(st, out));
+            }
+            let job = Job {
+                writes,
+                last_before: last,
+                reached,
+                finished,
+            };
+            if jobs.send(job).is_err() {
+                st.back_to(before);
+                return Ok(writing.end(st, Ahead::Failed));
+            }
+            writing.pending = Some(before);
+            last = reached;
+            if finished || until.is_some_and(|u| Instant::now() >= u) {
+                let out = writing.settle(st).unwrap_or(Ahead::Ended);
+                return Ok(writing.end(st, out));
+            }
+        }
+    })
+}
+
+/// The chunks [`ahead`] handed to the writing thread.
+struct Writing {
+    told: std::sync::mpsc::Receiver<GameResult<Written>>,
+    /// The chunk being written, and the progress before it.
+    pending: Option<Before>,
+    /// How long the last chunk written took to write, an order.
+    per_order: Duration,
+    /// Chunks given ahead, and written.
+    given: usize,
+    written: usize,
+}
+
+impl Writing {
+    /// Waits for the chunk being written: None once written, else how the turn goes on, its
+    /// progress put back to before that chunk.
+    fn settle(&mut self, st: &mut Progress<'_>) -> Option<Ahead> {
+        let before = self.pending.take()?;
+        let out = match self.told.recv() {
+            Ok(Ok(Written::Done { held, orders })) => {
+                if self.written > 0 {
+                    st.out.kept += 1;
+                }
+                self.written += 1;
+                st.out.chunks += 1;
+                st.out.longest_chunk_ms = st.out.longest_chunk_ms.max(held.as_millis() as i64);
+                if orders > 0 {
+                    self.per_order = held / orders as u32;
+                }
+                return None;
+            }
+            Ok(Ok(Written::Stopped)) => Ahead::Ended,
+            Ok(Ok(Written::Moved)) => Ahead::Moved,
+            Ok(Err(e)) => {
+                crate::db::group::note_lost_batch();
+                tracing::warn!(error = %e, "a bot's chunk failed; given again order by order");
+                Ahead::Failed
+            }
+            Err(_) => Ahead::Failed,
+        };
+        st.back_to(before);
+        Some(out)
+    }
+
+    /// `out`, the chunks given and never written told.
+    fn end(&self, st: &mut Progress<'_>, out: Ahead) -> Ahead {
+        st.out.undone += self.given - self.written;
+        out
+    }
+}
+
+/// One chunk of the bot's companies after `last`, given in memory on `board` (see
+/// [`ahead`]): what it changed, the board, the last company ordered, and whether it was the
+/// bot's last.
+#[allow(clippy::too_many_arguments)]
+fn chunk_ahead(
+    conn: &mut DbConnection,
+    config: &Arc<Config>,
+    w: &World,
+    seat: &Seat,
+    st: &mut Progress<'_>,
+    board: Option<Board>,
+    last: i32,
+    budget: Duration,
+    per_order: Duration,
+) -> GameResult<(orders::ChunkWrites, Board, i32, bool)> {
+    let Some(board) = board else {
+        return Err(crate::game::GameError::Internal("no board to go on".into()));
+    };
+    let chunk = Instant::now();
+    let mut together = orders::Together::ahead(w.id, board);
+    let owners = owners(conn, config, w, seat)?;
+    let ids = chunk_ids(conn, &owners, last)?;
+    together.read_companies(conn, &ids.iter().map(|(id, _)| *id).collect::<Vec<_>>())?;
+    let mut reached = last;
+    let mut finished = ids.len() < CHUNK_ROWS as usize;
+    let given_before = st.out.orders;
+    for (i, (id, owner)) in ids.iter().enumerate() {
+        // Its writes are bounded as a chunk's transaction is (as long, an order, as the last
+        // chunk's were; half the time before any was written), and so is the time it is
+        // given in, which the chunk written beside it has to be written.
+        let given = (st.out.orders - given_before) as u32;
+        let writes = match per_order.is_zero() {
+            true => budget / 2,
+            false => per_order * given,
+        };
+        if i > 0 && (chunk.elapsed() >= budget || writes >= budget) {
+            finished = false;
+            break;
+        }
+        let (actor, mode) = &owners[owner];
+        let mut turn = Turn {
+            config,
+            w,
+            level: seat.level,
+            mode: *mode,
+            actor,
+            together: &mut together,
+            sight: st.sight,
+            taken: st.taken,
+            struck: st.struck,
+            out: st.out,
+        };
+        turn.company(conn, *id)?;
+        reached = id.0;
+    }
+    let (writes, board) = together.into_writes()?;
+    Ok((writes, board, reached, finished))
+}
+
+/// The bot's next companies after `last` (of the players in `owners`), in id order.
+fn chunk_ids(
+    conn: &mut DbConnection,
+    owners: &HashMap<PlayerId, (Actor, Mode)>,
+    last: i32,
+) -> GameResult<Vec<(CompanyId, PlayerId)>> {
+    Ok(companies::table
+        .filter(companies::player_id.eq_any(owners.keys().copied().collect::<Vec<_>>()))
+        .filter(companies::id.gt(CompanyId(last)))
+        .order(companies::id)
+        .select((companies::id, companies::player_id))
+        .limit(CHUNK_ROWS)
+        .load(conn)?)
+}
+
+/// The thread that writes the chunks [`ahead`] gives, each in a transaction of its own on
+/// `conn`, until one is not written; `mark`: the transaction before the first.
+fn write_ahead(
+    conn: &mut DbConnection,
+    player: PlayerId,
+    turn: i32,
+    world: &World,
+    mut mark: quiet::Mark,
+    jobs: std::sync::mpsc::Receiver<Job>,
+    told: std::sync::mpsc::Sender<GameResult<Written>>,
+) {
+    for job in jobs {
+        let started = Instant::now();
+        let orders = job.writes.orders();
+        let result = db::write(conn, |c| -> GameResult<(Written, Option<quiet::Mark>)> {
+            let Some(cl) = claim(c, player, world.id)? else {
+                return Ok((Written::Stopped, None));
+            };
+            if !cl.open || cl.turn != turn || cl.world.turn != turn || cl.done {
+                return Ok((Written::Stopped, None));
+            }
+            crate::game::time::ticks::hold_world_orders(c, world.id)?;
+            let now = worlds::get(c, world.id)?;
+            let m = quiet::mark(c)?;
+            // As the board's test between kept chunks: the world as it was but for the
+            // cells' version the chunks' own captures moved, and no one else's write.
+            let same = World {
+                cells_version: world.cells_version,
+                ..now
+            } == *world;
+            if cl.last != job.last_before || !same || !quiet::none_between(mark, m) {
+                return Ok((Written::Moved, None));
+            }
+            job.writes.write(c)?;
+            diesel::update(bots::table.find(player))
+                .set((
+                    bots::last_company.eq(job.reached),
+                    bots::done.eq(job.finished),
+                ))
+                .execute(c)?;
+            let held = started.elapsed();
+            Ok((Written::Done { held, orders }, Some(m)))
+        });
+        let held = started.elapsed();
+        let result = result.map(|(written, m)| {
+            if let Some(m) = m {
+                mark = m;
+            }
+            written
+        });
+        let go_on = matches!(result, Ok(Written::Done { .. }));
+        if told.send(result).is_err() || !go_on {
+            return;
+        }
+        // As between a turn's chunks: SQLite's writer is left to the players' orders waiting.
+        db::leave_writer(conn, held);
+    }
 }
 
 /// Companies read for a chunk at most (a chunk ends sooner when its time is up).

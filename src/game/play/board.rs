@@ -524,28 +524,14 @@ impl Board {
     /// meanwhile, and its transaction is undone whole). The board then holds what it wrote as
     /// read.
     pub fn flush(&mut self, conn: &mut DbConnection) -> GameResult<()> {
-        self.journal.clear();
-        self.flush_companies(conn)?;
-        self.flush_cells(conn)?;
-        for (town, (read, now)) in std::mem::take(&mut self.towns) {
-            if read != now {
-                crate::on_backend!(conn, c => diesel::update(towns::table.find(town))
-                    .set(towns::owner_id.eq(now))
-                    .execute(c))?;
-            }
-        }
-        let w = self.world.clone();
-        self.tally.write(conn, &w)?;
-        for (_, (row, bits)) in std::mem::take(&mut self.steps) {
-            first_steps::tick(conn, row, bits)?;
-            if let Some(p) = self.players.get_mut(&row.player_id) {
-                p.first_steps |= bits;
-            }
-        }
-        Ok(())
+        self.take_writes().write(conn)
     }
 
-    fn flush_companies(&mut self, conn: &mut DbConnection) -> GameResult<()> {
+    /// What the orders changed since the last flush, taken off the board to be written by
+    /// [`Writes::write`]: the board holds it as read from now on, so its orders go on in
+    /// memory while another thread writes it (a bot's next chunk while the last commits).
+    pub fn take_writes(&mut self) -> Writes {
+        self.journal.clear();
         let mut ids: Vec<CompanyId> = std::mem::take(&mut self.dirty)
             .into_iter()
             .filter(|id| {
@@ -555,23 +541,100 @@ impl Board {
             })
             .collect();
         ids.sort_unstable();
-        let mut gone = Vec::new();
-        let mut moved = Vec::new();
+        let (mut gone, mut moved) = (Vec::new(), Vec::new());
         for id in &ids {
-            let k = &self.companies[id];
+            let Some(k) = self.companies.get_mut(id) else {
+                continue;
+            };
             match (&k.read, &k.now) {
                 (Some(r), None) => gone.push(r.company.clone()),
                 (Some(r), Some(n)) => moved.push((r.company.clone(), n.company.clone())),
                 // Never read, so never written: nothing the board could have changed.
                 (None, _) => {}
             }
+            k.read = k.now.clone();
         }
-        for c in &gone {
+        let mut at: Vec<Pos> = self.changed.keys().copied().collect();
+        at.sort_unstable();
+        let mut cells = Vec::new();
+        for p in at {
+            if let Some((read, now)) = self.changed.get_mut(&p) {
+                if read != now {
+                    cells.push((p, *read, *now));
+                    *read = *now;
+                }
+            }
+        }
+        // A town's owner stays known as written: the next take reads it from here, not from
+        // a database the write may not have reached yet.
+        let mut towns = Vec::new();
+        for (town, (read, now)) in self.towns.iter_mut() {
+            if read != now {
+                towns.push((*town, *now));
+                *read = *now;
+            }
+        }
+        let steps: Vec<(first_steps::Row, i32)> =
+            std::mem::take(&mut self.steps).into_values().collect();
+        for (row, bits) in &steps {
+            if let Some(p) = self.players.get_mut(&row.player_id) {
+                p.first_steps |= bits;
+            }
+        }
+        Writes {
+            world: self.world.clone(),
+            gone,
+            moved,
+            cells,
+            towns,
+            tally: std::mem::take(&mut self.tally),
+            steps,
+        }
+    }
+}
+
+/// What a board's orders changed, taken off it ([`Board::take_writes`]) to be written in a
+/// transaction that holds the world's orders off.
+pub struct Writes {
+    world: World,
+    /// Companies destroyed, and moved or changed (as read, and now), by id.
+    gone: Vec<Company>,
+    moved: Vec<(Company, Company)>,
+    /// Cells changed, as read and now, by place.
+    cells: Vec<(Pos, Cell, Cell)>,
+    /// Towns taken, and their owner now.
+    towns: Vec<(i32, Option<i32>)>,
+    tally: Tally,
+    /// First steps ticked: the row as read and the bits to add.
+    steps: Vec<(first_steps::Row, i32)>,
+}
+
+impl Writes {
+    /// Writes them, each on the condition that its row is still as read (else changed
+    /// meanwhile: the caller's transaction must be undone).
+    pub fn write(mut self, conn: &mut DbConnection) -> GameResult<()> {
+        self.write_companies(conn)?;
+        self.write_cells(conn)?;
+        for (town, owner) in std::mem::take(&mut self.towns) {
+            crate::on_backend!(conn, c => diesel::update(towns::table.find(town))
+                .set(towns::owner_id.eq(owner))
+                .execute(c))?;
+        }
+        self.tally.write(conn, &self.world)?;
+        for (row, bits) in std::mem::take(&mut self.steps) {
+            first_steps::tick(conn, row, bits)?;
+        }
+        Ok(())
+    }
+
+    fn write_companies(&self, conn: &mut DbConnection) -> GameResult<()> {
+        for c in &self.gone {
             let n = crate::on_backend!(conn, db => diesel::delete(as_read(c)).execute(db))?;
             if n != 1 {
                 return Err(changed_meanwhile());
             }
         }
+        let moved = &self.moved;
         // A company writing its new place where another of the chunk stood when read would
         // meet it there (the place is unique, checked row by row): those others step aside
         // first, off the map, each where it is still as read.
@@ -635,31 +698,20 @@ impl Board {
                 }
             }
         }
-        for id in ids {
-            if let Some(k) = self.companies.get_mut(&id) {
-                k.read = k.now.clone();
-            }
-        }
         Ok(())
     }
 
-    fn flush_cells(&mut self, conn: &mut DbConnection) -> GameResult<()> {
+    fn write_cells(&self, conn: &mut DbConnection) -> GameResult<()> {
         let mut owners = Vec::new();
         let mut others = Vec::new();
-        let mut at: Vec<Pos> = self.changed.keys().copied().collect();
-        at.sort_unstable();
-        for p in at {
-            let (read, now) = &self.changed[&p];
-            if read == now {
-                continue;
-            }
+        for (p, read, now) in &self.cells {
             let only_owner = Cell {
                 owner: now.owner,
                 ..*read
             } == *now;
             match now.owner {
-                Some(o) if only_owner => owners.push((p, read.owner, o)),
-                _ => others.push((p, *read, *now)),
+                Some(o) if only_owner => owners.push((*p, read.owner, o)),
+                _ => others.push((*p, *read, *now)),
             }
         }
         let world = self.world.id.0;
@@ -702,9 +754,6 @@ impl Board {
             if n != 1 {
                 return Err(changed_meanwhile());
             }
-        }
-        for (read, now) in self.changed.values_mut() {
-            *read = *now;
         }
         Ok(())
     }

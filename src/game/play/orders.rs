@@ -180,6 +180,35 @@ impl Together {
         })
     }
 
+    /// Orders to companies of `world` given on `board` in memory, with no transaction open:
+    /// nothing is held off nor written until [`Together::into_writes`] hands what they
+    /// changed over, to be written ([`ChunkWrites::write`]) in a transaction that holds the
+    /// world's orders off and finds that no one else wrote since the board was read (else it
+    /// writes nothing and the orders never were). A bot gives its next chunk so while the last
+    /// one is written.
+    pub fn ahead(world: WorldId, board: Board) -> Together {
+        Together {
+            holding: Some(world),
+            events: Vec::new(),
+            board: Some(board),
+            broken: false,
+        }
+    }
+
+    /// What the orders given [`Together::ahead`] changed, and their events; the board goes on.
+    pub fn into_writes(mut self) -> GameResult<(ChunkWrites, Board)> {
+        let board = match (self.broken, self.board.take()) {
+            (false, Some(b)) => b,
+            _ => return Err(unfinished()),
+        };
+        let mut board = board;
+        let writes = ChunkWrites {
+            board: board.take_writes(),
+            events: self.events,
+        };
+        Ok((writes, board))
+    }
+
     /// The transactions the board has gone through, this one included: more than one when it
     /// was kept from before. None off a board.
     pub fn board_chunks(&self) -> Option<u32> {
@@ -376,6 +405,26 @@ impl Together {
             b.flush(conn)?;
         }
         Ok((events::record_all(conn, self.events)?, self.board))
+    }
+}
+
+/// What orders given together changed, and their events, to be written at once.
+pub struct ChunkWrites {
+    board: crate::game::play::board::Writes,
+    events: Vec<NewEvent>,
+}
+
+impl ChunkWrites {
+    /// Writes them in the caller's transaction, which must hold the world's orders off:
+    /// the board's rows on the condition that they are as read, then the events.
+    pub fn write(self, conn: &mut DbConnection) -> GameResult<Vec<EventId>> {
+        self.board.write(conn)?;
+        Ok(events::record_all(conn, self.events)?)
+    }
+
+    /// How many orders they are.
+    pub fn orders(&self) -> usize {
+        self.events.len()
     }
 }
 

@@ -276,11 +276,15 @@ struct Seen {
 /// given). None when `url`, the configured database, is not the one `conn` is on (a
 /// simulation's own file), or cannot be opened.
 pub fn sibling(conn: &mut DbConnection, url: &str, busy_timeout_ms: u32) -> Option<DbConnection> {
-    let mut other = match (Target::parse(url), &*conn) {
+    let mut other = match (Target::parse(url), &mut *conn) {
         (Target::Postgres(u), DbConnection::Postgres(_)) => {
             DbConnection::Postgres(PgConnection::establish(&u).ok()?)
         }
-        (Target::Sqlite(p), DbConnection::Sqlite(_)) => {
+        (Target::Sqlite(p), DbConnection::Sqlite(c)) => {
+            // Opened only if it is the file `conn` is on: opening creates a missing file.
+            if std::fs::canonicalize(&p).ok() != sqlite_file(c) {
+                return None;
+            }
             DbConnection::Sqlite(SqliteConnection::establish(&p.to_string_lossy()).ok()?)
         }
         _ => return None,
@@ -289,21 +293,21 @@ pub fn sibling(conn: &mut DbConnection, url: &str, busy_timeout_ms: u32) -> Opti
     same_database(conn, &mut other).then_some(other)
 }
 
+/// The file a SQLite connection is on; none in memory (never another connection's).
+fn sqlite_file(c: &mut SqliteConnection) -> Option<PathBuf> {
+    let list: Vec<DatabaseFile> = diesel::sql_query("PRAGMA database_list").load(c).ok()?;
+    let main = list.into_iter().find(|d| d.name == "main")?;
+    (!main.file.is_empty())
+        .then(|| std::fs::canonicalize(&main.file).ok())
+        .flatten()
+}
+
 /// Whether two connections are on the same database: SQLite's same file; PostgreSQL's other
 /// connection seeing the first's backend in its own database.
 fn same_database(a: &mut DbConnection, b: &mut DbConnection) -> bool {
     match (a, b) {
         (DbConnection::Sqlite(a), DbConnection::Sqlite(b)) => {
-            let file = |c: &mut SqliteConnection| -> Option<std::path::PathBuf> {
-                let list: Vec<DatabaseFile> =
-                    diesel::sql_query("PRAGMA database_list").load(c).ok()?;
-                let main = list.into_iter().find(|d| d.name == "main")?;
-                // An in-memory database has no file, and is never another connection's.
-                (!main.file.is_empty())
-                    .then(|| std::fs::canonicalize(&main.file).ok())
-                    .flatten()
-            };
-            matches!((file(a), file(b)), (Some(x), Some(y)) if x == y)
+            matches!((sqlite_file(a), sqlite_file(b)), (Some(x), Some(y)) if x == y)
         }
         (DbConnection::Postgres(a), DbConnection::Postgres(b)) => {
             let me: Option<Backend> = diesel::sql_query(

@@ -3,7 +3,9 @@
 //! transaction of about `[bots] chunk_ms`, so that players' orders never wait long for it. Its
 //! row in `bots` records the turn it plays and the last company ordered, in the transaction
 //! that gives the orders: whichever process plays the next chunk (two may take turns at it)
-//! starts after it, and each company is ordered once a turn.
+//! starts after it, and each company is ordered once a turn. After its first chunk a bot
+//! gives each next chunk in memory while a thread beside it writes the one before ([`ahead`]):
+//! the writing transactions are short, and the two cores share the turn.
 
 use super::sight::Sight;
 use crate::config::Config;
@@ -372,10 +374,23 @@ fn play_bot(
             struck: &mut struck,
             out: &mut out,
         };
-        match ahead(conn, &mut writer, config, &w, seat, until, &mut state)? {
-            Ahead::Ended => break,
-            Ahead::Moved => {}
-            Ahead::Failed => on_board = false,
+        match ahead(
+            conn,
+            &mut writer,
+            config,
+            &w,
+            seat,
+            until,
+            flush_per_order,
+            &mut state,
+        ) {
+            Ok(Ahead::Ended) => break,
+            Ok(Ahead::Moved) => {}
+            Ok(Ahead::Failed) => on_board = false,
+            // Before any chunk was given ahead: the turn goes on as it would have.
+            Err(e) => {
+                tracing::warn!(world = world_id.0, error = %e, "a bot's chunks could not be given ahead");
+            }
         }
         // What was given ahead and not written never was; the turn goes on from the last
         // chunk written, a chunk a transaction.
@@ -383,6 +398,9 @@ fn play_bot(
         sight = Sight::load(conn, rs, &w, seat.nation_id)?;
         for p in &taken {
             sight.objectives.remove(*p);
+        }
+        if until.is_some_and(|u| Instant::now() >= u) {
+            break;
         }
     }
     Ok(out)
@@ -458,6 +476,7 @@ enum Written {
 /// board's test between kept chunks): one core chooses and gives, the other writes. A chunk
 /// whose writing fails, or finds someone else wrote, is never written, nor the chunk given
 /// after it; the turn then goes on a chunk a transaction, from the last written.
+#[allow(clippy::too_many_arguments)]
 fn ahead(
     conn: &mut DbConnection,
     writer: &mut DbConnection,
@@ -465,6 +484,7 @@ fn ahead(
     w: &World,
     seat: &Seat,
     until: Option<Instant>,
+    per_order: Duration,
     st: &mut Progress<'_>,
 ) -> GameResult<Ahead> {
     let world_id = w.id;
@@ -486,7 +506,10 @@ fn ahead(
     let Some((mark, world, mut last)) = first else {
         return Ok(Ahead::Ended);
     };
-    let mut board = Some(Board::new(conn, world.clone(), mark)?);
+    let mut board = Board::new(conn, world.clone(), mark)?;
+    // Every company at once, rather than a statement for each square the windows cover.
+    board.read_all(conn)?;
+    let mut board = Some(board);
     let budget = Duration::from_millis(config.settings.bots.chunk_ms);
     std::thread::scope(|s| -> GameResult<Ahead> {
         let (jobs, jobs_in) = std::sync::mpsc::channel::<Job>();
@@ -496,7 +519,8 @@ fn ahead(
         let mut writing = Writing {
             told,
             pending: None,
-            per_order: Duration::ZERO,
+            // The chunks' own writes measured so far, until one given ahead is written.
+            per_order,
             given: 0,
             written: 0,
         };
@@ -513,6 +537,7 @@ fn ahead(
                 budget,
                 writing.per_order,
             );
+            writing.given += 1;
             let (writes, b, reached, finished) = match given {
                 Ok(g) => g,
                 Err(e) => {
@@ -526,7 +551,6 @@ fn ahead(
                     return Ok(writing.end(st, out.unwrap_or(Ahead::Failed)));
                 }
             };
-            writing.given += 1;
             board = Some(b);
             if let Some(out) = writing.settle(st) {
                 return Ok(writing.end(st, out));

@@ -148,6 +148,13 @@ impl Board {
         Ok(Some(self))
     }
 
+    /// Reads every company of the world not known yet, in one index range: for a board whose
+    /// chunks are given ahead, outside any transaction (players' orders wait for none of it),
+    /// so that its windows read nothing more.
+    pub fn read_all(&mut self, conn: &mut DbConnection) -> GameResult<()> {
+        self.sweep(conn, i64::MAX)
+    }
+
     /// Reads these companies at once (a chunk's, before their orders: each order would read
     /// its own company first).
     pub fn read_companies(&mut self, conn: &mut DbConnection, ids: &[CompanyId]) -> GameResult<()> {

@@ -90,6 +90,7 @@ pub fn execute(
             events: Vec::new(),
             board: None,
             broken: false,
+            ahead: false,
         };
         let given = together.give(conn, &config, &actor, company_id, order)?;
         let ids = together.finish(conn)?;
@@ -123,6 +124,8 @@ pub struct Together {
     /// The board failed to write what its orders changed: nothing more may be given nor
     /// finished (the caller's transaction must be undone).
     broken: bool,
+    /// Given ahead ([`Together::ahead`]): no transaction is open.
+    ahead: bool,
 }
 
 /// A conditional write of a cell: refused as changed meanwhile when no row was as read.
@@ -147,6 +150,7 @@ impl Together {
             events: Vec::new(),
             board: None,
             broken: false,
+            ahead: false,
         })
     }
 
@@ -177,6 +181,7 @@ impl Together {
             events: Vec::new(),
             board: Some(board),
             broken: false,
+            ahead: false,
         })
     }
 
@@ -192,6 +197,7 @@ impl Together {
             events: Vec::new(),
             board: Some(board),
             broken: false,
+            ahead: true,
         }
     }
 
@@ -278,6 +284,13 @@ impl Together {
             return self.give_on(&mut Ground::Db(conn), config, actor, company_id, order);
         };
         if matches!(order, Order::Reinforce { .. }) {
+            if self.ahead {
+                // It writes to the database at once, which orders given ahead never do.
+                self.board = Some(board);
+                return Err(GameError::Internal(
+                    "a reinforcement is not given ahead".into(),
+                ));
+            }
             // The treasury and the reserve are not kept on the board: the order is given on
             // the database, which is then read again. A board that failed to write leaves
             // the orders given together unable to finish.

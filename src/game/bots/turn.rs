@@ -272,45 +272,36 @@ fn play_bot(
             if together.board_chunks().is_some_and(|n| n > 1) {
                 out.kept += 1;
             }
-            // Who is away is judged again in each chunk: a player back since stops being held.
-            let owners = owners(conn, config, &w, seat)?;
-            let ids = chunk_ids(conn, &owners, c.last)?;
-            // The chunk's companies, read at once.
-            together.read_companies(conn, &ids.iter().map(|(id, _)| *id).collect::<Vec<_>>())?;
-            let mut reached = c.last;
-            let mut finished = ids.len() < CHUNK_ROWS as usize;
-            let given_before = out.orders;
             let budget = Duration::from_millis(settings.chunk_ms);
-            for (i, (id, owner)) in ids.iter().enumerate() {
-                // The chunk's writes at its end count in its time: as long, an order, as
-                // they were in the chunk before (the first chunk, not knowing, gives orders
-                // for half its time).
-                let given = (out.orders - given_before) as u32;
+            let given_before = out.orders;
+            // The chunk's writes at its end count in its time: as long, an order, as they
+            // were in the chunk before (the first chunk, not knowing, gives orders for half
+            // its time).
+            let room = |elapsed: Duration, given: u32| {
                 let writes = match (on_board, flush_per_order.is_zero()) {
                     (false, _) => Duration::ZERO,
                     (true, true) => budget / 2,
                     (true, false) => flush_per_order * given,
                 };
-                if i > 0 && chunk.elapsed() + writes >= budget {
-                    finished = false;
-                    break;
-                }
-                let (actor, mode) = &owners[owner];
-                let mut turn = Turn {
-                    config,
-                    w: &w,
-                    level: seat.level,
-                    mode: *mode,
-                    actor,
-                    together: &mut together,
-                    sight: &mut sight,
-                    taken: &mut taken,
-                    struck: &mut struck,
-                    out: &mut out,
-                };
-                turn.company(conn, *id)?;
-                reached = id.0;
-            }
+                elapsed + writes < budget
+            };
+            let mut st = Progress {
+                sight: &mut sight,
+                taken: &mut taken,
+                struck: &mut struck,
+                out: &mut out,
+            };
+            let (reached, finished) = give_chunk(
+                conn,
+                config,
+                &w,
+                seat,
+                &mut st,
+                &mut together,
+                c.last,
+                chunk,
+                room,
+            )?;
             let flushed = Instant::now();
             let (_, board) = together.finish_keeping(conn)?;
             let given = (out.orders - given_before) as u32;
@@ -645,22 +636,48 @@ fn chunk_ahead(
     };
     let chunk = Instant::now();
     let mut together = orders::Together::ahead(w.id, board);
+    // Its writes are bounded as a chunk's transaction is (as long, an order, as the last
+    // chunk's were; half the time before any was written), and so is the time it is given
+    // in, which the chunk written beside it has to be written.
+    let room = |elapsed: Duration, given: u32| {
+        let writes = match per_order.is_zero() {
+            true => budget / 2,
+            false => per_order * given,
+        };
+        elapsed < budget && writes < budget
+    };
+    let (reached, finished) =
+        give_chunk(conn, config, w, seat, st, &mut together, last, chunk, room)?;
+    let (writes, board) = together.into_writes()?;
+    Ok((writes, board, reached, finished))
+}
+
+/// The bot's next companies after `last` given their orders on `together`, one after
+/// another while `room(time since the chunk began, orders given)` leaves room for one more
+/// (the first is always given): the last company ordered, and whether the bot has no more.
+#[allow(clippy::too_many_arguments)]
+fn give_chunk(
+    conn: &mut DbConnection,
+    config: &Arc<Config>,
+    w: &World,
+    seat: &Seat,
+    st: &mut Progress<'_>,
+    together: &mut orders::Together,
+    last: i32,
+    began: Instant,
+    room: impl Fn(Duration, u32) -> bool,
+) -> GameResult<(i32, bool)> {
+    // Who is away is judged again in each chunk: a player back since stops being held.
     let owners = owners(conn, config, w, seat)?;
     let ids = chunk_ids(conn, &owners, last)?;
+    // The chunk's companies, read at once.
     together.read_companies(conn, &ids.iter().map(|(id, _)| *id).collect::<Vec<_>>())?;
     let mut reached = last;
     let mut finished = ids.len() < CHUNK_ROWS as usize;
     let given_before = st.out.orders;
     for (i, (id, owner)) in ids.iter().enumerate() {
-        // Its writes are bounded as a chunk's transaction is (as long, an order, as the last
-        // chunk's were; half the time before any was written), and so is the time it is
-        // given in, which the chunk written beside it has to be written.
         let given = (st.out.orders - given_before) as u32;
-        let writes = match per_order.is_zero() {
-            true => budget / 2,
-            false => per_order * given,
-        };
-        if i > 0 && (chunk.elapsed() >= budget || writes >= budget) {
+        if i > 0 && !room(began.elapsed(), given) {
             finished = false;
             break;
         }
@@ -671,17 +688,16 @@ fn chunk_ahead(
             level: seat.level,
             mode: *mode,
             actor,
-            together: &mut together,
-            sight: st.sight,
-            taken: st.taken,
-            struck: st.struck,
-            out: st.out,
+            together: &mut *together,
+            sight: &mut *st.sight,
+            taken: &mut *st.taken,
+            struck: &mut *st.struck,
+            out: &mut *st.out,
         };
         turn.company(conn, *id)?;
         reached = id.0;
     }
-    let (writes, board) = together.into_writes()?;
-    Ok((writes, board, reached, finished))
+    Ok((reached, finished))
 }
 
 /// The bot's next companies after `last` (of the players in `owners`), in id order.

@@ -7,7 +7,9 @@
 //! player's captures) were parsed and planned again on every such move.
 
 /// Declares a statement of fixed text: pieces of SQL, each followed by a bound value (its SQL
-/// type and its Rust type).
+/// type and its Rust type), and after a `;` the text that ends it, if any. On PostgreSQL a
+/// value may be an array of a column's values, one per row (`unnest`): many rows in a
+/// statement of one text, planned once.
 ///
 /// ```ignore
 /// fixed_statement! {
@@ -23,6 +25,7 @@ macro_rules! fixed_statement {
         $(#[$meta:meta])*
         $vis:vis struct $name:ident {
             $($sql:literal $field:ident : $st:ty = $rt:ty,)*
+            $(; $tail:literal)?
         }
     ) => {
         $(#[$meta])*
@@ -34,6 +37,7 @@ macro_rules! fixed_statement {
         where
             DB: diesel::backend::Backend,
             $($rt: diesel::serialize::ToSql<$st, DB>,)*
+            $(DB: diesel::sql_types::HasSqlType<$st>,)*
         {
             fn walk_ast<'b>(
                 &'b self,
@@ -43,6 +47,7 @@ macro_rules! fixed_statement {
                     out.push_sql($sql);
                     out.push_bind_param::<$st, $rt>(&self.$field)?;
                 )*
+                $(out.push_sql($tail);)?
                 Ok(())
             }
         }

@@ -67,26 +67,32 @@ pub fn note_all(
             db::announce_on_commit();
         }
         DbConnection::Postgres(c) => {
-            let values: Vec<_> = rows
-                .iter()
-                .map(|(world, user, reference)| {
-                    (
-                        live_log::world_id.eq(world.map(|w| w.0)),
-                        live_log::at.eq(at),
-                        live_log::topic.eq(topic.as_str()),
-                        live_log::user_id.eq(user.map(|u| u.0)),
-                        live_log::ref_id.eq(*reference),
-                    )
-                })
-                .collect();
-            diesel::insert_into(live_log::table)
-                .values(values)
-                .execute(c)?;
+            LiveInsert {
+                at,
+                topic: topic.as_str(),
+                world: rows.iter().map(|(w, _, _)| w.map(|w| w.0)).collect(),
+                user: rows.iter().map(|(_, u, _)| u.map(|u| u.0)).collect(),
+                reference: rows.iter().map(|(_, _, r)| *r).collect(),
+            }
+            .execute(c)?;
             // Notifications with the same payload in one transaction are delivered once.
             diesel::sql_query(format!("NOTIFY {CHANNEL}")).execute(c)?;
         }
     }
     Ok(())
+}
+
+crate::fixed_statement! {
+    /// Rows of the live log of one topic and instant, their other columns in arrays
+    /// (PostgreSQL: one text for any count, planned once).
+    struct LiveInsert {
+        "INSERT INTO live_log (world_id, at, topic, user_id, ref_id) SELECT w, " at: diesel::sql_types::BigInt = i64,
+        ", " topic: diesel::sql_types::Text = &'static str,
+        ", u, r FROM unnest(" world: diesel::sql_types::Array<diesel::sql_types::Nullable<diesel::sql_types::Integer>> = Vec<Option<i32>>,
+        ", " user: diesel::sql_types::Array<diesel::sql_types::Nullable<diesel::sql_types::Integer>> = Vec<Option<i32>>,
+        ", " reference: diesel::sql_types::Array<diesel::sql_types::Nullable<diesel::sql_types::Integer>> = Vec<Option<i32>>,
+        ; ") AS v(w, u, r)"
+    }
 }
 
 /// A row of the live log, as SQLite's insert of many rows binds it.

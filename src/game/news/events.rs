@@ -1,10 +1,10 @@
 //! Events: who did what, where, with which dice and outcome. Reports are views over them.
 
 use crate::db::models::NewEvent;
-use crate::db::schema::events;
 use crate::db::DbConnection;
 use crate::ids::EventId;
 use diesel::prelude::*;
+use diesel::sql_types::{Array, BigInt, Integer, Nullable, Text};
 
 /// An event with the id it is inserted under (SQLite).
 struct Numbered<'a> {
@@ -81,6 +81,65 @@ fn insert_numbered(
     Ok((first..=last).map(|i| EventId(i as i32)).collect())
 }
 
+crate::fixed_statement! {
+    /// Events, each column's values in an array of their own, inserted in the order given,
+    /// their ids returned in that order (PostgreSQL: `RETURNING` gives the rows as they are
+    /// inserted, and the ids are drawn as they are; checked by the count after it and by the
+    /// bots' tests, which read each event's alerts and live rows).
+    struct EventsInsert {
+        "INSERT INTO events (world_id, turn, at, kind, actor_user_id, target_user_id, \
+         nation_id, other_nation_id, company_id, target_company_id, x, y, summary, data, said) \
+         SELECT world_id, turn, at, kind, actor_user_id, target_user_id, nation_id, \
+         other_nation_id, company_id, target_company_id, x, y, summary, data, said \
+         FROM unnest(" world_id: Array<Integer> = Vec<i32>,
+        ", " turn: Array<Integer> = Vec<i32>,
+        ", " at: Array<BigInt> = Vec<i64>,
+        ", " kind: Array<Text> = Vec<&'static str>,
+        ", " actor_user_id: Array<Nullable<Integer>> = Vec<Option<i32>>,
+        ", " target_user_id: Array<Nullable<Integer>> = Vec<Option<i32>>,
+        ", " nation_id: Array<Nullable<Integer>> = Vec<Option<i32>>,
+        ", " other_nation_id: Array<Nullable<Integer>> = Vec<Option<i32>>,
+        ", " company_id: Array<Nullable<Integer>> = Vec<Option<i32>>,
+        ", " target_company_id: Array<Nullable<Integer>> = Vec<Option<i32>>,
+        ", " x: Array<Nullable<Integer>> = Vec<Option<i32>>,
+        ", " y: Array<Nullable<Integer>> = Vec<Option<i32>>,
+        ", " summary: Array<Text> = Vec<String>,
+        ", " data: Array<Text> = Vec<String>,
+        ", " said: Array<Text> = Vec<String>,
+        ; ") WITH ORDINALITY AS v(world_id, turn, at, kind, actor_user_id, target_user_id, \
+         nation_id, other_nation_id, company_id, target_company_id, x, y, summary, data, said, \
+         n) ORDER BY n RETURNING id"
+    }
+}
+
+impl diesel::query_builder::Query for EventsInsert {
+    type SqlType = Integer;
+}
+
+impl EventsInsert {
+    fn of(all: &[NewEvent]) -> EventsInsert {
+        let col = |f: fn(&NewEvent) -> Option<i32>| all.iter().map(f).collect::<Vec<_>>();
+        let text = |f: fn(&NewEvent) -> &String| all.iter().map(|e| f(e).clone()).collect();
+        EventsInsert {
+            world_id: all.iter().map(|e| e.world_id.0).collect(),
+            turn: all.iter().map(|e| e.turn).collect(),
+            at: all.iter().map(|e| e.at).collect(),
+            kind: all.iter().map(|e| e.kind.as_str()).collect(),
+            actor_user_id: col(|e| e.actor_user_id.map(|u| u.0)),
+            target_user_id: col(|e| e.target_user_id.map(|u| u.0)),
+            nation_id: col(|e| e.nation_id.map(|n| n.0)),
+            other_nation_id: col(|e| e.other_nation_id.map(|n| n.0)),
+            company_id: col(|e| e.company_id.map(|c| c.0)),
+            target_company_id: col(|e| e.target_company_id.map(|c| c.0)),
+            x: col(|e| e.x),
+            y: col(|e| e.y),
+            summary: text(|e| &e.summary),
+            data: text(|e| &e.data),
+            said: text(|e| &e.said),
+        }
+    }
+}
+
 /// Stores an event and, in the same transaction, the alerts it calls for.
 pub fn record(conn: &mut DbConnection, e: NewEvent) -> QueryResult<EventId> {
     let ids = record_all(conn, vec![e])?;
@@ -103,25 +162,16 @@ pub fn record_all(conn: &mut DbConnection, all: Vec<NewEvent>) -> QueryResult<Ve
     let ids: Vec<EventId> = match conn {
         // SQLite: many rows a statement, numbered here under the writer's lock.
         DbConnection::Sqlite(c) => insert_numbered(c, &all)?,
-        // The rows of a multi-row `INSERT … RETURNING` come back in the order of its values
-        // (PostgreSQL's own order, not the standard's promise: checked by the count below and
-        // by the bots' tests, which read each event's alerts and live rows). Slices keep each
-        // statement far under PostgreSQL's 65,535 bound values (some fifteen an event).
+        // One statement of one text whatever the count, planned once on the connection (a
+        // list of rows was a text of its own, planned again every time).
         DbConnection::Postgres(c) => {
-            let mut ids = Vec::with_capacity(all.len());
-            for slice in all.chunks(1_000) {
-                let got: Vec<EventId> = diesel::insert_into(events::table)
-                    .values(slice.to_vec())
-                    .returning(events::id)
-                    .get_results(c)?;
-                if got.len() != slice.len() {
-                    return Err(diesel::result::Error::DeserializationError(
-                        "an insert of events returned another number of ids".into(),
-                    ));
-                }
-                ids.extend(got);
+            let got: Vec<i32> = EventsInsert::of(&all).load(c)?;
+            if got.len() != all.len() {
+                return Err(diesel::result::Error::DeserializationError(
+                    "an insert of events returned another number of ids".into(),
+                ));
             }
-            ids
+            got.into_iter().map(EventId).collect()
         }
     };
     for (e, id) in all.iter().zip(&ids) {

@@ -836,41 +836,7 @@ both!(
         assert_eq!(companies.len(), 30);
         let start = grognard::db::now();
         let check = |turn: i64, played: &grognard::game::bots::Played| {
-            let mut written = 0;
-            for c in &companies {
-                let orders = a.app.count(&format!(
-                    "SELECT COUNT(*) FROM events WHERE world_id = {w} AND turn = {turn} \
-                     AND company_id = {c}"
-                ));
-                assert!(
-                    orders <= 1,
-                    "company {c} ordered {orders} times in turn {turn}"
-                );
-                written += orders;
-                if orders == 1
-                    && a.app.count(&format!(
-                        "SELECT COUNT(*) FROM events WHERE world_id = {w} AND turn = {turn} \
-                     AND company_id = {c} AND kind = 'move'"
-                    )) == 1
-                {
-                    let data = a.app.text(&format!(
-                        "SELECT data AS t FROM events WHERE world_id = {w} AND turn = {turn} \
-                         AND company_id = {c}"
-                    ));
-                    let data: serde_json::Value = serde_json::from_str(&data).unwrap();
-                    let last = data["steps"].as_array().unwrap().last().unwrap().clone();
-                    let end = (
-                        last["x"].as_i64().unwrap() as i32,
-                        last["y"].as_i64().unwrap() as i32,
-                    );
-                    assert_eq!(a.position(*c), end, "company {c} in turn {turn}");
-                }
-            }
-            assert_eq!(
-                played.orders as i64, written,
-                "orders counted and written in turn {turn}: {played:?}"
-            );
-            written
+            orders_written_once(&a, &companies, turn, played)
         };
         // No one else writing: every chunk is written as given, after the one before.
         a.turn(start);
@@ -920,5 +886,103 @@ both!(
         stop.store(true, Ordering::Relaxed);
         writer.join().unwrap();
         assert!(undone > 0, "no chunk given ahead met another's write");
+    }
+);
+
+/// Checks that each order the bot counted in `turn` was written once: no company of
+/// `companies` ordered twice, each standing where its move ended. The orders written.
+fn orders_written_once(
+    a: &Arena,
+    companies: &[i64],
+    turn: i64,
+    played: &grognard::game::bots::Played,
+) -> i64 {
+    let w = a.world;
+    let mut written = 0;
+    for c in companies {
+        let orders = a.app.count(&format!(
+            "SELECT COUNT(*) FROM events WHERE world_id = {w} AND turn = {turn} \
+             AND company_id = {c}"
+        ));
+        assert!(
+            orders <= 1,
+            "company {c} ordered {orders} times in turn {turn}"
+        );
+        written += orders;
+        let moved = a.app.count(&format!(
+            "SELECT COUNT(*) FROM events WHERE world_id = {w} AND turn = {turn} \
+             AND company_id = {c} AND kind = 'move'"
+        ));
+        if orders == 1 && moved == 1 {
+            let data = a.app.text(&format!(
+                "SELECT data AS t FROM events WHERE world_id = {w} AND turn = {turn} \
+                 AND company_id = {c}"
+            ));
+            let data: serde_json::Value = serde_json::from_str(&data).unwrap();
+            let last = data["steps"].as_array().unwrap().last().unwrap().clone();
+            let end = (
+                last["x"].as_i64().unwrap() as i32,
+                last["y"].as_i64().unwrap() as i32,
+            );
+            assert_eq!(a.position(*c), end, "company {c} in turn {turn}");
+        }
+    }
+    assert_eq!(
+        played.orders as i64, written,
+        "orders counted and written in turn {turn}: {played:?}"
+    );
+    written
+}
+
+both!(
+    a_bot_of_more_than_a_chunk_of_companies_gives_them_all_ahead,
+    |b| {
+        // A bot with more companies than a chunk reads (256) gives its chunks ahead from its
+        // first: each written after the one before on its board, the first two of a few
+        // orders (their writes not measured yet), none undone when no one else writes. And
+        // each order counted is written once.
+        let a = field_with(b, |s| {
+            s.bots.orders_per_company = 1;
+            s.bots.raise_per_turn = 0;
+        });
+        let w = a.world;
+        let bot = a.seat_bot("Red", "normal");
+        let player = a.app.count(&format!(
+            "SELECT CAST(p.id AS BIGINT) AS n FROM players p JOIN users u ON u.id = p.user_id \
+             WHERE u.username = '{bot}'"
+        ));
+        let rows: Vec<String> = (0..300)
+            .map(|i| {
+                let (x, y) = (10 + i % 30, i / 30 * 2);
+                format!("({w}, {player}, 'c{i}', 'infantry', {x}, {y}, 100, 0, 12, 5, 0, 0, 0)")
+            })
+            .collect();
+        a.exec(&format!(
+            "INSERT INTO companies (world_id, player_id, name, kind, x, y, men, wounded, ap, \
+             morale, xp, volley_recency, created_at) VALUES {}",
+            rows.join(", ")
+        ));
+        for y in 0..20 {
+            for x in 0..8 {
+                a.paint(x, y, "mine", None, None);
+            }
+        }
+        let companies = a.companies_of(&bot);
+        assert_eq!(companies.len(), 300);
+        a.turn(grognard::db::now());
+        let played = a.bots_play();
+        let written = orders_written_once(&a, &companies, 1, &played);
+        assert!(
+            written >= 150,
+            "the bot's companies head for the 160 mines: {played:?}"
+        );
+        // At least the two first chunks of 64 orders at most, and the rest: every chunk on
+        // the board of the one before but the first, none given twice.
+        assert!(played.chunks >= 3, "{played:?}");
+        assert_eq!(
+            (played.kept, played.undone),
+            (played.chunks - 1, 0),
+            "{played:?}"
+        );
     }
 );

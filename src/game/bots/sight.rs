@@ -54,10 +54,24 @@ impl Sight {
         let cells = cells::of(conn, w)?;
         let whole = (0, 0, w.width - 1, w.height - 1);
         let placed = load::companies_around(conn, w.id, w.height, whole, None)?;
+        Sight::of(conn, rs, w, nation, cells, &placed)
+    }
+
+    /// The sight of `nation` in `w` from its cells and every company of the world, as read
+    /// (a board that read them all, [`crate::game::play::board::Board::placed`]).
+    pub fn of(
+        conn: &mut DbConnection,
+        rs: &Ruleset,
+        w: &World,
+        nation: NationId,
+        cells: Arc<WorldCells>,
+        placed: &[load::Placed],
+    ) -> GameResult<Sight> {
+        let whole = (0, 0, w.width - 1, w.height - 1);
         let terrain_at = |p: Pos| cells.get(p).map_or(Terrain::Plain, |c| c.terrain);
         // The nation's eyes as the map's: the one test of what a person of the nation sees.
         let observers =
-            crate::game::play::views::Eyes::of(rs, w, &placed, Some(nation), terrain_at).observers;
+            crate::game::play::views::Eyes::of(rs, w, placed, Some(nation), terrain_at).observers;
         let seen_cells = vision::Sight::of(&observers, whole);
         let own: HashMap<Pos, i32> = observers.iter().map(|o| (o.pos, o.perception)).collect();
         let now = crate::db::now();
@@ -74,7 +88,7 @@ impl Sight {
             castles: false,
             cells: cells.clone(),
         };
-        for p in &placed {
+        for p in placed {
             let unit = load::unit_of(p);
             if p.nation_id != nation {
                 let hidden = vision::is_hidden(rs, &unit, terrain_at(unit.pos));

@@ -218,7 +218,7 @@ fn play_bot(
         super::sight::castles_to_take(conn, rs, &w, seat.nation_id)?
     };
     // A new turn: the bot raises first, in the transaction that claims the turn.
-    let started = db::write(conn, |conn| -> GameResult<Option<World>> {
+    let started = db::write(conn, |conn| -> GameResult<Option<(World, i32)>> {
         let Some(c) = claim(conn, seat.player_id, world_id)? else {
             return Ok(None);
         };
@@ -235,21 +235,32 @@ fn play_bot(
                 ))
                 .execute(conn)?;
             out.raised = raise(conn, config, &w, seat, &actor, castles)?;
+            return Ok(Some((w, 0)));
         }
-        Ok(Some(w))
+        Ok(Some((w, c.last)))
     })?;
-    let Some(w) = started else {
+    let Some((w, last)) = started else {
         return Ok(out);
     };
     out.bots = 1;
-    let mut sight = Sight::load(conn, rs, &w, seat.nation_id)?;
     let mut taken: FxHashSet<Pos> = FxHashSet::default();
     let mut struck: HashMap<i32, i32> = HashMap::new();
     // Chunks are given on a board; one that fails is given again order by order, each in a
     // savepoint of its own, so that an order the database refuses costs that order alone.
     let mut on_board = true;
-    // Whether the rest of the turn was given ahead already (see below).
+    // Whether the rest of the turn was given ahead already (see [`go_ahead`]): at once when
+    // the bot has more than a chunk's companies, else after its first chunk if more are left.
     let mut tried_ahead = false;
+    let owned = owners(conn, config, &w, seat)?;
+    if chunk_ids(conn, &owned, last)?.len() as i64 >= CHUNK_ROWS {
+        tried_ahead = true;
+        let state = (&mut taken, &mut struck, &mut out);
+        match go_ahead(conn, config, &w, seat, until, state) {
+            Some(b) => on_board = b,
+            None => return Ok(out),
+        }
+    }
+    let mut sight = sight_without(conn, rs, &w, seat, &taken)?;
     // The board of the chunk before, for the next: it goes on if no one else wrote between.
     let mut kept: Option<Board> = None;
     let mut flush_per_order = Duration::ZERO;
@@ -325,11 +336,7 @@ fn play_bot(
                 crate::db::group::note_lost_batch();
                 tracing::warn!(world = world_id.0, error = %e, "a bot's chunk failed; given again order by order");
                 (taken, struck, out) = before;
-                sight = Sight::load(conn, rs, &w, seat.nation_id)?;
-                // Objectives other companies head for this turn stay theirs.
-                for p in &taken {
-                    sight.objectives.remove(*p);
-                }
+                sight = sight_without(conn, rs, &w, seat, &taken)?;
                 on_board = false;
                 true
             }
@@ -344,57 +351,77 @@ fn play_bot(
         }
         // As between a turn's chunks: SQLite's writer is left to the players' orders waiting.
         db::leave_writer(conn, held);
-        // More than a chunk to give: with a connection of its own for the writes, each next
-        // chunk is given in memory while the one before is written, on the other core, until
-        // someone else writes in between. (A bot of one chunk a turn, as in a small world,
-        // gains nothing from it.)
         if tried_ahead || !on_board {
             continue;
         }
         tried_ahead = true;
-        let Some(mut writer) = db::sibling(
+        match go_ahead(
             conn,
-            &config.settings.database.url,
-            config.settings.database.busy_timeout_ms,
-        ) else {
-            continue;
-        };
-        let mut state = Progress {
-            sight: &mut sight,
-            taken: &mut taken,
-            struck: &mut struck,
-            out: &mut out,
-        };
-        match ahead(
-            conn,
-            &mut writer,
             config,
             &w,
             seat,
             until,
-            flush_per_order,
-            &mut state,
+            (&mut taken, &mut struck, &mut out),
         ) {
-            Ok(Ahead::Ended) => break,
-            Ok(Ahead::Moved) => {}
-            Ok(Ahead::Failed) => on_board = false,
-            // Before any chunk was given ahead: the turn goes on as it would have.
-            Err(e) => {
-                tracing::warn!(world = world_id.0, error = %e, "a bot's chunks could not be given ahead");
-            }
+            Some(b) => on_board = b,
+            None => break,
         }
-        // What was given ahead and not written never was; the turn goes on from the last
-        // chunk written, a chunk a transaction.
         kept = None;
-        sight = Sight::load(conn, rs, &w, seat.nation_id)?;
-        for p in &taken {
-            sight.objectives.remove(*p);
-        }
-        if until.is_some_and(|u| Instant::now() >= u) {
-            break;
-        }
+        sight = sight_without(conn, rs, &w, seat, &taken)?;
     }
     Ok(out)
+}
+
+/// The bot's sight, but for the objectives its companies head for this turn already: they
+/// stay theirs.
+fn sight_without(
+    conn: &mut DbConnection,
+    rs: &crate::rules::Ruleset,
+    w: &World,
+    seat: &Seat,
+    taken: &FxHashSet<Pos>,
+) -> GameResult<Sight> {
+    let mut sight = Sight::load(conn, rs, w, seat.nation_id)?;
+    for p in taken {
+        sight.objectives.remove(*p);
+    }
+    Ok(sight)
+}
+
+/// With a connection of its own for the writes, gives each next chunk in memory while the one
+/// before is written, on the other core, until someone else writes in between ([`ahead`]).
+/// None once the bot's turn is over for this pass; else whether its next chunks go on on a
+/// board (after a failed chunk they are given order by order). What was given ahead and not
+/// written never was: the turn goes on from the last chunk written, a chunk a transaction.
+fn go_ahead(
+    conn: &mut DbConnection,
+    config: &Arc<Config>,
+    w: &World,
+    seat: &Seat,
+    until: Option<Instant>,
+    mut state: (&mut FxHashSet<Pos>, &mut HashMap<i32, i32>, &mut Played),
+) -> Option<bool> {
+    let Some(mut writer) = db::sibling(
+        conn,
+        &config.settings.database.url,
+        config.settings.database.busy_timeout_ms,
+    ) else {
+        return Some(true);
+    };
+    let on_board = match ahead(conn, &mut writer, config, w, seat, until, &mut state) {
+        Ok(Ahead::Ended) => return None,
+        Ok(Ahead::Moved) => true,
+        Ok(Ahead::Failed) => false,
+        // Before any chunk was given ahead: the turn goes on as it would have.
+        Err(e) => {
+            tracing::warn!(world = w.id.0, error = %e, "a bot's chunks could not be given ahead");
+            true
+        }
+    };
+    match until.is_some_and(|u| Instant::now() >= u) {
+        true => None,
+        false => Some(on_board),
+    }
 }
 
 /// What a bot's turn has come to, which chunks given ahead change (and a failure puts back).
@@ -475,8 +502,7 @@ fn ahead(
     w: &World,
     seat: &Seat,
     until: Option<Instant>,
-    per_order: Duration,
-    st: &mut Progress<'_>,
+    (taken, struck, out): &mut (&mut FxHashSet<Pos>, &mut HashMap<i32, i32>, &mut Played),
 ) -> GameResult<Ahead> {
     let world_id = w.id;
     // The mark the board's reads are measured from, its world, and where the bot stands.
@@ -500,6 +526,21 @@ fn ahead(
     let mut board = Board::new(conn, world.clone(), mark)?;
     // Every company at once, rather than a statement for each square the windows cover.
     board.read_all(conn)?;
+    // The bot's sight from the companies just read: its own, and the enemy's its nation sees.
+    let mut sight = Sight::of(
+        conn,
+        &config.rules,
+        &world,
+        seat.nation_id,
+        board.cells(),
+        &board.placed(),
+    )?;
+    let st = &mut Progress {
+        sight: &mut sight,
+        taken,
+        struck,
+        out,
+    };
     let mut board = Some(board);
     let budget = Duration::from_millis(config.settings.bots.chunk_ms);
     std::thread::scope(|s| -> GameResult<Ahead> {
@@ -510,8 +551,8 @@ fn ahead(
         let mut writing = Writing {
             told,
             pending: None,
-            // The chunks' own writes measured so far, until one given ahead is written.
-            per_order,
+            // Not known until a chunk is written.
+            per_order: Duration::ZERO,
             given: 0,
             written: 0,
         };
@@ -637,14 +678,14 @@ fn chunk_ahead(
     let chunk = Instant::now();
     let mut together = orders::Together::ahead(w.id, board);
     // Its writes are bounded as a chunk's transaction is (as long, an order, as the last
-    // chunk's were; half the time before any was written), and so is the time it is given
-    // in, which the chunk written beside it has to be written.
+    // chunk's were; a few orders before any was written), and so is the time it is given in,
+    // which the chunk written beside it has to be written.
     let room = |elapsed: Duration, given: u32| {
-        let writes = match per_order.is_zero() {
-            true => budget / 2,
-            false => per_order * given,
+        let writes_fit = match per_order.is_zero() {
+            true => given < FIRST_ORDERS_AHEAD,
+            false => per_order * given < budget,
         };
-        elapsed < budget && writes < budget
+        elapsed < budget && writes_fit
     };
     let (reached, finished) =
         give_chunk(conn, config, w, seat, st, &mut together, last, chunk, room)?;
@@ -773,6 +814,10 @@ fn write_ahead(
         db::leave_writer(conn, held);
     }
 }
+
+/// Orders of a chunk given ahead before any was written, whose writes have not been measured
+/// yet: few enough to be written well within `[bots] chunk_ms` on any database.
+const FIRST_ORDERS_AHEAD: u32 = 64;
 
 /// Companies read for a chunk at most (a chunk ends sooner when its time is up).
 const CHUNK_ROWS: i64 = 256;

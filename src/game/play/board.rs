@@ -156,6 +156,20 @@ impl Board {
         self.sweep(conn, i64::MAX)
     }
 
+    /// Every company the board knows, as it stands now, by place (column, then row): after
+    /// [`Board::read_all`], the world's.
+    pub fn placed(&self) -> Vec<Placed> {
+        self.at
+            .values()
+            .filter_map(|id| self.companies.get(id)?.now.clone())
+            .collect()
+    }
+
+    /// The world's cells as the board reads them.
+    pub fn cells(&self) -> Arc<WorldCells> {
+        self.cells.clone()
+    }
+
     /// Reads these companies at once (a chunk's, before their orders: each order would read
     /// its own company first).
     pub fn read_companies(&mut self, conn: &mut DbConnection, ids: &[CompanyId]) -> GameResult<()> {

@@ -158,10 +158,29 @@ pub fn arena_with(b: Backend, tweak: impl FnOnce(&mut grognard::config::Settings
     arena_on(TestApp::spawn_with(b, tweak, true))
 }
 
+/// A field of 40 by 20 cells with the arena's nations and towns: room for hundreds of
+/// companies.
+pub const FIELD: &str = r##"{"name": "Field", "width": 40, "height": 20, "season": "summer", "rng_seed": 7,
+  "nations": [{"name": "Blue", "color": "#0000ff", "spawn": [0, 0], "treasury": 1000},
+              {"name": "Red", "color": "#ff0000", "spawn": [39, 19], "treasury": 1000}],
+  "towns": [{"name": "Village", "owner": "Red"}, {"name": "Hamlet", "owner": null}],
+  "cells": []}"##;
+
+/// The field on a server whose settings `tweak` changes, its players joined as the arena's.
+pub fn field_with(b: Backend, tweak: impl FnOnce(&mut grognard::config::Settings)) -> Arena {
+    arena_of(TestApp::spawn_with(b, tweak, true), FIELD)
+}
+
 /// The arena on a server already running.
 pub fn arena_on(app: TestApp) -> Arena {
+    arena_of(app, ARENA)
+}
+
+/// The world of `map` on a server already running, a player joined to each of its nations
+/// Blue and Red.
+fn arena_of(app: TestApp, map: &str) -> Arena {
     let world =
-        grognard::game::maps::worlds::import_text(&mut app.conn(), &app.config.rules, ARENA, None)
+        grognard::game::maps::worlds::import_text(&mut app.conn(), &app.config.rules, map, None)
             .unwrap()
             .0 as i64;
     let mut blue = api_player(&app, "blue_player");

@@ -1,0 +1,2 @@
+DROP INDEX cells_town;
+CREATE INDEX cells_town ON cells (town_id);

@@ -971,7 +971,7 @@ both!(
         assert_eq!(companies.len(), 300);
         // Other tests' transactions on the same PostgreSQL cluster count as writes between
         // two chunks: the turn is played again, from the same start, until one is played
-        // with no one else writing (five at most).
+        // with no one else writing (five at most; see the end).
         let start = grognard::db::now();
         let mut all_ahead = None;
         for turn in 1..=5 {
@@ -1004,7 +1004,13 @@ both!(
                 break;
             }
         }
-        let played = all_ahead.expect("a turn with no one else writing");
-        assert!(played.chunks >= 3, "{played:?}");
+        // SQLite's test of someone else's write looks at this database's file alone, so the
+        // first turn is undisturbed; PostgreSQL's looks at the whole cluster, which the other
+        // tests share and may keep busy for five turns: then only each turn's orders, each
+        // written once, are checked there.
+        match all_ahead {
+            Some(played) => assert!(played.chunks >= 3, "{played:?}"),
+            None => assert!(b != Backend::Sqlite, "a turn with no one else writing"),
+        }
     }
 );

@@ -1,8 +1,9 @@
 //! What a bot knows of its world in a turn: the map (every cell is public), its nation's
 //! companies, and the enemy companies its nation sees, by the same tests as the map a person
 //! of that nation is shown (`rules::vision`). Nothing else is read into it: a bot cannot
-//! target, count or head for a company its nation cannot see. Read once at the start of the
-//! bot's turn and kept up to date with what its own orders change.
+//! target, count or head for a company its nation cannot see. Read at the start of the bot's
+//! turn (from the companies its board read, when its chunks are given ahead), again after a
+//! chunk that was never written, and kept up to date with what its own orders change.
 
 use super::spots::Spots;
 use crate::db::models::World;

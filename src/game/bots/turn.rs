@@ -255,7 +255,7 @@ fn play_bot(
     if chunk_ids(conn, &owned, last)?.len() as i64 >= CHUNK_ROWS {
         tried_ahead = true;
         let state = (&mut taken, &mut struck, &mut out);
-        match go_ahead(conn, config, &w, seat, until, state) {
+        match go_ahead(conn, config, &w, seat, until, (Duration::ZERO, None), state) {
             Some(b) => on_board = b,
             None => return Ok(out),
         }
@@ -361,6 +361,7 @@ fn play_bot(
             &w,
             seat,
             until,
+            (flush_per_order, Some(&mut sight)),
             (&mut taken, &mut struck, &mut out),
         ) {
             Some(b) => on_board = b,
@@ -393,12 +394,16 @@ fn sight_without(
 /// None once the bot's turn is over for this pass; else whether its next chunks go on on a
 /// board (after a failed chunk they are given order by order). What was given ahead and not
 /// written never was: the turn goes on from the last chunk written, a chunk a transaction.
+/// After chunks in transactions, their writes per order size the first chunks given ahead and
+/// their sight goes on (a sight read again between chunks would depend on where the chunks'
+/// time ran out, and a campaign would not replay from its seeds).
 fn go_ahead(
     conn: &mut DbConnection,
     config: &Arc<Config>,
     w: &World,
     seat: &Seat,
     until: Option<Instant>,
+    (per_order, sight): (Duration, Option<&mut Sight>),
     mut state: (&mut FxHashSet<Pos>, &mut HashMap<i32, i32>, &mut Played),
 ) -> Option<bool> {
     let Some(mut writer) = db::sibling(
@@ -408,7 +413,17 @@ fn go_ahead(
     ) else {
         return Some(true);
     };
-    let on_board = match ahead(conn, &mut writer, config, w, seat, until, &mut state) {
+    let on_board = match ahead(
+        conn,
+        &mut writer,
+        config,
+        w,
+        seat,
+        until,
+        per_order,
+        sight,
+        &mut state,
+    ) {
         Ok(Ahead::Ended) => return None,
         Ok(Ahead::Moved) => true,
         Ok(Ahead::Failed) => false,
@@ -502,6 +517,8 @@ fn ahead(
     w: &World,
     seat: &Seat,
     until: Option<Instant>,
+    per_order: Duration,
+    sight: Option<&mut Sight>,
     (taken, struck, out): &mut (&mut FxHashSet<Pos>, &mut HashMap<i32, i32>, &mut Played),
 ) -> GameResult<Ahead> {
     let world_id = w.id;
@@ -526,17 +543,29 @@ fn ahead(
     let mut board = Board::new(conn, world.clone(), mark)?;
     // Every company at once, rather than a statement for each square the windows cover.
     board.read_all(conn)?;
-    // The bot's sight from the companies just read: its own, and the enemy's its nation sees.
-    let mut sight = Sight::of(
-        conn,
-        &config.rules,
-        &world,
-        seat.nation_id,
-        board.cells(),
-        &board.placed(),
-    )?;
+    // The bot's sight as its chunks before left it, else from the companies just read: its
+    // own, and the enemy's its nation sees (objectives other companies head for this turn stay
+    // theirs).
+    let mut made: Sight;
+    let sight = match sight {
+        Some(s) => s,
+        None => {
+            made = Sight::of(
+                conn,
+                &config.rules,
+                &world,
+                seat.nation_id,
+                board.cells(),
+                &board.placed(),
+            )?;
+            for p in taken.iter() {
+                made.objectives.remove(*p);
+            }
+            &mut made
+        }
+    };
     let st = &mut Progress {
-        sight: &mut sight,
+        sight,
         taken,
         struck,
         out,
@@ -551,8 +580,8 @@ fn ahead(
         let mut writing = Writing {
             told,
             pending: None,
-            // Not known until a chunk is written.
-            per_order: Duration::ZERO,
+            // The chunks' own writes measured so far (none before the first chunk).
+            per_order,
             given: 0,
             written: 0,
         };

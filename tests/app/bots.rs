@@ -810,23 +810,7 @@ both!(
             s.bots.orders_per_company = 1;
             s.bots.raise_per_turn = 0;
         });
-        let w = a.world;
-        let bot = a.seat_bot("Red", "normal");
-        let player = a.app.count(&format!(
-            "SELECT CAST(p.id AS BIGINT) AS n FROM players p JOIN users u ON u.id = p.user_id \
-             WHERE u.username = '{bot}'"
-        ));
-        let rows: Vec<String> = (0..30)
-            .map(|i| {
-                let (x, y) = (8 + i % 8, i / 8 * 2);
-                format!("({w}, {player}, 'c{i}', 'infantry', {x}, {y}, 100, 0, 12, 5, 0, 0, 0)")
-            })
-            .collect();
-        a.exec(&format!(
-            "INSERT INTO companies (world_id, player_id, name, kind, x, y, men, wounded, ap, \
-             morale, xp, volley_recency, created_at) VALUES {}",
-            rows.join(", ")
-        ));
+        let bot = bot_with_companies(&a, 30, |i| (8 + i % 8, i / 8 * 2));
         for y in 0..10 {
             for x in [0, 2, 4] {
                 a.paint(x, y, "mine", None, None);
@@ -889,6 +873,29 @@ both!(
     }
 );
 
+/// A `normal` bot seated in Red with `n` infantry companies of its own, the i-th named `c{i}`
+/// and standing at `at(i)`, fresh (100 men, 12 AP): the bot's name.
+fn bot_with_companies(a: &Arena, n: i32, at: impl Fn(i32) -> (i32, i32)) -> String {
+    let w = a.world;
+    let bot = a.seat_bot("Red", "normal");
+    let player = a.app.count(&format!(
+        "SELECT CAST(p.id AS BIGINT) AS n FROM players p JOIN users u ON u.id = p.user_id \
+         WHERE u.username = '{bot}'"
+    ));
+    let rows: Vec<String> = (0..n)
+        .map(|i| {
+            let (x, y) = at(i);
+            format!("({w}, {player}, 'c{i}', 'infantry', {x}, {y}, 100, 0, 12, 5, 0, 0, 0)")
+        })
+        .collect();
+    a.exec(&format!(
+        "INSERT INTO companies (world_id, player_id, name, kind, x, y, men, wounded, ap, \
+         morale, xp, volley_recency, created_at) VALUES {}",
+        rows.join(", ")
+    ));
+    bot
+}
+
 /// Checks that each order the bot counted in `turn` was written once: no company of
 /// `companies` ordered twice, each standing where its move ended. The orders written.
 fn orders_written_once(
@@ -946,22 +953,7 @@ both!(
             s.bots.raise_per_turn = 0;
         });
         let w = a.world;
-        let bot = a.seat_bot("Red", "normal");
-        let player = a.app.count(&format!(
-            "SELECT CAST(p.id AS BIGINT) AS n FROM players p JOIN users u ON u.id = p.user_id \
-             WHERE u.username = '{bot}'"
-        ));
-        let rows: Vec<String> = (0..300)
-            .map(|i| {
-                let (x, y) = (10 + i % 30, i / 30 * 2);
-                format!("({w}, {player}, 'c{i}', 'infantry', {x}, {y}, 100, 0, 12, 5, 0, 0, 0)")
-            })
-            .collect();
-        a.exec(&format!(
-            "INSERT INTO companies (world_id, player_id, name, kind, x, y, men, wounded, ap, \
-             morale, xp, volley_recency, created_at) VALUES {}",
-            rows.join(", ")
-        ));
+        let bot = bot_with_companies(&a, 300, |i| (10 + i % 30, i / 30 * 2));
         for y in 0..20 {
             for x in 0..8 {
                 a.paint(x, y, "mine", None, None);

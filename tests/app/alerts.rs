@@ -293,3 +293,48 @@ both!(what_happened_is_said_in_each_reader_s_language, |b| {
     let body = sink.delivered()[0].body();
     assert!(body.contains(&format!("- {said_fr}")), "{body}");
 });
+
+both!(
+    bots_are_never_told_and_the_people_of_their_nation_are,
+    |b| {
+        // A bot reads no alert and gets no mail: a bots' turn of captures wrote hundreds.
+        let a = arena(b);
+        let (mut blue, _red, inf, _foe) = a.facing();
+        let (bot, theirs) = a.red_bot_infantry_at([(5, 7), (12, 2)]);
+        a.set(inf, "ap = 60");
+        let told = |kind: &str, user: &str| {
+            a.app.count(&format!(
+                "SELECT COUNT(*) FROM alerts al JOIN users u ON u.id = al.user_id \
+             WHERE al.kind = '{kind}' AND u.username = '{user}'"
+            ))
+        };
+        // Fired at: the bot's company is hit, the bot is not told.
+        let r = a.act(&mut blue, inf, "volley", json!({"target": theirs[0]}));
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(told("attacked", &bot), 0);
+        // Ground of Red taken: Red's person is told, Red's bot is not.
+        a.paint(4, 5, "mine", Some("Red"), None);
+        let r = a.act(&mut blue, inf, "move", json!({"path": [[4, 5]]}));
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(a.cell_owner(4, 5), a.nation("Blue"));
+        assert_eq!(told("lost_ground", "red_player"), 1);
+        assert_eq!(told("lost_ground", &bot), 0);
+        assert_eq!(
+            a.app.count(&format!(
+                "SELECT CAST(unread_alerts AS BIGINT) AS n FROM users WHERE username = '{bot}'"
+            )),
+            0
+        );
+        // A turn about to begin: the people told, not the bot.
+        let config = a.app.config.clone();
+        let anchor = a.app.count(&format!(
+            "SELECT schedule_anchor AS n FROM worlds WHERE id = {}",
+            a.world
+        ));
+        let next =
+            grognard::game::time::clock::next_due(&config.turn_schedule, None, anchor).unwrap();
+        grognard::scheduler::alert_turns_soon(&mut a.app.conn(), &config, next - 600).unwrap();
+        assert_eq!(told("turn_soon", "red_player"), 1);
+        assert_eq!(told("turn_soon", &bot), 0);
+    }
+);

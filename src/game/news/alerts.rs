@@ -73,8 +73,16 @@ pub struct Told<'a> {
     pub at: i64,
 }
 
-/// Tells one user, in the caller's transaction.
+/// Tells one user, in the caller's transaction; never a bot, whose alerts nobody reads (a
+/// bots' turn of captures wrote hundreds of them, each with a mail queued).
 pub fn tell(conn: &mut DbConnection, user_id: UserId, t: &Told) -> QueryResult<()> {
+    let counted = diesel::update(users::table.find(user_id))
+        .filter(users::bot.eq(false))
+        .set(users::unread_alerts.eq(users::unread_alerts + 1))
+        .execute(conn)?;
+    if counted == 0 {
+        return Ok(());
+    }
     let id: AlertId = diesel::insert_into(alerts::table)
         .values((
             alerts::user_id.eq(user_id),
@@ -88,9 +96,6 @@ pub fn tell(conn: &mut DbConnection, user_id: UserId, t: &Told) -> QueryResult<(
         .returning(alerts::id)
         .get_result(conn)?;
     super::outbox::enqueue(conn, user_id, (id, t.kind), db::now())?;
-    diesel::update(users::table.find(user_id))
-        .set(users::unread_alerts.eq(users::unread_alerts + 1))
-        .execute(conn)?;
     live::note(
         conn,
         Some(t.world_id),
@@ -112,8 +117,7 @@ pub fn from_event(conn: &mut DbConnection, e: &NewEvent, event_id: EventId) -> Q
         }
         EventKind::Move => {
             if let Some(loser) = e.other_nation_id {
-                let members: Vec<UserId> = players::table
-                    .filter(players::world_id.eq(e.world_id))
+                let members: Vec<UserId> = people(e.world_id)
                     .filter(players::nation_id.eq(loser))
                     .select(players::user_id)
                     .load(conn)?;
@@ -123,10 +127,7 @@ pub fn from_event(conn: &mut DbConnection, e: &NewEvent, event_id: EventId) -> Q
             }
         }
         EventKind::CampaignEnd => {
-            let everyone: Vec<UserId> = players::table
-                .filter(players::world_id.eq(e.world_id))
-                .select(players::user_id)
-                .load(conn)?;
+            let everyone: Vec<UserId> = people(e.world_id).select(players::user_id).load(conn)?;
             for user in everyone {
                 add(conn, user, e, event_id, CAMPAIGN_OVER)?;
             }
@@ -146,6 +147,15 @@ pub fn from_event(conn: &mut DbConnection, e: &NewEvent, event_id: EventId) -> Q
     Ok(())
 }
 
+/// The players of a world who are people: bots are never told.
+#[diesel::dsl::auto_type]
+fn people(world: WorldId) -> _ {
+    players::table
+        .inner_join(users::table)
+        .filter(players::world_id.eq(world))
+        .filter(users::bot.eq(false))
+}
+
 #[derive(QueryableByName)]
 struct Written {
     #[diesel(sql_type = Integer)]
@@ -163,8 +173,7 @@ pub fn turn_soon(
     let (summary, said) = (said.render(Lang::En), said.encode());
     db::write(conn, |conn| {
         let now = db::now();
-        let due: Vec<UserId> = players::table
-            .filter(players::world_id.eq(world_id))
+        let due: Vec<UserId> = people(world_id)
             .filter(
                 players::leave_until
                     .is_null()

@@ -268,16 +268,17 @@ fn manned_nations(conn: &mut DbConnection, w: &World) -> GameResult<HashSet<i32>
     Ok(ids.into_iter().map(|n| n.0).collect())
 }
 
-/// Whether the world has castle walls of another nation for `nation` to take: one look in the
-/// index of owned cells (over the world's cells in memory, every cell of a 1,000,000-cell
-/// world was looked at, a twentieth of a bots' turn).
+/// Whether the world has castle walls of another nation for `nation` to take: a look in the
+/// index of owned cells for each other nation and wall terrain (over the world's cells in
+/// memory, every cell of a 1,000,000-cell world was looked at, a twentieth of a bots' turn;
+/// with "any owner but ours" PostgreSQL read every owned cell, 11 ms a bot's turn).
 pub fn castles_to_take(
     conn: &mut DbConnection,
     rs: &Ruleset,
     w: &World,
     nation: NationId,
 ) -> GameResult<bool> {
-    use crate::db::schema::cells as cells_t;
+    use crate::db::schema::{cells as cells_t, nations};
     use diesel::prelude::*;
     let walls: Vec<&str> = Terrain::ALL
         .iter()
@@ -287,11 +288,18 @@ pub fn castles_to_take(
     if walls.is_empty() {
         return Ok(false);
     }
+    let others: Vec<NationId> = nations::table
+        .filter(nations::world_id.eq(w.id))
+        .filter(nations::id.ne(nation))
+        .select(nations::id)
+        .load(conn)?;
+    if others.is_empty() {
+        return Ok(false);
+    }
     let found = diesel::select(diesel::dsl::exists(
         cells_t::table
             .filter(cells_t::world_id.eq(w.id))
-            .filter(cells_t::owner_id.is_not_null())
-            .filter(cells_t::owner_id.ne(nation.0))
+            .filter(cells_t::owner_id.eq_any(others.iter().map(|n| n.0)))
             .filter(cells_t::terrain.eq_any(walls)),
     ));
     Ok(crate::on_backend!(conn, c => found.get_result(c))?)

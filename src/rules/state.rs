@@ -121,14 +121,25 @@ pub struct Unit {
 #[derive(Clone, Debug)]
 enum Store {
     Own(Vec<Cell>),
-    /// A window that only reads (a bot's, to choose an order): its rows were a copy of some
-    /// 40 KB from all over the world's 48 MB, a tenth of a bots' turn spent waiting on memory,
-    /// for the few cells a path search looks at.
-    Over(Arc<CellBlocks>),
+    /// A window read in place (a bot's, to choose an order; a board's, for an order): its rows
+    /// were a copy of some 40 KB from all over the world's 48 MB, a tenth of a bots' turn
+    /// spent waiting on memory, for the few cells a path search or a move looks at. The cells
+    /// written over the grid's ([`Area::set_cell`]) are kept beside it.
+    Over(Arc<CellBlocks>, FxHashMap<Pos, Cell>),
 }
 
 /// A plain cell, for a window's cells that lie outside the grid it reads.
 static PLAIN: Cell = Cell::plain();
+
+/// The cell at `p` of a window read in place: as written over, else the grid's.
+fn over_grid<'a>(grid: &'a CellBlocks, over: &'a FxHashMap<Pos, Cell>, p: Pos) -> &'a Cell {
+    if !over.is_empty() {
+        if let Some(c) = over.get(&p) {
+            return c;
+        }
+    }
+    grid.get(p).unwrap_or(&PLAIN)
+}
 
 /// A rectangular window of a world, with the companies standing in it.
 #[derive(Clone, Debug)]
@@ -182,7 +193,8 @@ impl Area {
 
     /// An area covering the rectangle `[x0, x1] × [y0, y1]` (clipped to the map) that reads
     /// its cells in place in `grid` (plain where the grid has none). Its cells are the same as
-    /// those of a window filled from the grid; the first [`Area::set_cell`] copies them.
+    /// those of a window filled from the grid; [`Area::set_cell`] writes over them, not into
+    /// the grid.
     pub fn over(
         bounds: Bounds,
         season: Season,
@@ -197,7 +209,7 @@ impl Area {
             origin: Pos::new(x0, y0),
             width: (x1 - x0 + 1).max(0),
             height: (y1 - y0 + 1).max(0),
-            cells: Store::Over(grid),
+            cells: Store::Over(grid, FxHashMap::default()),
             units: FxHashMap::default(),
             edges: FxHashMap::default(),
         }
@@ -234,7 +246,7 @@ impl Area {
     pub fn cell_in(&self, slot: usize, p: Pos) -> Option<&Cell> {
         match &self.cells {
             Store::Own(cells) => cells.get(slot),
-            Store::Over(grid) => self.index(p).map(|_| grid.get(p).unwrap_or(&PLAIN)),
+            Store::Over(grid, over) => self.index(p).map(|_| over_grid(grid, over, p)),
         }
     }
 
@@ -242,23 +254,17 @@ impl Area {
         let i = self.index(p)?;
         match &self.cells {
             Store::Own(cells) => cells.get(i),
-            Store::Over(grid) => Some(grid.get(p).unwrap_or(&PLAIN)),
+            Store::Over(grid, over) => Some(over_grid(grid, over, p)),
         }
     }
 
     pub fn set_cell(&mut self, p: Pos, c: Cell) {
         let Some(i) = self.index(p) else { return };
-        if let Store::Over(grid) = &self.cells {
-            let mut own = Vec::with_capacity(self.slots());
-            for y in self.origin.y..self.origin.y + self.height {
-                let end = own.len() + self.width as usize;
-                grid.row_into(y, self.origin.x, self.origin.x + self.width - 1, &mut own);
-                own.resize(end, Cell::plain());
+        match &mut self.cells {
+            Store::Own(cells) => cells[i] = c,
+            Store::Over(_, over) => {
+                over.insert(p, c);
             }
-            self.cells = Store::Own(own);
-        }
-        if let Store::Own(cells) = &mut self.cells {
-            cells[i] = c;
         }
     }
 

@@ -83,7 +83,8 @@ impl WorldCells {
         self.with_edges(area, (x0, y0, x1, y1))
     }
 
-    /// [`WorldCells::area`] reading the cells in place: for a window that only reads.
+    /// [`WorldCells::area`] reading the cells in place: for a window that only reads, or
+    /// writes a few cells over its own (never into the grid).
     pub fn view(&self, w: &World, x0: i32, y0: i32, x1: i32, y1: i32) -> Area {
         let area = Area::over(w.bounds(), w.season, (x0, y0, x1, y1), self.cells.clone());
         self.with_edges(area, (x0, y0, x1, y1))
@@ -344,7 +345,7 @@ mod tests {
             (69, 39, 75, 45),
         ] {
             let area = cells.area(&w, x0, y0, x1, y1);
-            // The same window read in place, and one written to after (a copy of its own).
+            // The same window read in place, and one written over (the grid left as it was).
             let view = cells.view(&w, x0, y0, x1, y1);
             let mut written = cells.view(&w, x0, y0, x1, y1);
             let first = Pos::new(x0.max(0), y0.max(0));
@@ -369,6 +370,7 @@ mod tests {
             // Nothing outside the window, read in place or not.
             let outside = Pos::new(x1.min(69) + 1, y0.max(0));
             assert_eq!(view.cell(outside), area.cell(outside));
+            assert_eq!(cells.get(first), area.cell(first));
         }
     }
 }

@@ -252,7 +252,8 @@ impl Board {
         margin: i32,
     ) -> GameResult<(Area, Vec<Placed>)> {
         let (x0, y0, x1, y1) = load::window_rect(&self.world, points, margin);
-        let mut area = self.cells.area(&self.world, x0, y0, x1, y1);
+        // Read in place, with the cells changed written over: an order reads a few of them.
+        let mut area = self.cells.view(&self.world, x0, y0, x1, y1);
         // The cells changed, or the window's cells, whichever are fewer (a board kept from
         // chunk to chunk gathers the cells of a whole turn).
         let cells = (i64::from(x1 - x0 + 1) * i64::from(y1 - y0 + 1)).max(0);

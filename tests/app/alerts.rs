@@ -26,7 +26,6 @@ both!(
     alerts_reach_the_player_on_the_site_and_by_mail_at_most_hourly,
     |b| {
         let a = arena(b);
-        let w = a.world;
         let (mut blue, mut red, inf, foe) = a.facing();
         let blue_id = a
             .app
@@ -128,11 +127,7 @@ both!(
             1
         );
         // A turn about to begin: each player told once, whoever looks.
-        let anchor = a.app.count(&format!(
-            "SELECT schedule_anchor AS n FROM worlds WHERE id = {w}"
-        ));
-        let next =
-            grognard::game::time::clock::next_due(&config.turn_schedule, None, anchor).unwrap();
+        let next = a.first_turn_at();
         let told =
             grognard::scheduler::alert_turns_soon(&mut a.app.conn(), &config, next - 600).unwrap();
         assert!(told >= 2, "both players of the arena: {told}");
@@ -326,14 +321,9 @@ both!(
             0
         );
         // A turn about to begin: the people told, not the bot.
-        let config = a.app.config.clone();
-        let anchor = a.app.count(&format!(
-            "SELECT schedule_anchor AS n FROM worlds WHERE id = {}",
-            a.world
-        ));
-        let next =
-            grognard::game::time::clock::next_due(&config.turn_schedule, None, anchor).unwrap();
-        grognard::scheduler::alert_turns_soon(&mut a.app.conn(), &config, next - 600).unwrap();
+        let next = a.first_turn_at();
+        grognard::scheduler::alert_turns_soon(&mut a.app.conn(), &a.app.config, next - 600)
+            .unwrap();
         assert_eq!(told("turn_soon", "red_player"), 1);
         assert_eq!(told("turn_soon", &bot), 0);
     }

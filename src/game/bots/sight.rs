@@ -186,6 +186,15 @@ impl Sight {
         v
     }
 
+    /// The sight but for the objectives the bot's companies head for this turn already (`taken`):
+    /// they stay theirs.
+    pub fn without(mut self, taken: &FxHashSet<Pos>) -> Sight {
+        for p in taken {
+            self.objectives.remove(*p);
+        }
+        self
+    }
+
     /// A company after an order: where it stands now, or gone (`None`). An enemy's figures
     /// are taken as a person of the nation sees them ([`vision::assumed`]).
     pub fn update(&mut self, rs: &Ruleset, id: CompanyId, after: Option<Unit>) {

@@ -373,8 +373,7 @@ fn play_bot(
     Ok(out)
 }
 
-/// The bot's sight, but for the objectives its companies head for this turn already: they
-/// stay theirs.
+/// The bot's sight, but for the objectives its companies head for this turn already.
 fn sight_without(
     conn: &mut DbConnection,
     rs: &crate::rules::Ruleset,
@@ -382,11 +381,7 @@ fn sight_without(
     seat: &Seat,
     taken: &FxHashSet<Pos>,
 ) -> GameResult<Sight> {
-    let mut sight = Sight::load(conn, rs, w, seat.nation_id)?;
-    for p in taken {
-        sight.objectives.remove(*p);
-    }
-    Ok(sight)
+    Ok(Sight::load(conn, rs, w, seat.nation_id)?.without(taken))
 }
 
 /// With a connection of its own for the writes, gives each next chunk in memory while the one
@@ -557,10 +552,8 @@ fn ahead(
                 seat.nation_id,
                 board.cells(),
                 &board.placed(),
-            )?;
-            for p in taken.iter() {
-                made.objectives.remove(*p);
-            }
+            )?
+            .without(taken);
             &mut made
         }
     };

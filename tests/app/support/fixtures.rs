@@ -328,6 +328,16 @@ impl Arena {
         );
     }
 
+    /// The instant of the arena's first scheduled turn.
+    pub fn first_turn_at(&self) -> i64 {
+        let anchor = self.app.count(&format!(
+            "SELECT schedule_anchor AS n FROM worlds WHERE id = {}",
+            self.world
+        ));
+        grognard::game::time::clock::next_due(&self.app.config.turn_schedule, None, anchor)
+            .expect("a turn scheduled")
+    }
+
     /// Seats a bot in `nation` through the API, as a game master; returns its name.
     pub fn seat_bot(&self, nation: &str, level: &str) -> String {
         let mut gm = gm_api(&self.app, "bot_keeper");

@@ -145,3 +145,68 @@ both!(
         assert!(err.contains("cells[5]"), "{err}");
     }
 );
+
+// What the keys hold: an event names a world there is, a cell a nation there is (on
+// PostgreSQL checked once a statement by triggers, on SQLite by its foreign keys).
+both!(an_event_needs_its_world_and_a_cell_its_owner, |b| {
+    let db = TestDb::new(b);
+    let (code, _, err) = cli(&db.url, &["world", "demo"], "");
+    assert_eq!(code, 0, "{err}");
+    let pool = grognard::db::open_pool(&db.url, 1, 5000).unwrap();
+    let mut conn = pool.get().unwrap();
+    use diesel::connection::SimpleConnection;
+    let mut refused = |sql: &str| conn.batch_execute(sql).is_err();
+    let event = |world: i64| format!("({world}, 0, 0, 'move', 'checked')");
+    let insert = "INSERT INTO events (world_id, turn, at, kind, summary) VALUES ";
+    // A world that is not there, alone or among others: the statement writes nothing.
+    assert!(refused(&format!("{insert}{}", event(999))));
+    assert!(refused(&format!("{insert}{}, {}", event(1), event(999))));
+    assert!(!refused(&format!("{insert}{}, {}", event(1), event(1))));
+    assert!(refused(
+        "UPDATE events SET world_id = 999 WHERE summary = 'checked'"
+    ));
+    // A nation of its own, owning nothing yet.
+    assert!(!refused(
+        "INSERT INTO nations (world_id, name, color, spawn_x, spawn_y) \
+         VALUES (1, 'Prussia', '#333333', 0, 0)"
+    ));
+    let cell = "world_id = 1 AND x = 0 AND y = 0";
+    assert!(refused(&format!(
+        "UPDATE cells SET owner_id = 999 WHERE {cell}"
+    )));
+    assert!(!refused(&format!(
+        "UPDATE cells SET owner_id = (SELECT id FROM nations WHERE name = 'Prussia') WHERE {cell}"
+    )));
+    // A nation that owns ground stays; once it owns none it may go.
+    assert!(refused("DELETE FROM nations WHERE name = 'Prussia'"));
+    assert!(!refused(&format!(
+        "UPDATE cells SET owner_id = NULL WHERE {cell}"
+    )));
+    assert!(!refused("DELETE FROM nations WHERE name = 'Prussia'"));
+    // A world's events go with it.
+    assert!(!refused(&format!(
+        "{insert}{}; DELETE FROM worlds WHERE id = 1",
+        event(1)
+    )));
+    let n = |conn: &mut grognard::db::DbConnection, sql: &str| crate::support::db::count(conn, sql);
+    assert_eq!(n(&mut conn, "SELECT COUNT(*) FROM events"), 0);
+    assert_eq!(n(&mut conn, "SELECT COUNT(*) FROM cells"), 0);
+    assert_eq!(
+        n(
+            &mut conn,
+            "SELECT COUNT(*) FROM events WHERE world_id = 999"
+        ),
+        0
+    );
+    assert_eq!(
+        n(&mut conn, "SELECT COUNT(*) FROM cells WHERE owner_id = 999"),
+        0
+    );
+    assert_eq!(
+        n(
+            &mut conn,
+            "SELECT COUNT(*) FROM nations WHERE name = 'Prussia'"
+        ),
+        0
+    );
+});

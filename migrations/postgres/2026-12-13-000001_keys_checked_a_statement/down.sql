@@ -1,0 +1,15 @@
+DROP TRIGGER worlds_events_renumbered ON worlds;
+DROP FUNCTION worlds_events_kept();
+DROP TRIGGER nations_owning_renumbered ON nations;
+DROP TRIGGER nations_owning_removed ON nations;
+DROP FUNCTION nations_owning_kept();
+DROP TRIGGER cells_owner_changed ON cells;
+DROP TRIGGER cells_owner_added ON cells;
+DROP FUNCTION cells_owner_checked();
+ALTER TABLE cells ADD CONSTRAINT cells_owner_id_fkey FOREIGN KEY (owner_id) REFERENCES nations (id);
+DROP TRIGGER worlds_events_removed ON worlds;
+DROP FUNCTION worlds_events_removed();
+DROP TRIGGER events_world_changed ON events;
+DROP TRIGGER events_world_added ON events;
+DROP FUNCTION events_world_checked();
+ALTER TABLE events ADD CONSTRAINT events_world_id_fkey FOREIGN KEY (world_id) REFERENCES worlds (id) ON DELETE CASCADE;

@@ -276,6 +276,12 @@ struct Seen {
 /// given). None when `url`, the configured database, is not the one `conn` is on (a
 /// simulation's own file), or cannot be opened.
 pub fn sibling(conn: &mut DbConnection, url: &str, busy_timeout_ms: u32) -> Option<DbConnection> {
+    let spare = SPARE_SIBLING.lock().ok().and_then(|mut s| s.take());
+    if let Some((on, mut other)) = spare {
+        if on == url && same_database(conn, &mut other) {
+            return Some(other);
+        }
+    }
     let mut other = match (Target::parse(url), &mut *conn) {
         (Target::Postgres(u), DbConnection::Postgres(_)) => {
             DbConnection::Postgres(PgConnection::establish(&u).ok()?)
@@ -291,6 +297,27 @@ pub fn sibling(conn: &mut DbConnection, url: &str, busy_timeout_ms: u32) -> Opti
     };
     configure(&mut other, busy_timeout_ms).ok()?;
     same_database(conn, &mut other).then_some(other)
+}
+
+/// The sibling connection last given back, and the URL it was opened on: the next bot turn
+/// writes on a server process whose statements are prepared and whose caches are warm,
+/// instead of starting one (on PostgreSQL a new process, which plans every statement again).
+static SPARE_SIBLING: std::sync::Mutex<Option<(String, DbConnection)>> =
+    std::sync::Mutex::new(None);
+
+/// Gives back a [`sibling`] of `url` whose work ended well, for the next one (not when it is
+/// left in a transaction or broken).
+pub fn keep_sibling(url: &str, mut other: DbConnection) {
+    let clean = matches!(
+        Tm::transaction_manager_status_mut(&mut other).transaction_depth(),
+        Ok(None)
+    );
+    if !clean {
+        return;
+    }
+    if let Ok(mut spare) = SPARE_SIBLING.lock() {
+        *spare = Some((url.to_string(), other));
+    }
 }
 
 /// The file a SQLite connection is on; none in memory (never another connection's).

@@ -210,3 +210,56 @@ both!(an_event_needs_its_world_and_a_cell_its_owner, |b| {
         0
     );
 });
+
+// The world's cells kept in memory: brought up to date after a capture (in place when no one
+// holds them, else as a copy), while a copy read before the capture stays as it was read.
+both!(
+    kept_cells_follow_captures_and_a_copy_held_stays_as_read,
+    |b| {
+        use grognard::game::maps::{cells, worlds};
+        use grognard::ids::WorldId;
+        use grognard::rules::Pos;
+        let db = TestDb::new(b);
+        let (code, _, err) = cli(&db.url, &["world", "demo"], "");
+        assert_eq!(code, 0, "{err}");
+        let pool = grognard::db::open_pool(&db.url, 1, 5000).unwrap();
+        let mut conn = pool.get().unwrap();
+        let nation = crate::support::db::count(
+            &mut conn,
+            "SELECT CAST(MIN(id) AS BIGINT) AS n FROM nations",
+        ) as i32;
+        let read = |conn: &mut grognard::db::DbConnection| {
+            let w = worlds::get(conn, WorldId(1)).unwrap();
+            cells::of(conn, &w).unwrap()
+        };
+        let take = |conn: &mut grognard::db::DbConnection, x: i32| {
+            crate::support::db::exec(
+                conn,
+                &format!(
+                    "UPDATE cells SET owner_id = {} WHERE world_id = 1 AND x = {x} AND y = 0",
+                    nation
+                ),
+            )
+        };
+        let owner = |c: &cells::WorldCells, x: i32| c.get(Pos::new(x, 0)).and_then(|c| c.owner);
+        let first = read(&mut conn);
+        assert_eq!((owner(&first, 0), owner(&first, 1)), (None, None));
+        take(&mut conn, 0);
+        let second = read(&mut conn);
+        assert_eq!(owner(&second, 0), Some(nation));
+        assert_eq!(owner(&first, 0), None, "a copy held stays as it was read");
+        drop((first, second));
+        take(&mut conn, 1);
+        let third = read(&mut conn);
+        assert_eq!(
+            (owner(&third, 0), owner(&third, 1)),
+            (Some(nation), Some(nation))
+        );
+        // Read again with nothing changed: the same.
+        let again = read(&mut conn);
+        assert_eq!(
+            (owner(&again, 0), owner(&again, 1)),
+            (Some(nation), Some(nation))
+        );
+    }
+);

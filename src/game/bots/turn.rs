@@ -408,7 +408,7 @@ fn go_ahead(
     ) else {
         return Some(true);
     };
-    let on_board = match ahead(
+    let result = ahead(
         conn,
         &mut writer,
         config,
@@ -418,7 +418,12 @@ fn go_ahead(
         per_order,
         sight,
         &mut state,
-    ) {
+    );
+    // A writer whose work failed may have lost its connection: the next opens its own.
+    if matches!(result, Ok(Ahead::Ended | Ahead::Moved)) {
+        db::keep_sibling(&config.settings.database.url, writer);
+    }
+    let on_board = match result {
         Ok(Ahead::Ended) => return None,
         Ok(Ahead::Moved) => true,
         Ok(Ahead::Failed) => false,

@@ -155,8 +155,8 @@ fn cached(w: &World) -> Option<Arc<WorldCells>> {
 /// once is read whole.
 const CATCH_UP: i64 = 100_000;
 
-/// A kept copy of the world at an earlier version than `w`'s, and that version.
-fn earlier(w: &World, lost_batches: u64) -> Option<(i64, Arc<WorldCells>)> {
+/// The version of a kept copy of the world earlier than `w`'s.
+fn earlier(w: &World, lost_batches: u64) -> Option<i64> {
     let cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
     cache
         .iter()
@@ -166,7 +166,15 @@ fn earlier(w: &World, lost_batches: u64) -> Option<(i64, Arc<WorldCells>)> {
                 && w.cells_version - e.version <= CATCH_UP
                 && e.lost_batches == lost_batches
         })
-        .map(|e| (e.version, e.cells.clone()))
+        .map(|e| e.version)
+}
+
+/// The kept copy of a world, taken out of the cache (under [`LOADING`], which alone changes
+/// it, the one [`earlier`] found).
+fn take_kept(world: WorldId) -> Option<Arc<WorldCells>> {
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    let i = cache.iter().position(|e| e.world == world)?;
+    Some(cache.remove(i).cells)
 }
 
 /// The cells of `w` as of the version its row names (or newer, when they changed since).
@@ -179,22 +187,38 @@ pub fn of(conn: &mut DbConnection, w: &World) -> GameResult<Arc<WorldCells>> {
         return Ok(c);
     }
     let lost_batches = db::group::lost_batches();
-    let cells = Arc::new(match earlier(w, lost_batches) {
-        Some((version, kept)) => {
-            let mut cells = (*kept).clone();
-            cells.put(&cells_changed_since(conn, w.id, version)?);
-            cells.edges = edges_of(conn, w.id)?;
-            cells
+    let mut caught_up_from = None;
+    let mut cells = None;
+    if let Some(version) = earlier(w, lost_batches) {
+        let changed = cells_changed_since(conn, w.id, version)?;
+        let edges = edges_of(conn, w.id)?;
+        // The kept copy itself, brought up to date in place when nothing else holds it: a
+        // copy of it would copy each block a change touches, on a bots' turn most of the
+        // world's (48 MB for 1,000,000 cells).
+        if let Some(kept) = take_kept(w.id) {
+            let mut c = Arc::try_unwrap(kept).unwrap_or_else(|held| (*held).clone());
+            c.put(&changed);
+            c.edges = edges;
+            (cells, caught_up_from) = (Some(c), Some(version));
         }
+    }
+    let cells = Arc::new(match cells {
+        Some(c) => c,
         None => WorldCells::from_rows(w, &all_cells(conn, w.id)?, edges_of(conn, w.id)?),
     });
-    // Keep the copy only if no change slipped in between the world row and the cells.
+    // Kept as of the world row's version if no change slipped in between it and the cells;
+    // else a copy brought up to date is kept as of the version it was brought from (what
+    // changed since is read again the next time), and a whole read is not kept.
     let now: Option<i64> = worlds_t::table
         .find(w.id)
         .select(worlds_t::cells_version)
         .first(conn)
         .optional()?;
-    if now == Some(w.cells_version) {
+    let version = match (now == Some(w.cells_version), caught_up_from) {
+        (true, _) => Some(w.cells_version),
+        (false, from) => from,
+    };
+    if let Some(version) = version {
         let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
         // Versions of one world id in two databases (tests) are unrelated: keep the newest.
         cache.retain(|e| e.world != w.id);
@@ -203,7 +227,7 @@ pub fn of(conn: &mut DbConnection, w: &World) -> GameResult<Arc<WorldCells>> {
         }
         cache.push(Entry {
             world: w.id,
-            version: w.cells_version,
+            version,
             lost_batches,
             cells: cells.clone(),
         });

@@ -149,11 +149,20 @@ impl Board {
         Ok(Some(self))
     }
 
-    /// Reads every company of the world not known yet, in one index range: for a board whose
-    /// chunks are given ahead, outside any transaction (players' orders wait for none of it),
-    /// so that its windows read nothing more.
+    /// Reads every company of the world not known yet, in one statement and in no order (on
+    /// PostgreSQL the table read and joined by hash instead of the place index walked): for
+    /// a board whose chunks are given ahead, outside any transaction (players' orders wait
+    /// for none of it), so that its windows read nothing more.
     pub fn read_all(&mut self, conn: &mut DbConnection) -> GameResult<()> {
-        self.sweep(conn, i64::MAX)
+        if self.swept_all {
+            return Ok(());
+        }
+        for p in load::companies_of_world(conn, self.world.id)? {
+            self.learn(p);
+        }
+        self.know_columns((self.world.width + TILE - 1) / TILE);
+        self.swept_all = true;
+        Ok(())
     }
 
     /// Every company the board knows, as it stands now, by place (column, then row): after
@@ -345,17 +354,22 @@ impl Board {
             (false, Some((x, _))) => x / TILE,
             (false, None) => 0,
         };
+        self.know_columns(columns);
+        if let Some(l) = last {
+            self.swept = l;
+        }
+        self.swept_all = whole;
+        Ok(())
+    }
+
+    /// Every company of the first `columns` columns of tiles is known.
+    fn know_columns(&mut self, columns: i32) {
         let rows_of_tiles = (self.world.height + TILE - 1) / TILE;
         for tx in 0..columns {
             for ty in 0..rows_of_tiles {
                 self.tiles.insert((tx, ty));
             }
         }
-        if let Some(l) = last {
-            self.swept = l;
-        }
-        self.swept_all = whole;
-        Ok(())
     }
 
     /// `unit_write::write_unit` on the board: the same conditions (the company as the order

@@ -202,6 +202,16 @@ pub fn companies_by_id(
     Ok(rows.into_iter().map(placed).collect())
 }
 
+/// Every company of a world, in no order.
+pub fn companies_of_world(conn: &mut DbConnection, world_id: WorldId) -> GameResult<Vec<Placed>> {
+    let rows: Vec<(Company, NationId, UserId, Option<i64>)> = crate::on_backend!(conn, c => companies::table
+            .inner_join(players::table)
+            .filter(companies::world_id.eq(world_id))
+            .select(placed_columns())
+            .load(c))?;
+    Ok(rows.into_iter().map(placed).collect())
+}
+
 /// At most `limit` companies of a world, column by column, from the first place after `after`
 /// (x, then y): a world read in slices, each an index range.
 pub fn companies_from(

@@ -130,6 +130,8 @@ struct Entry {
     /// after an order changed the cells, so a lost batch since makes it untrustworthy.
     lost_batches: u64,
     cells: Arc<WorldCells>,
+    /// Read outside any transaction: of committed rows only.
+    committed: bool,
 }
 
 static CACHE: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
@@ -137,13 +139,20 @@ static CACHE: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
 /// its copy instead of all reading the whole world at once.
 static LOADING: Mutex<()> = Mutex::new(());
 
+/// The kept copy of `w`'s cells, as of its row's version or newer: a reader whose world row
+/// was read just before a change finds the copy brought up to date since, rather than read
+/// the whole world again (newer only within [`CATCH_UP`], as for a copy brought up to date,
+/// and only if read outside a transaction: what one wrote may yet be undone).
 fn cached(w: &World) -> Option<Arc<WorldCells>> {
     let cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
     cache
         .iter()
         .find(|e| {
             e.world == w.id
-                && e.version == w.cells_version
+                && (e.version == w.cells_version
+                    || (e.committed
+                        && e.version > w.cells_version
+                        && e.version - w.cells_version <= CATCH_UP))
                 && e.lost_batches == db::group::lost_batches()
         })
         .map(|e| e.cells.clone())
@@ -219,6 +228,7 @@ pub fn of(conn: &mut DbConnection, w: &World) -> GameResult<Arc<WorldCells>> {
         (false, from) => from,
     };
     if let Some(version) = version {
+        let committed = !db::in_transaction(conn);
         let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
         // Versions of one world id in two databases (tests) are unrelated: keep the newest.
         cache.retain(|e| e.world != w.id);
@@ -228,6 +238,7 @@ pub fn of(conn: &mut DbConnection, w: &World) -> GameResult<Arc<WorldCells>> {
         cache.push(Entry {
             world: w.id,
             version,
+            committed,
             lost_batches,
             cells: cells.clone(),
         });

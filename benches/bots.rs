@@ -219,6 +219,7 @@ fn run(backend: Backend) {
             played.chunks,
             played.kept,
             played.undone,
+            played.ahead,
         ));
     }
     println!(
@@ -230,7 +231,7 @@ fn run(backend: Backend) {
     );
     let (turn, play, chunk, cpu) = (median(turns), median(plays), median(chunks), median(cpus));
     println!(
-        "{name}: bots' turn {:.0} ms ({:.0} ms of this process's processor time) for {n} companies ({:?} orders, refused, chunks, chunks on the board kept, chunks given ahead and never written), turn tick {:.0} ms, ratio {:.2}; longest chunk {:.0} ms (median of {rounds}; goals: under 1,000 ms, chunks under 50 ms)",
+        "{name}: bots' turn {:.0} ms ({:.0} ms of this process's processor time) for {n} companies ({:?} orders, refused, chunks, chunks on the board kept, chunks given ahead and never written, runs given ahead), turn tick {:.0} ms, ratio {:.2}; longest chunk {:.0} ms (median of {rounds}; goals: under 1,000 ms, chunks under 50 ms)",
         ms(play),
         ms(cpu),
         orders,

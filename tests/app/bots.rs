@@ -805,19 +805,7 @@ both!(
         // once, no company is ordered twice, and each stands where its move ended.
         use std::sync::atomic::{AtomicBool, Ordering};
         use std::sync::Arc;
-        let a = arena_with(b, |s| {
-            s.bots.chunk_ms = 0;
-            s.bots.orders_per_company = 1;
-            s.bots.raise_per_turn = 0;
-        });
-        let bot = bot_with_companies(&a, 30, |i| (8 + i % 8, i / 8 * 2));
-        for y in 0..10 {
-            for x in [0, 2, 4] {
-                a.paint(x, y, "mine", None, None);
-            }
-        }
-        let companies = a.companies_of(&bot);
-        assert_eq!(companies.len(), 30);
+        let (a, companies) = thirty_a_chunk(b);
         let start = grognard::db::now();
         let check = |turn: i64, played: &grognard::game::bots::Played| {
             orders_written_once(&a, &companies, turn, played)
@@ -872,6 +860,98 @@ both!(
         assert!(undone > 0, "no chunk given ahead met another's write");
     }
 );
+
+both!(
+    a_bot_goes_ahead_again_after_a_write_that_came_once_its_run_had_gone_on,
+    |b| {
+        // Someone else's write between two chunks given ahead ends the run: its last chunks
+        // are given again, the next in a transaction of its own. A write that came once the
+        // run had gone on for a while does not leave the rest of the turn to a chunk a
+        // transaction: the bot goes ahead again. Here one player's write comes once the bot
+        // has ordered its ninth company of 30, a company a chunk.
+        use std::sync::atomic::{AtomicBool, Ordering};
+        use std::sync::Arc;
+        let (a, companies) = thirty_a_chunk(b);
+        let ninth = companies[8];
+        let start = grognard::db::now();
+        // Other tests' transactions on the same PostgreSQL cluster count as writes too: the
+        // turn is played again (five at most) until the one write came where it is meant to.
+        let mut again = None;
+        for turn in 1..=5 {
+            for c in &companies {
+                a.set(*c, "ap = 12");
+            }
+            a.turn(start + turn);
+            let stop = Arc::new(AtomicBool::new(false));
+            let writer = {
+                let (stop, mut conn) = (stop.clone(), a.app.conn());
+                std::thread::spawn(move || {
+                    use diesel::RunQueryDsl;
+                    let past = format!(
+                        "EXISTS (SELECT 1 FROM bots WHERE turn = {turn} \
+                         AND last_company >= {ninth} AND NOT done)"
+                    );
+                    while !stop.load(Ordering::Relaxed) {
+                        let now: bool =
+                            diesel::select(diesel::dsl::sql::<diesel::sql_types::Bool>(&past))
+                                .get_result(&mut *conn)
+                                .unwrap();
+                        if now {
+                            diesel::sql_query(
+                                "UPDATE users SET unread_alerts = unread_alerts + 1 \
+                                 WHERE username = 'blue_player'",
+                            )
+                            .execute(&mut *conn)
+                            .unwrap();
+                            return true;
+                        }
+                        std::thread::sleep(Duration::from_micros(100));
+                    }
+                    false
+                })
+            };
+            let played = a.bots_play();
+            stop.store(true, Ordering::Relaxed);
+            let wrote = writer.join().unwrap();
+            orders_written_once(&a, &companies, turn, &played);
+            // Every run's first chunk, and the chunk in a transaction before each run, start
+            // on a board of their own; every other chunk goes on on the board of the one before
+            // (a chunk a transaction to the end would have started 20 boards more).
+            let went_on = played.chunks - played.kept <= 2 * played.ahead;
+            if wrote && played.undone > 0 && played.ahead >= 2 && went_on {
+                again = Some(played);
+                break;
+            }
+        }
+        // SQLite's test of someone else's write looks at this database's file alone: the one
+        // write is the only one. PostgreSQL's looks at the whole cluster, which the other tests
+        // may keep busy for five turns: then only each turn's orders, each written once, are
+        // checked there.
+        assert!(
+            again.is_some() || b != Backend::Sqlite,
+            "the bot did not go ahead again"
+        );
+    }
+);
+
+/// A bot's 30 companies, given one a chunk and one order each, east of 30 free mines: the
+/// arena and the companies, in id order.
+fn thirty_a_chunk(b: Backend) -> (Arena, Vec<i64>) {
+    let a = arena_with(b, |s| {
+        s.bots.chunk_ms = 0;
+        s.bots.orders_per_company = 1;
+        s.bots.raise_per_turn = 0;
+    });
+    let bot = bot_with_companies(&a, 30, |i| (8 + i % 8, i / 8 * 2));
+    for y in 0..10 {
+        for x in [0, 2, 4] {
+            a.paint(x, y, "mine", None, None);
+        }
+    }
+    let companies = a.companies_of(&bot);
+    assert_eq!(companies.len(), 30);
+    (a, companies)
+}
 
 /// A `normal` bot seated in Red with `n` infantry companies of its own, the i-th named `c{i}`
 /// and standing at `at(i)`, fresh (100 men, 12 AP): the bot's name.

@@ -48,6 +48,9 @@ pub struct Played {
     /// Chunks given ahead, while the one before was written, that never were: someone else
     /// wrote first (or a chunk failed), and they were given again.
     pub undone: usize,
+    /// Runs of chunks given ahead: one a turn, and one more after each time someone else wrote
+    /// once [`AGAIN_AFTER`] chunks or more of the run before were written.
+    pub ahead: usize,
 }
 
 impl Played {
@@ -60,6 +63,7 @@ impl Played {
         self.chunks += o.chunks;
         self.kept += o.kept;
         self.undone += o.undone;
+        self.ahead += o.ahead;
     }
 }
 
@@ -248,15 +252,15 @@ fn play_bot(
     // Chunks are given on a board; one that fails is given again order by order, each in a
     // savepoint of its own, so that an order the database refuses costs that order alone.
     let mut on_board = true;
-    // Whether the rest of the turn was given ahead already (see [`go_ahead`]): at once when
-    // the bot has more than a chunk's companies, else after its first chunk if more are left.
+    // Whether the rest of the turn is no longer to be given ahead (see [`go_ahead`]): it is at
+    // once when the bot has more than a chunk's companies, else after its first chunk if more
+    // are left, and again after someone else's write that came once the run had gone on.
     let mut tried_ahead = false;
     let owned = owners(conn, config, &w, seat)?;
     if chunk_ids(conn, &owned, last)?.len() as i64 >= CHUNK_ROWS {
-        tried_ahead = true;
         let state = (&mut taken, &mut struck, &mut out);
         match go_ahead(conn, config, &w, seat, until, (Duration::ZERO, None), state) {
-            Some(b) => on_board = b,
+            Some((b, again)) => (on_board, tried_ahead) = (b, !again),
             None => return Ok(out),
         }
     }
@@ -305,8 +309,7 @@ fn play_bot(
             let (reached, finished) = give_chunk(
                 conn,
                 config,
-                &w,
-                seat,
+                (&w, seat, None),
                 &mut st,
                 &mut together,
                 c.last,
@@ -354,7 +357,6 @@ fn play_bot(
         if tried_ahead || !on_board {
             continue;
         }
-        tried_ahead = true;
         match go_ahead(
             conn,
             config,
@@ -364,7 +366,7 @@ fn play_bot(
             (flush_per_order, Some(&mut sight)),
             (&mut taken, &mut struck, &mut out),
         ) {
-            Some(b) => on_board = b,
+            Some((b, again)) => (on_board, tried_ahead) = (b, !again),
             None => break,
         }
         kept = None;
@@ -387,7 +389,10 @@ fn sight_without(
 /// With a connection of its own for the writes, gives each next chunk in memory while the one
 /// before is written, on the other core, until someone else writes in between ([`ahead`]).
 /// None once the bot's turn is over for this pass; else whether its next chunks go on on a
-/// board (after a failed chunk they are given order by order). What was given ahead and not
+/// board (after a failed chunk they are given order by order), and whether they may be given
+/// ahead again after the next: someone else wrote once [`AGAIN_AFTER`] chunks of this run or
+/// more were written (a world where others write more often goes on a chunk a transaction,
+/// rather than read every company again for every few chunks). What was given ahead and not
 /// written never was: the turn goes on from the last chunk written, a chunk a transaction.
 /// After chunks in transactions, their writes per order size the first chunks given ahead and
 /// their sight goes on (a sight read again between chunks would depend on where the chunks'
@@ -400,13 +405,15 @@ fn go_ahead(
     until: Option<Instant>,
     (per_order, sight): (Duration, Option<&mut Sight>),
     mut state: (&mut FxHashSet<Pos>, &mut HashMap<i32, i32>, &mut Played),
-) -> Option<bool> {
+) -> Option<(bool, bool)> {
+    state.2.ahead += 1;
+    let chunks_before = state.2.chunks;
     let Some(mut writer) = db::sibling(
         conn,
         &config.settings.database.url,
         config.settings.database.busy_timeout_ms,
     ) else {
-        return Some(true);
+        return Some((true, false));
     };
     let result = ahead(
         conn,
@@ -423,19 +430,20 @@ fn go_ahead(
     if matches!(result, Ok(Ahead::Ended | Ahead::Moved)) {
         db::keep_sibling(&config.settings.database.url, writer);
     }
-    let on_board = match result {
+    let went_on = state.2.chunks - chunks_before >= AGAIN_AFTER;
+    let next = match result {
         Ok(Ahead::Ended) => return None,
-        Ok(Ahead::Moved) => true,
-        Ok(Ahead::Failed) => false,
+        Ok(Ahead::Moved) => (true, went_on),
+        Ok(Ahead::Failed) => (false, false),
         // Before any chunk was given ahead: the turn goes on as it would have.
         Err(e) => {
             tracing::warn!(world = w.id.0, error = %e, "a bot's chunks could not be given ahead");
-            true
+            (true, false)
         }
     };
     match until.is_some_and(|u| Instant::now() >= u) {
         true => None,
-        false => Some(on_board),
+        false => Some(next),
     }
 }
 
@@ -562,6 +570,7 @@ fn ahead(
             &mut made
         }
     };
+    let roster = Roster::of(conn, config, &world, seat, &board)?;
     let st = &mut Progress {
         sight,
         taken,
@@ -588,8 +597,7 @@ fn ahead(
             let given = chunk_ahead(
                 conn,
                 config,
-                w,
-                seat,
+                (w, seat, &roster),
                 st,
                 board.take(),
                 last,
@@ -691,8 +699,7 @@ impl Writing {
 fn chunk_ahead(
     conn: &mut DbConnection,
     config: &Arc<Config>,
-    w: &World,
-    seat: &Seat,
+    (w, seat, roster): (&World, &Seat, &Roster),
     st: &mut Progress<'_>,
     board: Option<Board>,
     last: i32,
@@ -714,8 +721,16 @@ fn chunk_ahead(
         };
         elapsed < budget && writes_fit
     };
-    let (reached, finished) =
-        give_chunk(conn, config, w, seat, st, &mut together, last, chunk, room)?;
+    let (reached, finished) = give_chunk(
+        conn,
+        config,
+        (w, seat, Some(roster)),
+        st,
+        &mut together,
+        last,
+        chunk,
+        room,
+    )?;
     let (writes, board) = together.into_writes()?;
     Ok((writes, board, reached, finished))
 }
@@ -723,25 +738,35 @@ fn chunk_ahead(
 /// The bot's next companies after `last` given their orders on `together`, one after
 /// another while `room(time since the chunk began, orders given)` leaves room for one more
 /// (the first is always given): the last company ordered, and whether the bot has no more.
+/// The companies and their owners are those of the run's `roster` when given ahead, else read.
 #[allow(clippy::too_many_arguments)]
 fn give_chunk(
     conn: &mut DbConnection,
     config: &Arc<Config>,
-    w: &World,
-    seat: &Seat,
+    (w, seat, roster): (&World, &Seat, Option<&Roster>),
     st: &mut Progress<'_>,
     together: &mut orders::Together,
     last: i32,
     began: Instant,
     room: impl Fn(Duration, u32) -> bool,
 ) -> GameResult<(i32, bool)> {
-    // Who is away is judged again in each chunk: a player back since stops being held.
-    let owners = owners(conn, config, w, seat)?;
-    let ids = chunk_ids(conn, &owners, last)?;
+    let read;
+    let (owners, ids, mut finished) = match roster {
+        Some(r) => {
+            let (ids, finished) = r.after(last);
+            (&r.owners, ids, finished)
+        }
+        None => {
+            // Who is away is judged again in each chunk: a player back since stops being held.
+            read = owners(conn, config, w, seat)?;
+            let ids = chunk_ids(conn, &read, last)?;
+            let finished = ids.len() < CHUNK_ROWS as usize;
+            (&read, ids, finished)
+        }
+    };
     // The chunk's companies, read at once.
     together.read_companies(conn, &ids.iter().map(|(id, _)| *id).collect::<Vec<_>>())?;
     let mut reached = last;
-    let mut finished = ids.len() < CHUNK_ROWS as usize;
     let given_before = st.out.orders;
     for (i, (id, owner)) in ids.iter().enumerate() {
         let given = (st.out.orders - given_before) as u32;
@@ -781,6 +806,36 @@ fn chunk_ids(
         .select((companies::id, companies::player_id))
         .limit(CHUNK_ROWS)
         .load(conn)?)
+}
+
+/// What a run of chunks given ahead orders, read once for the run: whose companies and how
+/// (a player comes back by a write of theirs, which ends the run; a leave that ends meanwhile
+/// is seen by the next run), and the bot's companies in id order from the run's board, which
+/// read them all.
+struct Roster {
+    owners: HashMap<PlayerId, (Actor, Mode)>,
+    ids: Vec<(CompanyId, PlayerId)>,
+}
+
+impl Roster {
+    fn of(
+        conn: &mut DbConnection,
+        config: &Config,
+        w: &World,
+        seat: &Seat,
+        board: &Board,
+    ) -> GameResult<Roster> {
+        let owners = owners(conn, config, w, seat)?;
+        let ids = board.companies_of(|p| owners.contains_key(&p));
+        Ok(Roster { owners, ids })
+    }
+
+    /// A chunk's companies after `last` at most, and whether they are the last.
+    fn after(&self, last: i32) -> (Vec<(CompanyId, PlayerId)>, bool) {
+        let from = self.ids.partition_point(|(id, _)| id.0 <= last);
+        let to = (from + CHUNK_ROWS as usize).min(self.ids.len());
+        (self.ids[from..to].to_vec(), to == self.ids.len())
+    }
 }
 
 /// The thread that writes the chunks [`ahead`] gives, each in a transaction of its own on
@@ -845,6 +900,10 @@ fn write_ahead(
 /// Orders of a chunk given ahead before any was written, whose writes have not been measured
 /// yet: few enough to be written well within `[bots] chunk_ms` on any database.
 const FIRST_ORDERS_AHEAD: u32 = 64;
+
+/// Chunks of a run given ahead written before someone else's write, at least, for the turn to
+/// go ahead again after it (a new run reads every company again: 30–40 ms for 10,000).
+const AGAIN_AFTER: usize = 4;
 
 /// Companies read for a chunk at most (a chunk ends sooner when its time is up).
 const CHUNK_ROWS: i64 = 256;

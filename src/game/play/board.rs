@@ -174,6 +174,20 @@ impl Board {
             .collect()
     }
 
+    /// The companies of the players `of` takes, in id order, as they stand now: after
+    /// [`Board::read_all`], every such company of the world.
+    pub fn companies_of(&self, of: impl Fn(PlayerId) -> bool) -> Vec<(CompanyId, PlayerId)> {
+        let mut out: Vec<(CompanyId, PlayerId)> = self
+            .companies
+            .values()
+            .filter_map(|k| k.now.as_ref())
+            .map(|p| (p.company.id, p.company.player_id))
+            .filter(|(_, player)| of(*player))
+            .collect();
+        out.sort_unstable();
+        out
+    }
+
     /// The world's cells as the board reads them.
     pub fn cells(&self) -> Arc<WorldCells> {
         self.cells.clone()

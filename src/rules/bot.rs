@@ -424,6 +424,22 @@ pub fn kind_to_raise(level: BotLevel, have: &HashMap<Kind, i32>, castles: bool, 
     }
 }
 
+/// Whether a cell of this terrain can be anyone's objective ([`movement::captures_on_entry`]
+/// takes something on it) or refuge ([`refuge`]): the rest of a map, most of it, is passed
+/// over without asking, cell by cell.
+pub fn may_matter(rs: &Ruleset, terrain: Terrain) -> bool {
+    let t = rs.terrain(terrain);
+    [
+        Flag::CapturedOnEntry,
+        Flag::TownCentre,
+        Flag::OwnNationOnly,
+        Flag::Wall,
+    ]
+    .into_iter()
+    .any(|f| t.has(f))
+        || t.heal_bonus > 0
+}
+
 /// Whether a cell is a fall-back for `nation`: its own town, fort or castle ground.
 pub fn refuge(rs: &Ruleset, terrain: Terrain, owner: Option<i32>, nation: i32) -> bool {
     owner == Some(nation)

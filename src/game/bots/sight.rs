@@ -117,7 +117,14 @@ impl Sight {
         // What belongs to a nation no one plays is left alone: a bot wins nothing from an empty
         // nation (the demo's France before anyone joins it).
         let manned = manned_nations(conn, w)?;
+        let may_matter: Vec<bool> = Terrain::ALL
+            .iter()
+            .map(|t| crate::rules::bot::may_matter(rs, *t))
+            .collect();
         for (p, c) in cells.iter() {
+            if !may_matter[c.terrain.index()] {
+                continue;
+            }
             let takes = captures_on_entry(rs, nation.0, p, c);
             let empty = c
                 .owner

@@ -348,3 +348,42 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn a_terrain_passed_over_is_never_an_objective_nor_a_refuge() {
+    // `may_matter` lets a bot's sight pass over most of a map without asking: a terrain it
+    // says no for must take nothing on entry and shelter no one, whatever the cell holds.
+    use crate::rules::bot::{may_matter, refuge};
+    use crate::rules::movement::captures_on_entry;
+    use crate::rules::state::Cell;
+    use crate::rules::Terrain;
+    let rs = rs();
+    let mut passed = 0;
+    for t in Terrain::ALL {
+        if may_matter(&rs, *t) {
+            continue;
+        }
+        passed += 1;
+        for owner in [None, Some(1), Some(2)] {
+            for structure in [None, Some(0), Some(50)] {
+                let cell = Cell {
+                    terrain: *t,
+                    town: Some(7),
+                    owner,
+                    structure,
+                    castle: Some(3),
+                    siege: None,
+                };
+                assert!(
+                    captures_on_entry(&rs, 1, Pos::new(0, 0), &cell).is_empty(),
+                    "{t:?}"
+                );
+                assert!(!refuge(&rs, *t, owner, 1), "{t:?}");
+            }
+        }
+    }
+    // Plain ground and forest, at least, are passed over; mines are not.
+    assert!(passed >= 2);
+    assert!(!may_matter(&rs, Terrain::Plain) && !may_matter(&rs, Terrain::Forest));
+    assert!(may_matter(&rs, Terrain::Mine));
+}

@@ -406,8 +406,6 @@ fn go_ahead(
     (per_order, sight): (Duration, Option<&mut Sight>),
     mut state: (&mut FxHashSet<Pos>, &mut HashMap<i32, i32>, &mut Played),
 ) -> Option<(bool, bool)> {
-    state.2.ahead += 1;
-    let chunks_before = state.2.chunks;
     let Some(mut writer) = db::sibling(
         conn,
         &config.settings.database.url,
@@ -415,6 +413,8 @@ fn go_ahead(
     ) else {
         return Some((true, false));
     };
+    state.2.ahead += 1;
+    let chunks_before = state.2.chunks;
     let result = ahead(
         conn,
         &mut writer,

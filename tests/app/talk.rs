@@ -851,7 +851,11 @@ both!(
         // The plan of the page's own statement reads the messages by an index in the page's
         // order: no scan of the table, no sort. (SQLite takes the channel's index; PostgreSQL
         // may walk the key backwards instead when the board is most of the table, as here.)
-        let plan = plan_of(&mut conn, &board_sql);
+        if let grognard::db::DbConnection::Postgres(c) = &mut *conn {
+            use diesel::RunQueryDsl;
+            diesel::sql_query("ANALYZE messages").execute(c).unwrap();
+        }
+        let plan = crate::support::plan_of(&mut conn, &board_sql);
         assert!(plan.contains("Index") || plan.contains("INDEX"), "{plan}");
         assert!(
             !plan.contains("Seq Scan on messages")
@@ -870,71 +874,6 @@ both!(
         assert!(page.body.contains("before="));
     }
 );
-
-/// The query plan of a statement as diesel logged it (`… -- binds: [WorldId(2), "n3", 31]`), its
-/// parameters put back in as literals, as the database words it.
-fn plan_of(conn: &mut grognard::db::DbConnection, logged: &str) -> String {
-    use diesel::RunQueryDsl;
-    #[derive(diesel::QueryableByName)]
-    struct Sqlite {
-        #[diesel(sql_type = diesel::sql_types::Text)]
-        detail: String,
-    }
-    #[derive(diesel::QueryableByName)]
-    struct Pg {
-        #[diesel(sql_type = diesel::sql_types::Text, column_name = "QUERY PLAN")]
-        line: String,
-    }
-    let (sql, binds) = logged
-        .split_once(" -- binds: [")
-        .expect("a logged statement");
-    let binds: Vec<String> = binds
-        .trim_end_matches(']')
-        .split(", ")
-        .map(|b| match b.strip_prefix('"') {
-            Some(s) => format!("'{}'", s.trim_end_matches('"')),
-            // A typed id is logged as `WorldId(3)`.
-            None => b
-                .split_once('(')
-                .map_or(b, |(_, n)| n.trim_end_matches(')'))
-                .to_string(),
-        })
-        .collect();
-    let mut literal = String::new();
-    let mut rest = sql;
-    let mut i = 0;
-    // `?` on SQLite, `$1`, `$2`… on PostgreSQL: in order either way.
-    while let Some(at) = rest.find(['?', '$']) {
-        literal.push_str(&rest[..at]);
-        let after = &rest[at + 1..];
-        let digits = after.chars().take_while(char::is_ascii_digit).count();
-        literal.push_str(&binds[i]);
-        i += 1;
-        rest = &after[digits..];
-    }
-    literal.push_str(rest);
-    match conn {
-        grognard::db::DbConnection::Sqlite(c) => {
-            diesel::sql_query(format!("EXPLAIN QUERY PLAN {literal}"))
-                .load::<Sqlite>(c)
-                .unwrap()
-                .into_iter()
-                .map(|r| r.detail)
-                .collect::<Vec<_>>()
-                .join(" | ")
-        }
-        grognard::db::DbConnection::Postgres(c) => {
-            diesel::sql_query("ANALYZE messages").execute(c).unwrap();
-            diesel::sql_query(format!("EXPLAIN {literal}"))
-                .load::<Pg>(c)
-                .unwrap()
-                .into_iter()
-                .map(|r| r.line)
-                .collect::<Vec<_>>()
-                .join(" | ")
-        }
-    }
-}
 
 both!(hostile_bodies_on_the_talking_routes_change_nothing, |b| {
     let a = arena(b);

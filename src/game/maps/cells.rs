@@ -283,6 +283,11 @@ pub fn cells_changed_since(
     Ok(cells::table
         .filter(cells::world_id.eq(world_id))
         .filter(cells::version.gt(version))
+        // Written out, not bound: both databases then see that the query needs only the
+        // changed cells `cells_by_version` keeps (every version is 0 or more).
+        .filter(diesel::dsl::sql::<diesel::sql_types::Bool>(
+            "cells.version > 0",
+        ))
         .select(CellRow::as_select())
         .load(conn)?)
 }

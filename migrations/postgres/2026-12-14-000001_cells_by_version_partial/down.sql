@@ -1,0 +1,2 @@
+DROP INDEX cells_by_version;
+CREATE INDEX cells_by_version ON cells (world_id, version);

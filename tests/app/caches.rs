@@ -205,41 +205,10 @@ both!(
             grognard::db::DbConnection::Sqlite(_) => crate::support::plan_of(&mut conn, &logged),
             grognard::db::DbConnection::Postgres(c) => {
                 use diesel::RunQueryDsl;
-                #[derive(diesel::QueryableByName)]
-                struct Line {
-                    #[diesel(sql_type = diesel::sql_types::Text, column_name = "QUERY PLAN")]
-                    line: String,
-                }
-                // The plan a server's prepared statement comes to, made for any parameters (a
-                // plan for the values bound could take the index either way), with scans ruled
-                // out: on so small a world one is cheaper.
-                let sql = logged.split_once(" -- binds:").unwrap().0;
-                for s in [
-                    "ANALYZE cells",
-                    "SET plan_cache_mode = force_generic_plan",
-                    "SET enable_seqscan = off",
-                    &format!("PREPARE changed_cells AS {sql}"),
-                ] {
-                    diesel::sql_query(s).execute(c).unwrap();
-                }
-                let lines = diesel::sql_query(format!(
-                    "EXPLAIN EXECUTE changed_cells({}, {before})",
-                    a.world
-                ))
-                .load::<Line>(c)
-                .unwrap();
-                for s in [
-                    "DEALLOCATE changed_cells",
-                    "RESET plan_cache_mode",
-                    "RESET enable_seqscan",
-                ] {
-                    diesel::sql_query(s).execute(c).unwrap();
-                }
-                lines
-                    .into_iter()
-                    .map(|l| l.line)
-                    .collect::<Vec<_>>()
-                    .join(" | ")
+                // A plan for the values bound could take the index either way; on so small a
+                // world a scan would be cheaper, which the helper rules out.
+                diesel::sql_query("ANALYZE cells").execute(c).unwrap();
+                crate::support::generic_plan_of(c, &logged, &format!("{}, {before}", a.world))
             }
         };
         assert!(plan.contains("cells_by_version"), "{plan}");

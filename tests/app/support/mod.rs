@@ -298,11 +298,6 @@ pub fn plan_of(conn: &mut grognard::db::DbConnection, logged: &str) -> String {
         #[diesel(sql_type = diesel::sql_types::Text)]
         detail: String,
     }
-    #[derive(diesel::QueryableByName)]
-    struct Pg {
-        #[diesel(sql_type = diesel::sql_types::Text, column_name = "QUERY PLAN")]
-        line: String,
-    }
     let (sql, binds) = logged
         .split_once(" -- binds: [")
         .expect("a logged statement");
@@ -341,12 +336,51 @@ pub fn plan_of(conn: &mut grognard::db::DbConnection, logged: &str) -> String {
                 .collect::<Vec<_>>()
                 .join(" | ")
         }
-        grognard::db::DbConnection::Postgres(c) => diesel::sql_query(format!("EXPLAIN {literal}"))
-            .load::<Pg>(c)
-            .unwrap()
-            .into_iter()
-            .map(|r| r.line)
-            .collect::<Vec<_>>()
-            .join(" | "),
+        grognard::db::DbConnection::Postgres(c) => pg_plan(c, &format!("EXPLAIN {literal}")),
     }
+}
+
+/// A line of PostgreSQL's `EXPLAIN`.
+#[derive(diesel::QueryableByName)]
+struct PlanLine {
+    #[diesel(sql_type = diesel::sql_types::Text, column_name = "QUERY PLAN")]
+    line: String,
+}
+
+fn pg_plan(c: &mut diesel::PgConnection, explain: &str) -> String {
+    use diesel::RunQueryDsl;
+    diesel::sql_query(explain)
+        .load::<PlanLine>(c)
+        .unwrap()
+        .into_iter()
+        .map(|r| r.line)
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
+/// The plan PostgreSQL makes for a statement as diesel logged it when prepared, for any values
+/// of its parameters (as a server's prepared statement comes to), with scans ruled out: its
+/// parameters, `params`, only run it.
+pub fn generic_plan_of(c: &mut diesel::PgConnection, logged: &str, params: &str) -> String {
+    use diesel::RunQueryDsl;
+    let sql = logged
+        .split_once(" -- binds:")
+        .expect("a logged statement")
+        .0;
+    for s in [
+        "SET plan_cache_mode = force_generic_plan",
+        "SET enable_seqscan = off",
+        &format!("PREPARE planned AS {sql}"),
+    ] {
+        diesel::sql_query(s).execute(c).unwrap();
+    }
+    let plan = pg_plan(c, &format!("EXPLAIN EXECUTE planned({params})"));
+    for s in [
+        "DEALLOCATE planned",
+        "RESET plan_cache_mode",
+        "RESET enable_seqscan",
+    ] {
+        diesel::sql_query(s).execute(c).unwrap();
+    }
+    plan
 }

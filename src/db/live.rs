@@ -12,6 +12,8 @@ use crate::rules::names::LiveTopic;
 use diesel::prelude::*;
 
 /// The PostgreSQL channel of the live log's notifications.
+/// Notifications with the same payload in one transaction are delivered once. (Written out
+/// in [`LiveInsert`]'s text too.)
 pub const CHANNEL: &str = "grognard_live";
 
 /// One row of the live log.
@@ -75,23 +77,22 @@ pub fn note_all(
                 reference: rows.iter().map(|(_, _, r)| *r).collect(),
             }
             .execute(c)?;
-            // Notifications with the same payload in one transaction are delivered once.
-            diesel::sql_query(format!("NOTIFY {CHANNEL}")).execute(c)?;
         }
     }
     Ok(())
 }
 
 crate::fixed_statement! {
-    /// Rows of the live log of one topic and instant, their other columns in arrays
-    /// (PostgreSQL: one text for any count, planned once).
+    /// Rows of the live log of one topic and instant, their other columns in arrays, and the
+    /// notification on [`CHANNEL`] (PostgreSQL: one text for any count, planned once, and one
+    /// round trip with its `NOTIFY`).
     struct LiveInsert {
-        "INSERT INTO live_log (world_id, at, topic, user_id, ref_id) SELECT w, " at: diesel::sql_types::BigInt = i64,
+        "WITH written AS (INSERT INTO live_log (world_id, at, topic, user_id, ref_id) SELECT w, " at: diesel::sql_types::BigInt = i64,
         ", " topic: diesel::sql_types::Text = &'static str,
         ", u, r FROM unnest(" world: diesel::sql_types::Array<diesel::sql_types::Nullable<diesel::sql_types::Integer>> = Vec<Option<i32>>,
         ", " user: diesel::sql_types::Array<diesel::sql_types::Nullable<diesel::sql_types::Integer>> = Vec<Option<i32>>,
         ", " reference: diesel::sql_types::Array<diesel::sql_types::Nullable<diesel::sql_types::Integer>> = Vec<Option<i32>>,
-        ; ") AS v(w, u, r)"
+        ; ") AS v(w, u, r)) SELECT pg_notify('grognard_live', '')"
     }
 }
 

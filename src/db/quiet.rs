@@ -42,18 +42,26 @@ pub fn mark(conn: &mut DbConnection) -> QueryResult<Mark> {
             Ok(Mark::Sqlite(v.data_version))
         }
         DbConnection::Postgres(c) => {
-            let s: Snapshot = diesel::sql_query(
-                "SELECT pg_current_xact_id()::text AS xid, pg_current_snapshot()::text AS snapshot",
-            )
+            let s: Snapshot = diesel::sql_query(format!(
+                "SELECT {POSTGRES_XID} AS xid, {POSTGRES_SNAPSHOT} AS snapshot"
+            ))
             .get_result(c)?;
-            Ok(
-                parse_postgres(&s.xid, &s.snapshot).unwrap_or(Mark::Postgres {
-                    xid: 0,
-                    alone: false,
-                }),
-            )
+            Ok(postgres_mark(&s.xid, &s.snapshot))
         }
     }
+}
+
+/// The two columns of a PostgreSQL mark, for a statement that reads them with others
+/// ([`postgres_mark`] makes the mark of them).
+pub const POSTGRES_XID: &str = "pg_current_xact_id()::text";
+pub const POSTGRES_SNAPSHOT: &str = "pg_current_snapshot()::text";
+
+/// The mark of [`POSTGRES_XID`] and [`POSTGRES_SNAPSHOT`] as read (a doubt: not alone).
+pub fn postgres_mark(xid: &str, snapshot: &str) -> Mark {
+    parse_postgres(xid, snapshot).unwrap_or(Mark::Postgres {
+        xid: 0,
+        alone: false,
+    })
 }
 
 /// `xmin:xmax:xip,…` as PostgreSQL prints a snapshot: alone when every transaction under way

@@ -328,3 +328,78 @@ both!(
         assert_eq!(told("turn_soon", &bot), 0);
     }
 );
+
+both!(events_written_together_alert_whom_each_would_alone, |b| {
+    // A chunk's events are written at once, and who among their defenders and losers are
+    // people is asked once for them all: the alerts must be those, and in the order, that
+    // the same events written one by one give.
+    use grognard::db::models::NewEvent;
+    use grognard::ids::{NationId, UserId, WorldId};
+    use grognard::rules::names::EventKind;
+    let a = arena(b);
+    let bot = a.seat_bot("Red", "normal");
+    let user = |name: &str| {
+        UserId(a.app.count(&format!(
+            "SELECT CAST(id AS BIGINT) AS n FROM users WHERE username = '{name}'"
+        )) as i32)
+    };
+    let (blue, red, robot) = (user("blue_player"), user("red_player"), user(&bot));
+    let (blue_n, red_n) = (
+        NationId(a.nation("Blue") as i32),
+        NationId(a.nation("Red") as i32),
+    );
+    let w = WorldId(a.world as i32);
+    let event = |kind: EventKind, actor: UserId, target: Option<UserId>, lost: Option<NationId>| {
+        let mut e = NewEvent::new(w, 1, grognard::db::now(), kind);
+        e.actor_user_id = Some(actor);
+        e.target_user_id = target;
+        e.other_nation_id = lost;
+        e.summary = format!("{kind:?}");
+        e
+    };
+    let all = || {
+        vec![
+            event(EventKind::Volley, blue, Some(red), None),
+            event(EventKind::Volley, blue, Some(robot), None),
+            event(EventKind::Melee, blue, Some(red), None),
+            event(EventKind::Volley, red, Some(red), None),
+            event(EventKind::Move, blue, None, Some(red_n)),
+            event(EventKind::Move, red, None, Some(blue_n)),
+            event(EventKind::Move, blue, None, None),
+            event(EventKind::Heal, red, Some(blue), Some(blue_n)),
+        ]
+    };
+    // Each alert as (its user, its kind, the place of its event among those written).
+    let told = |ids: &[grognard::ids::EventId]| -> Vec<(UserId, String, usize)> {
+        use diesel::prelude::*;
+        use grognard::db::schema::alerts;
+        let rows: Vec<(UserId, String, Option<grognard::ids::EventId>)> = alerts::table
+            .filter(alerts::event_id.eq_any(ids.to_vec()))
+            .order(alerts::id)
+            .select((alerts::user_id, alerts::kind, alerts::event_id))
+            .load(&mut *a.app.conn())
+            .unwrap();
+        rows.into_iter()
+            .map(|(u, k, e)| (u, k, ids.iter().position(|i| Some(*i) == e).unwrap()))
+            .collect()
+    };
+    let together = grognard::game::news::events::record_all(&mut a.app.conn(), all()).unwrap();
+    let one_by_one: Vec<_> = all()
+        .into_iter()
+        .map(|e| grognard::game::news::events::record_all(&mut a.app.conn(), vec![e]).unwrap()[0])
+        .collect();
+    let expected = vec![
+        (red, "attacked".to_string(), 0),
+        (red, "attacked".to_string(), 2),
+        (red, "lost_ground".to_string(), 4),
+        (blue, "lost_ground".to_string(), 5),
+    ];
+    assert_eq!(told(&together), expected);
+    assert_eq!(told(&one_by_one), expected);
+    assert_eq!(
+        a.app.count(&format!(
+            "SELECT CAST(unread_alerts AS BIGINT) AS n FROM users WHERE username = '{bot}'"
+        )),
+        0
+    );
+});

@@ -976,6 +976,22 @@ fn bot_with_companies(a: &Arena, n: i32, at: impl Fn(i32) -> (i32, i32)) -> Stri
     bot
 }
 
+/// The field with Red's bot of 300 companies (one order each a turn, none raised) on ten rows
+/// of thirty, and 160 free mines west of them: more than a chunk's companies.
+fn bot_of_300_and_160_mines(b: Backend) -> (Arena, String) {
+    let a = field_with(b, |s| {
+        s.bots.orders_per_company = 1;
+        s.bots.raise_per_turn = 0;
+    });
+    let bot = bot_with_companies(&a, 300, |i| (10 + i % 30, i / 30 * 2));
+    for y in 0..20 {
+        for x in 0..8 {
+            a.paint(x, y, "mine", None, None);
+        }
+    }
+    (a, bot)
+}
+
 /// Checks that each order the bot counted in `turn` was written once: no company of
 /// `companies` ordered twice, each standing where its move ended. The orders written.
 fn orders_written_once(
@@ -1028,17 +1044,8 @@ both!(
         // first: each written after the one before on its board, the first two of a few
         // orders (their writes not measured yet), none undone when no one else writes. And
         // each order counted is written once.
-        let a = field_with(b, |s| {
-            s.bots.orders_per_company = 1;
-            s.bots.raise_per_turn = 0;
-        });
+        let (a, bot) = bot_of_300_and_160_mines(b);
         let w = a.world;
-        let bot = bot_with_companies(&a, 300, |i| (10 + i % 30, i / 30 * 2));
-        for y in 0..20 {
-            for x in 0..8 {
-                a.paint(x, y, "mine", None, None);
-            }
-        }
         let companies = a.companies_of(&bot);
         assert_eq!(companies.len(), 300);
         // Other tests' transactions on the same PostgreSQL cluster count as writes between
@@ -1084,5 +1091,52 @@ both!(
             Some(played) => assert!(played.chunks >= 3, "{played:?}"),
             None => assert!(b != Backend::Sqlite, "a turn with no one else writing"),
         }
+    }
+);
+
+both!(
+    a_bots_chunks_wait_while_the_worlds_orders_are_held_off,
+    |b| {
+        // Each chunk a bot writes first holds the world's orders off, as a turn's chunk does,
+        // and so waits for whoever holds them: none of its orders is written meanwhile.
+        let (a, bot) = bot_of_300_and_160_mines(b);
+        let w = a.world;
+        a.turn(grognard::db::now());
+        let given = || {
+            a.app.count(&format!(
+                "SELECT COUNT(*) FROM events e JOIN users u ON u.id = e.actor_user_id \
+                 WHERE e.world_id = {w} AND e.kind <> 'raise' AND u.username = '{bot}'"
+            ))
+        };
+        std::thread::scope(|s| {
+            let playing = s.spawn(|| a.bots_play());
+            // Once its first chunk is written, the world's orders are held off for a while.
+            let t = Instant::now();
+            while given() == 0 {
+                assert!(t.elapsed() < Duration::from_secs(60), "no chunk written");
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            let mut conn = a.app.conn();
+            let (before, after) = grognard::db::write(&mut conn, |c| {
+                grognard::game::time::ticks::hold_world_orders(
+                    c,
+                    grognard::ids::WorldId(w as i32),
+                )?;
+                let before = given();
+                std::thread::sleep(Duration::from_millis(400));
+                diesel::QueryResult::Ok((before, given()))
+            })
+            .unwrap();
+            assert_eq!(
+                before, after,
+                "orders written while the world's were held off"
+            );
+            let played = playing.join().unwrap();
+            assert!(
+                before < played.orders as i64,
+                "the bot was still giving orders: {before} written then, {played:?}"
+            );
+            assert_eq!(given(), played.orders as i64, "each order written once");
+        });
     }
 );

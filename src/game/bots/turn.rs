@@ -173,17 +173,9 @@ fn claim(
     player_id: PlayerId,
     world_id: WorldId,
 ) -> GameResult<Option<Claim>> {
-    // Taking the row's lock first: another process's chunk of the same bot waits here.
-    let here = diesel::update(bots::table.find(player_id))
-        .set(bots::turn.eq(bots::turn))
-        .execute(conn)?;
-    if here == 0 {
+    let Some((turn, last, done)) = lock_seat(conn, player_id)? else {
         return Ok(None);
-    }
-    let (turn, last, done) = bots::table
-        .find(player_id)
-        .select((bots::turn, bots::last_company, bots::done))
-        .first(conn)?;
+    };
     // Read under the lock: a turn applied since the pass began is seen here, and the bot's
     // orders stop rather than go on into the next turn as this one's.
     let world = worlds::get(conn, world_id)?;
@@ -196,6 +188,83 @@ fn claim(
         world,
         open,
     }))
+}
+
+/// The bot's row, locked first (another process's chunk of the same bot waits here): the turn
+/// it plays, the last company it ordered and whether it is done; none once the bot is removed.
+fn lock_seat(conn: &mut DbConnection, player_id: PlayerId) -> GameResult<Option<(i32, i32, bool)>> {
+    Ok(
+        crate::on_backend!(conn, c => diesel::update(bots::table.find(player_id))
+        .set(bots::turn.eq(bots::turn))
+        .returning((bots::turn, bots::last_company, bots::done))
+        .get_result(c)
+        .optional())?,
+    )
+}
+
+/// [`lock_seat`], then the world's orders held off ([`hold_world_orders`]): one statement on
+/// PostgreSQL, the lock on the orders taken once the seat's row is locked, as in two.
+///
+/// [`hold_world_orders`]: crate::game::time::ticks::hold_world_orders
+fn lock_seat_holding_orders(
+    conn: &mut DbConnection,
+    player_id: PlayerId,
+    world_id: WorldId,
+) -> GameResult<Option<(i32, i32, bool)>> {
+    use crate::game::time::ticks::{hold_world_orders, world_orders_key};
+    use diesel::sql_types::{BigInt, Bool, Integer};
+    #[derive(QueryableByName)]
+    struct Seated {
+        #[diesel(sql_type = Integer)]
+        turn: i32,
+        #[diesel(sql_type = Integer)]
+        last_company: i32,
+        #[diesel(sql_type = Bool)]
+        done: bool,
+    }
+    let DbConnection::Postgres(pg) = conn else {
+        let seat = lock_seat(conn, player_id)?;
+        hold_world_orders(conn, world_id)?;
+        return Ok(seat);
+    };
+    // The lock's key is made of the row's turn, so that it is taken after the row's lock.
+    let seat: Option<Seated> = diesel::sql_query(
+        "WITH seat AS (UPDATE bots SET turn = turn WHERE player_id = $1 \
+         RETURNING turn, last_company, done) \
+         SELECT seat.turn, seat.last_company, seat.done FROM seat, \
+         LATERAL pg_advisory_xact_lock($2 + 0 * seat.turn) AS held",
+    )
+    .bind::<Integer, _>(player_id)
+    .bind::<BigInt, _>(world_orders_key(world_id))
+    .get_result(pg)
+    .optional()?;
+    Ok(seat.map(|s| (s.turn, s.last_company, s.done)))
+}
+
+/// With the world's orders held off: the world now, whether a turn of it is being applied,
+/// and the transaction's mark. One statement on PostgreSQL, where a chunk written ahead asked
+/// them in four round trips (and its claim's reads before them in two more).
+fn world_now(conn: &mut DbConnection, world_id: WorldId) -> GameResult<(World, bool, quiet::Mark)> {
+    use crate::db::schema::worlds as table;
+    use diesel::dsl::{exists, sql};
+    use diesel::sql_types::Text;
+    let DbConnection::Postgres(pg) = conn else {
+        let w = worlds::get(conn, world_id)?;
+        let running = crate::game::time::ticks::turn_running(conn, world_id)?;
+        return Ok((w, running, quiet::mark(conn)?));
+    };
+    let (w, running, xid, snapshot): (World, bool, String, String) = table::table
+        .find(world_id)
+        .select((
+            World::as_select(),
+            exists(crate::game::time::ticks::pending_turns(world_id)),
+            sql::<Text>(quiet::POSTGRES_XID),
+            sql::<Text>(quiet::POSTGRES_SNAPSHOT),
+        ))
+        .first(pg)
+        .optional()?
+        .ok_or_else(|| crate::game::GameError::not_found("world"))?;
+    Ok((w, running, quiet::postgres_mark(&xid, &snapshot)))
 }
 
 fn play_bot(
@@ -853,22 +922,23 @@ fn write_ahead(
         let started = Instant::now();
         let orders = job.writes.orders();
         let result = db::write(conn, |c| -> GameResult<(Written, Option<quiet::Mark>)> {
-            let Some(cl) = claim(c, player, world.id)? else {
+            // As [`claim`], but with the world read once, after its orders are held off.
+            let Some((seat_turn, last, done)) = lock_seat_holding_orders(c, player, world.id)?
+            else {
                 return Ok((Written::Stopped, None));
             };
-            if !cl.open || cl.turn != turn || cl.world.turn != turn || cl.done {
+            let (now, running, m) = world_now(c, world.id)?;
+            let open = !now.paused && !now.ended() && !running;
+            if !open || seat_turn != turn || now.turn != turn || done {
                 return Ok((Written::Stopped, None));
             }
-            crate::game::time::ticks::hold_world_orders(c, world.id)?;
-            let now = worlds::get(c, world.id)?;
-            let m = quiet::mark(c)?;
             // As the board's test between kept chunks: the world as it was but for the
             // cells' version the chunks' own captures moved, and no one else's write.
             let same = World {
                 cells_version: world.cells_version,
                 ..now
             } == *world;
-            if cl.last != job.last_before || !same || !quiet::none_between(mark, m) {
+            if last != job.last_before || !same || !quiet::none_between(mark, m) {
                 return Ok((Written::Moved, None));
             }
             job.writes.write(c)?;

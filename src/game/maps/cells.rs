@@ -296,13 +296,12 @@ pub fn cells_changed_since(
 /// cells it changes itself (their own trigger then leaves the world's row alone). The world's
 /// row stays locked until the transaction ends, as each cell's stamp locks it.
 pub fn stamp(conn: &mut DbConnection, world_id: WorldId) -> GameResult<i64> {
-    diesel::update(worlds_t::table.find(world_id))
+    Ok(
+        crate::on_backend!(conn, c => diesel::update(worlds_t::table.find(world_id))
         .set(worlds_t::cells_version.eq(worlds_t::cells_version + 1))
-        .execute(conn)?;
-    Ok(worlds_t::table
-        .find(world_id)
-        .select(worlds_t::cells_version)
-        .first(conn)?)
+        .returning(worlds_t::cells_version)
+        .get_result(c))?,
+    )
 }
 
 /// Every cell row of a world, row by row.

@@ -9,11 +9,12 @@ use crate::db::schema::{alerts, players, users};
 use crate::db::{self, DbConnection};
 use crate::game::error::GameResult;
 use crate::i18n::Lang;
-use crate::ids::{AlertId, EventId, UserId, WorldId};
+use crate::ids::{AlertId, EventId, NationId, UserId, WorldId};
 use crate::rules::names::{EventKind, LiveTopic};
 use crate::said::{self, Said};
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Integer, Text};
+use std::collections::{HashMap, HashSet};
 
 pub const ATTACKED: &str = "attacked";
 pub const LOST_GROUND: &str = "lost_ground";
@@ -105,44 +106,99 @@ pub fn tell(conn: &mut DbConnection, user_id: UserId, t: &Told) -> QueryResult<(
     )
 }
 
-/// The alerts an event calls for: the defender of a volley or a charge is told, and every
-/// player of a nation that lost ground to a move.
-pub fn from_event(conn: &mut DbConnection, e: &NewEvent, event_id: EventId) -> QueryResult<()> {
-    // Every kind named: a new kind must say here whom it alerts.
-    match e.kind {
+/// The alerts events call for, in their order: the defender of a volley or a charge is told,
+/// and every player of a nation that lost ground to a move. Who among the defenders and the nations
+/// that lost ground are people is asked once for them all when several events ask it (a
+/// bot's chunk asked it of each volley at the other bot, a round trip each, to tell no one).
+pub fn from_events(conn: &mut DbConnection, all: &[(&NewEvent, EventId)]) -> QueryResult<()> {
+    let attacked = |e: &NewEvent| match e.kind {
         EventKind::Volley | EventKind::Melee => {
-            if let Some(target) = e.target_user_id.filter(|t| Some(*t) != e.actor_user_id) {
-                add(conn, target, e, event_id, ATTACKED)?;
+            e.target_user_id.filter(|t| Some(*t) != e.actor_user_id)
+        }
+        _ => None,
+    };
+    let lost = |e: &NewEvent| match e.kind {
+        EventKind::Move => e.other_nation_id.map(|n| (e.world_id, n)),
+        _ => None,
+    };
+    let defenders: Vec<UserId> = all.iter().filter_map(|(e, _)| attacked(e)).collect();
+    let people_attacked: Option<HashSet<UserId>> = match defenders.len() {
+        0 | 1 => None,
+        _ => Some(
+            users::table
+                .filter(users::id.eq_any(&defenders))
+                .filter(users::bot.eq(false))
+                .select(users::id)
+                .load::<UserId>(conn)?
+                .into_iter()
+                .collect(),
+        ),
+    };
+    let losers: Vec<(WorldId, NationId)> = all.iter().filter_map(|(e, _)| lost(e)).collect();
+    let mut members: HashMap<(WorldId, NationId), Vec<UserId>> = HashMap::new();
+    if losers.len() > 1 {
+        let mut worlds: Vec<WorldId> = losers.iter().map(|(w, _)| *w).collect();
+        worlds.sort_unstable();
+        worlds.dedup();
+        for w in worlds {
+            let nations: Vec<NationId> = losers
+                .iter()
+                .filter(|(lw, _)| *lw == w)
+                .map(|(_, n)| *n)
+                .collect();
+            let rows: Vec<(NationId, UserId)> = people(w)
+                .filter(players::nation_id.eq_any(nations))
+                .order(players::id)
+                .select((players::nation_id, players::user_id))
+                .load(conn)?;
+            for (n, u) in rows {
+                members.entry((w, n)).or_default().push(u);
             }
         }
-        EventKind::Move => {
-            if let Some(loser) = e.other_nation_id {
-                let members: Vec<UserId> = people(e.world_id)
-                    .filter(players::nation_id.eq(loser))
-                    .select(players::user_id)
-                    .load(conn)?;
-                for user in members {
+    }
+    for (e, event_id) in all {
+        let (e, event_id) = (*e, *event_id);
+        // Every kind named: a new kind must say here whom it alerts.
+        match e.kind {
+            EventKind::Volley | EventKind::Melee => {
+                let Some(target) = attacked(e) else { continue };
+                if people_attacked.as_ref().is_none_or(|p| p.contains(&target)) {
+                    add(conn, target, e, event_id, ATTACKED)?;
+                }
+            }
+            EventKind::Move => {
+                let Some((w, loser)) = lost(e) else { continue };
+                let told = match losers.len() {
+                    1 => people(w)
+                        .filter(players::nation_id.eq(loser))
+                        .order(players::id)
+                        .select(players::user_id)
+                        .load(conn)?,
+                    _ => members.get(&(w, loser)).cloned().unwrap_or_default(),
+                };
+                for user in told {
                     add(conn, user, e, event_id, LOST_GROUND)?;
                 }
             }
-        }
-        EventKind::CampaignEnd => {
-            let everyone: Vec<UserId> = people(e.world_id).select(players::user_id).load(conn)?;
-            for user in everyone {
-                add(conn, user, e, event_id, CAMPAIGN_OVER)?;
+            EventKind::CampaignEnd => {
+                let everyone: Vec<UserId> =
+                    people(e.world_id).select(players::user_id).load(conn)?;
+                for user in everyone {
+                    add(conn, user, e, event_id, CAMPAIGN_OVER)?;
+                }
             }
+            EventKind::Bombard
+            | EventKind::Ram
+            | EventKind::Repair
+            | EventKind::SiegeTower
+            | EventKind::Bridge
+            | EventKind::Heal
+            | EventKind::Reinforce
+            | EventKind::Raise
+            | EventKind::Leave
+            | EventKind::Turn
+            | EventKind::Season => {}
         }
-        EventKind::Bombard
-        | EventKind::Ram
-        | EventKind::Repair
-        | EventKind::SiegeTower
-        | EventKind::Bridge
-        | EventKind::Heal
-        | EventKind::Reinforce
-        | EventKind::Raise
-        | EventKind::Leave
-        | EventKind::Turn
-        | EventKind::Season => {}
     }
     Ok(())
 }

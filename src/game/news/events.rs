@@ -174,9 +174,8 @@ pub fn record_all(conn: &mut DbConnection, all: Vec<NewEvent>) -> QueryResult<Ve
             got.into_iter().map(EventId).collect()
         }
     };
-    for (e, id) in all.iter().zip(&ids) {
-        crate::game::news::alerts::from_event(conn, e, *id)?;
-    }
+    let told: Vec<(&NewEvent, EventId)> = all.iter().zip(ids.iter().copied()).collect();
+    crate::game::news::alerts::from_events(conn, &told)?;
     let rows: Vec<_> = all
         .iter()
         .zip(&ids)

@@ -765,10 +765,11 @@ impl Writes {
             }
         }
         let world = self.world.id.0;
-        // The cells taken carry one version: the world's moved on once for them all.
-        let version = match owners.is_empty() {
-            true => 0,
-            false => world_cells::stamp(conn, self.world.id)?,
+        // The cells taken carry one version: the world's moved on once for them all (by the
+        // cells' own statement on PostgreSQL).
+        let version = match conn.is_sqlite() && !owners.is_empty() {
+            true => world_cells::stamp(conn, self.world.id)?,
+            false => 0,
         };
         match conn {
             DbConnection::Sqlite(db) => {
@@ -788,7 +789,7 @@ impl Writes {
             }
             DbConnection::Postgres(db) if !owners.is_empty() => {
                 let write = OwnersWrite {
-                    version,
+                    stamped: world,
                     x: owners.iter().map(|(p, _, _)| p.x).collect(),
                     y: owners.iter().map(|(p, _, _)| p.y).collect(),
                     read: owners.iter().map(|(_, r, _)| *r).collect(),
@@ -1104,10 +1105,13 @@ impl CompaniesWrite {
 
 crate::fixed_statement! {
     /// The ground a chunk took: each cell, given by its place, its owner as read and its owner
-    /// in arrays, where its owner is still as read (PostgreSQL; one text, planned once).
+    /// in arrays, where its owner is still as read, all with the world's cells version moved
+    /// on once for them (PostgreSQL; one text, planned once, and one round trip with the
+    /// world's stamp, as [`world_cells::stamp`] moves it).
     struct OwnersWrite {
-        "UPDATE cells SET owner_id = v.owner, version = " version: BigInt = i64,
-        " FROM unnest(" x: Array<Integer> = Vec<i32>,
+        "WITH stamp AS (UPDATE worlds SET cells_version = cells_version + 1 WHERE id = " stamped: Integer = i32,
+        " RETURNING cells_version) UPDATE cells SET owner_id = v.owner, \
+         version = (SELECT cells_version FROM stamp) FROM unnest(" x: Array<Integer> = Vec<i32>,
         ", " y: Array<Integer> = Vec<i32>,
         ", " read: Array<Nullable<Integer>> = Vec<Option<i32>>,
         ", " owner: Array<Integer> = Vec<i32>,

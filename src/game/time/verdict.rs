@@ -152,7 +152,7 @@ pub fn end(
         ..NewEvent::new(w.id, turn, db::now(), EventKind::CampaignEnd)
     }
     .saying(&said);
-    // Recording it alerts every player of the world (`alerts::from_event`).
+    // Recording it alerts every player of the world (`alerts::from_events`).
     events::record(conn, e)?;
     Ok(())
 }

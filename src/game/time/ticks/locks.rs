@@ -39,7 +39,13 @@ pub(super) fn tick_lock(
 }
 
 pub(super) fn companies_lock(conn: &mut DbConnection, world_id: WorldId) -> QueryResult<()> {
-    advisory_lock(conn, COMPANIES_LOCK_BASE + i64::from(world_id.0))
+    advisory_lock(conn, world_orders_key(world_id))
+}
+
+/// The key of the lock [`hold_world_orders`] takes, for a statement that takes it along with
+/// other work (a bot's chunk written ahead, with its seat's lock).
+pub fn world_orders_key(world_id: WorldId) -> i64 {
+    COMPANIES_LOCK_BASE + i64::from(world_id.0)
 }
 
 /// Holds every order to the companies of `world_id` off until this transaction ends, as a

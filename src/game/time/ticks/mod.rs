@@ -23,7 +23,7 @@ mod locks;
 mod statements;
 
 use locks::{companies_lock, tick_lock};
-pub use locks::{hold_off_turn, hold_off_world_turn, hold_world_orders};
+pub use locks::{hold_off_turn, hold_off_world_turn, hold_world_orders, world_orders_key};
 pub use statements::{companies_turn_statement, world_turn_statements};
 
 pub use crate::rules::names::TickKind;
@@ -162,13 +162,20 @@ pub fn turn_running(conn: &mut DbConnection, world_id: WorldId) -> GameResult<bo
 
 /// The instant of the world's turn being applied, if one is.
 fn pending_turn(conn: &mut DbConnection, world_id: WorldId) -> QueryResult<Option<i64>> {
-    ticks::table
-        .filter(ticks::world_id.eq(world_id))
-        .filter(ticks::kind.eq(TickKind::Turn.as_str()))
-        .filter(ticks::pending)
+    pending_turns(world_id)
         .select(ticks::scheduled_for)
         .first(conn)
         .optional()
+}
+
+/// The world's turn being applied, as a query (to ask it together with other things).
+#[diesel::dsl::auto_type]
+pub fn pending_turns(world_id: WorldId) -> _ {
+    let turn: &'static str = TickKind::Turn.as_str();
+    ticks::table
+        .filter(ticks::world_id.eq(world_id))
+        .filter(ticks::kind.eq(turn))
+        .filter(ticks::pending)
 }
 
 fn already_applied() -> GameError {

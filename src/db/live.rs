@@ -220,3 +220,24 @@ pub fn prune(conn: &mut DbConnection, before: i64) -> QueryResult<usize> {
     )
     .execute(conn)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_live_logs_rows_are_notified_on_its_channel() {
+        let rows = LiveInsert {
+            at: 0,
+            topic: LiveTopic::Event.as_str(),
+            world: Vec::new(),
+            user: Vec::new(),
+            reference: Vec::new(),
+        };
+        let sql = diesel::debug_query::<diesel::pg::Pg, _>(&rows).to_string();
+        assert!(
+            sql.contains(&format!("pg_notify('{CHANNEL}', '')")),
+            "{sql}"
+        );
+    }
+}

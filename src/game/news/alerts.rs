@@ -107,8 +107,8 @@ pub fn tell(conn: &mut DbConnection, user_id: UserId, t: &Told) -> QueryResult<(
 }
 
 /// The alerts events call for, in their order: the defender of a volley or a charge is told,
-/// and every player of a nation that lost ground to a move. Who among the defenders and the nations
-/// that lost ground are people is asked once for them all when several events ask it (a
+/// and every player of a nation that lost ground to a move. Who of the nations that lost ground
+/// are people is asked once for them all, and who of the defenders when there are several (a
 /// bot's chunk asked it of each volley at the other bot, a round trip each, to tell no one).
 pub fn from_events(conn: &mut DbConnection, all: &[(&NewEvent, EventId)]) -> QueryResult<()> {
     let attacked = |e: &NewEvent| match e.kind {
@@ -135,25 +135,24 @@ pub fn from_events(conn: &mut DbConnection, all: &[(&NewEvent, EventId)]) -> Que
         ),
     };
     let losers: Vec<(WorldId, NationId)> = all.iter().filter_map(|(e, _)| lost(e)).collect();
+    // One query a world, as many as one event alone asked.
     let mut members: HashMap<(WorldId, NationId), Vec<UserId>> = HashMap::new();
-    if losers.len() > 1 {
-        let mut worlds: Vec<WorldId> = losers.iter().map(|(w, _)| *w).collect();
-        worlds.sort_unstable();
-        worlds.dedup();
-        for w in worlds {
-            let nations: Vec<NationId> = losers
-                .iter()
-                .filter(|(lw, _)| *lw == w)
-                .map(|(_, n)| *n)
-                .collect();
-            let rows: Vec<(NationId, UserId)> = people(w)
-                .filter(players::nation_id.eq_any(nations))
-                .order(players::id)
-                .select((players::nation_id, players::user_id))
-                .load(conn)?;
-            for (n, u) in rows {
-                members.entry((w, n)).or_default().push(u);
-            }
+    let mut worlds: Vec<WorldId> = losers.iter().map(|(w, _)| *w).collect();
+    worlds.sort_unstable();
+    worlds.dedup();
+    for w in worlds {
+        let nations: Vec<NationId> = losers
+            .iter()
+            .filter(|(lw, _)| *lw == w)
+            .map(|(_, n)| *n)
+            .collect();
+        let rows: Vec<(NationId, UserId)> = people(w)
+            .filter(players::nation_id.eq_any(nations))
+            .order(players::id)
+            .select((players::nation_id, players::user_id))
+            .load(conn)?;
+        for (n, u) in rows {
+            members.entry((w, n)).or_default().push(u);
         }
     }
     for (e, event_id) in all {
@@ -168,16 +167,8 @@ pub fn from_events(conn: &mut DbConnection, all: &[(&NewEvent, EventId)]) -> Que
             }
             EventKind::Move => {
                 let Some((w, loser)) = lost(e) else { continue };
-                let told = match losers.len() {
-                    1 => people(w)
-                        .filter(players::nation_id.eq(loser))
-                        .order(players::id)
-                        .select(players::user_id)
-                        .load(conn)?,
-                    _ => members.get(&(w, loser)).cloned().unwrap_or_default(),
-                };
-                for user in told {
-                    add(conn, user, e, event_id, LOST_GROUND)?;
+                for user in members.get(&(w, loser)).into_iter().flatten() {
+                    add(conn, *user, e, event_id, LOST_GROUND)?;
                 }
             }
             EventKind::CampaignEnd => {
